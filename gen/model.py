@@ -1,0 +1,61 @@
+"""The data model the generator expands: dtypes, channel counts, layouts, and
+the one naming scheme every generated C symbol, kernel and file uses."""
+
+# name, C type, size in bytes. The position is the gm_dtype value and matches
+# OpenCV's depth codes (CV_8U = 0 ... CV_16F = 7, CV_16BF = 8 as in OpenCV 5).
+DTYPES = [
+    ("u8", "uint8_t", 1),
+    ("s8", "int8_t", 1),
+    ("u16", "uint16_t", 2),
+    ("s16", "int16_t", 2),
+    ("s32", "int32_t", 4),
+    ("f32", "float", 4),
+    ("f64", "double", 8),
+    ("f16", "uint16_t", 2),
+    ("bf16", "uint16_t", 2),
+]
+DTYPE_NAMES = [d[0] for d in DTYPES]
+CHANNELS = [1, 2, 3, 4]
+LAYOUTS = ["hwc", "chw"]  # interleaved, planar
+
+# Channel counts blob_from_image accepts (OpenCV's blobFromImage: 1, 3 or 4).
+BLOB_CHANNELS = [1, 3, 4]
+BLOB_OUT = ["f32", "f16"]
+
+
+def wide(src, dst):
+    """True where OpenCV's convertTo computes src -> dst in double (its
+    convert_scale table); everything else is computed in float."""
+    return dst == "f64" or (dst == "s32" and src in ("s32", "f64")) or (dst == "f32" and src == "f64")
+
+
+def enum(dtype):
+    return "GM_" + dtype.upper()
+
+
+def view(dtype, channels, layout):
+    """Typed view name: view('u8', 3, 'hwc') -> 'u8c3_hwc'."""
+    return "%sc%d_%s" % (dtype, channels, layout)
+
+
+def name(op, *parts):
+    """Every generated symbol: name('convert', 'u8c3_hwc', 'f32c3_hwc') ->
+    'gm_convert_u8c3_hwc_f32c3_hwc'."""
+    return "_".join(("gm", op) + parts)
+
+
+def spec_index(src, dst, channels):
+    """Kernel specialization slot: (source dtype, destination dtype, channels
+    written). Layouts, pitches and channel maps are launch arguments."""
+    return (DTYPE_NAMES.index(src) * len(DTYPES) + DTYPE_NAMES.index(dst)) * len(CHANNELS) + channels - 1
+
+
+def specs():
+    for s in DTYPE_NAMES:
+        for d in DTYPE_NAMES:
+            for c in CHANNELS:
+                yield s, d, c
+
+
+def kernel_name(src, dst, channels):
+    return name("xform", src, dst, "c%d" % channels)

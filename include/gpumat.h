@@ -1,0 +1,63 @@
+/* gpumat: typed GPU images for C, with JIT-compiled CUDA conversion, split,
+ * merge and DNN pre-processing, and a bit-identical CPU path.
+ *
+ * Header-only, stb style. In exactly one C or C++ file of your program:
+ *
+ *     #define GPUMAT_IMPLEMENTATION
+ *     #include "gpumat.h"
+ *
+ * and link with -ldl -lpthread -lm. Nothing from CUDA is needed to build:
+ * the driver (libcuda.so.1) and NVRTC are opened at run time, kernels are
+ * compiled for the GPU in the machine on first use and cached for the
+ * process. Without a GPU every operation still works on host memory.
+ *
+ * Compile-time options (define before the #include that has the
+ * implementation):
+ *   GPUMAT_STATIC     make every function static (one file uses gpumat)
+ *   GM_API            linkage of the public functions (default: extern)
+ *   GM_ERROR_SIZE     bytes kept of a failure's detail (default 8192)
+ *   GM_MAX_CONTEXTS   CUDA contexts the kernel cache serves (default 16)
+ * Run-time environment:
+ *   GM_CUDA_PATH      the driver library to open instead of libcuda.so.1
+ *   GM_NVRTC_PATH     the NVRTC library to open instead of libnvrtc.so.13,
+ *                     .12, .11.2, libnvrtc.so
+ *
+ * Example: a BGR camera frame into a TensorRT-style NCHW float input.
+ *
+ *     gm_mat frame, blob;
+ *     double mean[4] = {123.675, 116.28, 103.53}, std[4] = {58.395, 57.12, 57.375};
+ *     gm_alloc(&frame, 1920, 1080, GM_U8, 3, GM_HWC);
+ *     gm_upload(&frame, pixels, pixels_pitch, stream);
+ *     gm_wrap(&blob, trt_input, 1920, 1080, GM_F32, 3, GM_CHW, 0, GM_DEVICE);
+ *     if (gm_blob_from_image(&frame, &blob, 1.0, mean, std, 1, stream) != GM_OK)
+ *         fprintf(stderr, "%s\n", gm_last_error());
+ *     gm_free(&frame);
+ *
+ * Every function returns a gm_status; on failure gm_last_error() names the
+ * function, the argument and the reason. The typed layer
+ * (gpumat/gen/views.h) gives each dtype x channels x layout its own view
+ * type (gm_u8c3_hwc, gm_f32c3_chw, ...) so mismatches fail to compile. */
+#ifndef GPUMAT_H
+#define GPUMAT_H
+
+#define GPUMAT_VERSION_MAJOR 0
+#define GPUMAT_VERSION_MINOR 1
+
+#include "gpumat/base.h"
+#include "gpumat/mem.h"
+#include "gpumat/ops.h"
+#include "gpumat/gen/views.h"
+
+#endif
+
+#if defined(GPUMAT_IMPLEMENTATION) && !defined(GPUMAT_IMPLEMENTED)
+#define GPUMAT_IMPLEMENTED
+#include "gpumat/gen/pixel.h"
+#include "gpumat/impl/cpu.h"
+#include "gpumat/gen/kernels.h"
+#include "gpumat/impl/error.h"
+#include "gpumat/impl/loader.h"
+#include "gpumat/impl/jit.h"
+#include "gpumat/impl/mat.h"
+#include "gpumat/impl/ops.h"
+#endif

@@ -1,0 +1,107 @@
+/* gpumat/base.h: configuration, status codes, the gm_mat descriptor. */
+#ifndef GPUMAT_BASE_H
+#define GPUMAT_BASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gen/dtypes.h"
+
+#ifndef GM_API
+#ifdef GPUMAT_STATIC
+#define GM_API static
+#else
+#define GM_API extern
+#endif
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Every status, declared once: enum value and description. */
+#define GM_STATUS_LIST(X)                                                              \
+    X(GM_OK, "success")                                                                \
+    X(GM_ERR_ARG, "invalid argument")                                                  \
+    X(GM_ERR_SIZE, "invalid or overflowing size or pitch")                             \
+    X(GM_ERR_TYPE, "dtype, channel count or layout mismatch")                          \
+    X(GM_ERR_LOCATION, "memory is in the wrong place (host vs device)")                \
+    X(GM_ERR_OVERLAP, "source and destination overlap")                                \
+    X(GM_ERR_NO_MEMORY, "out of memory")                                               \
+    X(GM_ERR_NO_DRIVER, "CUDA driver (libcuda.so.1) not available")                    \
+    X(GM_ERR_NO_DEVICE, "no usable CUDA device")                                       \
+    X(GM_ERR_NO_NVRTC, "NVRTC library not available")                                  \
+    X(GM_ERR_COMPILE, "kernel compilation failed")                                     \
+    X(GM_ERR_CUDA, "a CUDA driver call failed")
+
+typedef enum gm_status {
+#define GM__STATUS_ENUM(name, text) name,
+    GM_STATUS_LIST(GM__STATUS_ENUM)
+#undef GM__STATUS_ENUM
+    GM_STATUS_COUNT
+} gm_status;
+
+/* Pixel layout: interleaved (HWC, NHWC when batched) or planar (CHW, NCHW). */
+typedef enum gm_layout { GM_HWC = 0, GM_CHW = 1 } gm_layout;
+
+/* Where the memory lives. Pinned host memory is host memory the GPU can DMA. */
+typedef enum gm_where { GM_HOST = 0, GM_PINNED = 1, GM_DEVICE = 2 } gm_where;
+
+/* A CUDA stream (cudaStream_t or CUstream, cast); NULL is the default stream. */
+typedef struct gm__stream* gm_stream;
+
+/* An image, a batch of images, or a view of either. All sizes in elements,
+ * all pitches in bytes. Element (n, y, x, c) is at
+ *   data + n*batch_pitch + y*pitch + x*channels*size + c*size   (GM_HWC)
+ *   data + n*batch_pitch + c*plane_pitch + y*pitch + x*size     (GM_CHW) */
+typedef struct gm_mat {
+    void* data;          /* first element of image 0 */
+    int64_t width, height;
+    int32_t channels;    /* 1-4 */
+    int32_t batch;       /* images, >= 1 */
+    gm_dtype dtype;
+    gm_layout layout;
+    int64_t pitch;       /* bytes between rows */
+    int64_t plane_pitch; /* GM_CHW: bytes between channel planes */
+    int64_t batch_pitch; /* bytes between images */
+    gm_where where;
+    int32_t device;      /* CUDA device ordinal, GM_DEVICE only */
+    void* owned;         /* allocation gm_free releases; NULL for views and wraps */
+} gm_mat;
+
+/* Description of an image for gm_alloc_desc / gm_wrap_desc. Zero means the
+ * default in every field but width, height and dtype. */
+typedef struct gm_desc {
+    int64_t width, height;
+    int32_t channels;    /* 0: 1 */
+    int32_t batch;       /* 0: 1 */
+    gm_dtype dtype;
+    gm_layout layout;
+    int64_t pitch;       /* 0: compact rows (wrap, host) or rows aligned to 256 bytes (device) */
+    int64_t plane_pitch; /* 0: pitch * height */
+    int64_t batch_pitch; /* 0: plane_pitch * channels (GM_CHW) or pitch * height (GM_HWC) */
+} gm_desc;
+
+/* The description of a status ("invalid argument"); never NULL. */
+GM_API const char* gm_status_string(gm_status s);
+
+/* Details of the last failure on this thread: the function, the argument and
+ * why, or the NVRTC log. Empty after a success that followed no failure. */
+GM_API const char* gm_last_error(void);
+
+/* Size in bytes of one element of dtype; 0 for an invalid dtype. */
+GM_API size_t gm_dtype_size(gm_dtype dtype);
+
+/* "u8", "f32", ...; "?" for an invalid dtype. */
+GM_API const char* gm_dtype_name(gm_dtype dtype);
+
+/* OpenCV type codes (CV_MAKETYPE, OpenCV 4 numbering) in both directions.
+ * gm_from_cv_type returns GM_ERR_TYPE for codes gpumat has no dtype for. */
+GM_API int gm_cv_type(gm_dtype dtype, int channels);
+GM_API gm_status gm_from_cv_type(int cv_type, gm_dtype* dtype, int* channels);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,18 @@
+/* Implementation: the CPU path. gm__pixel is the same code the kernels run
+ * (templates/pixel.inc); the generated per-dtype-pair wrappers in
+ * gen/kernels.h call this loop with constant S and D so its switches fold. */
+
+#if defined(__GNUC__)
+#define GM__ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define GM__ALWAYS_INLINE inline
+#endif
+
+static GM__ALWAYS_INLINE void gm__cpu_loop(int S, int D, int cd, const gm__xform_args* a)
+{
+    long long b, y, x;
+    for (b = 0; b < a->batch; ++b)
+        for (y = 0; y < a->height; ++y)
+            for (x = 0; x < a->width; ++x)
+                gm__pixel(S, D, cd, a, b, y, x);
+}

@@ -1,0 +1,509 @@
+/* Implementation: descriptor checks, allocation, wrapping, views, copies. */
+
+#include <stdint.h>
+
+GM_API size_t gm_dtype_size(gm_dtype dtype)
+{
+    return (unsigned)dtype < GM_DTYPE_COUNT ? gm__dtype_sizes[dtype] : 0;
+}
+
+GM_API const char* gm_dtype_name(gm_dtype dtype)
+{
+    return (unsigned)dtype < GM_DTYPE_COUNT ? gm__dtype_names[dtype] : "?";
+}
+
+GM_API int gm_cv_type(gm_dtype dtype, int channels)
+{
+    if ((unsigned)dtype > GM_F16 || channels < 1 || channels > 4)
+        return -1;
+    return (int)dtype + ((channels - 1) << 3);
+}
+
+GM_API gm_status gm_from_cv_type(int cv_type, gm_dtype* dtype, int* channels)
+{
+    int depth = cv_type & 7, cn = (cv_type >> 3) + 1;
+    if (!dtype || !channels)
+        return gm__fail(GM_ERR_ARG, "gm_from_cv_type: %s is NULL", !dtype ? "dtype" : "channels");
+    if (cv_type < 0 || cn > 4)
+        return gm__fail(GM_ERR_TYPE, "gm_from_cv_type: cv_type %d has no gpumat equivalent", cv_type);
+    *dtype = (gm_dtype)depth;
+    *channels = cn;
+    return GM_OK;
+}
+
+/* a * b for non-negative a, b; 0 when it would pass INT64_MAX. */
+static int gm__mul(int64_t a, int64_t b, int64_t* r)
+{
+    if (a < 0 || b < 0 || (b != 0 && a > INT64_MAX / b))
+        return 0;
+    *r = a * b;
+    return 1;
+}
+
+static int gm__add(int64_t a, int64_t b, int64_t* r)
+{
+    if (a < 0 || b < 0 || a > INT64_MAX - b)
+        return 0;
+    *r = a + b;
+    return 1;
+}
+
+/* Bytes between horizontally adjacent pixels of one channel. */
+static int64_t gm__xstride(const gm_mat* m)
+{
+    return (int64_t)gm_dtype_size(m->dtype) * (m->layout == GM_HWC ? m->channels : 1);
+}
+
+GM_API int64_t gm_row_bytes(const gm_mat* m) { return m ? m->width * gm__xstride(m) : 0; }
+
+/* Offset of the last byte + 1, or -1 on overflow. Every term is non-negative,
+ * so the last element is at the sum of the largest index times each stride. */
+static int64_t gm__span(const gm_mat* m)
+{
+    int64_t t, span;
+    if (!gm__mul(m->width, gm__xstride(m), &span) || !gm__mul(m->height - 1, m->pitch, &t) ||
+        !gm__add(span, t, &span))
+        return -1;
+    if (m->layout == GM_CHW && (!gm__mul(m->channels - 1, m->plane_pitch, &t) || !gm__add(span, t, &span)))
+        return -1;
+    if (!gm__mul(m->batch - 1, m->batch_pitch, &t) || !gm__add(span, t, &span))
+        return -1;
+    return span;
+}
+
+GM_API int64_t gm_span_bytes(const gm_mat* m) { return m ? gm__span(m) : 0; }
+
+/* The fields of a descriptor, before any size arithmetic relies on them. */
+static gm_status gm__check_fields(const char* fn, const char* arg, const gm_mat* m)
+{
+    if (!m)
+        return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn, arg);
+    if ((unsigned)m->dtype >= GM_DTYPE_COUNT)
+        return gm__fail(GM_ERR_TYPE, "%s: %s->dtype %d is not a gm_dtype", fn, arg, (int)m->dtype);
+    if (m->channels < 1 || m->channels > 4)
+        return gm__fail(GM_ERR_TYPE, "%s: %s->channels %d is outside 1..4", fn, arg, (int)m->channels);
+    if (m->layout != GM_HWC && m->layout != GM_CHW)
+        return gm__fail(GM_ERR_TYPE, "%s: %s->layout %d is not a gm_layout", fn, arg, (int)m->layout);
+    if (m->where != GM_HOST && m->where != GM_PINNED && m->where != GM_DEVICE)
+        return gm__fail(GM_ERR_ARG, "%s: %s->where %d is not a gm_where", fn, arg, (int)m->where);
+    if (m->width <= 0 || m->height <= 0 || m->batch <= 0)
+        return gm__fail(GM_ERR_SIZE, "%s: %s is %lldx%lld x%d: sizes must be positive", fn, arg,
+                        (long long)m->width, (long long)m->height, (int)m->batch);
+    return GM_OK;
+}
+
+/* Everything gpumat relies on about one descriptor; arg names it in messages. */
+static gm_status gm__check(const char* fn, const char* arg, const gm_mat* m)
+{
+    int64_t es, row, image, t;
+    gm_status s = gm__check_fields(fn, arg, m);
+    if (s != GM_OK)
+        return s;
+    if (!m->data)
+        return gm__fail(GM_ERR_ARG, "%s: %s->data is NULL", fn, arg);
+    es = (int64_t)gm_dtype_size(m->dtype);
+    if (!gm__mul(m->width, gm__xstride(m), &row))
+        return gm__fail(GM_ERR_SIZE, "%s: %s->width %lld overflows a row", fn, arg, (long long)m->width);
+    if (m->pitch < row || m->pitch % es)
+        return gm__fail(GM_ERR_SIZE, "%s: %s->pitch %lld is less than a row (%lld bytes) or not a multiple of %lld",
+                        fn, arg, (long long)m->pitch, (long long)row, (long long)es);
+    if ((uintptr_t)m->data % (uintptr_t)es)
+        return gm__fail(GM_ERR_ARG, "%s: %s->data is not aligned to its %lld-byte elements", fn, arg, (long long)es);
+    if (!gm__mul(m->height - 1, m->pitch, &image) || !gm__add(image, row, &image))
+        return gm__fail(GM_ERR_SIZE, "%s: %s overflows 64-bit sizes", fn, arg);
+    if (m->layout == GM_CHW && m->channels > 1) {
+        /* planes one after the other, or rows of all planes side by side */
+        int planes_apart = m->plane_pitch >= image;
+        int rows_apart = m->plane_pitch >= row && m->pitch / m->channels >= m->plane_pitch;
+        if (m->plane_pitch % es || !(planes_apart || rows_apart))
+            return gm__fail(GM_ERR_SIZE, "%s: %s->plane_pitch %lld makes planes overlap", fn, arg,
+                            (long long)m->plane_pitch);
+        if (!gm__mul(m->channels - 1, m->plane_pitch, &t) || !gm__add(image, t, &image))
+            return gm__fail(GM_ERR_SIZE, "%s: %s overflows 64-bit sizes", fn, arg);
+    }
+    if (m->batch > 1 && (m->batch_pitch < image || m->batch_pitch % es))
+        return gm__fail(GM_ERR_SIZE, "%s: %s->batch_pitch %lld is less than one image (%lld bytes)", fn, arg,
+                        (long long)m->batch_pitch, (long long)image);
+    if (gm__span(m) < 0)
+        return gm__fail(GM_ERR_SIZE, "%s: %s overflows 64-bit sizes", fn, arg);
+    return GM_OK;
+}
+
+/* Fills the defaults of d into m (without data); row_align for pitch 0. */
+static gm_status gm__from_desc(const char* fn, gm_mat* m, const gm_desc* d, gm_where where, int64_t row_align)
+{
+    gm_mat t;
+    int64_t row;
+    gm_status s;
+    if (!m)
+        return gm__fail(GM_ERR_ARG, "%s: m is NULL", fn);
+    memset(m, 0, sizeof *m);
+    if (!d)
+        return gm__fail(GM_ERR_ARG, "%s: desc is NULL", fn);
+    memset(&t, 0, sizeof t);
+    t.width = d->width;
+    t.height = d->height;
+    t.channels = d->channels ? d->channels : 1;
+    t.batch = d->batch ? d->batch : 1;
+    t.dtype = d->dtype;
+    t.layout = d->layout;
+    t.where = where;
+    if ((s = gm__check_fields(fn, "desc", &t)) != GM_OK)
+        return s;
+    if (d->width > INT32_MAX || d->height > INT32_MAX)
+        return gm__fail(GM_ERR_SIZE, "%s: desc: width and height must be below 2^31", fn);
+    if (!gm__mul(t.width, gm__xstride(&t), &row) || row > INT64_MAX / 2)
+        return gm__fail(GM_ERR_SIZE, "%s: desc: a row of %lld pixels overflows", fn, (long long)t.width);
+    t.pitch = d->pitch ? d->pitch : (row + row_align - 1) / row_align * row_align;
+    if (!gm__mul(t.pitch, t.height, &t.plane_pitch))
+        return gm__fail(GM_ERR_SIZE, "%s: desc: %lld rows of %lld bytes overflow", fn, (long long)t.height,
+                        (long long)t.pitch);
+    if (d->plane_pitch)
+        t.plane_pitch = d->plane_pitch;
+    if (t.layout != GM_CHW)
+        t.plane_pitch = 0;
+    if (!gm__mul(t.layout == GM_CHW ? t.plane_pitch : t.pitch, t.layout == GM_CHW ? t.channels : t.height,
+                 &t.batch_pitch))
+        return gm__fail(GM_ERR_SIZE, "%s: desc: image size overflows", fn);
+    if (d->batch_pitch)
+        t.batch_pitch = d->batch_pitch;
+    t.data = (void*)(uintptr_t)gm_dtype_size(t.dtype); /* an aligned stand-in until there is memory */
+    if ((s = gm__check(fn, "desc", &t)) != GM_OK)
+        return s;
+    *m = t;
+    m->data = NULL;
+    return GM_OK;
+}
+
+GM_API gm_status gm_alloc_desc(gm_mat* m, const gm_desc* d, gm_where where)
+{
+    static const char fn[] = "gm_alloc";
+    gm__CUcontext ctx;
+    gm__CUdeviceptr p = 0;
+    int dev = 0, rc;
+    int64_t bytes;
+    gm_status s;
+    if (where != GM_HOST && where != GM_PINNED && where != GM_DEVICE)
+        return gm__fail(GM_ERR_ARG, "%s: where %d is not a gm_where", fn, (int)where);
+    s = gm__from_desc(fn, m, d, where, where == GM_DEVICE ? 256 : 1);
+    if (s != GM_OK)
+        return s;
+    bytes = gm__span(m);
+    if ((uint64_t)bytes > (uint64_t)SIZE_MAX)
+        return gm__fail(GM_ERR_SIZE, "%s: %lld bytes do not fit size_t", fn, (long long)bytes);
+    if (where == GM_HOST) {
+        m->owned = m->data = malloc((size_t)bytes);
+        if (!m->data)
+            return gm__fail(GM_ERR_NO_MEMORY, "%s: malloc of %lld bytes failed", fn, (long long)bytes);
+        return GM_OK;
+    }
+    if (where == GM_PINNED) {
+        if ((s = gm__driver_ready(fn)) != GM_OK || (s = gm__context(fn, 0, &ctx, &dev)) != GM_OK)
+            return s;
+        if ((rc = gm__cu.cuMemHostAlloc(&m->data, (size_t)bytes, 0)) != 0)
+            return gm__cuda_fail(fn, "cuMemHostAlloc", rc);
+        m->owned = m->data;
+        return GM_OK;
+    }
+    if ((s = gm__context(fn, 0, &ctx, &dev)) != GM_OK)
+        return s;
+    if ((rc = gm__cu.cuMemAlloc(&p, (size_t)bytes)) != 0)
+        return gm__cuda_fail(fn, "cuMemAlloc", rc);
+    m->owned = m->data = (void*)(uintptr_t)p;
+    m->device = dev;
+    return GM_OK;
+}
+
+static gm_desc gm__desc(int64_t width, int64_t height, gm_dtype dtype, int channels, gm_layout layout, int64_t pitch)
+{
+    gm_desc d;
+    memset(&d, 0, sizeof d);
+    d.width = width;
+    d.height = height;
+    d.dtype = dtype;
+    d.channels = channels ? channels : -1; /* 0 is not "default" here: the caller said 0 */
+    d.layout = layout;
+    d.pitch = pitch;
+    return d;
+}
+
+GM_API gm_status gm_alloc(gm_mat* m, int64_t width, int64_t height, gm_dtype dtype, int channels, gm_layout layout)
+{
+    gm_desc d = gm__desc(width, height, dtype, channels, layout, 0);
+    return gm_alloc_desc(m, &d, GM_DEVICE);
+}
+
+GM_API gm_status gm_alloc_host(gm_mat* m, int64_t width, int64_t height, gm_dtype dtype, int channels,
+                               gm_layout layout, int pinned)
+{
+    gm_desc d = gm__desc(width, height, dtype, channels, layout, 0);
+    return gm_alloc_desc(m, &d, pinned ? GM_PINNED : GM_HOST);
+}
+
+GM_API gm_status gm_wrap_desc(gm_mat* m, void* data, const gm_desc* d, gm_where where)
+{
+    static const char fn[] = "gm_wrap";
+    gm_status s;
+    if (where != GM_HOST && where != GM_PINNED && where != GM_DEVICE)
+        return gm__fail(GM_ERR_ARG, "%s: where %d is not a gm_where", fn, (int)where);
+    if ((s = gm__from_desc(fn, m, d, where, 1)) != GM_OK)
+        return s;
+    m->data = data;
+    if ((s = gm__check(fn, "data", m)) != GM_OK) {
+        memset(m, 0, sizeof *m);
+        return s;
+    }
+    if (where == GM_DEVICE) {
+        unsigned int type = 0;
+        int ordinal = 0, rc;
+        if ((s = gm__driver_ready(fn)) != GM_OK) {
+            memset(m, 0, sizeof *m);
+            return s;
+        }
+        rc = gm__cu.cuPointerGetAttribute(&type, GM__CU_POINTER_MEMORY_TYPE, (gm__CUdeviceptr)(uintptr_t)data);
+        if (rc != 0 || type != GM__CU_MEMORYTYPE_DEVICE) {
+            memset(m, 0, sizeof *m);
+            return gm__fail(GM_ERR_LOCATION, "%s: data %p is not device memory", fn, data);
+        }
+        gm__cu.cuPointerGetAttribute(&ordinal, GM__CU_POINTER_DEVICE_ORDINAL, (gm__CUdeviceptr)(uintptr_t)data);
+        m->device = ordinal;
+    }
+    return GM_OK;
+}
+
+GM_API gm_status gm_wrap(gm_mat* m, void* data, int64_t width, int64_t height, gm_dtype dtype, int channels,
+                         gm_layout layout, int64_t pitch, gm_where where)
+{
+    gm_desc d = gm__desc(width, height, dtype, channels, layout, pitch);
+    return gm_wrap_desc(m, data, &d, where);
+}
+
+GM_API void gm_free(gm_mat* m)
+{
+    if (!m)
+        return;
+    if (m->owned) {
+        if (m->where == GM_HOST)
+            free(m->owned);
+        else if (m->where == GM_PINNED)
+            gm__cu.cuMemFreeHost(m->owned);
+        else
+            gm__cu.cuMemFree((gm__CUdeviceptr)(uintptr_t)m->owned);
+    }
+    memset(m, 0, sizeof *m);
+}
+
+static gm_status gm__view_of(const char* fn, const gm_mat* m, gm_mat* view)
+{
+    gm_status s = gm__check(fn, "m", m);
+    if (s != GM_OK)
+        return s;
+    if (!view)
+        return gm__fail(GM_ERR_ARG, "%s: view is NULL", fn);
+    return GM_OK;
+}
+
+GM_API gm_status gm_roi(const gm_mat* m, gm_mat* view, int64_t x, int64_t y, int64_t width, int64_t height)
+{
+    static const char fn[] = "gm_roi";
+    gm_status s = gm__view_of(fn, m, view);
+    gm_mat v;
+    if (s != GM_OK)
+        return s;
+    if (width <= 0 || height <= 0 || x < 0 || y < 0 || x > m->width - width || y > m->height - height)
+        return gm__fail(GM_ERR_SIZE, "%s: rectangle (%lld,%lld %lldx%lld) is not inside the %lldx%lld image", fn,
+                        (long long)x, (long long)y, (long long)width, (long long)height, (long long)m->width,
+                        (long long)m->height);
+    v = *m;
+    v.data = (char*)m->data + y * m->pitch + x * gm__xstride(m);
+    v.width = width;
+    v.height = height;
+    v.owned = NULL;
+    *view = v;
+    return GM_OK;
+}
+
+GM_API gm_status gm_plane(const gm_mat* m, gm_mat* view, int channel)
+{
+    static const char fn[] = "gm_plane";
+    gm_status s = gm__view_of(fn, m, view);
+    gm_mat v;
+    if (s != GM_OK)
+        return s;
+    if (m->layout != GM_CHW && m->channels > 1)
+        return gm__fail(GM_ERR_TYPE, "%s: m is interleaved; only a planar image has planes", fn);
+    if (channel < 0 || channel >= m->channels)
+        return gm__fail(GM_ERR_ARG, "%s: channel %d is outside 0..%d", fn, channel, (int)m->channels - 1);
+    v = *m;
+    v.data = (char*)m->data + channel * m->plane_pitch;
+    v.channels = 1;
+    v.owned = NULL;
+    *view = v;
+    return GM_OK;
+}
+
+GM_API gm_status gm_item(const gm_mat* m, gm_mat* view, int index)
+{
+    static const char fn[] = "gm_item";
+    gm_status s = gm__view_of(fn, m, view);
+    gm_mat v;
+    if (s != GM_OK)
+        return s;
+    if (index < 0 || index >= m->batch)
+        return gm__fail(GM_ERR_ARG, "%s: index %d is outside 0..%d", fn, index, (int)m->batch - 1);
+    v = *m;
+    v.data = (char*)m->data + index * m->batch_pitch;
+    v.batch = 1;
+    v.owned = NULL;
+    *view = v;
+    return GM_OK;
+}
+
+static int gm__on_host(const gm_mat* m) { return m->where != GM_DEVICE; }
+
+/* Rows of one block gm_copy can move as one 2D copy: planes (and then images)
+ * fold into it when they follow each other at exactly pitch intervals. */
+static int64_t gm__block_rows(const gm_mat* m, int* planes_folded, int* items_folded)
+{
+    int64_t rows = m->height;
+    *planes_folded = m->layout == GM_CHW && m->channels > 1 && m->plane_pitch == m->pitch * m->height;
+    if (*planes_folded)
+        rows *= m->channels;
+    *items_folded = (*planes_folded || m->layout == GM_HWC || m->channels == 1) && m->batch > 1 &&
+                    m->batch_pitch == m->pitch * rows;
+    if (*items_folded)
+        rows *= m->batch;
+    return rows;
+}
+
+GM_API gm_status gm_copy(const gm_mat* src, gm_mat* dst, gm_stream stream)
+{
+    static const char fn[] = "gm_copy";
+    int sp, si, dp, di, fold_p, fold_i, n, c, rc;
+    int64_t rows, row, y;
+    gm_status s;
+    if ((s = gm__check(fn, "src", src)) != GM_OK || (s = gm__check(fn, "dst", dst)) != GM_OK)
+        return s;
+    if (src->width != dst->width || src->height != dst->height || src->batch != dst->batch)
+        return gm__fail(GM_ERR_SIZE, "%s: src is %lldx%lld x%d, dst is %lldx%lld x%d", fn, (long long)src->width,
+                        (long long)src->height, (int)src->batch, (long long)dst->width, (long long)dst->height,
+                        (int)dst->batch);
+    if (src->dtype != dst->dtype || src->channels != dst->channels ||
+        (src->layout != dst->layout && src->channels > 1))
+        return gm__fail(GM_ERR_TYPE, "%s: src is %s x%d %s, dst is %s x%d %s (use gm_transform to change)", fn,
+                        gm_dtype_name(src->dtype), (int)src->channels, src->layout == GM_HWC ? "HWC" : "CHW",
+                        gm_dtype_name(dst->dtype), (int)dst->channels, dst->layout == GM_HWC ? "HWC" : "CHW");
+    row = gm_row_bytes(src);
+    rows = gm__block_rows(src, &sp, &si);
+    if (gm__block_rows(dst, &dp, &di) != rows || sp != dp || si != di)
+        fold_p = fold_i = 0, rows = src->height;
+    else
+        fold_p = sp, fold_i = si;
+    if (gm__on_host(src) && gm__on_host(dst)) {
+        for (n = 0; n < (fold_i ? 1 : src->batch); ++n)
+            for (c = 0; c < (fold_p || src->layout == GM_HWC ? 1 : src->channels); ++c) {
+                const char* a = (const char*)src->data + n * src->batch_pitch + c * src->plane_pitch;
+                char* b = (char*)dst->data + n * dst->batch_pitch + c * dst->plane_pitch;
+                for (y = 0; y < rows; ++y)
+                    memmove(b + y * dst->pitch, a + y * src->pitch, (size_t)row);
+            }
+        return GM_OK;
+    }
+    if ((s = gm__driver_ready(fn)) != GM_OK)
+        return s;
+    for (n = 0; n < (fold_i ? 1 : src->batch); ++n)
+        for (c = 0; c < (fold_p || src->layout == GM_HWC ? 1 : src->channels); ++c) {
+            gm__memcpy2d p;
+            const char* a = (const char*)src->data + n * src->batch_pitch + c * src->plane_pitch;
+            char* b = (char*)dst->data + n * dst->batch_pitch + c * dst->plane_pitch;
+            memset(&p, 0, sizeof p);
+            p.srcMemoryType = gm__on_host(src) ? GM__CU_MEMORYTYPE_HOST : GM__CU_MEMORYTYPE_DEVICE;
+            p.srcHost = a;
+            p.srcDevice = (gm__CUdeviceptr)(uintptr_t)a;
+            p.srcPitch = (size_t)src->pitch;
+            p.dstMemoryType = gm__on_host(dst) ? GM__CU_MEMORYTYPE_HOST : GM__CU_MEMORYTYPE_DEVICE;
+            p.dstHost = b;
+            p.dstDevice = (gm__CUdeviceptr)(uintptr_t)b;
+            p.dstPitch = (size_t)dst->pitch;
+            p.WidthInBytes = (size_t)row;
+            p.Height = (size_t)rows;
+            if ((rc = gm__cu.cuMemcpy2DAsync(&p, stream)) != 0)
+                return gm__cuda_fail(fn, "cuMemcpy2DAsync", rc);
+        }
+    return GM_OK;
+}
+
+/* A host descriptor laid out like m at host (rows host_pitch apart, planes
+ * and images packed). */
+static gm_status gm__host_like(const char* fn, const gm_mat* m, const void* host, int64_t host_pitch, gm_mat* out)
+{
+    gm_desc d;
+    gm_status s;
+    if (!host)
+        return gm__fail(GM_ERR_ARG, "%s: host is NULL", fn);
+    if (host_pitch < 0)
+        return gm__fail(GM_ERR_SIZE, "%s: host_pitch %lld is negative", fn, (long long)host_pitch);
+    memset(&d, 0, sizeof d);
+    d.width = m->width;
+    d.height = m->height;
+    d.channels = m->channels;
+    d.batch = m->batch;
+    d.dtype = m->dtype;
+    d.layout = m->layout;
+    d.pitch = host_pitch;
+    if ((s = gm__from_desc(fn, out, &d, GM_HOST, 1)) != GM_OK)
+        return s;
+    out->data = (void*)(uintptr_t)host;
+    return gm__check(fn, "host", out);
+}
+
+GM_API gm_status gm_upload(gm_mat* dst, const void* host, int64_t host_pitch, gm_stream stream)
+{
+    static const char fn[] = "gm_upload";
+    gm_mat h;
+    gm_status s = gm__check(fn, "dst", dst);
+    if (s != GM_OK)
+        return s;
+    if (dst->where != GM_DEVICE)
+        return gm__fail(GM_ERR_LOCATION, "%s: dst is host memory; device memory expected", fn);
+    if ((s = gm__host_like(fn, dst, host, host_pitch, &h)) != GM_OK)
+        return s;
+    return gm_copy(&h, dst, stream);
+}
+
+GM_API gm_status gm_download(const gm_mat* src, void* host, int64_t host_pitch, gm_stream stream)
+{
+    static const char fn[] = "gm_download";
+    gm_mat h;
+    gm_status s = gm__check(fn, "src", src);
+    if (s != GM_OK)
+        return s;
+    if (src->where != GM_DEVICE)
+        return gm__fail(GM_ERR_LOCATION, "%s: src is host memory; device memory expected", fn);
+    if ((s = gm__host_like(fn, src, host, host_pitch, &h)) != GM_OK)
+        return s;
+    return gm_copy(src, &h, stream);
+}
+
+GM_API gm_status gm_sync(gm_stream stream)
+{
+    int rc;
+    gm_status s = gm__driver_ready("gm_sync");
+    if (s != GM_OK)
+        return s;
+    if ((rc = gm__cu.cuStreamSynchronize(stream)) != 0)
+        return gm__cuda_fail("gm_sync", "cuStreamSynchronize", rc);
+    return GM_OK;
+}
+
+GM_API gm_status gm_upload_sync(gm_mat* dst, const void* host, int64_t host_pitch)
+{
+    gm_status s = gm_upload(dst, host, host_pitch, NULL);
+    return s != GM_OK ? s : gm_sync(NULL);
+}
+
+GM_API gm_status gm_download_sync(const gm_mat* src, void* host, int64_t host_pitch)
+{
+    gm_status s = gm_download(src, host, host_pitch, NULL);
+    return s != GM_OK ? s : gm_sync(NULL);
+}

@@ -1,0 +1,358 @@
+/* Implementation: the operations. Each one checks its arguments, describes
+ * itself as a gm__xform_args (per-channel addresses, strides, map, scale) and
+ * runs one specialization of the transform, on the GPU or the CPU. */
+
+GM_API gm_xform gm_xform_identity(void)
+{
+    gm_xform x;
+    int c;
+    for (c = 0; c < 4; ++c) {
+        x.map[c] = c;
+        x.pre[c] = 0.0;
+        x.scale[c] = 1.0;
+        x.offset[c] = 0.0;
+    }
+    return x;
+}
+
+static const char* gm__layout_name(const gm_mat* m)
+{
+    return m->channels == 1 ? "1-channel" : m->layout == GM_HWC ? "interleaved (HWC)" : "planar (CHW)";
+}
+
+static int gm__overlap(const gm_mat* a, const gm_mat* b)
+{
+    uintptr_t a0 = (uintptr_t)a->data, b0 = (uintptr_t)b->data;
+    return a0 < b0 + (uintptr_t)gm__span(b) && b0 < a0 + (uintptr_t)gm__span(a);
+}
+
+/* What every operation needs of a source and a destination. */
+static gm_status gm__check_pair(const char* fn, const gm_mat* src, const char* dst_name, const gm_mat* dst)
+{
+    gm_status s;
+    if ((s = gm__check(fn, "src", src)) != GM_OK || (s = gm__check(fn, dst_name, dst)) != GM_OK)
+        return s;
+    if (src->width != dst->width || src->height != dst->height || src->batch != dst->batch)
+        return gm__fail(GM_ERR_SIZE, "%s: src is %lldx%lld x%d but %s is %lldx%lld x%d", fn, (long long)src->width,
+                        (long long)src->height, (int)src->batch, dst_name, (long long)dst->width,
+                        (long long)dst->height, (int)dst->batch);
+    if (gm__on_host(src) != gm__on_host(dst))
+        return gm__fail(GM_ERR_LOCATION, "%s: src is %s memory but %s is %s memory (gm_copy moves between them)", fn,
+                        gm__on_host(src) ? "host" : "device", dst_name, gm__on_host(dst) ? "host" : "device");
+    if (!gm__on_host(src) && src->device != dst->device)
+        return gm__fail(GM_ERR_LOCATION, "%s: src is on device %d, %s on device %d", fn, (int)src->device, dst_name,
+                        (int)dst->device);
+    if (gm__overlap(src, dst))
+        return gm__fail(GM_ERR_OVERLAP, "%s: src and %s overlap", fn, dst_name);
+    return GM_OK;
+}
+
+/* Address of channel c at pixel (0,0) of image 0. */
+static unsigned long long gm__channel_addr(const gm_mat* m, int c)
+{
+    int64_t off = m->layout == GM_CHW ? c * m->plane_pitch : c * (int64_t)gm_dtype_size(m->dtype);
+    return (unsigned long long)(uintptr_t)((const char*)m->data + off);
+}
+
+/* Launch arguments for src -> dst through x; dst_planes (count dst->channels
+ * 1-channel images sharing dst's pitches) replaces dst's own channel addresses. */
+static gm__xform_args gm__args(const gm_mat* src, const gm_mat* dst, const gm_mat* dst_planes, const gm_xform* x)
+{
+    gm__xform_args a;
+    int c;
+    memset(&a, 0, sizeof a);
+    for (c = 0; c < dst->channels; ++c) {
+        a.konst[c] = x->map[c] == GM_CONST;
+        a.src[c] = gm__channel_addr(src, a.konst[c] ? 0 : x->map[c]);
+        a.dst[c] = dst_planes ? (unsigned long long)(uintptr_t)dst_planes[c].data : gm__channel_addr(dst, c);
+        a.pre[c] = x->pre[c];
+        a.scale[c] = x->scale[c];
+        a.offset[c] = x->offset[c];
+    }
+    a.width = src->width;
+    a.height = src->height;
+    a.batch = src->batch;
+    a.src_pitch = src->pitch;
+    a.src_xstride = gm__xstride(src);
+    a.src_bstride = src->batch_pitch;
+    a.dst_pitch = dst->pitch;
+    a.dst_xstride = gm__xstride(dst);
+    a.dst_bstride = dst->batch_pitch;
+    return a;
+}
+
+/* Runs specialization spec over a: on the CPU for host memory, else a launch
+ * on stream in the current context. */
+static gm_status gm__run(const char* fn, int spec, int on_host, int device, gm__xform_args* a, gm_stream stream)
+{
+    gm__CUfunction f = 0;
+    void* params[1];
+    unsigned gx, gy, gz;
+    int rc;
+    gm_status s;
+    if (on_host) {
+        gm__cpu_fns[spec / 4](a, spec % 4 + 1);
+        return GM_OK;
+    }
+    if ((s = gm__kernel(fn, spec, device, &f)) != GM_OK)
+        return s;
+    params[0] = a;
+    gx = (unsigned)((a->width + 31) / 32);
+    gy = (unsigned)((a->height + 7) / 8 < 65535 ? (a->height + 7) / 8 : 65535);
+    gz = (unsigned)(a->batch < 65535 ? a->batch : 65535);
+    if ((rc = gm__cu.cuLaunchKernel(f, gx, gy, gz, 32, 8, 1, 0, stream, params, NULL)) != 0)
+        return gm__cuda_fail(fn, "cuLaunchKernel", rc);
+    return GM_OK;
+}
+
+/* The specialization for (src dtype, dst dtype, dst channels); a typed caller's
+ * compile-time choice must agree with the descriptors it passes. */
+static gm_status gm__spec_for(const char* fn, int spec, const gm_mat* src, const gm_mat* dst, int* out)
+{
+    int want = GM__SPEC(src->dtype, dst->dtype, dst->channels);
+    if (spec >= 0 && spec != want)
+        return gm__fail(GM_ERR_TYPE, "%s: the typed view holds %s x%d -> %s x%d, not what its type says", fn,
+                        gm_dtype_name(src->dtype), (int)src->channels, gm_dtype_name(dst->dtype), (int)dst->channels);
+    *out = want;
+    return GM_OK;
+}
+
+static gm_status gm__transform(const char* fn, int spec, const gm_mat* src, gm_mat* dst, const gm_xform* x,
+                               gm_stream stream)
+{
+    gm__xform_args a;
+    int c;
+    gm_status s;
+    if ((s = gm__check_pair(fn, src, "dst", dst)) != GM_OK)
+        return s;
+    if (!x)
+        return gm__fail(GM_ERR_ARG, "%s: xform is NULL", fn);
+    for (c = 0; c < dst->channels; ++c)
+        if (x->map[c] != GM_CONST && (x->map[c] < 0 || x->map[c] >= src->channels))
+            return gm__fail(GM_ERR_ARG, "%s: xform->map[%d] = %d is not a channel of src (0..%d) or GM_CONST", fn, c,
+                            x->map[c], (int)src->channels - 1);
+    if ((s = gm__spec_for(fn, spec, src, dst, &spec)) != GM_OK)
+        return s;
+    a = gm__args(src, dst, NULL, x);
+    return gm__run(fn, spec, gm__on_host(src), (int)src->device, &a, stream);
+}
+
+GM_API gm_status gm_transform(const gm_mat* src, gm_mat* dst, const gm_xform* x, gm_stream stream)
+{
+    return gm__transform("gm_transform", -1, src, dst, x, stream);
+}
+
+static gm_status gm__same_shape(const char* fn, const gm_mat* src, const gm_mat* dst, int same_dtype)
+{
+    if (src->channels != dst->channels)
+        return gm__fail(GM_ERR_TYPE, "%s: src has %d channels, dst %d", fn, (int)src->channels, (int)dst->channels);
+    if (same_dtype && src->dtype != dst->dtype)
+        return gm__fail(GM_ERR_TYPE, "%s: src is %s, dst is %s", fn, gm_dtype_name(src->dtype),
+                        gm_dtype_name(dst->dtype));
+    return GM_OK;
+}
+
+GM_API gm_status gm__convert(int spec, const gm_mat* src, gm_mat* dst, double alpha, double beta, gm_stream stream)
+{
+    static const char fn[] = "gm_convert";
+    gm_xform x = gm_xform_identity();
+    int c;
+    gm_status s;
+    if ((s = gm__check_pair(fn, src, "dst", dst)) != GM_OK || (s = gm__same_shape(fn, src, dst, 0)) != GM_OK)
+        return s;
+    if (src->layout != dst->layout && src->channels > 1)
+        return gm__fail(GM_ERR_TYPE, "%s: src is %s, dst %s (gm_split / gm_merge change layout)", fn,
+                        gm__layout_name(src), gm__layout_name(dst));
+    for (c = 0; c < 4; ++c) {
+        x.scale[c] = alpha;
+        x.offset[c] = beta;
+    }
+    return gm__transform(fn, spec, src, dst, &x, stream);
+}
+
+GM_API gm_status gm_convert(const gm_mat* src, gm_mat* dst, double alpha, double beta, gm_stream stream)
+{
+    return gm__convert(-1, src, dst, alpha, beta, stream);
+}
+
+/* split and merge: the same-dtype transform with the layout named by want. */
+static gm_status gm__relayout(const char* fn, int spec, const gm_mat* src, gm_mat* dst, gm_layout from, gm_stream stream)
+{
+    gm_xform x = gm_xform_identity();
+    gm_status s;
+    if ((s = gm__check_pair(fn, src, "dst", dst)) != GM_OK || (s = gm__same_shape(fn, src, dst, 1)) != GM_OK)
+        return s;
+    if (src->channels > 1 && (src->layout != from || dst->layout == from))
+        return gm__fail(GM_ERR_TYPE, "%s: src is %s and dst %s; expected %s -> %s", fn, gm__layout_name(src),
+                        gm__layout_name(dst), from == GM_HWC ? "HWC" : "CHW", from == GM_HWC ? "CHW" : "HWC");
+    return gm__transform(fn, spec, src, dst, &x, stream);
+}
+
+GM_API gm_status gm__split(int spec, const gm_mat* src, gm_mat* dst, gm_stream stream)
+{
+    return gm__relayout("gm_split", spec, src, dst, GM_HWC, stream);
+}
+
+GM_API gm_status gm__merge(int spec, const gm_mat* src, gm_mat* dst, gm_stream stream)
+{
+    return gm__relayout("gm_merge", spec, src, dst, GM_CHW, stream);
+}
+
+GM_API gm_status gm_split(const gm_mat* src, gm_mat* dst, gm_stream stream) { return gm__split(-1, src, dst, stream); }
+
+GM_API gm_status gm_merge(const gm_mat* src, gm_mat* dst, gm_stream stream) { return gm__merge(-1, src, dst, stream); }
+
+/* Checks count separate 1-channel images against the multi-channel one. */
+static gm_status gm__check_planes(const char* fn, const gm_mat* planes, int count, const gm_mat* m, int planes_are_dst)
+{
+    char name[32];
+    int c;
+    gm_status s;
+    if (!planes)
+        return gm__fail(GM_ERR_ARG, "%s: planes is NULL", fn);
+    if (count != m->channels)
+        return gm__fail(GM_ERR_ARG, "%s: %d planes for a %d-channel image", fn, count, (int)m->channels);
+    for (c = 0; c < count; ++c) {
+        snprintf(name, sizeof name, "planes[%d]", c);
+        s = planes_are_dst ? gm__check_pair(fn, m, name, &planes[c]) : gm__check_pair(fn, &planes[c], "dst", m);
+        if (s != GM_OK)
+            return s;
+        if (planes[c].channels != 1 || planes[c].dtype != m->dtype)
+            return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d; %s x1 expected", fn, name,
+                            gm_dtype_name(planes[c].dtype), (int)planes[c].channels, gm_dtype_name(m->dtype));
+    }
+    for (c = 1; c < count; ++c) /* planes must not overlap each other either */
+        if (planes_are_dst && gm__overlap(&planes[0], &planes[c]))
+            return gm__fail(GM_ERR_OVERLAP, "%s: planes[0] and planes[%d] overlap", fn, c);
+    return GM_OK;
+}
+
+static int gm__same_pitches(const gm_mat* planes, int count)
+{
+    int c;
+    for (c = 1; c < count; ++c)
+        if (planes[c].pitch != planes[0].pitch || planes[c].batch_pitch != planes[0].batch_pitch)
+            return 0;
+    return 1;
+}
+
+GM_API gm_status gm_split_planes(const gm_mat* src, gm_mat* planes, gm_stream stream)
+{
+    static const char fn[] = "gm_split_planes";
+    gm_xform x = gm_xform_identity();
+    gm__xform_args a;
+    int c, spec;
+    gm_status s;
+    if ((s = gm__check(fn, "src", src)) != GM_OK || (s = gm__check_planes(fn, planes, src->channels, src, 1)) != GM_OK)
+        return s;
+    if (gm__same_pitches(planes, src->channels)) {
+        gm_mat dst = planes[0];
+        dst.channels = src->channels;
+        dst.layout = GM_CHW;
+        spec = GM__SPEC(src->dtype, src->dtype, src->channels);
+        a = gm__args(src, &dst, planes, &x);
+        return gm__run(fn, spec, gm__on_host(src), (int)src->device, &a, stream);
+    }
+    for (c = 0; c < src->channels; ++c) {
+        x.map[0] = c;
+        if ((s = gm__transform(fn, -1, src, &planes[c], &x, stream)) != GM_OK)
+            return s;
+    }
+    return GM_OK;
+}
+
+GM_API gm_status gm_merge_planes(const gm_mat* planes, int count, gm_mat* dst, gm_stream stream)
+{
+    static const char fn[] = "gm_merge_planes";
+    gm_xform x = gm_xform_identity();
+    gm__xform_args a;
+    gm_mat src;
+    int c, spec;
+    gm_status s;
+    if ((s = gm__check(fn, "dst", dst)) != GM_OK || (s = gm__check_planes(fn, planes, count, dst, 0)) != GM_OK)
+        return s;
+    if (!gm__same_pitches(planes, count)) {
+        for (c = 0; c < count; ++c) {
+            gm_mat one;
+            gm_xform pick = gm_xform_identity();
+            /* write only channel c: a 1-channel view of dst's channel c */
+            one = *dst;
+            one.data = (char*)dst->data + c * gm_dtype_size(dst->dtype);
+            one.channels = 1;
+            one.layout = GM_HWC;
+            a = gm__args(&planes[c], &one, NULL, &pick);
+            a.dst_xstride = gm__xstride(dst);
+            if ((s = gm__run(fn, GM__SPEC(dst->dtype, dst->dtype, 1), gm__on_host(dst), (int)dst->device, &a,
+                             stream)) != GM_OK)
+                return s;
+        }
+        return GM_OK;
+    }
+    src = planes[0];
+    src.channels = count;
+    src.layout = GM_CHW;
+    a = gm__args(&src, dst, NULL, &x);
+    for (c = 0; c < count; ++c)
+        a.src[c] = (unsigned long long)(uintptr_t)planes[c].data;
+    a.src_xstride = (long long)gm_dtype_size(dst->dtype);
+    spec = GM__SPEC(dst->dtype, dst->dtype, count);
+    return gm__run(fn, spec, gm__on_host(dst), (int)dst->device, &a, stream);
+}
+
+GM_API gm_status gm__blob(int spec, const gm_mat* src, gm_mat* dst, double scalefactor, const double mean[4],
+                          const double std[4], int swap_rb, gm_stream stream)
+{
+    static const char fn[] = "gm_blob_from_image";
+    gm_xform x = gm_xform_identity();
+    int c;
+    gm_status s;
+    if ((s = gm__check_pair(fn, src, "dst", dst)) != GM_OK || (s = gm__same_shape(fn, src, dst, 0)) != GM_OK)
+        return s;
+    if (src->layout != GM_HWC && src->channels > 1)
+        return gm__fail(GM_ERR_TYPE, "%s: src is planar; blob_from_image takes an interleaved image", fn);
+    if (src->channels == 2)
+        return gm__fail(GM_ERR_TYPE, "%s: src has 2 channels; 1, 3 or 4 expected", fn);
+    if (swap_rb && src->channels < 3)
+        return gm__fail(GM_ERR_ARG, "%s: swap_rb needs 3 or 4 channels, src has %d", fn, (int)src->channels);
+    for (c = 0; c < src->channels; ++c) {
+        if (std && !(std[c] != 0.0))
+            return gm__fail(GM_ERR_ARG, "%s: std[%d] is %g; must be non-zero", fn, c, std[c]);
+        x.map[c] = swap_rb && (c == 0 || c == 2) ? 2 - c : c;
+        x.pre[c] = mean ? -mean[c] : 0.0;
+        x.scale[c] = std ? scalefactor / std[c] : scalefactor;
+    }
+    return gm__transform(fn, spec, src, dst, &x, stream);
+}
+
+GM_API gm_status gm_blob_from_image(const gm_mat* src, gm_mat* dst, double scalefactor, const double mean[4],
+                                    const double std[4], int swap_rb, gm_stream stream)
+{
+    return gm__blob(-1, src, dst, scalefactor, mean, std, swap_rb, stream);
+}
+
+GM_API gm_status gm_blob_from_images(const gm_mat* images, int count, gm_mat* dst, double scalefactor,
+                                     const double mean[4], const double std[4], int swap_rb, gm_stream stream)
+{
+    static const char fn[] = "gm_blob_from_images";
+    int i;
+    gm_status s;
+    if (!images)
+        return gm__fail(GM_ERR_ARG, "%s: images is NULL", fn);
+    if ((s = gm__check(fn, "dst", dst)) != GM_OK)
+        return s;
+    if (count < 1 || count != dst->batch)
+        return gm__fail(GM_ERR_ARG, "%s: count %d does not match dst->batch %d", fn, count, (int)dst->batch);
+    for (i = 0; i < count; ++i) {
+        gm_mat item;
+        if (images[i].batch != 1)
+            return gm__fail(GM_ERR_ARG, "%s: images[%d] is a batch of %d; single images expected", fn, i,
+                            (int)images[i].batch);
+        if (i > 0 && (images[i].width != images[0].width || images[i].height != images[0].height ||
+                      images[i].dtype != images[0].dtype || images[i].channels != images[0].channels))
+            return gm__fail(GM_ERR_TYPE, "%s: images[%d] differs in size or type from images[0]", fn, i);
+        if ((s = gm_item(dst, &item, i)) != GM_OK ||
+            (s = gm__blob(-1, &images[i], &item, scalefactor, mean, std, swap_rb, stream)) != GM_OK)
+            return s;
+    }
+    return GM_OK;
+}

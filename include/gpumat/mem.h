@@ -1,0 +1,80 @@
+/* gpumat/mem.h: allocation, wrapping foreign memory, views, transfers. */
+#ifndef GPUMAT_MEM_H
+#define GPUMAT_MEM_H
+
+#include "base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Allocates an image on the current CUDA device (the context current on this
+ * thread, else device 0's primary context), rows aligned to 256 bytes, like
+ * cv::cuda::GpuMat::create. *m is overwritten; free it with gm_free. */
+GM_API gm_status gm_alloc(gm_mat* m, int64_t width, int64_t height, gm_dtype dtype, int channels,
+                          gm_layout layout);
+
+/* Allocates a compact host image, in pinned memory when pinned != 0 (needs the
+ * driver) and in pageable memory otherwise (works without a GPU). */
+GM_API gm_status gm_alloc_host(gm_mat* m, int64_t width, int64_t height, gm_dtype dtype, int channels,
+                               gm_layout layout, int pinned);
+
+/* Allocates what *d describes (batches, explicit pitches) in where. */
+GM_API gm_status gm_alloc_desc(gm_mat* m, const gm_desc* d, gm_where where);
+
+/* Describes memory somebody else owns (a TensorRT binding, a torch tensor, a
+ * camera buffer) without copying: pitch 0 means compact rows. A GM_DEVICE wrap
+ * checks with the driver that data is device memory (GM_ERR_LOCATION if not).
+ * gm_free on the result frees nothing. */
+GM_API gm_status gm_wrap(gm_mat* m, void* data, int64_t width, int64_t height, gm_dtype dtype, int channels,
+                         gm_layout layout, int64_t pitch, gm_where where);
+
+/* gm_wrap for batches and explicit plane/batch pitches. */
+GM_API gm_status gm_wrap_desc(gm_mat* m, void* data, const gm_desc* d, gm_where where);
+
+/* Releases what gm_alloc* allocated and zeroes *m; views and wraps are only
+ * zeroed. NULL and zeroed descriptors are fine. */
+GM_API void gm_free(gm_mat* m);
+
+/* Views onto the same memory: a rectangle of every image and channel, one
+ * channel plane of a planar image (a 1-channel image), one image of a batch. */
+GM_API gm_status gm_roi(const gm_mat* m, gm_mat* view, int64_t x, int64_t y, int64_t width, int64_t height);
+GM_API gm_status gm_plane(const gm_mat* m, gm_mat* view, int channel);
+GM_API gm_status gm_item(const gm_mat* m, gm_mat* view, int index);
+
+/* Copies src into dst: same size, dtype, channels, layout and batch; any pitch;
+ * any pair of locations (host<->device, device<->device, host<->host).
+ * Asynchronous on stream where a device is involved; the host side must stay
+ * valid until the stream reaches the copy (pinned memory for true overlap). */
+GM_API gm_status gm_copy(const gm_mat* src, gm_mat* dst, gm_stream stream);
+
+/* Host memory laid out like dst (rows host_pitch bytes apart, 0: compact;
+ * planes and images one after the other) -> dst. Asynchronous; pageable host
+ * memory may be reused when the call returns. */
+GM_API gm_status gm_upload(gm_mat* dst, const void* host, int64_t host_pitch, gm_stream stream);
+
+/* src -> host memory laid out like src (rows host_pitch bytes apart, 0:
+ * compact). Asynchronous: the host memory is filled when the stream gets there. */
+GM_API gm_status gm_download(const gm_mat* src, void* host, int64_t host_pitch, gm_stream stream);
+
+/* Synchronous forms: return when the copy is complete. */
+GM_API gm_status gm_upload_sync(gm_mat* dst, const void* host, int64_t host_pitch);
+GM_API gm_status gm_download_sync(const gm_mat* src, void* host, int64_t host_pitch);
+
+/* Waits for everything queued on stream. */
+GM_API gm_status gm_sync(gm_stream stream);
+
+/* Bytes one image row holds (width * channels * size for GM_HWC, width * size
+ * for GM_CHW), and bytes from the first to one past the last byte of m. */
+GM_API int64_t gm_row_bytes(const gm_mat* m);
+GM_API int64_t gm_span_bytes(const gm_mat* m);
+
+/* Whether a CUDA device is usable (loads the driver on first call); the
+ * device's name and compute capability when it is. */
+GM_API gm_status gm_device(int* cc_major, int* cc_minor, char* name, size_t name_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,88 @@
+/* gpumat/ops.h: convert, split, merge, transform, blob_from_image.
+ *
+ * Every operation runs on the GPU when src and dst are GM_DEVICE (queued on
+ * stream) and on the CPU when both are host memory (done on return); the two
+ * paths agree bit for bit. Mixing locations is GM_ERR_LOCATION: use gm_copy.
+ * Source and destination must not overlap. Batches are processed whole. */
+#ifndef GPUMAT_OPS_H
+#define GPUMAT_OPS_H
+
+#include "base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A channel map entry that writes offset[c] instead of reading the source. */
+#define GM_CONST (-1)
+
+/* What gm_transform does to each destination channel c:
+ *   dst[c] = saturate((src[map[c]] + pre[c]) * scale[c] + offset[c])
+ * computed in float or double as OpenCV's convertTo does for the dtype pair,
+ * multiply-add fused, integers rounded half to even. map[c] == GM_CONST writes
+ * saturate(offset[c]). gm_xform_identity() is the starting point. */
+typedef struct gm_xform {
+    int map[4];
+    double pre[4];
+    double scale[4];
+    double offset[4];
+} gm_xform;
+
+/* map = {0, 1, 2, 3}, pre = 0, scale = 1, offset = 0. */
+GM_API gm_xform gm_xform_identity(void);
+
+/* The fused operation all others are cases of: any dtype, channel count and
+ * layout to any other, through x. Sizes and batch must match. */
+GM_API gm_status gm_transform(const gm_mat* src, gm_mat* dst, const gm_xform* x, gm_stream stream);
+
+/* cv::Mat::convertTo: dst = saturate(src * alpha + beta); same size, channels
+ * and layout, any dtypes. */
+GM_API gm_status gm_convert(const gm_mat* src, gm_mat* dst, double alpha, double beta, gm_stream stream);
+
+/* cv::split: interleaved src -> planar dst of the same dtype and channels. */
+GM_API gm_status gm_split(const gm_mat* src, gm_mat* dst, gm_stream stream);
+
+/* cv::split into src->channels separate 1-channel images (any pitches). */
+GM_API gm_status gm_split_planes(const gm_mat* src, gm_mat* planes, gm_stream stream);
+
+/* cv::merge: planar src -> interleaved dst of the same dtype and channels. */
+GM_API gm_status gm_merge(const gm_mat* src, gm_mat* dst, gm_stream stream);
+
+/* cv::merge from count separate 1-channel images into interleaved dst. */
+GM_API gm_status gm_merge_planes(const gm_mat* planes, int count, gm_mat* dst, gm_stream stream);
+
+/* cv::dnn::blobFromImage without resize: dst[c] = (src[c'] - mean[c]) *
+ * (scalefactor / std[c]), where c' swaps channels 0 and 2 when swap_rb and
+ * mean/std are in dst's channel order (as OpenCV's swapRB swaps mean). mean
+ * NULL: 0; std NULL: 1. src interleaved with 1, 3 or 4 channels (swap_rb
+ * needs 3 or 4); dst any dtype (f32 or f16 usually), GM_CHW (NCHW) or GM_HWC
+ * (NHWC), same channels and batch. With std NULL the f32 result is
+ * bit-identical to OpenCV 4's blobFromImage. */
+GM_API gm_status gm_blob_from_image(const gm_mat* src, gm_mat* dst, double scalefactor, const double mean[4],
+                                    const double std[4], int swap_rb, gm_stream stream);
+
+/* cv::dnn::blobFromImages: count images of one size and type -> the count
+ * images of batched dst. */
+GM_API gm_status gm_blob_from_images(const gm_mat* images, int count, gm_mat* dst, double scalefactor,
+                                     const double mean[4], const double std[4], int swap_rb, gm_stream stream);
+
+/* Kernel specializations, for tools and tests: how many there are, the name
+ * of one, and compiling one with NVRTC for sm_<arch> (e.g. 86) without a GPU;
+ * *image_size receives the CUBIN size. */
+GM_API int gm_kernel_count(void);
+GM_API const char* gm_kernel_name(int index);
+GM_API gm_status gm_kernel_compile(int index, int arch, size_t* image_size);
+
+/* Used by the generated typed functions (include/gpumat/gen/views.h): the
+ * operations above with the kernel slot named at compile time (-1: look up). */
+GM_API gm_status gm__convert(int spec, const gm_mat* src, gm_mat* dst, double alpha, double beta, gm_stream stream);
+GM_API gm_status gm__split(int spec, const gm_mat* src, gm_mat* dst, gm_stream stream);
+GM_API gm_status gm__merge(int spec, const gm_mat* src, gm_mat* dst, gm_stream stream);
+GM_API gm_status gm__blob(int spec, const gm_mat* src, gm_mat* dst, double scalefactor, const double mean[4],
+                          const double std[4], int swap_rb, gm_stream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

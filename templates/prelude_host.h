@@ -1,0 +1,24 @@
+/* Host prelude: what templates/pixel.inc expects from its includer, for the
+ * CPU path. memcpy keeps the float<->bits casts free of aliasing trouble in C
+ * and C++ alike. */
+#include <math.h>
+#include <string.h>
+
+#define GM__FN static inline
+
+static inline unsigned int gm__f32_bits(float f)
+{
+    unsigned int u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static inline float gm__bits_f32(unsigned int u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+#define GM__F32_BITS(f) gm__f32_bits(f)
+#define GM__BITS_F32(u) gm__bits_f32(u)
