@@ -25,8 +25,12 @@ BLOB_OUT = ["f32", "f16"]
 
 def wide(src, dst):
     """True where OpenCV's convertTo computes src -> dst in double (its
-    convert_scale table); everything else is computed in float."""
-    return dst == "f64" or (dst == "s32" and src in ("s32", "f64")) or (dst == "f32" and src == "f64")
+    convert_scale table); everything else is computed in float. f64 -> f16 is
+    double as in OpenCV 4.x (cvtScale64f16f uses cvt_64f; tests/oracle.cpp
+    shows float gives different f16 bits), although OpenCV 5 moved it to float.
+    Pairs with bf16 (no OpenCV 4 type) follow OpenCV 5: float."""
+    return (dst == "f64" or (dst == "s32" and src in ("s32", "f64")) or (dst == "f32" and src == "f64")
+            or (dst == "f16" and src == "f64"))
 
 
 def enum(dtype):

@@ -70,7 +70,8 @@ GM__FN int gm__wide(int S, int D)
     return D == GM_F64 ||
            (S == GM_S32 && D == GM_S32) ||
            (S == GM_F64 && D == GM_S32) ||
-           (S == GM_F64 && D == GM_F32);
+           (S == GM_F64 && D == GM_F32) ||
+           (S == GM_F64 && D == GM_F16);
 }
 
 GM__FN float gm__f16_to_f32(unsigned int h)

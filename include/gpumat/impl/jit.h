@@ -172,6 +172,7 @@ typedef struct gm__ctx_cache {
 } gm__ctx_cache;
 
 static gm__ctx_cache* gm__caches[GM_MAX_CONTEXTS];
+static int gm__compile_count; /* kernels compiled by this process, for tests */
 static pthread_mutex_t gm__cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t gm__compile_locks[16] = {
     PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
@@ -244,6 +245,7 @@ static gm_status gm__kernel(const char* fn, int spec, int device, gm__CUfunction
     f = cache->fns[spec];
     if (!f) {
         s = gm__compile(fn, spec, cache->arch, &image, &size);
+        __atomic_add_fetch(&gm__compile_count, 1, __ATOMIC_RELAXED);
         if (s == GM_OK && (rc = gm__cu.cuModuleLoadData(&mod, image)) != 0)
             s = gm__cuda_fail(fn, "cuModuleLoadData", rc);
         if (s == GM_OK && (rc = gm__cu.cuModuleGetFunction(&f, mod, gm__kernel_names[spec])) != 0)

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Compiles the public headers, alone and with the implementation, as C99, C11
+# and C++17 with gcc and clang (-Wall -Wextra -Werror -pedantic), with no CUDA
+# include path. Run alone: sh tests/headers.sh
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+P=0 F=0 S=0
+printf '#include "gpumat.h"\nint gm_t_decl(void);\nint gm_t_decl(void) { gm_u8c3_hwc v; (void)v; return GM_OK; }\n' > "$T/decl.c"
+printf '#define GPUMAT_IMPLEMENTATION\n#include "gpumat.h"\nint main(void) { gm_mat m; return gm_alloc_host(&m, 3, 2, GM_U8, 3, GM_HWC, 0) == GM_OK ? (gm_free(&m), 0) : 1; }\n' > "$T/impl.c"
+if grep -rn '#include *[<"]\(cuda\|nvrtc\|cuda_runtime\)' include; then echo "FAIL a header includes a CUDA header"; F=$((F+1)); else P=$((P+1)); fi
+for cc in gcc clang; do
+    for std in c99 c11 c++17; do
+        case $std in c++*) comp=$( [ $cc = gcc ] && echo g++ || echo clang++ ); lang="-x c++";; *) comp=$cc; lang="-x c";; esac
+        if ! command -v $comp > /dev/null; then echo "SKIP $comp not installed"; S=$((S+1)); continue; fi
+        for f in decl impl; do
+            if $comp $lang -std=$std -Wall -Wextra -Werror -pedantic -Iinclude -c "$T/$f.c" -o "$T/$f.o" 2> "$T/err"; then
+                P=$((P+1))
+            else
+                echo "FAIL $comp -std=$std $f.c:"; head -20 "$T/err"; F=$((F+1))
+            fi
+        done
+        if $comp -o "$T/both" "$T/decl.o" "$T/impl.o" -ldl -lpthread -lm 2> "$T/err" && "$T/both"; then P=$((P+1)); else echo "FAIL $comp -std=$std link/run"; head -5 "$T/err"; F=$((F+1)); fi
+    done
+done
+echo "headers: $P passed, $F failed, $S skipped"
+[ "$F" -eq 0 ]

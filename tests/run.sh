@@ -1,0 +1,50 @@
+#!/bin/sh
+# Runs every test and adds up their "N passed, N failed, N skipped" lines.
+# Usage: sh tests/run.sh BUILD_DIR   (what `make test` does)
+B=${1:-build}
+LOG=$B/test-logs
+mkdir -p "$LOG"
+P=0 F=0 S=0
+
+# run NAME COMMAND...: runs one test, shows its output, adds its summary.
+run() {
+    name=$1; shift
+    "$@" > "$LOG/$name.log" 2>&1
+    rc=$?
+    cat "$LOG/$name.log"
+    line=$(grep -E '[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$LOG/$name.log" | tail -1)
+    if [ -z "$line" ]; then
+        echo "FAIL $name: exited $rc without a summary line"
+        F=$((F + 1)); return
+    fi
+    p=$(echo "$line" | sed -E 's/.* ([0-9]+) passed.*/\1/')
+    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    s=$(echo "$line" | sed -E 's/.* ([0-9]+) skipped.*/\1/')
+    P=$((P + p)) F=$((F + f)) S=$((S + s))
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+        echo "FAIL $name: exited $rc"; F=$((F + 1))
+    fi
+}
+
+run generator sh tests/gen_check.sh
+run headers sh tests/headers.sh
+run args "$B/test_args"
+run cpu "$B/test_cpu"
+# CUDA's driver needs the address range ASan keeps for its shadow gap.
+ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run args_asan "$B/test_args_asan"
+ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run cpu_asan "$B/test_cpu_asan"
+if [ -x "$B/oracle" ]; then
+    run oracle "$B/oracle"
+elif [ "$CI" = "true" ]; then
+    echo "FAIL oracle: OpenCV 4 (pkg-config opencv4) is missing; CI must install libopencv-dev"
+    F=$((F + 1))
+else
+    echo "SKIP oracle: OpenCV 4 not installed here (pkg-config opencv4), the OpenCV comparisons did not run"
+    S=$((S + 1))
+fi
+run nvrtc "$B/test_nvrtc"
+run gpu "$B/test_gpu"
+run demo sh tests/demo_check.sh "$B"
+
+echo "TOTAL: $P passed, $F failed, $S skipped"
+[ "$F" -eq 0 ]

@@ -1,0 +1,339 @@
+/* GPU path vs CPU path, bit for bit: every kernel specialization on random
+ * data, odd sizes, ROIs at odd offsets, foreign pitches, both layouts,
+ * batches; the split/merge/blob entry points; transfers; an image over 2^31
+ * bytes; N threads racing on a cold kernel. Prints SKIP without a GPU.
+ * Run alone: make build/test_gpu && build/test_gpu [--no-big]  (--no-big for compute-sanitizer) */
+#define _POSIX_C_SOURCE 200809L
+#define GPUMAT_IMPLEMENTATION
+#include "gpumat.h"
+#include "check.h"
+
+#include <pthread.h>
+
+/* A host image and a device image of identical geometry (same explicit
+ * pitches, a few bytes of slack per row), and an ROI of each at the same
+ * place with a random 1-7 px border, so pointers sit at odd offsets. */
+typedef struct pair {
+    gm_mat host, dev;         /* the parents */
+    gm_mat host_roi, dev_roi; /* what the operation sees */
+} pair;
+
+static int64_t rnd(int64_t lo, int64_t hi) { return lo + (int64_t)(t_rand() % (uint64_t)(hi - lo + 1)); }
+
+static int make_pair(pair* p, int64_t w, int64_t h, int batch, gm_dtype dt, int cn, gm_layout lay)
+{
+    gm_desc d;
+    int64_t bx = rnd(1, 7), by = rnd(1, 7), es = (int64_t)gm_dtype_size(dt);
+    memset(&d, 0, sizeof d);
+    d.width = w + bx + rnd(1, 7);
+    d.height = h + by + rnd(1, 7);
+    d.channels = cn;
+    d.batch = batch;
+    d.dtype = dt;
+    d.layout = lay;
+    d.pitch = d.width * es * (lay == GM_HWC ? cn : 1) + es * rnd(0, 9);
+    if (batch > 1)
+        d.batch_pitch = d.pitch * d.height * (lay == GM_CHW ? cn : 1) + es * rnd(0, 33);
+    if (gm_alloc_desc(&p->host, &d, GM_HOST) != GM_OK || gm_alloc_desc(&p->dev, &d, GM_DEVICE) != GM_OK) {
+        printf("alloc failed: %s\n", gm_last_error());
+        return 0;
+    }
+    return gm_roi(&p->host, &p->host_roi, bx, by, w, h) == GM_OK && gm_roi(&p->dev, &p->dev_roi, bx, by, w, h) == GM_OK;
+}
+
+static void free_pair(pair* p)
+{
+    gm_free(&p->host);
+    gm_free(&p->dev);
+}
+
+/* Random bytes for integer types; for float types finite values in a range
+ * that exercises saturation, with exact halves mixed in. NaN payloads are
+ * not compared: x86 keeps them through arithmetic, GPUs canonicalise them. */
+static void fill(gm_mat* m)
+{
+    int64_t n = gm_span_bytes(m), es = (int64_t)gm_dtype_size(m->dtype), i;
+    unsigned char* b = (unsigned char*)m->data;
+    for (i = 0; i + es <= n; i += es) {
+        double v = (t_rand() & 3) ? t_uniform(-70000.0, 70000.0) : (double)rnd(-300, 300) + 0.5;
+        float f = (float)v;
+        unsigned short u;
+        switch (m->dtype) {
+        case GM_F32: memcpy(b + i, &f, 4); break;
+        case GM_F64: memcpy(b + i, &v, 8); break;
+        case GM_F16: u = (unsigned short)gm__f32_to_f16((float)(v / 8)); memcpy(b + i, &u, 2); break;
+        case GM_BF16: u = (unsigned short)gm__f32_to_bf16(f); memcpy(b + i, &u, 2); break;
+        default: { uint64_t r = t_rand(); memcpy(b + i, &r, (size_t)es); } break;
+        }
+    }
+}
+
+/* Sends the host parent to the device parent, and the result back. */
+static int sync_down(pair* p)
+{
+    return gm_copy(&p->dev, &p->host, NULL) == GM_OK && gm_sync(NULL) == GM_OK;
+}
+
+static int sync_up(pair* p)
+{
+    return gm_copy(&p->host, &p->dev, NULL) == GM_OK && gm_sync(NULL) == GM_OK;
+}
+
+/* Byte-compares two parents (ROI and the untouched border around it). */
+static int64_t first_diff(const gm_mat* a, const gm_mat* b)
+{
+    int64_t n = gm_span_bytes(a), i;
+    for (i = 0; i < n; ++i)
+        if (((const unsigned char*)a->data)[i] != ((const unsigned char*)b->data)[i])
+            return i;
+    return -1;
+}
+
+/* Runs op on the device pair and the host pair, and compares the whole
+ * destination parents (so writes outside the ROI are caught too). */
+typedef gm_status (*op_fn)(const gm_mat* src, gm_mat* dst, const void* ctx);
+
+static void compare_op(const char* what, pair* src, pair* dst, op_fn op, const void* ctx)
+{
+    gm_mat expect;
+    int64_t at;
+    gm_status sd, sh;
+    fill(&src->host);
+    fill(&dst->host); /* random sentinel: must survive outside the ROI */
+    if (!sync_up(src) || !sync_up(dst)) {
+        CHECK(0, "%s: upload failed: %s", what, gm_last_error());
+        return;
+    }
+    sd = op(&src->dev_roi, &dst->dev_roi, ctx);
+    sh = op(&src->host_roi, &dst->host_roi, ctx);
+    CHECK(sd == GM_OK && sh == GM_OK, "%s: gpu %s / cpu %s: %s", what, gm_status_string(sd), gm_status_string(sh),
+          gm_last_error());
+    if (sd != GM_OK || sh != GM_OK)
+        return;
+    expect = dst->host;
+    expect.data = malloc((size_t)gm_span_bytes(&dst->host));
+    memcpy(expect.data, dst->host.data, (size_t)gm_span_bytes(&dst->host));
+    CHECK(sync_down(dst), "%s: download failed: %s", what, gm_last_error());
+    at = first_diff(&expect, &dst->host);
+    CHECK(at < 0, "%s: gpu != cpu at byte %lld of the destination parent", what, (long long)at);
+    free(expect.data);
+}
+
+static gm_status op_transform(const gm_mat* s, gm_mat* d, const void* x) { return gm_transform(s, d, (const gm_xform*)x, NULL); }
+static gm_status op_split(const gm_mat* s, gm_mat* d, const void* x) { (void)x; return gm_split(s, d, NULL); }
+static gm_status op_merge(const gm_mat* s, gm_mat* d, const void* x) { (void)x; return gm_merge(s, d, NULL); }
+
+typedef struct blob_args { double scale, mean[4], std[4]; int swap; } blob_args;
+static gm_status op_blob(const gm_mat* s, gm_mat* d, const void* p)
+{
+    const blob_args* b = (const blob_args*)p;
+    return gm_blob_from_image(s, d, b->scale, b->mean, b->std, b->swap, NULL);
+}
+
+static const int64_t sizes[][2] = {{1, 1}, {1, 13}, {13, 1}, {3, 2}, {7, 4}, {37, 29}, {113, 113}, {176, 113}, {257, 3}};
+#define NSIZES ((int)(sizeof sizes / sizeof sizes[0]))
+static const double alphas[][2] = {{1, 0}, {1.0 / 255, 0}, {-1.5, 7.25}, {255, 0.5}, {0.5, 0}, {1, 0.5}, {0.017, -2}};
+
+/* Every specialization (S, D, CD) once, with a random source channel count,
+ * map (swaps, repeats, constants), layouts, alpha/beta, size and batch. */
+static void every_specialization(void)
+{
+    int S, D, cd, k = 0, c;
+    char what[160];
+    for (S = 0; S < GM_DTYPE_COUNT; ++S)
+        for (D = 0; D < GM_DTYPE_COUNT; ++D)
+            for (cd = 1; cd <= 4; ++cd, ++k) {
+                pair src, dst;
+                gm_xform x = gm_xform_identity();
+                const int64_t* sz = sizes[k % NSIZES];
+                const double* ab = alphas[k % 7];
+                int cs = (int)rnd(1, 4), batch = k % 5 == 0 ? 3 : 1;
+                gm_layout ls = (gm_layout)(k & 1), ld = (gm_layout)((k >> 1) & 1);
+                for (c = 0; c < cd; ++c) {
+                    x.map[c] = (t_rand() % 8 == 0) ? GM_CONST : (int)(t_rand() % (uint64_t)cs);
+                    x.pre[c] = (t_rand() % 3 == 0) ? -t_uniform(0, 130) : 0.0;
+                    x.scale[c] = ab[0] * (c + 1);
+                    x.offset[c] = ab[1] - c;
+                }
+                snprintf(what, sizeof what, "%s x%d %s -> %s x%d %s %lldx%lld b%d alpha %g", gm_dtype_name((gm_dtype)S),
+                         cs, ls ? "chw" : "hwc", gm_dtype_name((gm_dtype)D), cd, ld ? "chw" : "hwc",
+                         (long long)sz[0], (long long)sz[1], batch, ab[0]);
+                if (!make_pair(&src, sz[0], sz[1], batch, (gm_dtype)S, cs, ls) ||
+                    !make_pair(&dst, sz[0], sz[1], batch, (gm_dtype)D, cd, ld)) {
+                    CHECK(0, "%s: setup failed", what);
+                    continue;
+                }
+                compare_op(what, &src, &dst, op_transform, &x);
+                free_pair(&src);
+                free_pair(&dst);
+            }
+}
+
+/* The named entry points over every dtype: split, merge, blob. */
+static void entry_points(void)
+{
+    int dt, cn;
+    char what[96];
+    for (dt = 0; dt < GM_DTYPE_COUNT; ++dt)
+        for (cn = 2; cn <= 4; ++cn) {
+            pair a, b;
+            const int64_t* sz = sizes[(dt + cn) % NSIZES];
+            if (!make_pair(&a, sz[0], sz[1], 2, (gm_dtype)dt, cn, GM_HWC) ||
+                !make_pair(&b, sz[0], sz[1], 2, (gm_dtype)dt, cn, GM_CHW)) {
+                CHECK(0, "split setup failed");
+                continue;
+            }
+            snprintf(what, sizeof what, "split %s x%d", gm_dtype_name((gm_dtype)dt), cn);
+            compare_op(what, &a, &b, op_split, NULL);
+            snprintf(what, sizeof what, "merge %s x%d", gm_dtype_name((gm_dtype)dt), cn);
+            compare_op(what, &b, &a, op_merge, NULL);
+            free_pair(&a);
+            free_pair(&b);
+        }
+    for (dt = 0; dt < GM_DTYPE_COUNT; ++dt)
+        for (cn = 1; cn <= 4; cn += cn == 1 ? 2 : 1) {
+            static const gm_dtype outs[] = {GM_F32, GM_F16};
+            int o, lay;
+            for (o = 0; o < 2; ++o)
+                for (lay = 0; lay < 2; ++lay) {
+                    pair a, b;
+                    blob_args ba = {1.0 / 255, {123.675, 116.28, 103.53, 7}, {58.395, 57.12, 57.375, 1}, cn >= 3};
+                    if (!make_pair(&a, 1921 % (97 + dt), 1079 % (61 + cn), 1, (gm_dtype)dt, cn, GM_HWC) ||
+                        !make_pair(&b, 1921 % (97 + dt), 1079 % (61 + cn), 1, outs[o], cn, (gm_layout)lay)) {
+                        CHECK(0, "blob setup failed");
+                        continue;
+                    }
+                    snprintf(what, sizeof what, "blob %s x%d -> %s %s", gm_dtype_name((gm_dtype)dt), cn,
+                             gm_dtype_name(outs[o]), lay ? "NCHW" : "NHWC");
+                    compare_op(what, &a, &b, op_blob, &ba);
+                    free_pair(&a);
+                    free_pair(&b);
+                }
+        }
+}
+
+/* Transfers: pageable and pinned, whole and ROI, compact and pitched. */
+static void transfers(void)
+{
+    gm_mat d, pinned, roi;
+    int64_t w = 333, h = 77, n = w * h * 3, i;
+    unsigned char *src = (unsigned char*)malloc((size_t)n), *back = (unsigned char*)malloc((size_t)n);
+    for (i = 0; i < n; ++i)
+        src[i] = (unsigned char)t_rand();
+    CHECK(gm_alloc(&d, w, h, GM_U8, 3, GM_HWC) == GM_OK, "alloc: %s", gm_last_error());
+    CHECK(gm_upload_sync(&d, src, 0) == GM_OK && gm_download_sync(&d, back, 0) == GM_OK, "pageable round trip: %s",
+          gm_last_error());
+    CHECK(!memcmp(src, back, (size_t)n), "pageable round trip differs");
+    CHECK(gm_alloc_host(&pinned, w, h, GM_U8, 3, GM_HWC, 1) == GM_OK, "pinned alloc: %s", gm_last_error());
+    memset(pinned.data, 0x5a, (size_t)n);
+    CHECK(gm_download(&d, pinned.data, 0, NULL) == GM_OK && gm_sync(NULL) == GM_OK, "pinned download: %s",
+          gm_last_error());
+    CHECK(!memcmp(src, pinned.data, (size_t)n), "pinned download differs");
+    CHECK(gm_roi(&d, &roi, 5, 3, 100, 20) == GM_OK, "roi");
+    memset(back, 0, (size_t)n);
+    CHECK(gm_download_sync(&roi, back, 0) == GM_OK, "roi download: %s", gm_last_error());
+    for (i = 0; i < 20; ++i)
+        CHECK(!memcmp(back + i * 300, src + (i + 3) * w * 3 + 15, 300), "roi row %lld differs", (long long)i);
+    gm_free(&pinned);
+    gm_free(&d);
+    free(src);
+    free(back);
+}
+
+/* An image of more than 2^31 bytes: offsets must be 64-bit everywhere. The
+ * check is direct (x + 1, saturating) on the last rows and sampled rows. */
+static void big_image(void)
+{
+    int64_t w = 65536, h = 32769, n = w * h, y, x;
+    gm_mat a, b;
+    unsigned char *host = (unsigned char*)malloc((size_t)n), *out = (unsigned char*)malloc((size_t)n);
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    if (!host || !out) {
+        SKIP("big image: no host memory for 2 x %lld bytes", (long long)n);
+        free(host);
+        free(out);
+        return;
+    }
+    for (y = 0; y < n; y += 8) {
+        uint64_t r = t_rand();
+        memcpy(host + y, &r, 8);
+    }
+    if (gm_alloc(&a, w, h, GM_U8, 1, GM_HWC) != GM_OK || gm_alloc(&b, w, h, GM_U8, 1, GM_HWC) != GM_OK) {
+        SKIP("big image: no device memory for 2 x %lld bytes: %s", (long long)n, gm_last_error());
+    } else {
+        CHECK(gm_upload_sync(&a, host, 0) == GM_OK, "big upload: %s", gm_last_error());
+        CHECK(gm_convert(&a, &b, 1.0, 1.0, NULL) == GM_OK && gm_sync(NULL) == GM_OK, "big convert: %s", gm_last_error());
+        CHECK(gm_download_sync(&b, out, 0) == GM_OK, "big download: %s", gm_last_error());
+        for (y = 0; y < h; y = y < h - 64 ? y + 1 + (int64_t)(t_rand() % 97) : y + 1) {
+            int bad = 0;
+            for (x = 0; x < w; ++x) {
+                unsigned v = host[y * w + x];
+                bad += out[y * w + x] != (v == 255 ? 255 : v + 1);
+            }
+            if (bad) {
+                CHECK(0, "big image row %lld: %d wrong pixels", (long long)y, bad);
+                break;
+            }
+        }
+    }
+    gm_free(&a);
+    gm_free(&b);
+    free(host);
+    free(out);
+}
+
+/* 8 threads call the same cold specialization at once: one compile. */
+static gm_mat race_src, race_dst[8];
+static gm_status race_status[8];
+static void* racer(void* i)
+{
+    int k = (int)(intptr_t)i;
+    race_status[k] = gm_convert(&race_src, &race_dst[k], 2.0, 1.0, NULL);
+    return NULL;
+}
+
+static void first_use_race(void)
+{
+    pthread_t t[8];
+    int i, before;
+    gm_alloc(&race_src, 64, 8, GM_S16, 2, GM_CHW);
+    for (i = 0; i < 8; ++i)
+        gm_alloc(&race_dst[i], 64, 8, GM_BF16, 2, GM_CHW);
+    before = __atomic_load_n(&gm__compile_count, __ATOMIC_RELAXED);
+    for (i = 0; i < 8; ++i)
+        pthread_create(&t[i], NULL, racer, (void*)(intptr_t)i);
+    for (i = 0; i < 8; ++i)
+        pthread_join(t[i], NULL);
+    for (i = 0; i < 8; ++i)
+        CHECK(race_status[i] == GM_OK, "racer %d: %s", i, gm_status_string(race_status[i]));
+    CHECK(__atomic_load_n(&gm__compile_count, __ATOMIC_RELAXED) - before == 1, "8 racers compiled %d times",
+          __atomic_load_n(&gm__compile_count, __ATOMIC_RELAXED) - before);
+    gm_sync(NULL);
+    gm_free(&race_src);
+    for (i = 0; i < 8; ++i)
+        gm_free(&race_dst[i]);
+}
+
+int main(int argc, char** argv)
+{
+    char name[256] = "";
+    int major = 0, minor = 0;
+    gm_status s = gm_device(&major, &minor, name, sizeof name);
+    if (s != GM_OK) {
+        SKIP("GPU tests: %s (%s)", gm_status_string(s), gm_last_error());
+        return t_summary("gpu");
+    }
+    printf("gpu: %s, sm_%d%d\n", name, major, minor);
+    t_seed_from_env("gpu");
+    first_use_race();
+    every_specialization();
+    entry_points();
+    transfers();
+    if (argc > 1 && !strcmp(argv[1], "--no-big"))
+        SKIP("big image (--no-big)");
+    else
+        big_image();
+    printf("gpu: %d kernels compiled\n", gm__compile_count);
+    return t_summary("gpu");
+}
