@@ -11,11 +11,14 @@ SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 GEN     := $(addprefix include/gpumat/gen/,dtypes.h views.h pixel.h kernels.h)
 HEADERS := include/gpumat.h $(wildcard include/gpumat/*.h include/gpumat/impl/*.h) $(GEN)
 
-# The OpenCV oracle is built where OpenCV 4 is installed (.ci/run installs it).
-OPENCV  := $(shell pkg-config --exists opencv4 2>/dev/null && echo yes)
-ORACLE  := $(if $(OPENCV),$(BUILD)/oracle)
-CV_INC  := $(patsubst -I%,-isystem %,$(shell pkg-config --cflags opencv4 2>/dev/null))
-CV_LIBS := $(shell pkg-config --libs opencv4 2>/dev/null)
+# The OpenCV oracle is built where OpenCV 4 is installed (.ci/run installs it):
+# through pkg-config when libopencv-dev's opencv4.pc is there, else from the
+# core/imgproc/dnn -dev packages' headers directly.
+CV_HDR  := /usr/include/opencv4/opencv2/dnn.hpp
+CV_PC   := $(shell pkg-config --exists opencv4 2>/dev/null && echo yes)
+CV_INC  := $(if $(CV_PC),$(patsubst -I%,-isystem %,$(shell pkg-config --cflags opencv4)),-isystem /usr/include/opencv4)
+CV_LIBS := $(if $(CV_PC),$(shell pkg-config --libs opencv4),-lopencv_dnn -lopencv_imgproc -lopencv_core)
+ORACLE  := $(if $(CV_PC)$(wildcard $(CV_HDR)),$(BUILD)/oracle)
 
 TESTS   := $(addprefix $(BUILD)/,test_args test_cpu test_nvrtc test_gpu test_args_asan test_cpu_asan) $(ORACLE)
 
@@ -52,3 +55,31 @@ test: $(TESTS) $(BUILD)/demo
 
 clean:
 	rm -rf $(BUILD)
+
+# `make bench` (GPU machine): bench/bench.cu (gpumat, a naive kernel, NPP when
+# the toolkit has it), bench/bench_torch.py (PyTorch eager, torch.compile),
+# then bench/report.py writes BENCH_OUT/{results.json,RESULTS.md,results.png}.
+# A step that fails still leaves the report of what ran.
+CUDA_HOME ?= /usr/local/cuda
+NVCC      ?= $(or $(wildcard $(CUDA_HOME)/bin/nvcc),nvcc)
+NVCCFLAGS ?= -O3 -std=c++17 -arch=sm_90
+BENCH_OUT ?= bench
+NPP_INC   ?= $(CUDA_HOME)/include
+NPP_LIB   ?= $(CUDA_HOME)/lib64
+NPP_LIBS  := -lnppc -lnppial -lnppicc -lnppidei -lnppif -lnppig -lnppim -lnppist -lnppisu -lnppitc
+
+.PHONY: bench
+bench: $(BUILD)/bench
+	mkdir -p $(BENCH_OUT)
+	./$(BUILD)/bench $(BENCH_OUT)/bench_rows.jsonl || echo "bench: $(BUILD)/bench failed; reporting what it wrote"
+	PYTHONUNBUFFERED=1 $(PYTHON) bench/bench_torch.py $(BENCH_OUT)/torch_rows.jsonl || echo "bench: bench_torch.py failed"
+	$(PYTHON) bench/report.py $(BENCH_OUT) $(BENCH_OUT)/bench_rows.jsonl $(BENCH_OUT)/torch_rows.jsonl
+
+# With NPP when $(NPP_INC)/nppi.h exists and links; else without (-DBENCH_NO_NPP).
+$(BUILD)/bench: bench/bench.cu $(HEADERS) | $(BUILD)
+	if test -f $(NPP_INC)/nppi.h; then \
+	    $(NVCC) $(NVCCFLAGS) -Iinclude -I$(NPP_INC) $< -o $@ -L$(NPP_LIB) -Xlinker -rpath=$(NPP_LIB) \
+	        $(NPP_LIBS) -ldl -lpthread && exit 0; \
+	    echo "bench: building with NPP failed; building without it"; \
+	fi; \
+	$(NVCC) $(NVCCFLAGS) -Iinclude -DBENCH_NO_NPP $< -o $@ -ldl -lpthread

@@ -67,8 +67,12 @@ def emit_pixel():
 
 def emit_kernels():
     cuda = (template("prelude_cuda.cu") + "enum {\n" + dtype_enum_body() + "\n};\n" +
-            pixel_source() + template("xform.cu"))
-    names = "\n".join('    "%s",' % M.kernel_name(s, d, c) for s, d, c in M.specs())
+            "static constexpr int gm__esize[] = {%s};\n" % ", ".join(str(sz) for _, _, sz in M.DTYPES) +
+            pixel_source() + template("xform.cu") + template("xform_fast.cu"))
+    names = "\n".join(['    "%s",' % M.kernel_name(s, d, c) for s, d, c in M.specs()] +
+                      ['    "%s",' % M.fast_kernel_name(*f) for f in M.fast_specs()])
+    fast_p = ",\n".join("    " + ", ".join(str(M.pixels_per_thread(*f)) for f in row)
+                        for row in chunks(list(M.fast_specs()), 16))
     sizes = ", ".join(str(sz) for _, _, sz in M.DTYPES)
     dnames = ", ".join('"%s"' % n for n in M.DTYPE_NAMES)
     cpu = "\n".join("static void gm__cpu_%s_%s(const gm__xform_args* a, int cd) { gm__cpu_loop(%s, %s, cd, a); }"
@@ -77,8 +81,12 @@ def emit_kernels():
     return banner("kernel source and specialization tables (implementation only)") + """#ifndef GPUMAT_GEN_KERNELS_H
 #define GPUMAT_GEN_KERNELS_H
 
+/* Generic kernels (any channel change), then fast kernels (same channel
+ * count, layouts fixed, P pixels per thread). */
+#define GM__GENERIC_COUNT %d
 #define GM__SPEC_COUNT %d
 #define GM__SPEC(S, D, CD) (((int)(S) * GM_DTYPE_COUNT + (int)(D)) * 4 + (CD) - 1)
+#define GM__FAST_SPEC(S, D, C, LS, LD) (GM__GENERIC_COUNT + (GM__SPEC(S, D, C) * 2 + (int)(LS)) * 2 + (int)(LD))
 
 /* NVRTC source shared by every specialization, one line per literal (C99
  * guarantees only 4095 characters per literal). */
@@ -87,9 +95,17 @@ static const char* const gm__kernel_src[] = {
     0
 };
 
-/* The line that instantiates one specialization: name, S, D, CD. */
+/* The lines that instantiate one specialization: name, S, D, CD / name, S, D,
+ * C, LS, LD, P. */
 static const char gm__kernel_entry[] =
-    "extern \\"C\\" __global__ void %%s(gm__xform_args a) { gm__xform<%%d, %%d, %%d>(a); }\\n";
+    "extern \\"C\\" __global__ void __launch_bounds__(256) %%s(gm__xform_args a) { gm__xform<%%d, %%d, %%d>(a); }\\n";
+static const char gm__fast_entry[] = "extern \\"C\\" __global__ void __launch_bounds__(256) %%s(gm__xform_args a) "
+                                     "{ gm__xform_fast<%%d, %%d, %%d, %%d, %%d, %%d>(a); }\\n";
+
+/* P, pixels per thread, of each fast kernel. */
+static const unsigned char gm__fast_p[GM__SPEC_COUNT - GM__GENERIC_COUNT] = {
+%s
+};
 
 static const char* const gm__kernel_names[GM__SPEC_COUNT] = {
 %s
@@ -107,7 +123,8 @@ static const gm__cpu_fn gm__cpu_fns[GM_DTYPE_COUNT * GM_DTYPE_COUNT] = {
 };
 
 #endif
-""" % (len(list(M.specs())), c_string_lines(cuda), names, sizes, dnames, cpu, cpu_table)
+""" % (len(list(M.specs())), len(list(M.specs())) + len(list(M.fast_specs())), c_string_lines(cuda), fast_p,
+       names, sizes, dnames, cpu, cpu_table)
 
 
 def emit_views():
@@ -158,6 +175,10 @@ static inline gm_status gm_%(v)s_roi(const gm_%(v)s* v, gm_%(v)s* roi, int64_t x
                                % (M.name("blob", vs, vd), vs, vd, M.spec_index(s, d, c)))
     out.append("\n#endif\n")
     return "\n".join(out)
+
+
+def chunks(items, n):
+    return [items[i:i + n] for i in range(0, len(items), n)]
 
 
 def write(path, text):

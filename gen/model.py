@@ -49,7 +49,7 @@ def name(op, *parts):
 
 
 def spec_index(src, dst, channels):
-    """Kernel specialization slot: (source dtype, destination dtype, channels
+    """Generic kernel slot: (source dtype, destination dtype, channels
     written). Layouts, pitches and channel maps are launch arguments."""
     return (DTYPE_NAMES.index(src) * len(DTYPES) + DTYPE_NAMES.index(dst)) * len(CHANNELS) + channels - 1
 
@@ -63,3 +63,37 @@ def specs():
 
 def kernel_name(src, dst, channels):
     return name("xform", src, dst, "c%d" % channels)
+
+
+# Fast kernels: transforms that keep the channel count, one per (source dtype,
+# destination dtype, channels, source layout, destination layout), numbered
+# after the generic ones in the same order as this loop.
+def fast_specs():
+    for s, d, c in specs():
+        for ls in LAYOUTS:
+            for ld in LAYOUTS:
+                yield s, d, c, ls, ld
+
+
+def fast_kernel_name(src, dst, channels, ls, ld):
+    return name("xform", src, dst, "c%d" % channels, ls, ld)
+
+
+def size(dtype):
+    return DTYPES[DTYPE_NAMES.index(dtype)][2]
+
+
+def pixels_per_thread(src, dst, channels, ls, ld):
+    """P of the fast kernel: the fewest pixels that make every stream a thread
+    moves (one interleaved run, or one run per plane) a multiple of 16 bytes,
+    at most 16, halved while a thread would hold more than 320 bytes."""
+    def need(dtype, layout):
+        run = size(dtype) * (channels if layout == "hwc" else 1)
+        p = 1
+        while (p * run) % 16 and p < 16:
+            p *= 2
+        return p
+    p = max(need(src, ls), need(dst, ld))
+    while p > 1 and p * channels * (size(src) + size(dst)) > 320:
+        p //= 2
+    return p

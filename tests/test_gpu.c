@@ -20,10 +20,12 @@ typedef struct pair {
 
 static int64_t rnd(int64_t lo, int64_t hi) { return lo + (int64_t)(t_rand() % (uint64_t)(hi - lo + 1)); }
 
-static int make_pair(pair* p, int64_t w, int64_t h, int batch, gm_dtype dt, int cn, gm_layout lay)
+/* aligned: rows, planes, images and the ROI start on 256-byte boundaries,
+ * which the fast kernels need; otherwise offsets and pitches are odd. */
+static int make_pair_at(pair* p, int64_t w, int64_t h, int batch, gm_dtype dt, int cn, gm_layout lay, int aligned)
 {
     gm_desc d;
-    int64_t bx = rnd(1, 7), by = rnd(1, 7), es = (int64_t)gm_dtype_size(dt);
+    int64_t es = (int64_t)gm_dtype_size(dt), bx = aligned ? 256 / es * rnd(0, 1) : rnd(1, 7), by = rnd(1, 7);
     memset(&d, 0, sizeof d);
     d.width = w + bx + rnd(1, 7);
     d.height = h + by + rnd(1, 7);
@@ -32,13 +34,20 @@ static int make_pair(pair* p, int64_t w, int64_t h, int batch, gm_dtype dt, int 
     d.dtype = dt;
     d.layout = lay;
     d.pitch = d.width * es * (lay == GM_HWC ? cn : 1) + es * rnd(0, 9);
+    if (aligned)
+        d.pitch = (d.pitch + 255) / 256 * 256;
     if (batch > 1)
-        d.batch_pitch = d.pitch * d.height * (lay == GM_CHW ? cn : 1) + es * rnd(0, 33);
+        d.batch_pitch = d.pitch * d.height * (lay == GM_CHW ? cn : 1) + (aligned ? 256 : es * rnd(0, 33));
     if (gm_alloc_desc(&p->host, &d, GM_HOST) != GM_OK || gm_alloc_desc(&p->dev, &d, GM_DEVICE) != GM_OK) {
         printf("alloc failed: %s\n", gm_last_error());
         return 0;
     }
     return gm_roi(&p->host, &p->host_roi, bx, by, w, h) == GM_OK && gm_roi(&p->dev, &p->dev_roi, bx, by, w, h) == GM_OK;
+}
+
+static int make_pair(pair* p, int64_t w, int64_t h, int batch, gm_dtype dt, int cn, gm_layout lay)
+{
+    return make_pair_at(p, w, h, batch, dt, cn, lay, 0);
 }
 
 static void free_pair(pair* p)
@@ -167,6 +176,54 @@ static void every_specialization(void)
                 free_pair(&src);
                 free_pair(&dst);
             }
+}
+
+/* Every fast kernel (same channel count; each dtype pair, channel count and
+ * layout pair) on aligned memory, with widths that leave a ragged row end,
+ * each of the three launch kinds (plain, scaled, mixed with a constant); and
+ * the same transforms on misaligned memory, which must take the generic
+ * kernel and give the same bytes. */
+static void fast_paths(void)
+{
+    int S, D, c, k = 0, ls, ld, cn;
+    char what[160];
+    for (S = 0; S < GM_DTYPE_COUNT; ++S)
+        for (D = 0; D < GM_DTYPE_COUNT; ++D)
+            for (cn = 1; cn <= 4; ++cn)
+                for (ls = 0; ls < 2; ++ls)
+                    for (ld = 0; ld < 2; ++ld, ++k) {
+                        pair src, dst;
+                        gm_xform x = gm_xform_identity();
+                        int kind = k % 3, aligned = k % 7 != 3, batch = k % 4 == 1 ? 2 : 1;
+                        int64_t w = 16 * (1 + k % 5) + k % 17, h = 1 + k % 9;
+                        long fast0 = gm__fast_launches, generic0 = gm__generic_launches;
+                        for (c = 0; c < cn; ++c) {
+                            x.map[c] = cn - 1 - c; /* reversed: BGR <-> RGB and friends */
+                            if (kind > 0) {
+                                x.pre[c] = c == 1 ? -t_uniform(0, 130) : 0.0;
+                                x.scale[c] = alphas[k % 7][0] * (c + 1);
+                                x.offset[c] = alphas[k % 7][1] - c;
+                            }
+                        }
+                        if (kind == 2)
+                            x.map[cn - 1] = GM_CONST;
+                        snprintf(what, sizeof what, "fast %s -> %s x%d %s -> %s %lldx%lld b%d kind %d %s",
+                                 gm_dtype_name((gm_dtype)S), gm_dtype_name((gm_dtype)D), cn, ls ? "chw" : "hwc",
+                                 ld ? "chw" : "hwc", (long long)w, (long long)h, batch, kind,
+                                 aligned ? "aligned" : "misaligned");
+                        if (!make_pair_at(&src, w, h, batch, (gm_dtype)S, cn, (gm_layout)ls, aligned) ||
+                            !make_pair_at(&dst, w, h, batch, (gm_dtype)D, cn, (gm_layout)ld, aligned)) {
+                            CHECK(0, "%s: setup failed", what);
+                            continue;
+                        }
+                        compare_op(what, &src, &dst, op_transform, &x);
+                        if (aligned)
+                            CHECK(gm__fast_launches == fast0 + 1, "%s: the fast kernel did not run", what);
+                        else
+                            CHECK(gm__generic_launches == generic0 + 1, "%s: the generic kernel did not run", what);
+                        free_pair(&src);
+                        free_pair(&dst);
+                    }
 }
 
 /* The named entry points over every dtype: split, merge, blob. */
@@ -328,6 +385,7 @@ int main(int argc, char** argv)
     t_seed_from_env("gpu");
     first_use_race();
     every_specialization();
+    fast_paths();
     entry_points();
     transfers();
     if (argc > 1 && !strcmp(argv[1], "--no-big"))

@@ -51,14 +51,16 @@ static inline float gm__bits_f32(unsigned int u)
  * the same layout on the host (C) and the device (CUDA). src[c]/dst[c] point
  * at channel c of pixel (0,0) of image 0, so interleaved, planar and
  * caller-given planes all reduce to "base + item*bstride + y*pitch +
- * x*xstride". */
+ * x*xstride". Destination channel c reads source channel map[c], or is the
+ * constant offset[c] where map[c] < 0. */
 typedef struct gm__xform_args {
     unsigned long long src[4];
     unsigned long long dst[4];
     long long width, height, batch;
     long long src_pitch, src_xstride, src_bstride;
     long long dst_pitch, dst_xstride, dst_bstride;
-    int konst[4];          /* 1: channel c is the constant offset[c] */
+    int map[4];
+    int kind;              /* GM__PLAIN or GM__SCALED where every channel is so, else GM__ANY */
     double pre[4];         /* added before scaling (blob: -mean) */
     double scale[4];       /* alpha */
     double offset[4];      /* beta */
@@ -205,27 +207,60 @@ GM__FN void gm__store_f64(int D, unsigned char* p, double v)
     }
 }
 
-/* One channel of one pixel: (x + pre) * scale + offset, saturated into D.
- * The add is skipped when pre is 0 and the fma when it is the identity, so
- * alpha = 1, beta = 0 copies exactly (-0.0 stays -0.0), as OpenCV's copy does. */
-GM__FN void gm__channel(int S, int D, const unsigned char* sp, unsigned char* dp, int konst,
+/* An element moved without arithmetic: its bits, NaN payloads included, as
+ * cv::split, cv::merge and cvtColor's channel swaps do. */
+GM__FN void gm__copy_element(int S, const unsigned char* sp, unsigned char* dp)
+{
+    switch (S) {
+    case GM_U8:
+    case GM_S8: *dp = *sp; break;
+    case GM_S32:
+    case GM_F32: *(unsigned int*)dp = *(const unsigned int*)sp; break;
+    case GM_F64: *(unsigned long long*)dp = *(const unsigned long long*)sp; break;
+    default: *(unsigned short*)dp = *(const unsigned short*)sp; break;
+    }
+}
+
+/* What a launch does to its channels: GM__PLAIN, every channel a plain
+ * conversion; GM__SCALED, every channel read and scaled; GM__ANY, decided per
+ * channel. Kernels that know it at compile time lose the per-element tests. */
+enum { GM__ANY = 0, GM__PLAIN = 1, GM__SCALED = 2 };
+
+GM__FN int gm__is_plain(int konst, double pre, double scale, double offset)
+{
+    return !konst && pre == 0.0 && scale == 1.0 && offset == 0.0;
+}
+
+/* One channel of one pixel: saturate((x + pre) * scale + offset) into D, or
+ * offset alone for a constant channel. Without arithmetic (pre 0, scale 1,
+ * offset 0) the value is converted with one rounding, or copied bit for bit
+ * between equal dtypes, as OpenCV's convertTo without scale and cv::split do;
+ * otherwise the multiply-add is fused and always done, as OpenCV's scaled
+ * conversion does. kind: GM__ANY, or what the launch is known to be. */
+GM__FN void gm__channel(int kind, int S, int D, const unsigned char* sp, unsigned char* dp, int konst,
                         double pre, double scale, double offset)
 {
-    if (gm__wide(S, D)) {
-        double v = konst ? offset : gm__load(S, sp);
-        if (!konst && pre != 0.0)
+    int wide = gm__wide(S, D);
+    if (kind == GM__PLAIN || (kind == GM__ANY && gm__is_plain(konst, pre, scale, offset))) {
+        if (S == D)
+            gm__copy_element(S, sp, dp);
+        else
+            gm__store_f64(D, dp, gm__load(S, sp));
+    } else if (kind == GM__ANY && konst) {
+        if (wide)
+            gm__store_f64(D, dp, offset);
+        else
+            gm__store_f32(D, dp, (float)offset);
+    } else if (wide) {
+        double v = gm__load(S, sp);
+        if (pre != 0.0)
             v = v + pre;
-        if (!konst && !(scale == 1.0 && offset == 0.0))
-            v = fma(v, scale, offset);
-        gm__store_f64(D, dp, v);
+        gm__store_f64(D, dp, fma(v, scale, offset));
     } else {
-        float p = (float)pre, s = (float)scale, o = (float)offset;
-        float v = konst ? o : (float)gm__load(S, sp);
-        if (!konst && p != 0.0f)
+        float p = (float)pre, v = (float)gm__load(S, sp);
+        if (p != 0.0f)
             v = v + p;
-        if (!konst && !(s == 1.0f && o == 0.0f))
-            v = fmaf(v, s, o);
-        gm__store_f32(D, dp, v);
+        gm__store_f32(D, dp, fmaf(v, (float)scale, (float)offset));
     }
 }
 
@@ -235,9 +270,11 @@ GM__FN void gm__pixel(int S, int D, int CD, const gm__xform_args* a, long long b
     long long so = b * a->src_bstride + y * a->src_pitch + x * a->src_xstride;
     long long dof = b * a->dst_bstride + y * a->dst_pitch + x * a->dst_xstride;
     int c;
-    for (c = 0; c < CD; ++c)
-        gm__channel(S, D, (const unsigned char*)(a->src[c] + so), (unsigned char*)(a->dst[c] + dof),
-                    a->konst[c], a->pre[c], a->scale[c], a->offset[c]);
+    for (c = 0; c < CD; ++c) {
+        int m = a->map[c];
+        gm__channel(GM__ANY, S, D, (const unsigned char*)(a->src[m < 0 ? 0 : m] + so),
+                    (unsigned char*)(a->dst[c] + dof), m < 0, a->pre[c], a->scale[c], a->offset[c]);
+    }
 }
 
 #endif

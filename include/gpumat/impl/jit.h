@@ -72,8 +72,14 @@ static char* gm__kernel_source(int spec)
         memcpy(src + used, gm__kernel_src[i], len);
         used += len;
     }
-    snprintf(src + used, n - used, gm__kernel_entry, gm__kernel_names[spec], spec / 4 / GM_DTYPE_COUNT,
-             spec / 4 % GM_DTYPE_COUNT, spec % 4 + 1);
+    if (spec < GM__GENERIC_COUNT) {
+        snprintf(src + used, n - used, gm__kernel_entry, gm__kernel_names[spec], spec / 4 / GM_DTYPE_COUNT,
+                 spec / 4 % GM_DTYPE_COUNT, spec % 4 + 1);
+    } else {
+        int f = spec - GM__GENERIC_COUNT, g = f / 4; /* g: the generic slot of the same (S, D, C) */
+        snprintf(src + used, n - used, gm__fast_entry, gm__kernel_names[spec], g / 4 / GM_DTYPE_COUNT,
+                 g / 4 % GM_DTYPE_COUNT, g % 4 + 1, f / 2 % 2, f % 2, gm__fast_p[f]);
+    }
     return src;
 }
 

@@ -54,7 +54,11 @@ static int64_t gm__xstride(const gm_mat* m)
     return (int64_t)gm_dtype_size(m->dtype) * (m->layout == GM_HWC ? m->channels : 1);
 }
 
-GM_API int64_t gm_row_bytes(const gm_mat* m) { return m ? m->width * gm__xstride(m) : 0; }
+GM_API int64_t gm_row_bytes(const gm_mat* m)
+{
+    int64_t r;
+    return !m ? 0 : gm__mul(m->width, gm__xstride(m), &r) ? r : -1; /* -1: overflow or a bad descriptor */
+}
 
 /* Offset of the last byte + 1, or -1 on overflow. Every term is non-negative,
  * so the last element is at the sum of the largest index times each stride. */
@@ -87,8 +91,8 @@ static gm_status gm__check_fields(const char* fn, const char* arg, const gm_mat*
     if (m->where != GM_HOST && m->where != GM_PINNED && m->where != GM_DEVICE)
         return gm__fail(GM_ERR_ARG, "%s: %s->where %d is not a gm_where", fn, arg, (int)m->where);
     if (m->width <= 0 || m->height <= 0 || m->batch <= 0)
-        return gm__fail(GM_ERR_SIZE, "%s: %s is %lldx%lld x%d: sizes must be positive", fn, arg,
-                        (long long)m->width, (long long)m->height, (int)m->batch);
+        return gm__fail(GM_ERR_SIZE, "%s: %s is %lldx%lld x%d: width, height and batch must be positive", fn,
+                        arg, (long long)m->width, (long long)m->height, (int)m->batch);
     return GM_OK;
 }
 
@@ -156,8 +160,8 @@ static gm_status gm__from_desc(const char* fn, gm_mat* m, const gm_desc* d, gm_w
         return gm__fail(GM_ERR_SIZE, "%s: desc: a row of %lld pixels overflows", fn, (long long)t.width);
     t.pitch = d->pitch ? d->pitch : (row + row_align - 1) / row_align * row_align;
     if (!gm__mul(t.pitch, t.height, &t.plane_pitch))
-        return gm__fail(GM_ERR_SIZE, "%s: desc: %lld rows of %lld bytes overflow", fn, (long long)t.height,
-                        (long long)t.pitch);
+        return gm__fail(GM_ERR_SIZE, "%s: desc: %lld rows of pitch %lld bytes overflow or are negative", fn,
+                        (long long)t.height, (long long)t.pitch);
     if (d->plane_pitch)
         t.plane_pitch = d->plane_pitch;
     if (t.layout != GM_CHW)
@@ -183,6 +187,8 @@ GM_API gm_status gm_alloc_desc(gm_mat* m, const gm_desc* d, gm_where where)
     int dev = 0, rc;
     int64_t bytes;
     gm_status s;
+    if (m)
+        memset(m, 0, sizeof *m); /* safe to gm_free whatever fails below */
     if (where != GM_HOST && where != GM_PINNED && where != GM_DEVICE)
         return gm__fail(GM_ERR_ARG, "%s: where %d is not a gm_where", fn, (int)where);
     s = gm__from_desc(fn, m, d, where, where == GM_DEVICE ? 256 : 1);
@@ -244,6 +250,8 @@ GM_API gm_status gm_wrap_desc(gm_mat* m, void* data, const gm_desc* d, gm_where 
 {
     static const char fn[] = "gm_wrap";
     gm_status s;
+    if (m)
+        memset(m, 0, sizeof *m); /* safe to gm_free whatever fails below */
     if (where != GM_HOST && where != GM_PINNED && where != GM_DEVICE)
         return gm__fail(GM_ERR_ARG, "%s: where %d is not a gm_where", fn, (int)where);
     if ((s = gm__from_desc(fn, m, d, where, 1)) != GM_OK)
@@ -361,6 +369,114 @@ GM_API gm_status gm_item(const gm_mat* m, gm_mat* view, int index)
 
 static int gm__on_host(const gm_mat* m) { return m->where != GM_DEVICE; }
 
+/* The rows of a descriptor (every image, plane and row) as a nested lattice:
+ * row starts base + sum of i[k] * stride[k], 0 <= i[k] < count[k], levels
+ * outermost first, each stride past the whole extent of the levels inside it,
+ * so rows in index order are in address order. Positions are bytes from an
+ * origin the two descriptors being compared share. */
+typedef struct gm__rows {
+    uint64_t base, row;
+    uint64_t stride[3];
+    int64_t count[3];
+    int levels;
+} gm__rows;
+
+/* 0 when m's rows do not nest (gm__check never accepts such a descriptor). */
+static int gm__rows_of(const gm_mat* m, uint64_t base, gm__rows* r)
+{
+    int64_t st[3], cnt[3], extent = gm_row_bytes(m), t;
+    int n = 0, i, k;
+    if (m->batch > 1)
+        st[n] = m->batch_pitch, cnt[n++] = m->batch;
+    if (m->layout == GM_CHW && m->channels > 1)
+        st[n] = m->plane_pitch, cnt[n++] = m->channels;
+    if (m->height > 1)
+        st[n] = m->pitch, cnt[n++] = m->height;
+    r->base = base;
+    r->row = (uint64_t)extent;
+    r->levels = n;
+    for (i = 0; i < n; ++i) { /* widest stride first (rows side by side: planes inside rows) */
+        for (k = i; k > 0 && st[k] > st[k - 1]; --k) {
+            int64_t ts = st[k], tc = cnt[k];
+            st[k] = st[k - 1], cnt[k] = cnt[k - 1];
+            st[k - 1] = ts, cnt[k - 1] = tc;
+        }
+    }
+    if (extent <= 0)
+        return 0;
+    for (k = n - 1; k >= 0; --k) { /* each stride clears everything inside it */
+        if (st[k] < extent || !gm__mul(cnt[k] - 1, st[k], &t) || !gm__add(extent, t, &extent))
+            return 0;
+        r->stride[k] = (uint64_t)st[k];
+        r->count[k] = cnt[k];
+    }
+    return 1;
+}
+
+/* The first row of r that starts at or after t; 0 when there is none. */
+static int gm__rows_seek(const gm__rows* r, uint64_t t, uint64_t* at)
+{
+    uint64_t pos = r->base, o, i, idx[3];
+    int k;
+    if (t <= pos) {
+        *at = pos;
+        return 1;
+    }
+    o = t - pos;
+    for (k = 0; k < r->levels; ++k) { /* the last row starting at or before t */
+        i = o / r->stride[k];
+        if (i > (uint64_t)(r->count[k] - 1))
+            i = (uint64_t)(r->count[k] - 1);
+        idx[k] = i;
+        pos += i * r->stride[k];
+        o -= i * r->stride[k];
+    }
+    if (o == 0) {
+        *at = pos;
+        return 1;
+    }
+    for (k = r->levels - 1; k >= 0; --k) { /* then the row after it */
+        pos -= idx[k] * r->stride[k];
+        if (idx[k] + 1 < (uint64_t)r->count[k]) {
+            *at = pos + (idx[k] + 1) * r->stride[k];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether a and b (checked descriptors on the same side) share a byte. Their
+ * address ranges are the quick answer; only ranges that intersect (planes or
+ * items of one buffer, side-by-side ROIs) get the exact test: both row lists
+ * walked in address order, each jumping straight to the first of its rows
+ * that reaches the other's current row, so the cost is the number of times
+ * the two interleave, with no allocation. */
+static int gm__overlap(const gm_mat* a, const gm_mat* b)
+{
+    uint64_t a0 = (uint64_t)(uintptr_t)a->data, b0 = (uint64_t)(uintptr_t)b->data, o = a0 < b0 ? a0 : b0;
+    uint64_t sa = (uint64_t)gm__span(a), sb = (uint64_t)gm__span(b), x, y;
+    gm__rows ra, rb;
+    a0 -= o, b0 -= o; /* one of them is 0 */
+    if (!(a0 < b0 + sb && b0 < a0 + sa))
+        return 0;
+    if (!gm__rows_of(a, a0, &ra) || !gm__rows_of(b, b0, &rb))
+        return 1; /* not a layout gm__check accepts: assume the worst */
+    x = ra.base, y = rb.base;
+    for (;;) {
+        if (x <= y) {
+            if (y - x < ra.row)
+                return 1;
+            if (!gm__rows_seek(&ra, y - ra.row + 1, &x))
+                return 0;
+        } else {
+            if (x - y < rb.row)
+                return 1;
+            if (!gm__rows_seek(&rb, x - rb.row + 1, &y))
+                return 0;
+        }
+    }
+}
+
 /* Rows of one block gm_copy can move as one 2D copy: planes (and then images)
  * fold into it when they follow each other at exactly pitch intervals. */
 static int64_t gm__block_rows(const gm_mat* m, int* planes_folded, int* items_folded)
@@ -379,7 +495,8 @@ static int64_t gm__block_rows(const gm_mat* m, int* planes_folded, int* items_fo
 GM_API gm_status gm_copy(const gm_mat* src, gm_mat* dst, gm_stream stream)
 {
     static const char fn[] = "gm_copy";
-    int sp, si, dp, di, fold_p, fold_i, n, c, rc;
+    gm__CUcontext ctx;
+    int sp, si, dp, di, fold_p, fold_i, n, c, rc, dev;
     int64_t rows, row, y;
     gm_status s;
     if ((s = gm__check(fn, "src", src)) != GM_OK || (s = gm__check(fn, "dst", dst)) != GM_OK)
@@ -409,7 +526,8 @@ GM_API gm_status gm_copy(const gm_mat* src, gm_mat* dst, gm_stream stream)
             }
         return GM_OK;
     }
-    if ((s = gm__driver_ready(fn)) != GM_OK)
+    /* the thread's context, else the device's primary one: cuMemcpy2DAsync needs one current */
+    if ((s = gm__context(fn, gm__on_host(src) ? dst->device : src->device, &ctx, &dev)) != GM_OK)
         return s;
     for (n = 0; n < (fold_i ? 1 : src->batch); ++n)
         for (c = 0; c < (fold_p || src->layout == GM_HWC ? 1 : src->channels); ++c) {
@@ -487,8 +605,9 @@ GM_API gm_status gm_download(const gm_mat* src, void* host, int64_t host_pitch, 
 
 GM_API gm_status gm_sync(gm_stream stream)
 {
-    int rc;
-    gm_status s = gm__driver_ready("gm_sync");
+    gm__CUcontext ctx;
+    int rc, dev;
+    gm_status s = gm__context("gm_sync", 0, &ctx, &dev); /* cuStreamSynchronize needs a current context */
     if (s != GM_OK)
         return s;
     if ((rc = gm__cu.cuStreamSynchronize(stream)) != 0)

@@ -61,13 +61,20 @@ static gm__xform_args gm__args(const gm_mat* src, const gm_mat* dst, const gm_ma
     gm__xform_args a;
     int c;
     memset(&a, 0, sizeof a);
+    for (c = 0; c < src->channels; ++c)
+        a.src[c] = gm__channel_addr(src, c);
     for (c = 0; c < dst->channels; ++c) {
-        a.konst[c] = x->map[c] == GM_CONST;
-        a.src[c] = gm__channel_addr(src, a.konst[c] ? 0 : x->map[c]);
+        a.map[c] = x->map[c] == GM_CONST ? -1 : x->map[c];
         a.dst[c] = dst_planes ? (unsigned long long)(uintptr_t)dst_planes[c].data : gm__channel_addr(dst, c);
         a.pre[c] = x->pre[c];
         a.scale[c] = x->scale[c];
         a.offset[c] = x->offset[c];
+    }
+    a.kind = GM__ANY;
+    for (c = 0; c < dst->channels; ++c) {
+        int plain = gm__is_plain(a.map[c] < 0, a.pre[c], a.scale[c], a.offset[c]);
+        int k = plain ? GM__PLAIN : a.map[c] < 0 ? GM__ANY : GM__SCALED;
+        a.kind = c == 0 || k == a.kind ? k : GM__ANY;
     }
     a.width = src->width;
     a.height = src->height;
@@ -81,27 +88,76 @@ static gm__xform_args gm__args(const gm_mat* src, const gm_mat* dst, const gm_ma
     return a;
 }
 
-/* Runs specialization spec over a: on the CPU for host memory, else a launch
- * on stream in the current context. */
-static gm_status gm__run(const char* fn, int spec, int on_host, int device, gm__xform_args* a, gm_stream stream)
+static long gm__fast_launches, gm__generic_launches; /* for tests: which kernels ran */
+
+/* The widest of 16, 8, 4, 2, 1 bytes dividing k: the unit the fast kernel
+ * moves a run of k bytes in. */
+static long long gm__unit(long long k)
+{
+    long long u = 16;
+    while (k % u)
+        u /= 2;
+    return u;
+}
+
+/* Whether every start the fast kernel loads or stores from is aligned to its
+ * unit: one interleaved run of p * channels elements, or one run of p per
+ * plane, at each row and image. */
+static int gm__aligned(const unsigned long long* base, int channels, gm_layout layout, long long pitch,
+                       long long bstride, int batch, long long es, int p)
+{
+    long long u = gm__unit(p * es * (layout == GM_HWC ? channels : 1));
+    int c, planes = layout == GM_HWC ? 1 : channels;
+    if (pitch % u || (batch > 1 && bstride % u))
+        return 0;
+    for (c = 0; c < planes; ++c)
+        if (base[c] % (unsigned long long)u)
+            return 0;
+    return 1;
+}
+
+/* Runs a over the CPU for host memory; on the GPU, the fast kernel when the
+ * channel count is kept and the memory is aligned for it, else the generic
+ * kernel (spec), queued on stream in the current context. ls, ld, cs: the
+ * source and destination layouts and the source channel count. */
+static gm_status gm__run(const char* fn, int spec, gm_layout ls, gm_layout ld, int cs, int on_host, int device,
+                         gm__xform_args* a, gm_stream stream)
 {
     gm__CUfunction f = 0;
     void* params[1];
-    unsigned gx, gy, gz;
-    int rc;
+    int cd = spec % 4 + 1, S = spec / 4 / GM_DTYPE_COUNT, D = spec / 4 % GM_DTYPE_COUNT, run = spec, p = 1, rc;
+    unsigned bx = 32, by = 8, gx, gy, gz;
+    long long threads;
     gm_status s;
     if (on_host) {
-        gm__cpu_fns[spec / 4](a, spec % 4 + 1);
+        gm__cpu_fns[spec / 4](a, cd);
         return GM_OK;
     }
-    if ((s = gm__kernel(fn, spec, device, &f)) != GM_OK)
+    if (cs == cd) {
+        int fast = GM__FAST_SPEC(S, D, cd, ls, ld);
+        p = gm__fast_p[fast - GM__GENERIC_COUNT];
+        if (gm__aligned(a->src, cd, ls, a->src_pitch, a->src_bstride, (int)a->batch, gm__dtype_sizes[S], p) &&
+            gm__aligned(a->dst, cd, ld, a->dst_pitch, a->dst_bstride, (int)a->batch, gm__dtype_sizes[D], p))
+            run = fast;
+        else
+            p = 1;
+    }
+    if ((s = gm__kernel(fn, run, device, &f)) != GM_OK)
         return s;
+    threads = (a->width + p - 1) / p;
+    if (run != spec) { /* rows of 128 threads, narrower for narrow images */
+        bx = 128;
+        while (bx > 32 && bx / 2 >= threads)
+            bx /= 2;
+        by = 256 / bx;
+    }
     params[0] = a;
-    gx = (unsigned)((a->width + 31) / 32);
-    gy = (unsigned)((a->height + 7) / 8 < 65535 ? (a->height + 7) / 8 : 65535);
+    gx = (unsigned)((threads + bx - 1) / bx);
+    gy = (unsigned)((a->height + by - 1) / by < 65535 ? (a->height + by - 1) / by : 65535);
     gz = (unsigned)(a->batch < 65535 ? a->batch : 65535);
-    if ((rc = gm__cu.cuLaunchKernel(f, gx, gy, gz, 32, 8, 1, 0, stream, params, NULL)) != 0)
+    if ((rc = gm__cu.cuLaunchKernel(f, gx, gy, gz, bx, by, 1, 0, stream, params, NULL)) != 0)
         return gm__cuda_fail(fn, "cuLaunchKernel", rc);
+    __atomic_add_fetch(run == spec ? &gm__generic_launches : &gm__fast_launches, 1, __ATOMIC_RELAXED);
     return GM_OK;
 }
 
@@ -134,7 +190,8 @@ static gm_status gm__transform(const char* fn, int spec, const gm_mat* src, gm_m
     if ((s = gm__spec_for(fn, spec, src, dst, &spec)) != GM_OK)
         return s;
     a = gm__args(src, dst, NULL, x);
-    return gm__run(fn, spec, gm__on_host(src), (int)src->device, &a, stream);
+    return gm__run(fn, spec, src->layout, dst->layout, (int)src->channels, gm__on_host(src), (int)src->device, &a,
+                   stream);
 }
 
 GM_API gm_status gm_transform(const gm_mat* src, gm_mat* dst, const gm_xform* x, gm_stream stream)
@@ -211,7 +268,7 @@ static gm_status gm__check_planes(const char* fn, const gm_mat* planes, int coun
     if (!planes)
         return gm__fail(GM_ERR_ARG, "%s: planes is NULL", fn);
     if (count != m->channels)
-        return gm__fail(GM_ERR_ARG, "%s: %d planes for a %d-channel image", fn, count, (int)m->channels);
+        return gm__fail(GM_ERR_ARG, "%s: count %d planes for a %d-channel image", fn, count, (int)m->channels);
     for (c = 0; c < count; ++c) {
         snprintf(name, sizeof name, "planes[%d]", c);
         s = planes_are_dst ? gm__check_pair(fn, m, name, &planes[c]) : gm__check_pair(fn, &planes[c], "dst", m);
@@ -251,7 +308,8 @@ GM_API gm_status gm_split_planes(const gm_mat* src, gm_mat* planes, gm_stream st
         dst.layout = GM_CHW;
         spec = GM__SPEC(src->dtype, src->dtype, src->channels);
         a = gm__args(src, &dst, planes, &x);
-        return gm__run(fn, spec, gm__on_host(src), (int)src->device, &a, stream);
+        return gm__run(fn, spec, src->layout, GM_CHW, (int)src->channels, gm__on_host(src), (int)src->device, &a,
+                       stream);
     }
     for (c = 0; c < src->channels; ++c) {
         x.map[0] = c;
@@ -277,13 +335,13 @@ GM_API gm_status gm_merge_planes(const gm_mat* planes, int count, gm_mat* dst, g
             gm_xform pick = gm_xform_identity();
             /* write only channel c: a 1-channel view of dst's channel c */
             one = *dst;
-            one.data = (char*)dst->data + c * gm_dtype_size(dst->dtype);
+            one.data = (void*)(uintptr_t)gm__channel_addr(dst, c); /* interleaved or planar dst */
             one.channels = 1;
             one.layout = GM_HWC;
             a = gm__args(&planes[c], &one, NULL, &pick);
             a.dst_xstride = gm__xstride(dst);
-            if ((s = gm__run(fn, GM__SPEC(dst->dtype, dst->dtype, 1), gm__on_host(dst), (int)dst->device, &a,
-                             stream)) != GM_OK)
+            if ((s = gm__run(fn, GM__SPEC(dst->dtype, dst->dtype, 1), GM_HWC, GM_HWC, 0, gm__on_host(dst),
+                             (int)dst->device, &a, stream)) != GM_OK)
                 return s;
         }
         return GM_OK;
@@ -296,7 +354,7 @@ GM_API gm_status gm_merge_planes(const gm_mat* planes, int count, gm_mat* dst, g
         a.src[c] = (unsigned long long)(uintptr_t)planes[c].data;
     a.src_xstride = (long long)gm_dtype_size(dst->dtype);
     spec = GM__SPEC(dst->dtype, dst->dtype, count);
-    return gm__run(fn, spec, gm__on_host(dst), (int)dst->device, &a, stream);
+    return gm__run(fn, spec, GM_CHW, dst->layout, count, gm__on_host(dst), (int)dst->device, &a, stream);
 }
 
 GM_API gm_status gm__blob(int spec, const gm_mat* src, gm_mat* dst, double scalefactor, const double mean[4],
@@ -349,7 +407,9 @@ GM_API gm_status gm_blob_from_images(const gm_mat* images, int count, gm_mat* ds
                             (int)images[i].batch);
         if (i > 0 && (images[i].width != images[0].width || images[i].height != images[0].height ||
                       images[i].dtype != images[0].dtype || images[i].channels != images[0].channels))
-            return gm__fail(GM_ERR_TYPE, "%s: images[%d] differs in size or type from images[0]", fn, i);
+            return gm__fail(images[i].width != images[0].width || images[i].height != images[0].height ? GM_ERR_SIZE
+                                                                                                        : GM_ERR_TYPE,
+                            "%s: images[%d] differs in size or type from images[0]", fn, i);
         if ((s = gm_item(dst, &item, i)) != GM_OK ||
             (s = gm__blob(-1, &images[i], &item, scalefactor, mean, std, swap_rb, stream)) != GM_OK)
             return s;

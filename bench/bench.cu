@@ -1,0 +1,883 @@
+// bench/bench.cu: gpumat against a naive one-pass CUDA kernel and NPP call
+// chains, as a fraction of the device-to-device copy ceiling measured in the
+// same run; plus a gm_transform sweep over every dtype pair, the host cost of
+// one gpumat call and NVRTC cold-compile times. Writes one JSON object per
+// line to the file named on the command line; bench/report.py turns those
+// rows (and bench/bench_torch.py's) into bench/RESULTS.md.
+//
+// Build and run: `make bench` (on a GPU machine), or by hand:
+//   nvcc -O3 -std=c++17 -arch=sm_90 -Iinclude bench/bench.cu -o build/bench -ldl -lpthread
+//   build/bench bench/bench_rows.jsonl
+// NPP is used when <nppi.h> is found (link -lnppc -lnppial -lnppidei ...);
+// -DBENCH_NO_NPP leaves it out.
+//
+// Timing, the same for every implementation (time_call): warm-up, then 200
+// back-to-back calls over 6 rotating input/output sets with CUDA events
+// around the whole loop (time / 200), and latency as the median of 50 calls
+// with events around each one. Bytes per op = bytes read + bytes written,
+// each input read once and each output written once.
+#define GPUMAT_IMPLEMENTATION
+#include "gpumat.h"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#if __has_include(<nppi.h>) && !defined(BENCH_NO_NPP)
+#define BENCH_NPP 1
+#include <nppi.h>
+#else
+#define BENCH_NPP 0
+#endif
+
+#include <algorithm>
+#include <cmath>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <time.h>
+#include <vector>
+
+namespace {
+
+const int SETS = 6;       // rotating input/output sets
+const int CALLS = 200;    // calls in the throughput loop
+const int LAT_CALLS = 50; // single calls timed for latency
+const int WARMUP = 2 * SETS;
+
+// ---------------------------------------------------------------- errors, rows
+
+char g_err[2048];       // why the last failing call failed
+cudaStream_t g_stream;  // every operation runs here
+std::string g_device;   // device name, in every row
+double g_copy_gbps = 0; // the ceiling, from the first copy measurement
+FILE* g_out;            // JSON lines
+
+bool fail(const char* fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g_err, sizeof g_err, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+bool cuda_ok(cudaError_t e, const char* what)
+{
+    return e == cudaSuccess || fail("%s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
+}
+#define CUDA_OK(call) cuda_ok((call), #call)
+
+bool gm_ok(gm_status s) { return s == GM_OK || fail("%s", gm_last_error()); }
+
+std::string json_str(const std::string& s)
+{
+    std::string o = "\"";
+    for (unsigned char c : s) {
+        if (c == '"' || c == '\\') {
+            o += '\\';
+            o += (char)c;
+        } else if (c < 0x20) {
+            char b[8];
+            snprintf(b, sizeof b, "\\u%04x", c);
+            o += b;
+        } else {
+            o += (char)c;
+        }
+    }
+    return o + "\"";
+}
+
+std::string json_num(double v)
+{
+    char b[32];
+    if (!std::isfinite(v))
+        return "null";
+    snprintf(b, sizeof b, "%.9g", v);
+    return b;
+}
+
+// One result. us/latency_us/bytes NaN where not measured; extra holds more
+// "key": value pairs, already JSON, each starting with a comma.
+struct Row {
+    std::string section, op, size, impl, note, extra;
+    double us = NAN, latency_us = NAN, bytes = NAN;
+    Row(const char* section_, std::string op_, std::string size_, std::string impl_)
+        : section(section_), op(op_), size(size_), impl(impl_)
+    {
+    }
+    // Marks the row failed, with g_err as the reason.
+    Row& error()
+    {
+        us = latency_us = NAN;
+        note = std::string("error: ") + g_err;
+        return *this;
+    }
+};
+
+void emit(const Row& r)
+{
+    double gbps = r.bytes / (r.us * 1e3);
+    double pct = g_copy_gbps > 0 ? 100.0 * gbps / g_copy_gbps : NAN;
+    fprintf(g_out,
+            "{\"section\": %s, \"op\": %s, \"size\": %s, \"impl\": %s, \"us\": %s, \"gbps\": %s, "
+            "\"pct_of_copy\": %s, \"latency_us\": %s, \"bytes\": %s, \"device\": %s, \"note\": %s%s}\n",
+            json_str(r.section).c_str(), json_str(r.op).c_str(), json_str(r.size).c_str(), json_str(r.impl).c_str(),
+            json_num(r.us).c_str(), json_num(gbps).c_str(), json_num(pct).c_str(), json_num(r.latency_us).c_str(),
+            json_num(r.bytes).c_str(), json_str(g_device).c_str(), json_str(r.note).c_str(), r.extra.c_str());
+    fflush(g_out);
+    if (r.section != "sweep") /* the sweep prints its own summary */
+        printf("%-8s %-18s %-12s %-16s %10.2f us %8.1f GB/s %6.1f%%  lat %8.2f us  %s\n", r.section.c_str(),
+               r.op.c_str(), r.size.c_str(), r.impl.c_str(), r.us, gbps, pct, r.latency_us, r.note.c_str());
+}
+
+// ---------------------------------------------------------------- timing
+
+// Enqueues one operation on g_stream reading and writing input/output set
+// `set`; false (with g_err) on failure.
+typedef std::function<bool(int set)> Call;
+
+struct Timing {
+    double us = NAN, latency_us = NAN;
+};
+
+// The one timing procedure of every implementation (see the top of the file).
+bool time_call(const Call& call, bool latency, Timing* t)
+{
+    cudaEvent_t a = 0, b = 0;
+    std::vector<float> lat;
+    float ms = 0;
+    bool ok = CUDA_OK(cudaEventCreate(&a)) && CUDA_OK(cudaEventCreate(&b));
+    for (int i = 0; ok && i < WARMUP; ++i)
+        ok = call(i % SETS);
+    ok = ok && CUDA_OK(cudaStreamSynchronize(g_stream)) && CUDA_OK(cudaGetLastError());
+    ok = ok && CUDA_OK(cudaEventRecord(a, g_stream));
+    for (int i = 0; ok && i < CALLS; ++i)
+        ok = call(i % SETS);
+    ok = ok && CUDA_OK(cudaEventRecord(b, g_stream)) && CUDA_OK(cudaEventSynchronize(b)) &&
+         CUDA_OK(cudaEventElapsedTime(&ms, a, b));
+    if (ok)
+        t->us = 1e3 * ms / CALLS;
+    for (int i = 0; ok && latency && i < LAT_CALLS; ++i) {
+        ok = CUDA_OK(cudaEventRecord(a, g_stream)) && call(i % SETS) && CUDA_OK(cudaEventRecord(b, g_stream)) &&
+             CUDA_OK(cudaEventSynchronize(b)) && CUDA_OK(cudaEventElapsedTime(&ms, a, b));
+        lat.push_back(ms);
+    }
+    if (ok && latency) {
+        std::sort(lat.begin(), lat.end());
+        t->latency_us = 1e3 * (lat[LAT_CALLS / 2 - 1] + lat[LAT_CALLS / 2]) / 2;
+    }
+    ok = CUDA_OK(cudaStreamSynchronize(g_stream)) && ok; /* leave nothing in flight after a failure */
+    if (a)
+        cudaEventDestroy(a);
+    if (b)
+        cudaEventDestroy(b);
+    return ok;
+}
+
+// ---------------------------------------------------------------- data
+
+uint64_t g_rng = 0x9e3779b97f4a7c15ull;
+
+uint64_t rnd()
+{
+    uint64_t z = (g_rng += 0x9e3779b97f4a7c15ull); /* splitmix64 */
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+bool is_float(gm_dtype t) { return t == GM_F32 || t == GM_F64 || t == GM_F16 || t == GM_BF16; }
+
+// Random contents for bytes of device memory holding dtype elements: random
+// bytes for integer types, finite values uniform in [lo, hi) for float types.
+// Filled on the host and uploaded.
+bool fill_random(void* dev, size_t bytes, gm_dtype dt, double lo, double hi)
+{
+    std::vector<unsigned char> h(bytes + 8);
+    size_t es = gm_dtype_size(dt), n = bytes / es;
+    if (!is_float(dt)) {
+        for (size_t i = 0; i < bytes; i += 8) {
+            uint64_t r = rnd();
+            memcpy(&h[i], &r, 8);
+        }
+    } else {
+        for (size_t i = 0; i < n; ++i) {
+            double v = lo + (hi - lo) * (double)(rnd() >> 11) / 9007199254740992.0;
+            float f = (float)v;
+            unsigned char* p = &h[i * es];
+            if (dt == GM_F32) {
+                memcpy(p, &f, 4);
+            } else if (dt == GM_F64) {
+                memcpy(p, &v, 8);
+            } else if (dt == GM_F16) {
+                __half x = __float2half_rn(f);
+                memcpy(p, &x, 2);
+            } else {
+                __nv_bfloat16 x = __float2bfloat16_rn(f);
+                memcpy(p, &x, 2);
+            }
+        }
+    }
+    /* a pageable upload may return before its DMA is done: wait for it */
+    return CUDA_OK(cudaMemcpy(dev, h.data(), bytes, cudaMemcpyHostToDevice)) && CUDA_OK(cudaDeviceSynchronize());
+}
+
+gm_desc desc_of(int w, int h, int batch, int channels, gm_dtype dt, gm_layout lay)
+{
+    gm_desc d;
+    memset(&d, 0, sizeof d);
+    d.width = w;
+    d.height = h;
+    d.channels = channels;
+    d.batch = batch;
+    d.dtype = dt;
+    d.layout = lay;
+    return d;
+}
+
+// A 3-channel device image (batch >= 1) as gm_alloc_desc makes it: rows 256-byte aligned.
+bool alloc_image(gm_mat* m, int w, int h, int batch, gm_dtype dt, gm_layout lay)
+{
+    gm_desc d = desc_of(w, h, batch, 3, dt, lay);
+    memset(m, 0, sizeof *m);
+    return gm_ok(gm_alloc_desc(m, &d, GM_DEVICE));
+}
+
+// Element (n, y, x, c) as a double, from the compact host copy gm_download makes.
+double element(const std::vector<unsigned char>& h, const gm_mat& m, int64_t i)
+{
+    const unsigned char* p = &h[(size_t)i * gm_dtype_size(m.dtype)];
+    switch (m.dtype) {
+    case GM_U8: return *p;
+    case GM_F32: {
+        float f;
+        memcpy(&f, p, 4);
+        return f;
+    }
+    case GM_F16: {
+        __half x;
+        memcpy(&x, p, 2);
+        return __half2float(x);
+    }
+    default: return NAN; /* the ops below produce only these */
+    }
+}
+
+// ---------------------------------------------------------------- the ops
+
+// One operation of the benchmark. The same numbers drive every
+// implementation: dst[c] = (src[swap_rb ? 2 - c : c] - mean[c]) * scale / std[c]
+// (mean NULL: 0, std NULL: 1), saturated to the destination type.
+struct Op;
+struct Set {
+    gm_mat src, dst, tmp; /* tmp: f32 HWC scratch for NPP chains that need one */
+};
+typedef gm_status (*GpumatFn)(const Op& op, Set& s, gm_stream st);
+typedef bool (*NppFn)(const Op& op, const gm_mat& src, const gm_mat& dst, const gm_mat& tmp);
+struct NaiveArgs;
+typedef bool (*NaiveFn)(const NaiveArgs& a);
+
+struct Op {
+    const char* name;
+    gm_dtype sdt;
+    gm_layout slay;
+    gm_dtype ddt;
+    gm_layout dlay;
+    int swap_rb;
+    const double* mean;
+    const double* std;
+    double scale;
+    GpumatFn gpumat;
+    NaiveFn naive;
+    NppFn npp;    /* NULL: no NPP chain, npp_why says why */
+    bool npp_tmp; /* the NPP chain needs an f32 HWC scratch image */
+    const char* npp_why;
+};
+
+const double kMean[4] = {123.675, 116.28, 103.53, 0}; /* RGB order, as the blob's channels */
+const double kStd[4] = {58.395, 57.12, 57.375, 1};
+
+gm_status gpumat_blob(const Op& op, Set& s, gm_stream st)
+{
+    return gm_blob_from_image(&s.src, &s.dst, op.scale, op.mean, op.std, op.swap_rb, st);
+}
+
+gm_status gpumat_convert(const Op& op, Set& s, gm_stream st) { return gm_convert(&s.src, &s.dst, op.scale, 0.0, st); }
+
+gm_status gpumat_split(const Op&, Set& s, gm_stream st) { return gm_split(&s.src, &s.dst, st); }
+
+// gm_convert keeps the layout, so planar -> interleaved with a scale is a transform.
+gm_status gpumat_transform(const Op& op, Set& s, gm_stream st)
+{
+    gm_xform x = gm_xform_identity();
+    for (int c = 0; c < 4; ++c)
+        x.scale[c] = op.scale;
+    return gm_transform(&s.src, &s.dst, &x, st);
+}
+
+// ---- the naive kernel: one thread per pixel, one pass, plain loads and stores
+
+// Element (n, y, x, c) of an image lives at data + n*bstride + y*pitch + x*xstride + c*cstride.
+struct View {
+    char* data;
+    long long pitch, xstride, cstride, bstride;
+};
+
+View view_of(const gm_mat& m)
+{
+    long long es = (long long)gm_dtype_size(m.dtype);
+    View v = {(char*)m.data, m.pitch, m.layout == GM_HWC ? m.channels * es : es,
+              m.layout == GM_HWC ? es : m.plane_pitch, m.batch_pitch};
+    return v;
+}
+
+struct NaiveArgs {
+    View src, dst;
+    int width, height, batch;
+    int map[3];
+    float pre[3], scale[3];
+};
+
+__device__ float to_float(uint8_t v) { return (float)v; }
+__device__ float to_float(float v) { return v; }
+template <class D> __device__ D from_float(float v);
+template <> __device__ float from_float<float>(float v) { return v; }
+template <> __device__ __half from_float<__half>(float v) { return __float2half_rn(v); }
+template <> __device__ uint8_t from_float<uint8_t>(float v) { return (uint8_t)min(max(__float2int_rn(v), 0), 255); }
+
+template <class S, class D> __global__ void naive_kernel(NaiveArgs a)
+{
+    long long x = blockIdx.x * (long long)blockDim.x + threadIdx.x, y = blockIdx.y, n = blockIdx.z;
+    if (x >= a.width)
+        return;
+    const char* s = a.src.data + n * a.src.bstride + y * a.src.pitch + x * a.src.xstride;
+    char* d = a.dst.data + n * a.dst.bstride + y * a.dst.pitch + x * a.dst.xstride;
+#pragma unroll
+    for (int c = 0; c < 3; ++c) {
+        float v = to_float(*(const S*)(s + a.map[c] * a.src.cstride));
+        *(D*)(d + c * a.dst.cstride) = from_float<D>((v + a.pre[c]) * a.scale[c]);
+    }
+}
+
+template <class S, class D> bool naive_launch(const NaiveArgs& a)
+{
+    dim3 block(256), grid((unsigned)((a.width + 255) / 256), (unsigned)a.height, (unsigned)a.batch);
+    naive_kernel<S, D><<<grid, block, 0, g_stream>>>(a);
+    return CUDA_OK(cudaGetLastError());
+}
+
+NaiveArgs naive_args(const Op& op, const Set& s)
+{
+    NaiveArgs a;
+    a.src = view_of(s.src);
+    a.dst = view_of(s.dst);
+    a.width = (int)s.src.width;
+    a.height = (int)s.src.height;
+    a.batch = s.src.batch;
+    for (int c = 0; c < 3; ++c) {
+        a.map[c] = op.swap_rb ? 2 - c : c;
+        a.pre[c] = op.mean ? (float)-op.mean[c] : 0.0f;
+        a.scale[c] = (float)(op.std ? op.scale / op.std[c] : op.scale);
+    }
+    return a;
+}
+
+// ---- NPP call chains, one image at a time (the batch loops over its images)
+
+#if BENCH_NPP
+NppStreamContext g_npp;
+
+bool npp_ok(NppStatus s, const char* what)
+{
+    return s >= 0 || fail("%s returned NppStatus %d", what, (int)s); /* > 0 are warnings */
+}
+#define NPP_OK(call) npp_ok((call), #call)
+
+template <class T> T* plane(const gm_mat& m, int c) { return (T*)((char*)m.data + c * m.plane_pitch); }
+NppiSize roi(const gm_mat& m) { return NppiSize{(int)m.width, (int)m.height}; }
+int step(const gm_mat& m) { return (int)m.pitch; }
+
+// Convert 8u->32f, SubC mean, MulC 1/std (constants in the source's BGR
+// order), Copy C3P3R with the plane pointers reversed so B,G,R land in R,G,B order.
+bool npp_blob(const Op& op, const gm_mat& s, const gm_mat& d, const gm_mat& t)
+{
+    Npp32f mean[3], mul[3];
+    for (int c = 0; c < 3; ++c) {
+        int k = op.swap_rb ? 2 - c : c; /* source channel c feeds blob channel k */
+        mean[c] = (Npp32f)op.mean[k];
+        mul[c] = (Npp32f)(op.scale / op.std[k]);
+    }
+    Npp32f* const planes[3] = {plane<Npp32f>(d, op.swap_rb ? 2 : 0), plane<Npp32f>(d, 1),
+                               plane<Npp32f>(d, op.swap_rb ? 0 : 2)};
+    Npp32f* tp = plane<Npp32f>(t, 0);
+    return NPP_OK(nppiConvert_8u32f_C3R_Ctx(plane<Npp8u>(s, 0), step(s), tp, step(t), roi(s), g_npp)) &&
+           NPP_OK(nppiSubC_32f_C3IR_Ctx(mean, tp, step(t), roi(t), g_npp)) &&
+           NPP_OK(nppiMulC_32f_C3IR_Ctx(mul, tp, step(t), roi(t), g_npp)) &&
+           NPP_OK(nppiCopy_32f_C3P3R_Ctx(tp, step(t), planes, step(d), roi(d), g_npp));
+}
+
+// Convert 8u->32f, MulC scale.
+bool npp_convert(const Op& op, const gm_mat& s, const gm_mat& d, const gm_mat&)
+{
+    const Npp32f mul[3] = {(Npp32f)op.scale, (Npp32f)op.scale, (Npp32f)op.scale};
+    return NPP_OK(
+               nppiConvert_8u32f_C3R_Ctx(plane<Npp8u>(s, 0), step(s), plane<Npp32f>(d, 0), step(d), roi(s), g_npp)) &&
+           NPP_OK(nppiMulC_32f_C3IR_Ctx(mul, plane<Npp32f>(d, 0), step(d), roi(d), g_npp));
+}
+
+// Copy C3P3R.
+bool npp_split(const Op&, const gm_mat& s, const gm_mat& d, const gm_mat&)
+{
+    Npp32f* const planes[3] = {plane<Npp32f>(d, 0), plane<Npp32f>(d, 1), plane<Npp32f>(d, 2)};
+    return NPP_OK(nppiCopy_32f_C3P3R_Ctx(plane<Npp32f>(s, 0), step(s), planes, step(d), roi(s), g_npp));
+}
+
+// Copy P3C3R into scratch, MulC scale, Convert 32f->8u rounding to nearest (saturating).
+bool npp_merge(const Op& op, const gm_mat& s, const gm_mat& d, const gm_mat& t)
+{
+    const Npp32f* const planes[3] = {plane<Npp32f>(s, 0), plane<Npp32f>(s, 1), plane<Npp32f>(s, 2)};
+    const Npp32f mul[3] = {(Npp32f)op.scale, (Npp32f)op.scale, (Npp32f)op.scale};
+    Npp32f* tp = plane<Npp32f>(t, 0);
+    return NPP_OK(nppiCopy_32f_P3C3R_Ctx(planes, step(s), tp, step(t), roi(s), g_npp)) &&
+           NPP_OK(nppiMulC_32f_C3IR_Ctx(mul, tp, step(t), roi(t), g_npp)) &&
+           NPP_OK(nppiConvert_32f8u_C3R_Ctx(tp, step(t), plane<Npp8u>(d, 0), step(d), roi(d), NPP_RND_NEAR, g_npp));
+}
+
+bool npp_setup()
+{
+    cudaDeviceProp p;
+    int dev = 0;
+    unsigned flags = 0;
+    memset(&g_npp, 0, sizeof g_npp);
+    if (!CUDA_OK(cudaGetDevice(&dev)) || !CUDA_OK(cudaGetDeviceProperties(&p, dev)) ||
+        !CUDA_OK(cudaStreamGetFlags(g_stream, &flags)))
+        return false;
+    g_npp.hStream = g_stream;
+    g_npp.nCudaDeviceId = dev;
+    g_npp.nMultiProcessorCount = p.multiProcessorCount;
+    g_npp.nMaxThreadsPerMultiProcessor = p.maxThreadsPerMultiProcessor;
+    g_npp.nMaxThreadsPerBlock = p.maxThreadsPerBlock;
+    g_npp.nSharedMemPerBlock = p.sharedMemPerBlock;
+    g_npp.nCudaDevAttrComputeCapabilityMajor = p.major;
+    g_npp.nCudaDevAttrComputeCapabilityMinor = p.minor;
+    g_npp.nStreamFlags = flags;
+    return true;
+}
+#define NPP_CHAIN(f) f
+const char* const kNoNpp = NULL;
+#else
+#define NPP_CHAIN(f) NULL
+const char* const kNoNpp = "not run: built without NPP (nppi.h not found, or linking NPP failed; see the build log)";
+#endif
+
+const Op kOps[] = {
+    {"blob_f32", GM_U8, GM_HWC, GM_F32, GM_CHW, 1, kMean, kStd, 1.0, gpumat_blob, naive_launch<uint8_t, float>,
+     NPP_CHAIN(npp_blob), true, NULL},
+    {"blob_f16", GM_U8, GM_HWC, GM_F16, GM_CHW, 1, kMean, kStd, 1.0, gpumat_blob, naive_launch<uint8_t, __half>, NULL,
+     false, "not run: NPP has no f16 output in this chain (Convert/SubC/MulC/Copy are 32f)"},
+    {"convert_u8_f32_c3", GM_U8, GM_HWC, GM_F32, GM_HWC, 0, NULL, NULL, 1.0 / 255.0, gpumat_convert,
+     naive_launch<uint8_t, float>, NPP_CHAIN(npp_convert), false, NULL},
+    {"split_f32_c3", GM_F32, GM_HWC, GM_F32, GM_CHW, 0, NULL, NULL, 1.0, gpumat_split, naive_launch<float, float>,
+     NPP_CHAIN(npp_split), false, NULL},
+    {"merge_f32_u8", GM_F32, GM_CHW, GM_U8, GM_HWC, 0, NULL, NULL, 255.0, gpumat_transform,
+     naive_launch<float, uint8_t>, NPP_CHAIN(npp_merge), true, NULL},
+};
+
+struct Size {
+    const char* name;
+    int w, h, batch;
+};
+const Size kSizes[] = {
+    {"320x240", 320, 240, 1}, {"1920x1080", 1920, 1080, 1}, {"3840x2160", 3840, 2160, 1}, {"32x640x640", 640, 640, 32}};
+
+// ---- the implementations, as one table
+
+struct Case {
+    const Op* op;
+    Set sets[SETS];
+};
+
+bool run_gpumat(const Case& k, Set& s) { return gm_ok(k.op->gpumat(*k.op, s, (gm_stream)g_stream)); }
+
+bool run_naive(const Case& k, Set& s) { return k.op->naive(naive_args(*k.op, s)); }
+
+bool run_npp(const Case& k, Set& s)
+{
+    for (int i = 0; i < s.src.batch; ++i) {
+        gm_mat src, dst, tmp;
+        memset(&tmp, 0, sizeof tmp);
+        if (!gm_ok(gm_item(&s.src, &src, i)) || !gm_ok(gm_item(&s.dst, &dst, i)) ||
+            (k.op->npp_tmp && !gm_ok(gm_item(&s.tmp, &tmp, i))) || !k.op->npp(*k.op, src, dst, tmp))
+            return false;
+    }
+    return true;
+}
+
+// Why an implementation cannot run an op, or NULL when it can.
+const char* npp_skip(const Op& op) { return kNoNpp ? kNoNpp : op.npp ? NULL : op.npp_why; }
+const char* never_skip(const Op&) { return NULL; }
+
+struct Impl {
+    const char* name;
+    bool (*run)(const Case& k, Set& s);
+    const char* (*skip)(const Op& op);
+};
+const Impl kImpls[] = {
+    {"gpumat", run_gpumat, never_skip}, {"naive", run_naive, never_skip}, {"npp", run_npp, npp_skip}};
+
+// ---------------------------------------------------------------- sections
+
+void free_case(Case* k)
+{
+    for (Set& s : k->sets) {
+        gm_free(&s.src);
+        gm_free(&s.dst);
+        gm_free(&s.tmp);
+    }
+}
+
+bool alloc_case(Case* k, const Op& op, const Size& z)
+{
+    memset(k->sets, 0, sizeof k->sets);
+    k->op = &op;
+    for (Set& s : k->sets) {
+        if (!alloc_image(&s.src, z.w, z.h, z.batch, op.sdt, op.slay) ||
+            !alloc_image(&s.dst, z.w, z.h, z.batch, op.ddt, op.dlay) ||
+            (BENCH_NPP && op.npp_tmp && !alloc_image(&s.tmp, z.w, z.h, z.batch, GM_F32, GM_HWC)) ||
+            !fill_random(s.src.data, (size_t)gm_span_bytes(&s.src), op.sdt, -0.5, 1.5))
+            return false;
+    }
+    return true;
+}
+
+// Set 0's output, compact, for comparing implementations.
+bool read_output(const Case& k, std::vector<unsigned char>* h)
+{
+    const gm_mat& d = k.sets[0].dst;
+    h->assign((size_t)(d.width * d.height * d.channels * d.batch) * gm_dtype_size(d.dtype), 0);
+    return gm_ok(gm_download_sync(&d, h->data(), 0));
+}
+
+// "check: ..." comparing h with gpumat's output ref; tolerance by output type.
+std::string compare(const Case& k, const std::vector<unsigned char>& ref, const std::vector<unsigned char>& h)
+{
+    const gm_mat& d = k.sets[0].dst;
+    double tol = d.dtype == GM_U8 ? 1.0 : d.dtype == GM_F16 ? 2e-2 : 1e-4, worst = 0;
+    int64_t n = (int64_t)(ref.size() / gm_dtype_size(d.dtype)), bad = 0;
+    char b[160];
+    for (int64_t i = 0; i < n; ++i) {
+        double diff = std::fabs(element(ref, d, i) - element(h, d, i));
+        if (!(diff <= tol)) /* NaN (unwritten poison) counts as bad */
+            ++bad;
+        if (!(diff <= worst))
+            worst = diff;
+    }
+    if (bad)
+        snprintf(b, sizeof b, "MISMATCH vs gpumat: %lld of %lld elements differ by more than %g (max %g)",
+                 (long long)bad, (long long)n, tol, worst);
+    else
+        snprintf(b, sizeof b, "matches gpumat (max diff %g)", worst);
+    return b;
+}
+
+// The reference itself: NaN in a float output of finite inputs means an
+// element was left unwritten (still the poison).
+std::string unwritten(const Case& k, const std::vector<unsigned char>& ref)
+{
+    const gm_mat& d = k.sets[0].dst;
+    int64_t n = (int64_t)(ref.size() / gm_dtype_size(d.dtype)), nan = 0;
+    for (int64_t i = 0; i < n; ++i)
+        nan += std::isnan(element(ref, d, i));
+    return nan ? "ERROR: " + std::to_string(nan) + " output elements unwritten (NaN)" : "";
+}
+
+// Every implementation on one op and size: rows with time, latency and a
+// comparison of its output with gpumat's.
+void run_case(const Op& op, const Size& z)
+{
+    Case k;
+    double bytes = (double)z.w * z.h * z.batch * 3 * (gm_dtype_size(op.sdt) + gm_dtype_size(op.ddt));
+    std::vector<unsigned char> ref, out;
+    if (!alloc_case(&k, op, z)) {
+        emit(Row("op", op.name, z.name, "(setup)").error());
+        free_case(&k);
+        return;
+    }
+    for (const Impl& impl : kImpls) {
+        Row r("op", op.name, z.name, impl.name);
+        Timing t;
+        const char* skip = impl.skip(op);
+        r.bytes = bytes;
+        if (skip) {
+            r.note = skip;
+            emit(r);
+            continue;
+        }
+        bool ok = true;
+        for (Set& s : k.sets) /* poison: an output nobody wrote reads as NaN / 255 */
+            ok = ok && CUDA_OK(cudaMemsetAsync(s.dst.data, 0xff, (size_t)gm_span_bytes(&s.dst), g_stream));
+        ok = ok && time_call([&](int i) { return impl.run(k, k.sets[i]); }, true, &t) && read_output(k, &out);
+        if (!ok) {
+            emit(r.error());
+            continue;
+        }
+        r.us = t.us;
+        r.latency_us = t.latency_us;
+        if (impl.run == run_gpumat) {
+            ref.swap(out);
+            r.note = unwritten(k, ref);
+        } else
+            r.note = ref.empty() ? "unchecked (no gpumat output)" : compare(k, ref, out);
+        emit(r);
+    }
+    free_case(&k);
+}
+
+// The device-to-device copy ceiling: cudaMemcpyAsync of 256 MiB buffers,
+// bytes read + written over time.
+void copy_section(const char* when)
+{
+    const size_t n = (size_t)256 << 20;
+    void* src[SETS] = {0};
+    void* dst[SETS] = {0};
+    Timing t;
+    Row r("copy", "copy", "256MiB", "cudaMemcpyAsync");
+    bool ok = true;
+    for (int i = 0; ok && i < SETS; ++i)
+        ok = CUDA_OK(cudaMalloc(&src[i], n)) && CUDA_OK(cudaMalloc(&dst[i], n)) && fill_random(src[i], n, GM_U8, 0, 0);
+    ok = ok &&
+         time_call(
+             [&](int i) { return CUDA_OK(cudaMemcpyAsync(dst[i], src[i], n, cudaMemcpyDeviceToDevice, g_stream)); },
+             true, &t);
+    r.us = t.us;
+    r.latency_us = t.latency_us;
+    r.bytes = 2.0 * n;
+    r.extra = std::string(", \"when\": ") + json_str(when);
+    if (!ok)
+        r.error();
+    else if (g_copy_gbps == 0)
+        g_copy_gbps = r.bytes / (r.us * 1e3);
+    emit(r);
+    for (int i = 0; i < SETS; ++i) {
+        cudaFree(src[i]);
+        cudaFree(dst[i]);
+    }
+}
+
+// NVRTC cold compile of ~20 specializations spread over the table, for
+// sm_90; run first, so that the first call also loads NVRTC.
+void nvrtc_section()
+{
+    const int count = gm_kernel_count(), picks = 20;
+    for (int k = 0; k < picks; ++k) {
+        int index = (int)((long long)k * count / picks + k % 4) % count; /* vary the channel count too */
+        size_t size = 0;
+        timespec a, b;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        gm_status s = gm_kernel_compile(index, 90, &size);
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        Row r("nvrtc", "nvrtc_compile", "sm_90", "gpumat");
+        r.us = (b.tv_sec - a.tv_sec) * 1e6 + (b.tv_nsec - a.tv_nsec) / 1e3;
+        r.note = k == 0 ? "first call in the process (loads NVRTC)" : "";
+        if (!gm_ok(s))
+            r.error();
+        r.extra = ", \"kernel\": " + json_str(gm_kernel_name(index)) + ", \"first\": " + (k == 0 ? "true" : "false") +
+                  ", \"image_bytes\": " + std::to_string(size);
+        emit(r);
+    }
+}
+
+double now_us()
+{
+    timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+}
+
+// Host time per call with the kernel cached: 10000 gm_convert calls on an
+// 8x8 image against 10000 bare cuLaunchKernel calls of the same kernel with
+// the same arguments (what gm__run does, without argument checks and lookup).
+void host_section()
+{
+    const int n = 10000;
+    gm_mat s, d;
+    memset(&s, 0, sizeof s);
+    memset(&d, 0, sizeof d);
+    gm_stream st = (gm_stream)g_stream;
+    const char* impls[2] = {"gm_convert", "bare cuLaunchKernel"};
+    double us[2] = {NAN, NAN};
+    std::string why[2]; /* per row: empty, or why it failed */
+    bool ok = gm_ok(gm_alloc(&s, 8, 8, GM_U8, 3, GM_HWC)) && gm_ok(gm_alloc(&d, 8, 8, GM_F32, 3, GM_HWC)) &&
+              fill_random(s.data, (size_t)gm_span_bytes(&s), GM_U8, 0, 0) &&
+              gm_ok(gm_convert(&s, &d, 1.0 / 255.0, 0.0, st)) && CUDA_OK(cudaStreamSynchronize(g_stream));
+    if (ok) {
+        double t0 = now_us();
+        for (int i = 0; ok && i < n; ++i)
+            ok = gm_ok(gm_convert(&s, &d, 1.0 / 255.0, 0.0, st));
+        us[0] = (now_us() - t0) / n;
+        ok = CUDA_OK(cudaStreamSynchronize(g_stream)) && ok;
+    }
+    why[0] = ok ? "" : g_err;
+    if (ok) {
+        // What gm_convert builds and gm__run launches (include/gpumat/impl/ops.h).
+        gm_xform x = gm_xform_identity();
+        for (int c = 0; c < 4; ++c)
+            x.scale[c] = 1.0 / 255.0;
+        // The aligned 8x8 image takes the fast kernel: one run of P >= 8 pixels
+        // per row, so gm__run's launch is a single 32x8 block.
+        gm__xform_args a = gm__args(&s, &d, NULL, &x);
+        gm__CUfunction f = 0;
+        void* params[1] = {&a};
+        long fast0 = gm__fast_launches;
+        ok = gm_ok(gm_convert(&s, &d, 1.0 / 255.0, 0.0, st)) &&
+             (gm__fast_launches == fast0 + 1 || fail("gm_convert did not take the fast kernel")) &&
+             gm_ok(gm__kernel("bench", GM__FAST_SPEC(GM_U8, GM_F32, 3, GM_HWC, GM_HWC), s.device, &f));
+        double t0 = now_us();
+        for (int i = 0; ok && i < n; ++i) {
+            int rc = gm__cu.cuLaunchKernel(f, 1, 1, 1, 32, 8, 1, 0, st, params, NULL);
+            ok = rc == 0 || fail("cuLaunchKernel returned %d", rc);
+        }
+        us[1] = (now_us() - t0) / n;
+        ok = CUDA_OK(cudaStreamSynchronize(g_stream)) && ok;
+    }
+    why[1] = ok ? "" : g_err;
+    for (int i = 0; i < 2; ++i) {
+        Row r("host", "host_overhead", "8x8", impls[i]);
+        r.us = us[i];
+        r.note = "host microseconds per call, 10000 calls, clock_gettime around the loop";
+        if (!why[i].empty())
+            r.error().note = "error: " + why[i];
+        emit(r);
+    }
+    gm_free(&s);
+    gm_free(&d);
+}
+
+// The sweep: gm_transform with the identity xform for every dtype pair x
+// channels 1-4 x layout pair at 3840x2160, throughput only. Views of each
+// configuration are wrapped onto 6 buffers per side, each big enough for 4
+// channels of f64.
+const int SWEEP_W = 3840, SWEEP_H = 2160;
+const gm_layout kLayouts[4][2] = {{GM_HWC, GM_HWC}, {GM_HWC, GM_CHW}, {GM_CHW, GM_HWC}, {GM_CHW, GM_CHW}};
+const char* const kLayoutNames[4] = {"hwc->hwc", "hwc->chw", "chw->hwc", "chw->chw"};
+
+// One configuration: its row, and its % of copy (NaN when it failed).
+double sweep_one(void* const* src, void* const* dst, gm_dtype sdt, gm_dtype ddt, int cn, int lay)
+{
+    gm_desc sd = desc_of(SWEEP_W, SWEEP_H, 1, cn, sdt, kLayouts[lay][0]);
+    gm_desc dd = desc_of(SWEEP_W, SWEEP_H, 1, cn, ddt, kLayouts[lay][1]);
+    gm_mat sv[SETS], dv[SETS];
+    gm_xform x = gm_xform_identity();
+    Timing t;
+    Row r("sweep", "transform", "3840x2160", "gpumat");
+    bool ok = true;
+    for (int i = 0; ok && i < SETS; ++i)
+        ok = gm_ok(gm_wrap_desc(&sv[i], src[i], &sd, GM_DEVICE)) && gm_ok(gm_wrap_desc(&dv[i], dst[i], &dd, GM_DEVICE));
+    ok =
+        ok && time_call([&](int i) { return gm_ok(gm_transform(&sv[i], &dv[i], &x, (gm_stream)g_stream)); }, false, &t);
+    r.us = t.us;
+    r.bytes = (double)SWEEP_W * SWEEP_H * cn * (gm_dtype_size(sdt) + gm_dtype_size(ddt));
+    r.extra = std::string(", \"src\": ") + json_str(gm_dtype_name(sdt)) + ", \"dst\": " + json_str(gm_dtype_name(ddt)) +
+              ", \"channels\": " + std::to_string(cn) + ", \"layout\": " + json_str(kLayoutNames[lay]);
+    if (!ok) {
+        emit(r.error());
+        printf("sweep    %s -> %s c%d %s: %s\n", gm_dtype_name(sdt), gm_dtype_name(ddt), cn, kLayoutNames[lay],
+               r.note.c_str());
+        return NAN;
+    }
+    emit(r);
+    return g_copy_gbps > 0 ? 100.0 * r.bytes / (r.us * 1e3) / g_copy_gbps : NAN;
+}
+
+void sweep_section()
+{
+    const size_t cap = (size_t)SWEEP_W * SWEEP_H * 4 * 8;
+    void* src[SETS] = {0};
+    void* dst[SETS] = {0};
+    bool ok = true;
+    for (int i = 0; ok && i < SETS; ++i)
+        ok = CUDA_OK(cudaMalloc(&src[i], cap)) && CUDA_OK(cudaMalloc(&dst[i], cap));
+    for (int sd = 0; sd < GM_DTYPE_COUNT; ++sd) {
+        gm_dtype sdt = (gm_dtype)sd;
+        for (int i = 0; ok && i < SETS; ++i) /* new random sources for each source dtype */
+            ok = fill_random(src[i], (size_t)SWEEP_W * SWEEP_H * 4 * gm_dtype_size(sdt), sdt, -300, 300);
+        if (!ok) {
+            emit(Row("sweep", "transform", "3840x2160", "gpumat").error());
+            break;
+        }
+        for (int dd = 0; dd < GM_DTYPE_COUNT; ++dd) {
+            gm_dtype ddt = (gm_dtype)dd;
+            std::vector<double> pcts;
+            for (int cn = 1; cn <= 4; ++cn)
+                for (int lay = 0; lay < 4; ++lay) {
+                    double pct = sweep_one(src, dst, sdt, ddt, cn, lay);
+                    if (!std::isnan(pct))
+                        pcts.push_back(pct);
+                }
+            std::sort(pcts.begin(), pcts.end());
+            if (!pcts.empty())
+                printf("sweep    %-4s -> %-4s  %% of copy: min %5.1f  median %5.1f  max %5.1f  (%zu of 16)\n",
+                       gm_dtype_name(sdt), gm_dtype_name(ddt), pcts.front(), pcts[pcts.size() / 2], pcts.back(),
+                       pcts.size());
+        }
+    }
+    for (int i = 0; i < SETS; ++i) {
+        cudaFree(src[i]);
+        cudaFree(dst[i]);
+    }
+}
+
+// The CUDA runtime's primary context, made current here, is the one gpumat
+// then uses (it takes the context current on the calling thread).
+bool setup()
+{
+    cudaDeviceProp p;
+    if (!CUDA_OK(cudaSetDevice(0)) || !CUDA_OK(cudaFree(0)) || !CUDA_OK(cudaGetDeviceProperties(&p, 0)) ||
+        !CUDA_OK(cudaStreamCreate(&g_stream))) /* ordered with the legacy default stream, so plain cudaMemcpy is too */
+        return false;
+    g_device = p.name;
+#if BENCH_NPP
+    if (!npp_setup())
+        return false;
+#endif
+    return true;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s ROWS.jsonl\n", argv[0]);
+        return 2;
+    }
+    g_out = fopen(argv[1], "w");
+    if (!g_out) {
+        perror(argv[1]);
+        return 2;
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    bool ok = setup();
+    std::string why = g_err;
+    nvrtc_section(); /* needs no GPU; first, so that its first call loads NVRTC */
+    if (!ok) {
+        snprintf(g_err, sizeof g_err, "%s", why.c_str());
+        emit(Row("setup", "setup", "", "cuda").error());
+        fclose(g_out);
+        return 1;
+    }
+    printf("device: %s; NPP %s\n", g_device.c_str(), BENCH_NPP ? "built in" : "not built");
+    copy_section("start");
+    for (const Op& op : kOps)
+        for (const Size& z : kSizes)
+            run_case(op, z);
+    host_section();
+    sweep_section();
+    copy_section("end");
+    fclose(g_out);
+    return 0;
+}

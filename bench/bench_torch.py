@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""bench/bench_torch.py: PyTorch eager and torch.compile on the ops of
+bench/bench.cu, timed the same way, plus torch's own device-to-device copy as a
+cross-check of the copy ceiling. Writes one JSON object per line to the file
+named on the command line (bench/report.py merges them).
+
+Usage: python3 bench/bench_torch.py ROWS.jsonl
+
+Timing (as bench.cu): warm-up, then 200 back-to-back calls over 6 rotating
+inputs (each output kept alive in one of 6 slots, so outputs rotate too) with
+CUDA events around the whole loop, time / 200; latency = median of 50 calls
+with events around each. torch.compile: mode default, dynamic=False, one
+compiled function per op and size, compiled during the warm-up."""
+import json
+import statistics
+import sys
+import time
+
+SETS, CALLS, LAT_CALLS, WARMUP = 6, 200, 50, 12
+SIZES = [("320x240", 1, 240, 320), ("1920x1080", 1, 1080, 1920),
+         ("3840x2160", 1, 2160, 3840), ("32x640x640", 32, 640, 640)]
+MEAN = (123.675, 116.28, 103.53)  # RGB order
+STD = (58.395, 57.12, 57.375)
+COPY_BYTES = 256 << 20
+
+
+def make_ops(torch):
+    """(name, function, input dtype, input is NCHW, bytes per element read + written)."""
+    mean = torch.tensor(MEAN, device="cuda").view(1, 3, 1, 1)
+    std = torch.tensor(STD, device="cuda").view(1, 3, 1, 1)
+
+    def blob_f32(x):  # uint8 NHWC BGR -> float32 NCHW RGB, normalised
+        return x.permute(0, 3, 1, 2)[:, [2, 1, 0]].float().sub(mean).div(std)
+
+    def blob_f16(x):
+        return x.permute(0, 3, 1, 2)[:, [2, 1, 0]].float().sub(mean).div(std).half()
+
+    def convert_u8_f32_c3(x):  # uint8 NHWC -> float32 NHWC, x / 255
+        return x.float().div(255)
+
+    def split_f32_c3(x):  # float32 NHWC -> NCHW
+        return x.permute(0, 3, 1, 2).contiguous()
+
+    def merge_f32_u8(x):  # float32 NCHW -> uint8 NHWC, x * 255 rounded, saturated
+        return x.mul(255).round().clamp(0, 255).to(torch.uint8).permute(0, 2, 3, 1).contiguous()
+
+    u8, f32 = torch.uint8, torch.float32
+    return [("blob_f32", blob_f32, u8, False, 1 + 4), ("blob_f16", blob_f16, u8, False, 1 + 2),
+            ("convert_u8_f32_c3", convert_u8_f32_c3, u8, False, 1 + 4),
+            ("split_f32_c3", split_f32_c3, f32, False, 4 + 4), ("merge_f32_u8", merge_f32_u8, f32, True, 4 + 1)]
+
+
+def time_fn(torch, fn, inputs, latency=True):
+    """The timing of bench.cu's time_call: (us per call in a loop, median latency us)."""
+    slots = [None] * SETS  # keeps 6 outputs alive so the allocator rotates them too
+    for i in range(WARMUP):
+        slots[i % SETS] = fn(inputs[i % SETS])
+    torch.cuda.synchronize()
+    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    a.record()
+    for i in range(CALLS):
+        slots[i % SETS] = fn(inputs[i % SETS])
+    b.record()
+    b.synchronize()
+    us = a.elapsed_time(b) * 1e3 / CALLS
+    lat = []
+    for i in range(LAT_CALLS if latency else 0):
+        a.record()
+        slots[i % SETS] = fn(inputs[i % SETS])
+        b.record()
+        b.synchronize()
+        lat.append(a.elapsed_time(b) * 1e3)
+    torch.cuda.synchronize()
+    return us, statistics.median(lat) if lat else None
+
+
+class Rows:
+    """Appends rows to the output file as they come, so a crash keeps what ran."""
+
+    def __init__(self, path, device):
+        self.f = open(path, "w")
+        self.device = device
+
+    def emit(self, op, size, impl, us=None, latency_us=None, nbytes=None, note="", **extra):
+        gbps = nbytes / (us * 1e3) if us and nbytes else None
+        row = dict(section=extra.pop("section", "op"), op=op, size=size, impl=impl, us=us, gbps=gbps,
+                   pct_of_copy=None, latency_us=latency_us, bytes=nbytes, device=self.device, note=note, **extra)
+        self.f.write(json.dumps(row) + "\n")
+        self.f.flush()
+        print(f"{row['section']:8} {op:18} {size:12} {impl:16} {us or float('nan'):10.2f} us "
+              f"{gbps or float('nan'):8.1f} GB/s  lat {latency_us or float('nan'):8.2f} us  {note}", flush=True)
+
+
+def random_input(torch, dtype, nchw, n, h, w):
+    shape = (n, 3, h, w) if nchw else (n, h, w, 3)
+    if dtype == torch.uint8:
+        return torch.randint(0, 256, shape, dtype=dtype, device="cuda")
+    return torch.rand(shape, dtype=dtype, device="cuda") * 2 - 0.5  # [-0.5, 1.5), as bench.cu
+
+
+def max_diff(torch, a, b):
+    return (a.double() - b.double()).abs().max().item()
+
+
+def bench_copy(torch, rows):
+    src = [torch.randint(0, 256, (COPY_BYTES,), dtype=torch.uint8, device="cuda") for _ in range(SETS)]
+    dst = [torch.empty_like(s) for s in src]
+    us, lat = time_fn(torch, lambda i: dst[i].copy_(src[i]), list(range(SETS)))
+    rows.emit("copy", "256MiB", "torch copy_", us, lat, 2 * COPY_BYTES, "cross-check of the ceiling", section="copy")
+
+
+def bench_ops(torch, rows):
+    for name, fn, dtype, nchw, elem_bytes in make_ops(torch):
+        for size, n, h, w in SIZES:
+            nbytes = n * h * w * 3 * elem_bytes
+            try:
+                inputs = [random_input(torch, dtype, nchw, n, h, w) for _ in range(SETS)]
+                eager_out = fn(inputs[0])
+            except Exception as e:  # e.g. out of memory: report and go on
+                rows.emit(name, size, "torch eager", nbytes=nbytes, note=f"error: {type(e).__name__}: {e}"[:600])
+                continue
+            for impl in ("torch eager", "torch.compile"):
+                try:
+                    f, note = fn, ""
+                    if impl == "torch.compile":
+                        f = torch.compile(fn, dynamic=False)  # one compiled function per op and size
+                        t0 = time.perf_counter()
+                        diff = max_diff(torch, f(inputs[0]), eager_out)  # compiles here
+                        note = f"compile + first call {time.perf_counter() - t0:.1f} s; max diff vs eager {diff:g}"
+                    us, lat = time_fn(torch, f, inputs)
+                    rows.emit(name, size, impl, us, lat, nbytes, note)
+                except Exception as e:
+                    rows.emit(name, size, impl, nbytes=nbytes, note=f"error: {type(e).__name__}: {e}"[:600])
+            del inputs, eager_out
+            torch.cuda.empty_cache()
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: bench_torch.py ROWS.jsonl")
+    path = sys.argv[1]
+    try:
+        import torch
+        if not torch.cuda.is_available():
+            raise RuntimeError("torch.cuda.is_available() is False")
+        device = torch.cuda.get_device_name(0)
+    except Exception as e:
+        Rows(path, "").emit("*", "*", "torch", note=f"not run: {type(e).__name__}: {e}", section="setup")
+        return 1
+    dynamo = getattr(torch, "_dynamo", None)
+    for knob in ("cache_size_limit", "recompile_limit"):  # 4 sizes per function; stay clear of the limit
+        if dynamo is not None and hasattr(dynamo.config, knob):
+            setattr(dynamo.config, knob, 64)
+    rows = Rows(path, device)
+    print(f"torch {torch.__version__} on {device}", flush=True)
+    try:
+        bench_copy(torch, rows)
+    except Exception as e:
+        rows.emit("copy", "256MiB", "torch copy_", note=f"error: {type(e).__name__}: {e}"[:600], section="copy")
+    torch.cuda.empty_cache()
+    bench_ops(torch, rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

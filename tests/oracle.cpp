@@ -1,0 +1,959 @@
+// Checks gpumat's CPU path bit for bit against OpenCV 4.6 (convertTo, split/merge, cvtColor swaps, dnn::blobFromImage(s)); alone: make build/oracle && ./build/oracle
+//
+// GM_TEST_SEED=n varies the random data. One line per group gives its counts;
+// the first few mismatching elements of each failing case are printed.
+//
+// Every case runs twice: on compact images, and on ROIs inside parents padded
+// by a random 5-15 px on each side, as OpenCV's own tests do, so rows start
+// misaligned relative to the parent and pitches are foreign. OpenCV and gpumat
+// read the same memory (gm_wrap with pitch = Mat::step, GM_HOST). The padding
+// holds random sentinel bytes that must survive: gpumat writes nothing outside
+// its destination and nothing at all into its source.
+//
+// Deliberately not tested (gpumat documents the departure): results outside
+// the int32 range and NaN converted to integers. OpenCV on x86 rounds them
+// with cvRound, which returns INT_MIN; gpumat saturates (+huge -> max, -huge ->
+// min) and maps NaN to 0. The data below keeps |x * alpha + beta| < 2^31 - 1024
+// and has no NaN or infinity where an integer is produced.
+//
+// Where OpenCV 4.6 disagrees with itself (scaled f64 -> 8/16-bit integers:
+// float in its SIMD body, double in its scalar loop for short rows), the
+// SIMD body is the reference; see opencv_tail_differs(). Types OpenCV 4 lacks
+// (bf16) are compared with a reference written here; see convert_to_bf16().
+#define GPUMAT_IMPLEMENTATION
+#include "gpumat.h"
+
+#include "check.h"
+
+#include <opencv2/core.hpp>
+#include <opencv2/dnn.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+// ---------------------------------------------------------------- reporting
+
+// Output is capped per group so that a systematic break prints a readable
+// amount and one flooding group does not hide another's failures.
+const int kDetailPerCase = 3; // mismatching elements shown per failing case
+const int kDetailTotal = 40;  // element lines per group
+const int kFailTotal = 20;    // failing cases named per group
+int g_case_lines, g_detail_lines, g_fail_lines;
+
+std::string strf(const char* fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return buf;
+}
+
+// One group of cases: counts and the time it took, printed as one line.
+struct Group {
+    const char* name;
+    long cases = 0, failed = 0;
+    std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+    explicit Group(const char* n) : name(n) { g_detail_lines = g_fail_lines = 0; }
+    ~Group()
+    {
+        double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        printf("%-10s %6ld cases, %6ld passed, %ld failed (%.1f s)\n", name, cases, cases - failed, failed, s);
+        fflush(stdout);
+    }
+};
+
+// Counts one case in g and in check.h's totals; problem is empty when it passed.
+void verdict(Group& g, const std::string& name, const std::string& problem)
+{
+    g_case_lines = 0; // the next case gets its own detail lines
+    ++g.cases;
+    if (problem.empty()) {
+        ++t_passed;
+        return;
+    }
+    ++g.failed;
+    if (g_fail_lines < kFailTotal) {
+        CHECK(false, "%s: %s", name.c_str(), problem.c_str());
+        if (++g_fail_lines == kFailTotal)
+            printf("(%s: further failing cases are counted, not shown)\n", g.name);
+    } else {
+        ++t_failed;
+    }
+}
+
+// ------------------------------------------------------------------- dtypes
+
+const gm_dtype kDtypes[] = {GM_U8, GM_S8, GM_U16, GM_S16, GM_S32, GM_F32, GM_F64, GM_F16, GM_BF16};
+
+// OpenCV depth holding a gm_dtype; bf16 has none in OpenCV 4 and travels as its raw CV_16U bits.
+int cv_depth(gm_dtype d) { return d == GM_BF16 ? CV_16U : (int)d; }
+
+bool is_float(gm_dtype d) { return d == GM_F32 || d == GM_F64 || d == GM_F16 || d == GM_BF16; }
+
+float bf16_to_float(uint16_t b)
+{
+    uint32_t u = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+// The reference rounding float -> bf16, round to nearest even (no NaN occurs
+// here): keep the high half, add one when the dropped half is above 0x8000 or
+// exactly 0x8000 with an odd kept half. Overflow carries into infinity.
+uint16_t float_to_bf16(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    uint32_t hi = u >> 16, lo = u & 0xffffu;
+    if (lo > 0x8000u || (lo == 0x8000u && (hi & 1u)))
+        ++hi;
+    return (uint16_t)hi;
+}
+
+// An element as text: integers as numbers, floats as value and hex bits.
+std::string show(gm_dtype d, const uint8_t* p)
+{
+    uint16_t h;
+    uint32_t u;
+    uint64_t q;
+    switch (d) {
+    case GM_U8: return strf("%u", *p);
+    case GM_S8: return strf("%d", *(const int8_t*)p);
+    case GM_U16: memcpy(&h, p, 2); return strf("%u", h);
+    case GM_S16: memcpy(&h, p, 2); return strf("%d", (int16_t)h);
+    case GM_S32: memcpy(&u, p, 4); return strf("%d", (int32_t)u);
+    case GM_F32: memcpy(&u, p, 4); { float f; memcpy(&f, p, 4); return strf("%.9g (0x%08x)", f, u); }
+    case GM_F64: memcpy(&q, p, 8); { double v; memcpy(&v, p, 8); return strf("%.17g (0x%016llx)", v, (unsigned long long)q); }
+    case GM_F16: memcpy(&h, p, 2); return strf("%.6g (0x%04x)", (float)cv::float16_t::fromBits(h), h);
+    default: memcpy(&h, p, 2); return strf("%.4g (0x%04x)", bf16_to_float(h), h);
+    }
+}
+
+// ------------------------------------------------------------ random values
+
+// What a source value must respect: for convert, |x * alpha + beta| stays
+// below 2^31 - 1024 so that no result leaves the int32 range (see the top).
+struct Range {
+    double alpha = 1, beta = 0;
+};
+
+// A random integer in [lo, hi].
+int64_t rand_int(int64_t lo, int64_t hi) { return lo + (int64_t)(t_rand() % (uint64_t)(hi - lo + 1)); }
+
+// A random finite float-type value: a mix of small reals, exact integers and
+// exact halves (k + 0.5, ties once scaled or rounded), mid and large reals,
+// tiny ones (f16 subnormals after scaling), and, for f64, halves off by less
+// than a float ulp (k + 0.5 +- 1e-9): rounding them directly and rounding
+// them after a trip through float give different integers, so computing in
+// the wrong precision shows. limit caps the magnitude.
+double rand_real(double limit)
+{
+    double m = std::min(limit, 1e6), mid = std::min(m, 3e4);
+    double off = (t_rand() & 1 ? 1e-9 : -1e-9) * (1 + (double)(t_rand() % 100));
+    switch (t_rand() % 10) {
+    case 0:
+    case 1: return t_uniform(-300, 300);
+    case 2: return (double)rand_int(-300, 300) + 0.5;
+    case 3: return (double)rand_int(-300, 300);
+    case 4: return t_uniform(-std::min(m, 7e4), std::min(m, 7e4));
+    case 5: return (double)rand_int(-(int64_t)mid, (int64_t)mid) + 0.5;
+    case 6: return t_uniform(-m, m);
+    case 7: return (double)rand_int(-300, 300) + 0.5 + off;
+    case 8: return (double)rand_int(-(int64_t)mid, (int64_t)mid) + 0.5 + off * 100;
+    default: return t_uniform(-1e-4, 1e-4);
+    }
+}
+
+// Writes one random element of d at p.
+void rand_elem(gm_dtype d, uint8_t* p, const Range& r)
+{
+    // Largest |x| whose x * alpha + beta stays inside +-(2^31 - 1024).
+    double lim = (2147483648.0 - 1024.0 - std::fabs(r.beta)) / std::fabs(r.alpha);
+    switch (d) {
+    case GM_U8:
+    case GM_S8: *p = (uint8_t)t_rand(); break; // full range (|x| * 255 < 2^31)
+    case GM_U16:
+    case GM_S16: { uint16_t v = (uint16_t)t_rand(); memcpy(p, &v, 2); break; }
+    case GM_S32: {
+        int64_t l = (int64_t)std::min(lim, 2147483647.0);
+        int32_t v = (int32_t)rand_int(-l, l);
+        memcpy(p, &v, 4);
+        break;
+    }
+    case GM_F32: { float v = (float)rand_real(lim); memcpy(p, &v, 4); break; }
+    case GM_F64: { double v = rand_real(lim); memcpy(p, &v, 8); break; }
+    case GM_F16: { uint16_t v = cv::float16_t((float)rand_real(std::min(lim, 6e4))).bits(); memcpy(p, &v, 2); break; }
+    default: { uint16_t v = float_to_bf16((float)rand_real(lim)); memcpy(p, &v, 2); break; }
+    }
+}
+
+// Fills every element of m (any view) with random values of d.
+void fill(cv::Mat& m, gm_dtype d, const Range& r = Range())
+{
+    size_t es = gm_dtype_size(d), n = (size_t)m.cols * m.channels();
+    for (int y = 0; y < m.rows; ++y)
+        for (size_t i = 0; i < n; ++i)
+            rand_elem(d, m.ptr(y) + i * es, r);
+}
+
+// Random bytes over a whole (continuous) allocation: the sentinel pattern.
+void fill_bytes(cv::Mat& m)
+{
+    size_t n = m.total() * m.elemSize();
+    for (size_t i = 0; i < n; i += 8) {
+        uint64_t r = t_rand();
+        memcpy(m.data + i, &r, std::min<size_t>(8, n - i));
+    }
+}
+
+// ------------------------------------------------------- images and padding
+
+// An image inside a parent allocation: interleaved (one view) or planar (one
+// view per plane, stacked with gaps). The parent starts as random sentinel
+// bytes; arm() records it, intact() says whether anything outside live changed.
+struct Region {
+    cv::Mat parent, saved;
+    std::vector<cv::Rect> live; // where the operation may write
+    std::vector<cv::Mat> views; // interleaved: the image; planar: one per plane
+    gm_mat m{};
+    std::string error;          // gm_wrap's complaint, if any
+
+    cv::Mat& view() { return views[0]; }
+    void arm() { saved = parent.clone(); }
+};
+
+int pad(bool roi) { return roi ? (int)rand_int(5, 15) : 0; }
+
+// A w x h interleaved image of d with ch channels; roi: padded by 5-15 px.
+Region interleaved(gm_dtype d, int ch, int w, int h, bool roi, int extra_right = 0)
+{
+    Region r;
+    int l = pad(roi), t = pad(roi), rt = pad(roi) + (roi ? extra_right : 0), b = pad(roi);
+    r.parent.create(h + t + b, w + l + rt, CV_MAKETYPE(cv_depth(d), ch));
+    fill_bytes(r.parent);
+    cv::Rect rect(l, t, w, h);
+    r.live = {rect};
+    r.views = {r.parent(rect)};
+    if (gm_wrap(&r.m, r.view().data, w, h, d, ch, GM_HWC, (int64_t)r.view().step, GM_HOST) != GM_OK)
+        r.error = strf("gm_wrap: %s", gm_last_error());
+    return r;
+}
+
+// A planar (CHW) image: planes one above the other in a 1-channel parent,
+// separated by a gap of sentinel rows when roi, so plane_pitch is foreign too.
+Region planar(gm_dtype d, int ch, int w, int h, bool roi)
+{
+    Region r;
+    int l = pad(roi), t = pad(roi), rt = pad(roi), b = pad(roi), gap = pad(roi);
+    r.parent.create(t + ch * h + (ch - 1) * gap + b, w + l + rt, CV_MAKETYPE(cv_depth(d), 1));
+    fill_bytes(r.parent);
+    for (int c = 0; c < ch; ++c) {
+        cv::Rect rect(l, t + c * (h + gap), w, h);
+        r.live.push_back(rect);
+        r.views.push_back(r.parent(rect));
+    }
+    gm_desc desc{};
+    desc.width = w;
+    desc.height = h;
+    desc.channels = ch;
+    desc.dtype = d;
+    desc.layout = GM_CHW;
+    desc.pitch = (int64_t)r.parent.step;
+    desc.plane_pitch = (int64_t)(h + gap) * (int64_t)r.parent.step;
+    if (gm_wrap_desc(&r.m, r.view().data, &desc, GM_HOST) != GM_OK)
+        r.error = strf("gm_wrap_desc: %s", gm_last_error());
+    return r;
+}
+
+// "" when nothing outside r.live changed since arm(); else where it did.
+std::string intact(Region& r, const char* what)
+{
+    for (const cv::Rect& rc : r.live)
+        r.parent(rc).copyTo(r.saved(rc));
+    size_t n = r.parent.total() * r.parent.elemSize();
+    if (memcmp(r.parent.data, r.saved.data, n) == 0)
+        return "";
+    for (size_t i = 0; i < n; ++i)
+        if (r.parent.data[i] != r.saved.data[i])
+            return strf("wrote into %s at parent byte %zu (row %zu)", what, i, i / r.parent.step);
+    return "";
+}
+
+// Number of elements of got that differ bit for bit from exp (same rows,
+// columns, channels and element size); prints the first few. channel0 names
+// the channel of a 1-channel plane; src (same layout as got), when given, is
+// shown beside them.
+long compare(const std::string& name, const cv::Mat& got, const cv::Mat& exp, gm_dtype d, int channel0 = 0,
+             const cv::Mat* src = nullptr, gm_dtype sd = GM_U8)
+{
+    size_t es = gm_dtype_size(d);
+    int cn = got.channels();
+    if (got.rows != exp.rows || got.cols != exp.cols || got.elemSize() != exp.elemSize()) {
+        printf("  %s: shape mismatch %dx%d x%zu vs %dx%d x%zu\n", name.c_str(), got.cols, got.rows, got.elemSize(),
+               exp.cols, exp.rows, exp.elemSize());
+        return (long)got.total() * cn;
+    }
+    long bad = 0;
+    size_t row = (size_t)got.cols * cn * es;
+    for (int y = 0; y < got.rows; ++y) {
+        const uint8_t *g = got.ptr(y), *e = exp.ptr(y);
+        if (memcmp(g, e, row) == 0)
+            continue;
+        for (size_t i = 0; i < (size_t)got.cols * cn; ++i) {
+            if (memcmp(g + i * es, e + i * es, es) == 0)
+                continue;
+            if (g_case_lines < kDetailPerCase && g_detail_lines < kDetailTotal) {
+                ++g_case_lines;
+                ++g_detail_lines;
+                std::string from = src ? " from " + show(sd, src->ptr(y) + i * gm_dtype_size(sd)) : "";
+                printf("  %s: pixel (x=%zu, y=%d) channel %d: got %s, expected %s%s\n", name.c_str(), i / cn, y,
+                       channel0 + (int)(i % cn), show(d, g + i * es).c_str(), show(d, e + i * es).c_str(),
+                       from.c_str());
+            }
+            ++bad;
+        }
+    }
+    return bad;
+}
+
+// Accumulates a case's problems into one message.
+struct Problems {
+    std::string text;
+    void add(const std::string& p)
+    {
+        if (!p.empty())
+            text += (text.empty() ? "" : "; ") + p;
+    }
+    void status(const char* fn, gm_status s)
+    {
+        if (s != GM_OK)
+            add(strf("%s returned %s: %s", fn, gm_status_string(s), gm_last_error()));
+    }
+    void diff(long bad, long total, const char* what = "elements")
+    {
+        if (bad)
+            add(strf("%ld of %ld %s differ", bad, total, what));
+    }
+};
+
+struct Size2 {
+    int w, h;
+};
+
+// Odd sizes, a tall and a wide one, and a camera frame (used sparingly).
+const Size2 kSizes[] = {{1, 1}, {1, 13}, {13, 1}, {3, 2}, {7, 4}, {113, 113}, {176, 113}, {1921, 1079}};
+const int kSizeCount = (int)(sizeof kSizes / sizeof kSizes[0]);
+const int kBig = kSizeCount - 1;
+
+std::string size_name(const Size2& s, bool roi) { return strf("%dx%d%s", s.w, s.h, roi ? " roi" : ""); }
+
+// ------------------------------------------------------------------ convert
+
+// The source as OpenCV sees it: bf16 becomes the f32 values it stands for
+// (exactly representable), every other dtype is its own OpenCV depth.
+cv::Mat opencv_source(const cv::Mat& src, gm_dtype sd)
+{
+    if (sd != GM_BF16)
+        return src;
+    cv::Mat f(src.rows, src.cols, CV_32FC(src.channels()));
+    for (int y = 0; y < src.rows; ++y)
+        for (int i = 0; i < src.cols * src.channels(); ++i)
+            f.ptr<float>(y)[i] = bf16_to_float(src.ptr<uint16_t>(y)[i]);
+    return f;
+}
+
+// One source element as OpenCV's float path (cvt_32f) loads it.
+float load_float(gm_dtype d, const uint8_t* p)
+{
+    int32_t i;
+    float f;
+    double v;
+    uint16_t h;
+    switch (d) {
+    case GM_U8: return (float)*p;
+    case GM_S8: return (float)*(const int8_t*)p;
+    case GM_U16: memcpy(&h, p, 2); return (float)h;
+    case GM_S16: memcpy(&h, p, 2); return (float)(int16_t)h;
+    case GM_S32: memcpy(&i, p, 4); return (float)i;
+    case GM_F32: memcpy(&f, p, 4); return f;
+    case GM_F64: memcpy(&v, p, 8); return (float)v;
+    case GM_F16: memcpy(&h, p, 2); return (float)cv::float16_t::fromBits(h);
+    default: memcpy(&h, p, 2); return bf16_to_float(h);
+    }
+}
+
+// Reference for conversions into bf16, which OpenCV 4 lacks: what OpenCV
+// does for a float-computed pair (cvt_32f, as for the f16 destination):
+// load as float, v = fma(x, (float)alpha, (float)beta) (alpha 1, beta 0 is a
+// plain conversion, no arithmetic), then round float -> bf16 to nearest even.
+cv::Mat convert_to_bf16(const cv::Mat& src, gm_dtype sd, double alpha, double beta)
+{
+    cv::Mat out(src.rows, src.cols, CV_16UC(src.channels()));
+    size_t es = gm_dtype_size(sd);
+    bool plain = alpha == 1.0 && beta == 0.0;
+    for (int y = 0; y < src.rows; ++y)
+        for (int i = 0; i < src.cols * src.channels(); ++i) {
+            float x = load_float(sd, src.ptr(y) + i * es);
+            out.ptr<uint16_t>(y)[i] = float_to_bf16(plain ? x : std::fma(x, (float)alpha, (float)beta));
+        }
+    return out;
+}
+
+// OpenCV 4.6 is not consistent with itself for f64 -> 8- and 16-bit integers
+// with scaling (cvtScale64f8u etc., cvt_32f): its SIMD body converts x to
+// float and computes in float, but its scalar loop, which runs only for rows
+// shorter than one SIMD block (16 elements with AVX2: 1x13, 3x2, ROI rows),
+// computes double x * float alpha in double. gpumat follows the SIMD body
+// (gen/model.py wide()), so for this case the expected values come from a
+// layout OpenCV processes entirely with SIMD: all elements in one continuous
+// row of at least 256. Without scaling OpenCV's plain conversion rounds the
+// double directly at every width, and that is what is compared.
+bool opencv_tail_differs(gm_dtype sd, gm_dtype dd, double alpha, double beta)
+{
+    bool plain = alpha == 1.0 && beta == 0.0;
+    return sd == GM_F64 && !plain && (dd == GM_U8 || dd == GM_S8 || dd == GM_U16 || dd == GM_S16);
+}
+
+cv::Mat convert_simd_layout(const cv::Mat& src, int ddepth, double alpha, double beta)
+{
+    int n = (int)src.total() * src.channels();
+    cv::Mat row(1, std::max(n, 256), src.depth(), cv::Scalar(0));
+    src.clone().reshape(1, 1).copyTo(row.colRange(0, n));
+    cv::Mat out;
+    row.convertTo(out, ddepth, alpha, beta);
+    return out.colRange(0, n).clone().reshape(src.channels(), src.rows);
+}
+
+cv::Mat expected_convert(const cv::Mat& src, gm_dtype sd, gm_dtype dd, double alpha, double beta)
+{
+    if (dd == GM_BF16)
+        return convert_to_bf16(src, sd, alpha, beta);
+    if (opencv_tail_differs(sd, dd, alpha, beta))
+        return convert_simd_layout(src, cv_depth(dd), alpha, beta);
+    cv::Mat out;
+    opencv_source(src, sd).convertTo(out, cv_depth(dd), alpha, beta);
+    return out;
+}
+
+struct AlphaBeta {
+    double alpha, beta;
+};
+
+// (1, 0) is OpenCV's plain conversion; 1/255 the usual normalisation; -1.5,
+// 7.25 and 255, 0.5 saturate narrow types; 0.5, 0 and 1, 0.5 put integers on
+// exact .5 ties; 1/3, -0.1 has a float alpha that differs from the double one,
+// so computing a pair in the wrong precision shows.
+const AlphaBeta kAlphaBeta[] = {{1, 0},     {1 / 255., 0}, {-1.5, 7.25},  {255, 0.5},
+                                {0.5, 0},   {1, 0.5},      {1 / 3., -0.1}};
+const int kAlphaBetaCount = (int)(sizeof kAlphaBeta / sizeof kAlphaBeta[0]);
+
+void convert_case(Group& g, gm_dtype sd, gm_dtype dd, int ch, const Size2& sz, bool roi, const AlphaBeta& ab)
+{
+    std::string name = strf("convert %s->%s c%d %s a=%g b=%g", gm_dtype_name(sd), gm_dtype_name(dd), ch,
+                            size_name(sz, roi).c_str(), ab.alpha, ab.beta);
+    Problems p;
+    Range range;
+    range.alpha = ab.alpha;
+    range.beta = ab.beta;
+    Region src = interleaved(sd, ch, sz.w, sz.h, roi);
+    Region dst = interleaved(dd, ch, sz.w, sz.h, roi);
+    p.add(src.error);
+    p.add(dst.error);
+    if (p.text.empty()) {
+        fill(src.view(), sd, range);
+        src.arm();
+        dst.arm();
+        p.status("gm_convert", gm_convert(&src.m, &dst.m, ab.alpha, ab.beta, NULL));
+        p.add(intact(src, "the source"));
+        p.add(intact(dst, "the padding of the destination"));
+        cv::Mat exp = expected_convert(src.view(), sd, dd, ab.alpha, ab.beta);
+        p.diff(compare(name, dst.view(), exp, dd, 0, &src.view(), sd), (long)exp.total() * ch);
+    }
+    verdict(g, name, p.text);
+}
+
+void test_convert()
+{
+    Group g("convert");
+    int pair = 0;
+    for (gm_dtype sd : kDtypes)
+        for (gm_dtype dd : kDtypes) {
+            for (int ch = 1; ch <= 4; ++ch)
+                for (int s = 0; s < kBig; ++s)
+                    for (const AlphaBeta& ab : kAlphaBeta)
+                        for (bool roi : {false, true})
+                            convert_case(g, sd, dd, ch, kSizes[s], roi, ab);
+            // The camera-sized frame once per pair (time): as an ROI, with
+            // alpha/beta and channels cycling over the pairs.
+            convert_case(g, sd, dd, 1 + pair % 4, kSizes[kBig], true, kAlphaBeta[pair % kAlphaBetaCount]);
+            ++pair;
+        }
+}
+
+// -------------------------------------------------------------- split/merge
+
+// Values for data-movement tests: integers are any bits; floats are finite
+// values plus signed zeros, infinities and subnormals, which must move
+// unchanged. (NaN payloads are the separate "payloads" group.)
+void fill_moved(cv::Mat& m, gm_dtype d)
+{
+    fill(m, d);
+    if (!is_float(d))
+        return;
+    size_t es = gm_dtype_size(d), n = (size_t)m.cols * m.channels();
+    for (int y = 0; y < m.rows; ++y)
+        for (size_t i = 0; i < n; ++i) {
+            if (t_rand() % 8)
+                continue;
+            uint8_t* p = m.ptr(y) + i * es;
+            uint64_t sign = t_rand() & 1, kind = t_rand() % 3;
+            if (d == GM_F64) {
+                uint64_t v = (sign << 63) | (kind == 0 ? 0 : kind == 1 ? 0x7ff0000000000000ull : (t_rand() >> 12));
+                memcpy(p, &v, 8);
+            } else if (d == GM_F32) {
+                uint32_t v = (uint32_t)(sign << 31) | (kind == 0 ? 0u : kind == 1 ? 0x7f800000u : (uint32_t)(t_rand() >> 41));
+                memcpy(p, &v, 4);
+            } else { // f16 and bf16: exponent field 5 resp. 8 bits
+                uint16_t inf = d == GM_F16 ? 0x7c00 : 0x7f80, mant = d == GM_F16 ? 0x3ff : 0x7f;
+                uint16_t v = (uint16_t)((sign << 15) | (kind == 0 ? 0 : kind == 1 ? inf : (1 + t_rand() % mant)));
+                memcpy(p, &v, 2);
+            }
+        }
+}
+
+// How a test fills its source.
+using Filler = void (*)(cv::Mat&, gm_dtype);
+
+// gm_split into one planar image, and gm_split_planes into separately
+// allocated planes (different pitches when roi: the one-plane-at-a-time
+// path; the same pitch when compact: the all-planes path), against cv::split.
+void split_case(Group& g, gm_dtype d, int ch, const Size2& sz, bool roi, bool separate, Filler filler)
+{
+    std::string name = strf("%s %s c%d %s", separate ? "split_planes" : "split", gm_dtype_name(d), ch,
+                            size_name(sz, roi).c_str());
+    Problems p;
+    Region src = interleaved(d, ch, sz.w, sz.h, roi);
+    std::vector<Region> dst;
+    if (separate)
+        for (int c = 0; c < ch; ++c)
+            dst.push_back(interleaved(d, 1, sz.w, sz.h, roi, c)); // extra right padding: pitches differ
+    else
+        dst.push_back(planar(d, ch, sz.w, sz.h, roi));
+    p.add(src.error);
+    for (Region& r : dst)
+        p.add(r.error);
+    if (!p.text.empty())
+        return verdict(g, name, p.text);
+    filler(src.view(), d);
+    src.arm();
+    for (Region& r : dst)
+        r.arm();
+    if (separate) {
+        std::vector<gm_mat> planes;
+        for (Region& r : dst)
+            planes.push_back(r.m);
+        p.status("gm_split_planes", gm_split_planes(&src.m, planes.data(), NULL));
+    } else {
+        p.status("gm_split", gm_split(&src.m, &dst[0].m, NULL));
+    }
+    p.add(intact(src, "the source"));
+    for (Region& r : dst)
+        p.add(intact(r, "the padding of the destination"));
+    std::vector<cv::Mat> exp;
+    cv::split(src.view(), exp);
+    long bad = 0;
+    for (int c = 0; c < ch; ++c)
+        bad += compare(name, separate ? dst[c].view() : dst[0].views[c], exp[c], d, c);
+    p.diff(bad, (long)sz.w * sz.h * ch);
+    verdict(g, name, p.text);
+}
+
+// gm_merge from one planar image and gm_merge_planes from separate planes,
+// against cv::merge.
+void merge_case(Group& g, gm_dtype d, int ch, const Size2& sz, bool roi, bool separate, Filler filler)
+{
+    std::string name = strf("%s %s c%d %s", separate ? "merge_planes" : "merge", gm_dtype_name(d), ch,
+                            size_name(sz, roi).c_str());
+    Problems p;
+    std::vector<Region> src;
+    if (separate)
+        for (int c = 0; c < ch; ++c)
+            src.push_back(interleaved(d, 1, sz.w, sz.h, roi, c));
+    else
+        src.push_back(planar(d, ch, sz.w, sz.h, roi));
+    Region dst = interleaved(d, ch, sz.w, sz.h, roi);
+    for (Region& r : src)
+        p.add(r.error);
+    p.add(dst.error);
+    if (!p.text.empty())
+        return verdict(g, name, p.text);
+    std::vector<cv::Mat> planes;
+    for (Region& r : src)
+        for (cv::Mat& v : r.views) {
+            filler(v, d);
+            planes.push_back(v);
+        }
+    for (Region& r : src)
+        r.arm();
+    dst.arm();
+    if (separate) {
+        std::vector<gm_mat> ms;
+        for (Region& r : src)
+            ms.push_back(r.m);
+        p.status("gm_merge_planes", gm_merge_planes(ms.data(), ch, &dst.m, NULL));
+    } else {
+        p.status("gm_merge", gm_merge(&src[0].m, &dst.m, NULL));
+    }
+    for (Region& r : src)
+        p.add(intact(r, "the source"));
+    p.add(intact(dst, "the padding of the destination"));
+    cv::Mat exp;
+    cv::merge(planes, exp);
+    p.diff(compare(name, dst.view(), exp, d), (long)sz.w * sz.h * ch);
+    verdict(g, name, p.text);
+}
+
+// One of split, split_planes, merge, merge_planes by number.
+void relayout_case(Group& g, int op, gm_dtype d, int ch, const Size2& sz, bool roi, Filler filler)
+{
+    if (op < 2)
+        split_case(g, d, ch, sz, roi, op == 1, filler);
+    else
+        merge_case(g, d, ch, sz, roi, op == 3, filler);
+}
+
+void test_split_merge()
+{
+    Group g("split");
+    for (gm_dtype d : kDtypes)
+        for (int ch = 2; ch <= 4; ++ch) {
+            for (int s = 0; s < kBig; ++s)
+                for (bool roi : {false, true})
+                    for (int op = 0; op < 4; ++op)
+                        relayout_case(g, op, d, ch, kSizes[s], roi, fill_moved);
+            // The camera frame (time): one operation per dtype and channel count, as an ROI.
+            relayout_case(g, ((int)d + ch) % 4, d, ch, kSizes[kBig], true, fill_moved);
+        }
+}
+
+// NaN bit patterns of every kind: quiet and signaling, both signs, payloads.
+// cv::split/merge/cvtColor move bits; a path that passes a float through
+// arithmetic or a float <-> double conversion quiets signaling NaNs.
+void fill_nans(cv::Mat& m, gm_dtype d)
+{
+    size_t es = gm_dtype_size(d), n = (size_t)m.cols * m.channels();
+    for (int y = 0; y < m.rows; ++y)
+        for (size_t i = 0; i < n; ++i) {
+            uint8_t* p = m.ptr(y) + i * es;
+            uint64_t r = t_rand(), sign = r & 1, quiet = (r >> 1) & 1, pay = r >> 2;
+            if (d == GM_F64) {
+                uint64_t v = (sign << 63) | 0x7ff0000000000000ull | (quiet << 51) | (pay & 0x7ffffffffffffull) | 1;
+                memcpy(p, &v, 8);
+            } else if (d == GM_F32) {
+                uint32_t v = (uint32_t)(sign << 31) | 0x7f800000u | (uint32_t)(quiet << 22) | ((uint32_t)pay & 0x3fffffu) | 1u;
+                memcpy(p, &v, 4);
+            } else if (d == GM_F16) {
+                uint16_t v = (uint16_t)((sign << 15) | 0x7c00u | (quiet << 9) | (pay & 0x1ffu) | 1u);
+                memcpy(p, &v, 2);
+            } else {
+                uint16_t v = (uint16_t)((sign << 15) | 0x7f80u | (quiet << 6) | (pay & 0x3fu) | 1u);
+                memcpy(p, &v, 2);
+            }
+        }
+}
+
+// -------------------------------------------------------- cvtColor swaps
+
+struct Swap {
+    const char* name;
+    int code, src_ch, dst_ch;
+    int map[4];
+};
+
+// The channel swaps cvtColor does, as gm_xform channel maps. BGR2BGRA's
+// alpha is GM_CONST with offset = OpenCV's alpha for the depth.
+const Swap kSwaps[] = {
+    {"BGR2RGB", cv::COLOR_BGR2RGB, 3, 3, {2, 1, 0, 0}},
+    {"BGRA2BGR", cv::COLOR_BGRA2BGR, 4, 3, {0, 1, 2, 0}},
+    {"BGR2BGRA", cv::COLOR_BGR2BGRA, 3, 4, {0, 1, 2, GM_CONST}},
+    {"GRAY2BGR", cv::COLOR_GRAY2BGR, 1, 3, {0, 0, 0, 0}},
+    {"RGBA2BGRA", cv::COLOR_RGBA2BGRA, 4, 4, {2, 1, 0, 3}},
+};
+
+double opencv_alpha(gm_dtype d) { return d == GM_U8 ? 255.0 : d == GM_U16 ? 65535.0 : 1.0; }
+
+void swap_case(Group& g, const Swap& sw, gm_dtype d, const Size2& sz, bool roi, Filler filler)
+{
+    std::string name = strf("cvtColor %s %s %s", sw.name, gm_dtype_name(d), size_name(sz, roi).c_str());
+    Problems p;
+    Region src = interleaved(d, sw.src_ch, sz.w, sz.h, roi);
+    Region dst = interleaved(d, sw.dst_ch, sz.w, sz.h, roi);
+    p.add(src.error);
+    p.add(dst.error);
+    if (!p.text.empty())
+        return verdict(g, name, p.text);
+    filler(src.view(), d);
+    src.arm();
+    dst.arm();
+    gm_xform x = gm_xform_identity();
+    for (int c = 0; c < 4; ++c)
+        x.map[c] = sw.map[c];
+    x.offset[3] = sw.map[3] == GM_CONST ? opencv_alpha(d) : 0.0;
+    p.status("gm_transform", gm_transform(&src.m, &dst.m, &x, NULL));
+    p.add(intact(src, "the source"));
+    p.add(intact(dst, "the padding of the destination"));
+    cv::Mat exp;
+    cv::cvtColor(src.view(), exp, sw.code);
+    p.diff(compare(name, dst.view(), exp, d), (long)sz.w * sz.h * sw.dst_ch);
+    verdict(g, name, p.text);
+}
+
+void test_swaps()
+{
+    Group g("cvtColor");
+    for (const Swap& sw : kSwaps)
+        for (gm_dtype d : {GM_U8, GM_U16, GM_F32})
+            for (int s = 0; s < kSizeCount; ++s)
+                for (bool roi : {false, true})
+                    if (s != kBig || (roi && d == GM_U8)) // the camera frame: u8, ROI
+                        swap_case(g, sw, d, kSizes[s], roi, fill_moved);
+}
+
+// Signaling and quiet NaNs through the pure data movements.
+void test_payloads()
+{
+    Group g("payloads");
+    Size2 sz{13, 7};
+    for (gm_dtype d : {GM_F32, GM_F64, GM_F16, GM_BF16})
+        for (bool roi : {false, true}) {
+            split_case(g, d, 3, sz, roi, false, fill_nans);
+            split_case(g, d, 3, sz, roi, true, fill_nans);
+            merge_case(g, d, 3, sz, roi, false, fill_nans);
+            merge_case(g, d, 3, sz, roi, true, fill_nans);
+            if (d == GM_F32)
+                for (const Swap& sw : kSwaps)
+                    if (sw.map[3] != GM_CONST)
+                        swap_case(g, sw, d, sz, roi, fill_nans);
+        }
+}
+
+// -------------------------------------------------------------------- blobs
+
+// OpenCV's blob for images (sizes unchanged, no crop, CV_32F). blobFromImage
+// subtracts the mean in place on float inputs (images[i] -= mean on a header
+// of the caller's data), so it gets copies.
+cv::Mat opencv_blob(const std::vector<cv::Mat>& images, double sf, const cv::Scalar& mean, bool swap_rb)
+{
+    std::vector<cv::Mat> copies;
+    for (const cv::Mat& m : images)
+        copies.push_back(m.clone());
+    return cv::dnn::blobFromImages(copies, sf, cv::Size(), mean, swap_rb, false, CV_32F);
+}
+
+// Plane (n, c) of an NCHW blob as an h x w Mat.
+cv::Mat blob_plane(const cv::Mat& blob, int n, int c)
+{
+    return cv::Mat(blob.size[2], blob.size[3], blob.type(), const_cast<uchar*>(blob.ptr(n, c)));
+}
+
+// What gpumat's blob with std computes: OpenCV's (x - mean) (scalefactor 1),
+// then each channel multiplied in float by (float)(scalefactor / std[c]),
+// one rounding, as gpumat's fma(v, s, 0) rounds once. Bit-exact expected.
+void scale_by_std(cv::Mat& blob, double sf, const double* std_)
+{
+    for (int n = 0; n < blob.size[0]; ++n)
+        for (int c = 0; c < blob.size[1]; ++c) {
+            float k = (float)(sf / std_[c]);
+            cv::Mat pl = blob_plane(blob, n, c);
+            for (int y = 0; y < pl.rows; ++y)
+                for (int x = 0; x < pl.cols; ++x)
+                    pl.ptr<float>(y)[x] *= k;
+        }
+}
+
+// The expected blob for the parameters, as NCHW f32.
+cv::Mat expected_blob(const std::vector<cv::Mat>& images, double sf, const double* mean, const double* std_, bool swap_rb)
+{
+    cv::Scalar m(mean[0], mean[1], mean[2], mean[3]);
+    if (!std_)
+        return opencv_blob(images, sf, m, swap_rb);
+    cv::Mat b = opencv_blob(images, 1.0, m, swap_rb);
+    scale_by_std(b, sf, std_);
+    return b;
+}
+
+// Compares image n of gpumat's blob (dst: planar planes or one interleaved
+// image) with image n of the NCHW blob exp (f32; converted to f16 for an f16 dst).
+long compare_blob(const std::string& name, const std::vector<cv::Mat>& got, bool nhwc, const cv::Mat& exp, int n, gm_dtype dd)
+{
+    int ch = exp.size[1];
+    std::vector<cv::Mat> planes;
+    for (int c = 0; c < ch; ++c) {
+        cv::Mat pl = blob_plane(exp, n, c);
+        if (dd == GM_F16)
+            pl.convertTo(pl, CV_16F);
+        planes.push_back(pl);
+    }
+    if (nhwc) { // NHWC: the blob transposed, i.e. its planes interleaved
+        cv::Mat hwc;
+        cv::merge(planes, hwc);
+        return compare(name, got[0], hwc, dd);
+    }
+    long bad = 0;
+    for (int c = 0; c < ch; ++c)
+        bad += compare(name, got[c], planes[c], dd, c);
+    return bad;
+}
+
+struct BlobParams {
+    double sf;
+    const double* mean;
+    const double* std_;
+    bool swap_rb;
+};
+
+const double kMeanZero[4] = {0, 0, 0, 0};
+const double kMeanBGR[4] = {104, 117, 123, 0};
+const double kMeanImagenet[4] = {123.675, 116.28, 103.53, 127.5};
+const double kStdImagenet[4] = {58.395, 57.12, 57.375, 64.0};
+
+std::string blob_params_name(const BlobParams& b)
+{
+    return strf("sf=%g mean=(%g,%g,%g,%g)%s%s", b.sf, b.mean[0], b.mean[1], b.mean[2], b.mean[3],
+                b.std_ ? " std=imagenet" : "", b.swap_rb ? " swapRB" : "");
+}
+
+// gm_blob_from_image on one image into NCHW or NHWC, f32 or f16, padded.
+void blob_case(Group& g, gm_dtype sd, int ch, const Size2& sz, bool roi, const BlobParams& b, bool nhwc, gm_dtype dd)
+{
+    std::string name = strf("blob %s c%d -> %s %s %s %s", gm_dtype_name(sd), ch, gm_dtype_name(dd), nhwc ? "NHWC" : "NCHW",
+                            size_name(sz, roi).c_str(), blob_params_name(b).c_str());
+    Problems p;
+    Region src = interleaved(sd, ch, sz.w, sz.h, roi);
+    Region dst = nhwc ? interleaved(dd, ch, sz.w, sz.h, roi) : planar(dd, ch, sz.w, sz.h, roi);
+    p.add(src.error);
+    p.add(dst.error);
+    if (!p.text.empty())
+        return verdict(g, name, p.text);
+    Range r; // f32 sources: the reals of rand_real, exact halves included
+    fill(src.view(), sd, r);
+    src.arm();
+    dst.arm();
+    p.status("gm_blob_from_image", gm_blob_from_image(&src.m, &dst.m, b.sf, b.mean, b.std_, b.swap_rb, NULL));
+    p.add(intact(src, "the source"));
+    p.add(intact(dst, "the padding of the destination"));
+    cv::Mat exp = expected_blob({src.view()}, b.sf, b.mean, b.std_, b.swap_rb);
+    p.diff(compare_blob(name, dst.views, nhwc, exp, 0, dd), (long)sz.w * sz.h * ch);
+    verdict(g, name, p.text);
+}
+
+// gm_blob_from_images: 3 ROI images into a batched gm_alloc_desc'd dst.
+void blobs_case(Group& g, gm_dtype sd, int ch, const Size2& sz, bool roi, const BlobParams& b, bool nhwc)
+{
+    const int n = 3;
+    std::string name = strf("blobs x%d %s c%d -> f32 %s %s %s", n, gm_dtype_name(sd), ch, nhwc ? "NHWC" : "NCHW",
+                            size_name(sz, roi).c_str(), blob_params_name(b).c_str());
+    Problems p;
+    std::vector<Region> src;
+    std::vector<cv::Mat> views;
+    std::vector<gm_mat> ms;
+    for (int i = 0; i < n; ++i) {
+        src.push_back(interleaved(sd, ch, sz.w, sz.h, roi));
+        p.add(src.back().error);
+    }
+    gm_desc desc{};
+    desc.width = sz.w;
+    desc.height = sz.h;
+    desc.channels = ch;
+    desc.batch = n;
+    desc.dtype = GM_F32;
+    desc.layout = nhwc ? GM_HWC : GM_CHW;
+    gm_mat dst{};
+    p.status("gm_alloc_desc", gm_alloc_desc(&dst, &desc, GM_HOST));
+    if (!p.text.empty())
+        return verdict(g, name, p.text);
+    for (Region& r : src) {
+        fill(r.view(), sd);
+        r.arm();
+        views.push_back(r.view());
+        ms.push_back(r.m);
+    }
+    p.status("gm_blob_from_images", gm_blob_from_images(ms.data(), n, &dst, b.sf, b.mean, b.std_, b.swap_rb, NULL));
+    for (Region& r : src)
+        p.add(intact(r, "a source"));
+    cv::Mat exp = expected_blob(views, b.sf, b.mean, b.std_, b.swap_rb);
+    long bad = 0;
+    for (int i = 0; i < n; ++i) {
+        std::vector<cv::Mat> got;
+        uint8_t* base = (uint8_t*)dst.data + i * dst.batch_pitch;
+        if (nhwc)
+            got.push_back(cv::Mat(sz.h, sz.w, CV_32FC(ch), base, (size_t)dst.pitch));
+        else
+            for (int c = 0; c < ch; ++c)
+                got.push_back(cv::Mat(sz.h, sz.w, CV_32F, base + c * dst.plane_pitch, (size_t)dst.pitch));
+        bad += compare_blob(name + strf(" image %d", i), got, nhwc, exp, i, GM_F32);
+    }
+    p.diff(bad, (long)n * sz.w * sz.h * ch);
+    gm_free(&dst);
+    verdict(g, name, p.text);
+}
+
+void test_blobs()
+{
+    Group g("blob");
+    const double sfs[] = {1.0, 1 / 255., 0.017};
+    const double* means[] = {kMeanZero, kMeanBGR, kMeanImagenet};
+    for (gm_dtype sd : {GM_U8, GM_F32})
+        for (int ch : {1, 3, 4})
+            for (int s = 0; s < kBig; ++s)
+                for (bool roi : {false, true})
+                    for (int k = 0; k < 3; ++k)
+                        for (int swap = 0; swap < (ch >= 3 ? 2 : 1); ++swap) {
+                            // every scalefactor with every mean, across the sizes
+                            BlobParams b{sfs[k], means[(k + s) % 3], nullptr, swap != 0};
+                            for (bool nhwc : {false, true})
+                                for (gm_dtype dd : {GM_F32, GM_F16})
+                                    blob_case(g, sd, ch, kSizes[s], roi, b, nhwc, dd);
+                            b.std_ = kStdImagenet;
+                            blob_case(g, sd, ch, kSizes[s], roi, b, s % 2 == 1, GM_F32);
+                        }
+    // The camera frame, the way an inference program calls it.
+    BlobParams cam{1 / 255., kMeanImagenet, nullptr, true};
+    blob_case(g, GM_U8, 3, kSizes[kBig], true, cam, false, GM_F32);
+    cam.std_ = kStdImagenet;
+    blob_case(g, GM_U8, 3, kSizes[kBig], true, cam, false, GM_F16);
+
+    for (gm_dtype sd : {GM_U8, GM_F32})
+        for (int ch : {1, 3, 4})
+            for (int s : {0, 2, 4, 5})
+                for (bool nhwc : {false, true}) {
+                    BlobParams b{s == 4 ? 1 / 255. : 0.017, s == 0 ? kMeanZero : kMeanImagenet,
+                                 s == 5 ? kStdImagenet : nullptr, ch >= 3 && s != 2};
+                    blobs_case(g, sd, ch, kSizes[s], s != 0, b, nhwc);
+                }
+}
+
+} // namespace
+
+int main()
+{
+    t_seed_from_env("oracle");
+    test_convert();
+    test_split_merge();
+    test_swaps();
+    test_payloads();
+    test_blobs();
+    return t_summary("oracle");
+}

@@ -1,0 +1,1456 @@
+/* test_args: bad input to every public gpumat function (exact status, gm_last_error naming function and argument, sentinel outputs untouched), and missing driver / NVRTC in a child process. Alone: make build/test_args && ./build/test_args */
+#define GPUMAT_IMPLEMENTATION
+#include "gpumat.h"
+#include "check.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+#define NO_DRIVER_FLAG "--no-driver"
+#define BAD_CUDA "/nonexistent/libcuda.so.1"
+#define BAD_NVRTC "/nonexistent/libnvrtc.so"
+
+/* ---------------------------------------------------------------- helpers */
+
+/* A host image over a buffer of random non-zero bytes (padding around every
+ * row, plane and image), with a copy to tell whether anything was written. */
+typedef struct timg {
+    gm_mat m;
+    unsigned char* buf;
+    unsigned char* ref;
+    size_t n;
+} timg;
+
+static void fill_random(unsigned char* p, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; ++i)
+        p[i] = (unsigned char)(t_rand() % 255 + 1);
+}
+
+static void timg_make(timg* t, int64_t w, int64_t h, gm_dtype dt, int ch, gm_layout lay, int batch)
+{
+    gm_desc d;
+    int64_t es = (int64_t)gm_dtype_size(dt), row = w * es * (lay == GM_HWC ? ch : 1);
+    gm_status s;
+    memset(&d, 0, sizeof d);
+    d.width = w;
+    d.height = h;
+    d.dtype = dt;
+    d.channels = ch;
+    d.layout = lay;
+    d.batch = batch;
+    d.pitch = row + 3 * es;
+    d.plane_pitch = d.pitch * h + 2 * es;
+    d.batch_pitch = (lay == GM_CHW ? d.plane_pitch * ch : d.pitch * h) + 5 * es;
+    t->n = (size_t)(d.batch_pitch * batch + 64);
+    t->buf = (unsigned char*)malloc(t->n);
+    t->ref = (unsigned char*)malloc(t->n);
+    fill_random(t->buf, t->n);
+    memcpy(t->ref, t->buf, t->n);
+    s = gm_wrap_desc(&t->m, t->buf, &d, GM_HOST);
+    if (s != GM_OK) {
+        printf("timg_make: gm_wrap_desc failed: %s\n", gm_last_error());
+        exit(2);
+    }
+}
+
+static int timg_same(const timg* t) { return memcmp(t->buf, t->ref, t->n) == 0; }
+static void timg_snap(timg* t) { memcpy(t->ref, t->buf, t->n); }
+
+static void timg_free(timg* t)
+{
+    free(t->buf);
+    free(t->ref);
+    memset(t, 0, sizeof *t);
+}
+
+/* A descriptor that claims to be device memory but points at host memory:
+ * only for calls that must fail before anything touches the pointer. */
+static gm_mat fake_device(const timg* t)
+{
+    gm_mat m = t->m;
+    m.where = GM_DEVICE;
+    return m;
+}
+
+/* Every checked call first leaves a distinct failure behind, so a message
+ * that merely survived from an earlier call cannot satisfy the checks. */
+static char g_stale[1100];
+static void reset_error(void)
+{
+    gm_dtype dt;
+    int cn;
+    gm_from_cv_type(-987654, &dt, &cn);
+    snprintf(g_stale, sizeof g_stale, "%.1000s", gm_last_error());
+}
+
+static int count_ok(int ok, int line, const char* what, const char* text)
+{
+    if (ok) {
+        ++t_passed;
+    } else {
+        ++t_failed;
+        printf("FAIL %s:%d: %s: %s\n", __FILE__, line, text, what);
+    }
+    return ok;
+}
+
+/* The status is want; on failure gm_last_error() is fresh and contains fn
+ * and arg; every image in imgs (NULL-terminated) is byte-for-byte unchanged
+ * (and is restored if it was not, so one bug fails one check). */
+static void expect_(int line, const char* text, gm_status got, gm_status want, const char* fn, const char* arg,
+                    timg* const* imgs)
+{
+    const char* e = gm_last_error();
+    char msg[1400];
+    int i;
+    snprintf(msg, sizeof msg, "status %s (%s), want %s; message \"%.1000s\"", gm_status_string(got),
+             got == GM_OK ? "GM_OK" : "error", gm_status_string(want), e);
+    count_ok(got == want, line, msg, text);
+    if (want != GM_OK) {
+        snprintf(msg, sizeof msg, "message \"%.1000s\" should be new and name \"%.100s\"", e, fn);
+        count_ok(strcmp(e, g_stale) != 0 && strstr(e, fn) != NULL, line, msg, text);
+        if (arg) {
+            snprintf(msg, sizeof msg, "message \"%.1000s\" should name \"%.100s\"", e, arg);
+            count_ok(strstr(e, arg) != NULL, line, msg, text);
+        }
+    }
+    for (i = 0; imgs[i]; ++i) {
+        count_ok(timg_same(imgs[i]), line, "an output or input buffer was written", text);
+        memcpy(imgs[i]->buf, imgs[i]->ref, imgs[i]->n); /* one failure, not a cascade */
+    }
+}
+
+/* EXPECT(call, status, "function", "argument", images to check..., NULL) */
+#define EXPECT(call, want, fn, arg, ...) \
+    expect_(__LINE__, #call, (reset_error(), (call)), (want), (fn), (arg), (timg* const[]){__VA_ARGS__})
+
+/* A status that depends on whether this machine has a driver and a device. */
+static int is_no_gpu(gm_status s) { return s == GM_ERR_NO_DRIVER || s == GM_ERR_NO_DEVICE; }
+
+static int g_dev; /* gm_alloc on the device works here */
+
+/* ------------------------------------------------------- base.h functions */
+
+static void test_status_and_types(void)
+{
+    static const size_t sizes[GM_DTYPE_COUNT] = {1, 1, 2, 2, 4, 4, 8, 2, 2};
+    static const char* const names[GM_DTYPE_COUNT] = {"u8", "s8", "u16", "s16", "s32", "f32", "f64", "f16", "bf16"};
+    static const int bad_status[] = {GM_STATUS_COUNT, GM_STATUS_COUNT + 1, -1, 1000, INT_MAX, INT_MIN};
+    static const int bad_dtype[] = {GM_DTYPE_COUNT, -1, 100, INT_MAX, INT_MIN};
+    int s, t, i, c;
+    for (s = 0; s < GM_STATUS_COUNT; ++s) {
+        const char* a = gm_status_string((gm_status)s);
+        CHECK(a && *a && strcmp(a, "unknown status") != 0, "gm_status_string(%d) = \"%s\"", s, a ? a : "(null)");
+        for (t = 0; a && t < s; ++t)
+            CHECK(strcmp(a, gm_status_string((gm_status)t)) != 0, "statuses %d and %d share \"%s\"", s, t, a);
+    }
+    CHECK(strcmp(gm_status_string(GM_OK), "success") == 0, "GM_OK is \"%s\"", gm_status_string(GM_OK));
+    for (i = 0; i < (int)(sizeof bad_status / sizeof *bad_status); ++i) {
+        const char* a = gm_status_string((gm_status)bad_status[i]);
+        CHECK(a && strcmp(a, "unknown status") == 0, "gm_status_string(%d) = \"%s\"", bad_status[i],
+              a ? a : "(null)");
+    }
+
+    for (i = 0; i < GM_DTYPE_COUNT; ++i) {
+        CHECK(gm_dtype_size((gm_dtype)i) == sizes[i], "gm_dtype_size(%d) = %zu", i, gm_dtype_size((gm_dtype)i));
+        CHECK(strcmp(gm_dtype_name((gm_dtype)i), names[i]) == 0, "gm_dtype_name(%d) = %s", i,
+              gm_dtype_name((gm_dtype)i));
+    }
+    for (i = 0; i < (int)(sizeof bad_dtype / sizeof *bad_dtype); ++i) {
+        const char* n = gm_dtype_name((gm_dtype)bad_dtype[i]);
+        CHECK(gm_dtype_size((gm_dtype)bad_dtype[i]) == 0, "gm_dtype_size(%d) = %zu", bad_dtype[i],
+              gm_dtype_size((gm_dtype)bad_dtype[i]));
+        CHECK(n && strcmp(n, "?") == 0, "gm_dtype_name(%d) = %s", bad_dtype[i], n ? n : "(null)");
+    }
+
+    /* OpenCV 4 codes: CV_8UC3 = 16, CV_32FC1 = 5, CV_16FC4 = 31, CV_64FC2 = 14 */
+    CHECK(gm_cv_type(GM_U8, 3) == 16, "CV_8UC3 %d", gm_cv_type(GM_U8, 3));
+    CHECK(gm_cv_type(GM_F32, 1) == 5, "CV_32FC1 %d", gm_cv_type(GM_F32, 1));
+    CHECK(gm_cv_type(GM_F16, 4) == 31, "CV_16FC4 %d", gm_cv_type(GM_F16, 4));
+    CHECK(gm_cv_type(GM_F64, 2) == 14, "CV_64FC2 %d", gm_cv_type(GM_F64, 2));
+    for (i = 0; i <= GM_F16; ++i)
+        for (c = 1; c <= 4; ++c) {
+            gm_dtype dt = (gm_dtype)99;
+            int cn = 99, code = gm_cv_type((gm_dtype)i, c);
+            gm_status st = gm_from_cv_type(code, &dt, &cn);
+            CHECK(st == GM_OK && dt == (gm_dtype)i && cn == c, "cv type %d (%d x%d) -> %d %d x%d", code, i, c,
+                  (int)st, (int)dt, cn);
+        }
+    CHECK(gm_cv_type(GM_BF16, 1) == -1, "bf16 has no OpenCV 4 code: %d", gm_cv_type(GM_BF16, 1));
+    CHECK(gm_cv_type(GM_U8, 0) == -1, "0 channels: %d", gm_cv_type(GM_U8, 0));
+    CHECK(gm_cv_type(GM_U8, 5) == -1, "5 channels: %d", gm_cv_type(GM_U8, 5));
+    CHECK(gm_cv_type(GM_U8, -1) == -1, "-1 channels: %d", gm_cv_type(GM_U8, -1));
+    CHECK(gm_cv_type((gm_dtype)-1, 1) == -1, "dtype -1: %d", gm_cv_type((gm_dtype)-1, 1));
+    CHECK(gm_cv_type((gm_dtype)GM_DTYPE_COUNT, 1) == -1, "dtype 9: %d", gm_cv_type((gm_dtype)GM_DTYPE_COUNT, 1));
+    {
+        static const int bad_codes[] = {-1, 32, 33, 1 << 20, INT_MAX, INT_MIN};
+        gm_dtype dt = (gm_dtype)77;
+        int cn = 77;
+        EXPECT(gm_from_cv_type(16, NULL, &cn), GM_ERR_ARG, "gm_from_cv_type", "dtype", NULL);
+        CHECK(cn == 77, "channels written on failure: %d", cn);
+        EXPECT(gm_from_cv_type(16, &dt, NULL), GM_ERR_ARG, "gm_from_cv_type", "channels", NULL);
+        CHECK(dt == (gm_dtype)77, "dtype written on failure: %d", (int)dt);
+        for (i = 0; i < (int)(sizeof bad_codes / sizeof *bad_codes); ++i) {
+            EXPECT(gm_from_cv_type(bad_codes[i], &dt, &cn), GM_ERR_TYPE, "gm_from_cv_type", "cv_type", NULL);
+            CHECK(dt == (gm_dtype)77 && cn == 77, "outputs written for code %d: %d %d", bad_codes[i], (int)dt, cn);
+        }
+    }
+}
+
+static void* other_thread(void* arg)
+{
+    char* seen = (char*)arg;
+    snprintf(seen, 256, "%.200s", gm_last_error());
+    gm_kernel_compile(-5, 86, NULL); /* a failure of this thread only */
+    return NULL;
+}
+
+static void test_last_error_is_per_thread(void)
+{
+    char seen[256] = "unset", before[256];
+    pthread_t th;
+    gm_roi(NULL, NULL, 0, 0, 1, 1);
+    snprintf(before, sizeof before, "%.200s", gm_last_error());
+    CHECK(strstr(before, "gm_roi") != NULL, "gm_roi(NULL) left \"%s\"", before);
+    if (pthread_create(&th, NULL, other_thread, seen) != 0) {
+        SKIP("pthread_create failed: per-thread error not checked");
+        return;
+    }
+    pthread_join(th, NULL);
+    CHECK(seen[0] == 0, "a new thread sees another thread's error \"%s\"", seen);
+    CHECK(strcmp(gm_last_error(), before) == 0, "another thread's failure replaced this thread's: \"%s\"",
+          gm_last_error());
+}
+
+/* Device calls from a thread that never made a context current: gpumat must
+ * use the device's primary context there too (as the CUDA runtime does). */
+typedef struct thread_io {
+    gm_mat* dev;
+    gm_status sync, down;
+    unsigned char host[240];
+    char msg[256];
+} thread_io;
+
+static void* device_thread(void* arg)
+{
+    thread_io* io = (thread_io*)arg;
+    io->down = gm_download_sync(io->dev, io->host, 0); /* first: nothing made a context current yet */
+    snprintf(io->msg, sizeof io->msg, "%.200s", io->down == GM_OK ? "" : gm_last_error());
+    io->sync = gm_sync(NULL);
+    return NULL;
+}
+
+static void test_fresh_thread_device(void)
+{
+    thread_io io;
+    unsigned char pattern[240];
+    gm_mat dev;
+    pthread_t th;
+    gm_status s = gm_alloc(&dev, 16, 5, GM_U8, 3, GM_HWC);
+    size_t i;
+    CHECK(s == GM_OK, "device alloc: %s", gm_last_error());
+    if (s != GM_OK)
+        return;
+    for (i = 0; i < sizeof pattern; ++i)
+        pattern[i] = (unsigned char)(t_rand() % 255 + 1);
+    s = gm_upload_sync(&dev, pattern, 0);
+    CHECK(s == GM_OK, "upload: %s", gm_last_error());
+    memset(&io, 0, sizeof io);
+    io.dev = &dev;
+    io.sync = io.down = GM_ERR_ARG;
+    if (pthread_create(&th, NULL, device_thread, &io) != 0) {
+        CHECK(0, "pthread_create failed");
+    } else {
+        pthread_join(th, NULL);
+        CHECK(io.sync == GM_OK, "gm_sync(NULL) on a fresh thread: %s", gm_status_string(io.sync));
+        CHECK(io.down == GM_OK && memcmp(io.host, pattern, sizeof pattern) == 0,
+              "gm_download_sync on a fresh thread: %s (%s)", gm_status_string(io.down), io.msg);
+    }
+    gm_free(&dev);
+}
+
+/* ------------------------------------------------------ allocation, wrap */
+
+/* After a failed gm_alloc*/
+/* or gm_wrap*, *m must be safe to gm_free: nothing owned, no data. */
+#define CHECK_SAFE(m) CHECK((m).owned == NULL && (m).data == NULL, "failed call left data %p owned %p", (m).data, (m).owned)
+
+static gm_desc mkdesc(int64_t w, int64_t h, gm_dtype dt, int ch, gm_layout lay)
+{
+    gm_desc d;
+    memset(&d, 0, sizeof d);
+    d.width = w;
+    d.height = h;
+    d.dtype = dt;
+    d.channels = ch;
+    d.layout = lay;
+    return d;
+}
+
+static void test_alloc(void)
+{
+    gm_mat m;
+    gm_desc d;
+    gm_status s;
+    int i;
+    static const int64_t bad_w[] = {0, -1, -1000, INT64_MIN};
+
+    /* gm_alloc: every argument check comes before the driver is touched */
+    EXPECT(gm_alloc(NULL, 4, 4, GM_U8, 1, GM_HWC), GM_ERR_ARG, "gm_alloc", "m", NULL);
+    for (i = 0; i < 4; ++i) {
+        memset(&m, 0x5a, sizeof m);
+        EXPECT(gm_alloc(&m, bad_w[i], 4, GM_U8, 1, GM_HWC), GM_ERR_SIZE, "gm_alloc", "width", NULL);
+        CHECK_SAFE(m);
+        memset(&m, 0x5a, sizeof m);
+        EXPECT(gm_alloc(&m, 4, bad_w[i], GM_U8, 1, GM_HWC), GM_ERR_SIZE, "gm_alloc", "height", NULL);
+        CHECK_SAFE(m);
+    }
+    EXPECT(gm_alloc(&m, (int64_t)1 << 31, 4, GM_U8, 1, GM_HWC), GM_ERR_SIZE, "gm_alloc", "width", NULL);
+    EXPECT(gm_alloc(&m, 4, (int64_t)1 << 31, GM_U8, 1, GM_HWC), GM_ERR_SIZE, "gm_alloc", "height", NULL);
+    EXPECT(gm_alloc(&m, INT64_MAX, INT64_MAX, GM_F64, 4, GM_HWC), GM_ERR_SIZE, "gm_alloc", "width", NULL);
+    CHECK_SAFE(m);
+    EXPECT(gm_alloc(&m, 4, 4, GM_U8, 0, GM_HWC), GM_ERR_TYPE, "gm_alloc", "channels", NULL);
+    EXPECT(gm_alloc(&m, 4, 4, GM_U8, 5, GM_HWC), GM_ERR_TYPE, "gm_alloc", "channels", NULL);
+    EXPECT(gm_alloc(&m, 4, 4, GM_U8, -3, GM_CHW), GM_ERR_TYPE, "gm_alloc", "channels", NULL);
+    EXPECT(gm_alloc(&m, 4, 4, (gm_dtype)GM_DTYPE_COUNT, 1, GM_HWC), GM_ERR_TYPE, "gm_alloc", "dtype", NULL);
+    EXPECT(gm_alloc(&m, 4, 4, (gm_dtype)-1, 1, GM_HWC), GM_ERR_TYPE, "gm_alloc", "dtype", NULL);
+    EXPECT(gm_alloc(&m, 4, 4, GM_U8, 3, (gm_layout)2), GM_ERR_TYPE, "gm_alloc", "layout", NULL);
+    CHECK_SAFE(m);
+
+    /* gm_alloc_host, pageable and pinned */
+    EXPECT(gm_alloc_host(NULL, 4, 4, GM_U8, 1, GM_HWC, 0), GM_ERR_ARG, "gm_alloc", "m", NULL);
+    EXPECT(gm_alloc_host(&m, 0, 4, GM_U8, 1, GM_HWC, 0), GM_ERR_SIZE, "gm_alloc", "width", NULL);
+    EXPECT(gm_alloc_host(&m, 4, -2, GM_U8, 1, GM_HWC, 1), GM_ERR_SIZE, "gm_alloc", "height", NULL);
+    EXPECT(gm_alloc_host(&m, 4, 4, GM_F32, 7, GM_HWC, 0), GM_ERR_TYPE, "gm_alloc", "channels", NULL);
+    EXPECT(gm_alloc_host(&m, 4, 4, (gm_dtype)42, 1, GM_HWC, 1), GM_ERR_TYPE, "gm_alloc", "dtype", NULL);
+    EXPECT(gm_alloc_host(&m, 4, 4, GM_U8, 2, (gm_layout)-1, 0), GM_ERR_TYPE, "gm_alloc", "layout", NULL);
+    EXPECT(gm_alloc_host(&m, (int64_t)1 << 40, 1, GM_U8, 1, GM_HWC, 0), GM_ERR_SIZE, "gm_alloc", "width", NULL);
+    CHECK_SAFE(m);
+    s = gm_alloc_host(&m, 5, 3, GM_F16, 3, GM_CHW, 0);
+    CHECK(s == GM_OK && m.where == GM_HOST && m.data && m.owned == m.data, "pageable gm_alloc_host: %s",
+          gm_last_error());
+    gm_free(&m);
+    s = gm_alloc_host(&m, 5, 3, GM_U8, 3, GM_HWC, 1);
+    CHECK(s == GM_OK ? m.where == GM_PINNED && m.data != NULL : is_no_gpu(s),
+          "pinned gm_alloc_host: %s (%s)", gm_status_string(s), gm_last_error());
+    if (s != GM_OK) {
+        CHECK(strstr(gm_last_error(), "gm_alloc") != NULL, "pinned failure names gm_alloc: %s", gm_last_error());
+        CHECK_SAFE(m);
+    }
+    gm_free(&m);
+
+    /* gm_alloc_desc */
+    d = mkdesc(10, 4, GM_U8, 3, GM_HWC);
+    EXPECT(gm_alloc_desc(NULL, &d, GM_HOST), GM_ERR_ARG, "gm_alloc", "m", NULL);
+    memset(&m, 0x5a, sizeof m);
+    EXPECT(gm_alloc_desc(&m, NULL, GM_HOST), GM_ERR_ARG, "gm_alloc", "desc", NULL);
+    CHECK_SAFE(m);
+    memset(&m, 0x5a, sizeof m);
+    EXPECT(gm_alloc_desc(&m, &d, (gm_where)3), GM_ERR_ARG, "gm_alloc", "where", NULL);
+    CHECK_SAFE(m);
+    memset(&m, 0x5a, sizeof m);
+    EXPECT(gm_alloc_desc(&m, &d, (gm_where)-1), GM_ERR_ARG, "gm_alloc", "where", NULL);
+    CHECK_SAFE(m);
+    d.pitch = 29; /* a row is 30 bytes */
+    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc", "pitch", NULL);
+    EXPECT(gm_alloc_desc(&m, &d, GM_DEVICE), GM_ERR_SIZE, "gm_alloc", "pitch", NULL);
+    d.pitch = -32;
+    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc", "pitch", NULL);
+    d = mkdesc(4, 4, GM_F32, 1, GM_HWC);
+    d.pitch = 18; /* >= 16 bytes but not whole floats */
+    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc", "pitch", NULL);
+    d = mkdesc(8, 4, GM_U8, 3, GM_CHW);
+    d.pitch = 8;
+    d.plane_pitch = 16; /* planes of 32 bytes 16 apart */
+    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc", "plane_pitch", NULL);
+    d = mkdesc(8, 4, GM_F32, 3, GM_CHW);
+    d.plane_pitch = 8 * 4 * 4 + 2;
+    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc", "plane_pitch", NULL);
+    d = mkdesc(8, 4, GM_U8, 3, GM_HWC);
+    d.batch = 2;
+    d.batch_pitch = 8 * 3 * 4 - 1;
+    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc", "batch_pitch", NULL);
+    d.batch = -2;
+    d.batch_pitch = 0;
+    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc", "batch", NULL);
+    d = mkdesc(8, 4, GM_U8, 9, GM_HWC);
+    EXPECT(gm_alloc_desc(&m, &d, GM_DEVICE), GM_ERR_TYPE, "gm_alloc", "channels", NULL);
+    /* overflowing: rows * pitch, pitch * height, batches */
+    d = mkdesc(INT32_MAX, INT32_MAX, GM_F64, 4, GM_HWC);
+    memset(&m, 0x5a, sizeof m);
+    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc", "desc", NULL);
+    CHECK_SAFE(m);
+    EXPECT(gm_alloc_desc(&m, &d, GM_DEVICE), GM_ERR_SIZE, "gm_alloc", "desc", NULL);
+    d = mkdesc(4, 4, GM_U8, 1, GM_HWC);
+    d.pitch = INT64_MAX / 2;
+    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc", "desc", NULL);
+    d = mkdesc(4, 4, GM_U8, 3, GM_CHW);
+    d.plane_pitch = INT64_MAX / 2;
+    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc", "desc", NULL);
+    d = mkdesc(4, 4, GM_U8, 1, GM_HWC);
+    d.batch = 4;
+    d.batch_pitch = INT64_MAX / 2;
+    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc", "desc", NULL);
+    CHECK_SAFE(m);
+    /* and a good one, so the checks above fail for their reason */
+    d = mkdesc(10, 4, GM_U16, 3, GM_CHW);
+    d.batch = 2;
+    s = gm_alloc_desc(&m, &d, GM_HOST);
+    CHECK(s == GM_OK && m.pitch == 20 && m.plane_pitch == 80 && m.batch_pitch == 240 && m.owned,
+          "compact host gm_alloc_desc: %s pitch %lld plane %lld batch %lld", gm_status_string(s), (long long)m.pitch,
+          (long long)m.plane_pitch, (long long)m.batch_pitch);
+    gm_free(&m);
+    CHECK(m.data == NULL && m.owned == NULL && m.width == 0, "gm_free zeroes the descriptor");
+}
+
+static void test_wrap(void)
+{
+    static double store[512]; /* aligned for every dtype */
+    unsigned char* buf = (unsigned char*)store;
+    gm_mat m;
+    gm_desc d;
+    gm_status s;
+
+    EXPECT(gm_wrap(NULL, buf, 4, 4, GM_U8, 1, GM_HWC, 0, GM_HOST), GM_ERR_ARG, "gm_wrap", "m", NULL);
+    memset(&m, 0x5a, sizeof m);
+    EXPECT(gm_wrap(&m, NULL, 4, 4, GM_U8, 1, GM_HWC, 0, GM_HOST), GM_ERR_ARG, "gm_wrap", "data", NULL);
+    CHECK_SAFE(m);
+    memset(&m, 0x5a, sizeof m);
+    EXPECT(gm_wrap(&m, buf + 1, 4, 4, GM_F32, 1, GM_HWC, 0, GM_HOST), GM_ERR_ARG, "gm_wrap", "align", NULL);
+    CHECK_SAFE(m);
+    EXPECT(gm_wrap(&m, buf + 4, 4, 4, GM_F64, 2, GM_CHW, 0, GM_HOST), GM_ERR_ARG, "gm_wrap", "align", NULL);
+    EXPECT(gm_wrap(&m, buf + 1, 4, 4, GM_F16, 1, GM_HWC, 0, GM_HOST), GM_ERR_ARG, "gm_wrap", "align", NULL);
+    EXPECT(gm_wrap(&m, buf, 0, 4, GM_U8, 1, GM_HWC, 0, GM_HOST), GM_ERR_SIZE, "gm_wrap", "width", NULL);
+    EXPECT(gm_wrap(&m, buf, 4, -1, GM_U8, 1, GM_HWC, 0, GM_HOST), GM_ERR_SIZE, "gm_wrap", "height", NULL);
+    EXPECT(gm_wrap(&m, buf, 4, 4, GM_U8, 3, GM_HWC, 11, GM_HOST), GM_ERR_SIZE, "gm_wrap", "pitch", NULL);
+    EXPECT(gm_wrap(&m, buf, 4, 4, GM_S16, 1, GM_HWC, 9, GM_HOST), GM_ERR_SIZE, "gm_wrap", "pitch", NULL);
+    EXPECT(gm_wrap(&m, buf, 4, 4, GM_U8, 1, GM_HWC, -8, GM_HOST), GM_ERR_SIZE, "gm_wrap", "pitch", NULL);
+    EXPECT(gm_wrap(&m, buf, 4, 8, GM_U8, 1, GM_HWC, INT64_MAX / 4, GM_HOST), GM_ERR_SIZE, "gm_wrap", NULL, NULL);
+    EXPECT(gm_wrap(&m, buf, INT32_MAX, INT32_MAX, GM_F64, 4, GM_HWC, 0, GM_HOST), GM_ERR_SIZE, "gm_wrap", NULL, NULL);
+    EXPECT(gm_wrap(&m, buf, 4, 4, GM_U8, 0, GM_HWC, 0, GM_HOST), GM_ERR_TYPE, "gm_wrap", "channels", NULL);
+    EXPECT(gm_wrap(&m, buf, 4, 4, (gm_dtype)9, 1, GM_HWC, 0, GM_HOST), GM_ERR_TYPE, "gm_wrap", "dtype", NULL);
+    EXPECT(gm_wrap(&m, buf, 4, 4, GM_U8, 1, (gm_layout)5, 0, GM_HOST), GM_ERR_TYPE, "gm_wrap", "layout", NULL);
+    memset(&m, 0x5a, sizeof m);
+    EXPECT(gm_wrap(&m, buf, 4, 4, GM_U8, 1, GM_HWC, 0, (gm_where)5), GM_ERR_ARG, "gm_wrap", "where", NULL);
+    CHECK_SAFE(m);
+
+    /* a host pointer wrapped as device memory: the driver says no, or is missing */
+    memset(&m, 0x5a, sizeof m);
+    reset_error();
+    s = gm_wrap(&m, buf, 4, 4, GM_U8, 1, GM_HWC, 0, GM_DEVICE);
+    CHECK(s == GM_ERR_LOCATION || is_no_gpu(s), "device wrap of host memory: %s (%s)", gm_status_string(s),
+          gm_last_error());
+    CHECK(g_dev ? s == GM_ERR_LOCATION : 1, "with a device, a host pointer is GM_ERR_LOCATION, got %s",
+          gm_status_string(s));
+    CHECK(strstr(gm_last_error(), "gm_wrap") != NULL, "message names gm_wrap: %s", gm_last_error());
+    CHECK(strstr(gm_last_error(), s == GM_ERR_LOCATION ? "data" : "libcuda") != NULL,
+          "message names data or the driver: %s", gm_last_error());
+    CHECK_SAFE(m);
+
+    /* gm_wrap_desc */
+    d = mkdesc(4, 4, GM_U8, 3, GM_CHW);
+    EXPECT(gm_wrap_desc(NULL, buf, &d, GM_HOST), GM_ERR_ARG, "gm_wrap", "m", NULL);
+    memset(&m, 0x5a, sizeof m);
+    EXPECT(gm_wrap_desc(&m, buf, NULL, GM_HOST), GM_ERR_ARG, "gm_wrap", "desc", NULL);
+    CHECK_SAFE(m);
+    memset(&m, 0x5a, sizeof m);
+    EXPECT(gm_wrap_desc(&m, buf, &d, (gm_where)9), GM_ERR_ARG, "gm_wrap", "where", NULL);
+    CHECK_SAFE(m);
+    EXPECT(gm_wrap_desc(&m, NULL, &d, GM_HOST), GM_ERR_ARG, "gm_wrap", "data", NULL);
+    d.plane_pitch = 15; /* a plane is 16 bytes */
+    EXPECT(gm_wrap_desc(&m, buf, &d, GM_HOST), GM_ERR_SIZE, "gm_wrap", "plane_pitch", NULL);
+    d.plane_pitch = 0;
+    d.batch = 3;
+    d.batch_pitch = 47;
+    EXPECT(gm_wrap_desc(&m, buf, &d, GM_HOST), GM_ERR_SIZE, "gm_wrap", "batch_pitch", NULL);
+    d.batch = 0;
+    d.batch_pitch = 0;
+    d.channels = -1;
+    EXPECT(gm_wrap_desc(&m, buf, &d, GM_HOST), GM_ERR_TYPE, "gm_wrap", "channels", NULL);
+    CHECK_SAFE(m);
+    d = mkdesc(3, 5, GM_S32, 2, GM_CHW);
+    d.pitch = 16;
+    d.batch = 2;
+    s = gm_wrap_desc(&m, buf, &d, GM_HOST);
+    CHECK(s == GM_OK && m.data == buf && m.owned == NULL && m.plane_pitch == 80 && m.batch_pitch == 160,
+          "good gm_wrap_desc: %s plane %lld batch %lld", gm_last_error(), (long long)m.plane_pitch,
+          (long long)m.batch_pitch);
+    gm_free(&m); /* frees nothing: ASan would catch a free of store */
+    CHECK(m.data == NULL, "gm_free of a wrap zeroes it");
+
+    gm_free(NULL);
+    memset(&m, 0, sizeof m);
+    gm_free(&m);
+    CHECK(m.data == NULL && m.owned == NULL, "gm_free of a zeroed descriptor");
+}
+
+/* ---------------------------------------------------------------- views */
+
+static void test_views(void)
+{
+    timg a, p, b;
+    gm_mat v, vref, bad;
+    gm_status s;
+    timg_make(&a, 16, 8, GM_U8, 3, GM_HWC, 1);
+    timg_make(&p, 6, 5, GM_F32, 3, GM_CHW, 1);
+    timg_make(&b, 6, 5, GM_S16, 2, GM_HWC, 2);
+    memset(&vref, 0x5a, sizeof vref);
+
+#define VIEW_UNCHANGED() CHECK(memcmp(&v, &vref, sizeof v) == 0, "view written on failure")
+    v = vref;
+    EXPECT(gm_roi(NULL, &v, 0, 0, 1, 1), GM_ERR_ARG, "gm_roi", "m", &a, NULL);
+    VIEW_UNCHANGED();
+    EXPECT(gm_roi(&a.m, NULL, 0, 0, 1, 1), GM_ERR_ARG, "gm_roi", "view", &a, NULL);
+    EXPECT(gm_roi(&a.m, &v, -1, 0, 2, 2), GM_ERR_SIZE, "gm_roi", "rectangle", &a, NULL);
+    EXPECT(gm_roi(&a.m, &v, 0, -1, 2, 2), GM_ERR_SIZE, "gm_roi", "rectangle", &a, NULL);
+    EXPECT(gm_roi(&a.m, &v, 0, 0, 0, 2), GM_ERR_SIZE, "gm_roi", "rectangle", &a, NULL);
+    EXPECT(gm_roi(&a.m, &v, 0, 0, 2, 0), GM_ERR_SIZE, "gm_roi", "rectangle", &a, NULL);
+    EXPECT(gm_roi(&a.m, &v, 0, 0, -2, 2), GM_ERR_SIZE, "gm_roi", "rectangle", &a, NULL);
+    EXPECT(gm_roi(&a.m, &v, 10, 0, 7, 1), GM_ERR_SIZE, "gm_roi", "rectangle", &a, NULL);
+    EXPECT(gm_roi(&a.m, &v, 0, 5, 1, 4), GM_ERR_SIZE, "gm_roi", "rectangle", &a, NULL);
+    EXPECT(gm_roi(&a.m, &v, 0, 0, 17, 8), GM_ERR_SIZE, "gm_roi", "rectangle", &a, NULL);
+    EXPECT(gm_roi(&a.m, &v, INT64_MAX, 0, INT64_MAX, 1), GM_ERR_SIZE, "gm_roi", "rectangle", &a, NULL);
+    EXPECT(gm_roi(&a.m, &v, 1, 1, INT64_MAX, INT64_MAX), GM_ERR_SIZE, "gm_roi", "rectangle", &a, NULL);
+    EXPECT(gm_roi(&a.m, &v, INT64_MIN, 0, 2, 2), GM_ERR_SIZE, "gm_roi", "rectangle", &a, NULL);
+    VIEW_UNCHANGED();
+    bad = a.m;
+    bad.data = NULL;
+    EXPECT(gm_roi(&bad, &v, 0, 0, 1, 1), GM_ERR_ARG, "gm_roi", "m->data", NULL);
+    bad = a.m;
+    bad.channels = 0;
+    EXPECT(gm_roi(&bad, &v, 0, 0, 1, 1), GM_ERR_TYPE, "gm_roi", "m->channels", NULL);
+    bad = a.m;
+    bad.pitch = 47; /* a row is 48 bytes */
+    EXPECT(gm_roi(&bad, &v, 0, 0, 1, 1), GM_ERR_SIZE, "gm_roi", "m->pitch", NULL);
+    VIEW_UNCHANGED();
+    s = gm_roi(&a.m, &v, 15, 7, 1, 1);
+    CHECK(s == GM_OK && v.data == a.buf + 7 * a.m.pitch + 45 && v.width == 1, "corner ROI: %s", gm_last_error());
+
+    v = vref;
+    EXPECT(gm_plane(NULL, &v, 0), GM_ERR_ARG, "gm_plane", "m", NULL);
+    EXPECT(gm_plane(&p.m, NULL, 0), GM_ERR_ARG, "gm_plane", "view", NULL);
+    EXPECT(gm_plane(&p.m, &v, -1), GM_ERR_ARG, "gm_plane", "channel", NULL);
+    EXPECT(gm_plane(&p.m, &v, 3), GM_ERR_ARG, "gm_plane", "channel", NULL);
+    EXPECT(gm_plane(&p.m, &v, INT_MIN), GM_ERR_ARG, "gm_plane", "channel", NULL);
+    EXPECT(gm_plane(&a.m, &v, 0), GM_ERR_TYPE, "gm_plane", "interleaved", NULL);
+    bad = p.m;
+    bad.dtype = (gm_dtype)12;
+    EXPECT(gm_plane(&bad, &v, 0), GM_ERR_TYPE, "gm_plane", "m->dtype", NULL);
+    VIEW_UNCHANGED();
+    s = gm_plane(&p.m, &v, 2);
+    CHECK(s == GM_OK && v.data == p.buf + 2 * p.m.plane_pitch && v.channels == 1, "plane 2: %s", gm_last_error());
+
+    v = vref;
+    EXPECT(gm_item(NULL, &v, 0), GM_ERR_ARG, "gm_item", "m", NULL);
+    EXPECT(gm_item(&b.m, NULL, 0), GM_ERR_ARG, "gm_item", "view", NULL);
+    EXPECT(gm_item(&b.m, &v, -1), GM_ERR_ARG, "gm_item", "index", NULL);
+    EXPECT(gm_item(&b.m, &v, 2), GM_ERR_ARG, "gm_item", "index", NULL);
+    EXPECT(gm_item(&b.m, &v, INT_MAX), GM_ERR_ARG, "gm_item", "index", NULL);
+    EXPECT(gm_item(&a.m, &v, 1), GM_ERR_ARG, "gm_item", "index", NULL);
+    bad = b.m;
+    bad.batch_pitch = 10; /* less than one image */
+    EXPECT(gm_item(&bad, &v, 0), GM_ERR_SIZE, "gm_item", "m->batch_pitch", NULL);
+    bad = b.m;
+    bad.batch = 0;
+    EXPECT(gm_item(&bad, &v, 0), GM_ERR_SIZE, "gm_item", "m", NULL);
+    VIEW_UNCHANGED();
+    s = gm_item(&b.m, &v, 1);
+    CHECK(s == GM_OK && v.data == b.buf + b.m.batch_pitch && v.batch == 1 && v.owned == NULL, "item 1: %s",
+          gm_last_error());
+#undef VIEW_UNCHANGED
+
+    /* typed views go through the same checks */
+    {
+        gm_u8c3_hwc ta, tv;
+        ta.m = a.m;
+        memset(&tv, 0x5a, sizeof tv);
+        EXPECT(gm_u8c3_hwc_roi(&ta, &tv, 12, 0, 5, 1), GM_ERR_SIZE, "gm_roi", "rectangle", &a, NULL);
+    }
+    timg_free(&a);
+    timg_free(&p);
+    timg_free(&b);
+}
+
+/* -------------------------------------------------- copies and transfers */
+
+static void test_copy(void)
+{
+    timg a, b, c16, ch, w9, b2, h1;
+    gm_mat bad, s1, s2, dev;
+    gm_status s;
+    timg_make(&a, 8, 5, GM_U8, 3, GM_HWC, 1);
+    timg_make(&b, 8, 5, GM_U8, 3, GM_HWC, 1);
+    b.m.pitch += 7; /* a different pitch from a's */
+    timg_make(&c16, 8, 5, GM_U16, 3, GM_HWC, 1);
+    timg_make(&ch, 8, 5, GM_U8, 3, GM_CHW, 1);
+    timg_make(&w9, 9, 5, GM_U8, 3, GM_HWC, 1);
+    timg_make(&b2, 8, 5, GM_U8, 3, GM_HWC, 2);
+    timg_make(&h1, 8, 5, GM_U8, 1, GM_HWC, 1);
+
+    EXPECT(gm_copy(NULL, &b.m, NULL), GM_ERR_ARG, "gm_copy", "src", &b, NULL);
+    EXPECT(gm_copy(&a.m, NULL, NULL), GM_ERR_ARG, "gm_copy", "dst", &a, NULL);
+    EXPECT(gm_copy(&a.m, &w9.m, NULL), GM_ERR_SIZE, "gm_copy", "dst", &a, &w9, NULL);
+    EXPECT(gm_copy(&a.m, &b2.m, NULL), GM_ERR_SIZE, "gm_copy", "dst", &a, &b2, NULL);
+    EXPECT(gm_copy(&a.m, &c16.m, NULL), GM_ERR_TYPE, "gm_copy", "dst", &a, &c16, NULL);
+    EXPECT(gm_copy(&a.m, &h1.m, NULL), GM_ERR_TYPE, "gm_copy", "dst", &a, &h1, NULL);
+    EXPECT(gm_copy(&a.m, &ch.m, NULL), GM_ERR_TYPE, "gm_copy", "dst", &a, &ch, NULL);
+    bad = b.m;
+    bad.pitch = 23;
+    EXPECT(gm_copy(&a.m, &bad, NULL), GM_ERR_SIZE, "gm_copy", "dst->pitch", &a, &b, NULL);
+    bad = a.m;
+    bad.data = NULL;
+    EXPECT(gm_copy(&bad, &b.m, NULL), GM_ERR_ARG, "gm_copy", "src->data", &b, NULL);
+    bad = c16.m;
+    bad.data = c16.buf + 1;
+    EXPECT(gm_copy(&c16.m, &bad, NULL), GM_ERR_ARG, "gm_copy", "dst->data", &c16, NULL);
+    bad = a.m;
+    bad.where = (gm_where)7;
+    EXPECT(gm_copy(&bad, &b.m, NULL), GM_ERR_ARG, "gm_copy", "src->where", &b, NULL);
+    /* overflowing descriptors (never dereferenced) */
+    bad = a.m;
+    bad.width = (int64_t)1 << 61;
+    bad.dtype = GM_F64;
+    bad.channels = 4;
+    EXPECT(gm_copy(&bad, &b.m, NULL), GM_ERR_SIZE, "gm_copy", "src", &b, NULL);
+    bad = a.m;
+    bad.pitch = (int64_t)1 << 62;
+    bad.height = 5;
+    EXPECT(gm_copy(&bad, &b.m, NULL), GM_ERR_SIZE, "gm_copy", "src", &b, NULL);
+    bad = b2.m;
+    bad.batch_pitch = INT64_MAX - 10;
+    EXPECT(gm_copy(&b2.m, &bad, NULL), GM_ERR_SIZE, "gm_copy", "dst", &b2, NULL);
+    bad = ch.m;
+    bad.channels = 4;
+    bad.plane_pitch = INT64_MAX / 3;
+    EXPECT(gm_copy(&bad, &ch.m, NULL), GM_ERR_SIZE, "gm_copy", "src", &ch, NULL);
+    /* overlapping views of one buffer: rows 0-3 onto rows 1-4 */
+    gm_roi(&a.m, &s1, 0, 0, 8, 4);
+    gm_roi(&a.m, &s2, 0, 1, 8, 4);
+    EXPECT(gm_copy(&s1, &s2, NULL), GM_ERR_OVERLAP, "gm_copy", "overlap", &a, NULL);
+    EXPECT(gm_copy(&s2, &s1, NULL), GM_ERR_OVERLAP, "gm_copy", "overlap", &a, NULL);
+    /* and the good copy, different pitches */
+    s = gm_copy(&a.m, &b.m, NULL);
+    CHECK(s == GM_OK && memcmp(b.buf + 2 * b.m.pitch, a.buf + 2 * a.m.pitch, 24) == 0, "good gm_copy: %s",
+          gm_last_error());
+    timg_snap(&b);
+
+    /* gm_upload / gm_download: host images are the wrong place */
+    {
+        unsigned char host[1024];
+        timg hb;
+        timg_make(&hb, 8, 5, GM_U16, 3, GM_HWC, 1);
+        memcpy(host, hb.buf, sizeof host < hb.n ? sizeof host : hb.n);
+        EXPECT(gm_upload(NULL, host, 0, NULL), GM_ERR_ARG, "gm_upload", "dst", &hb, NULL);
+        EXPECT(gm_upload(&b.m, host, 0, NULL), GM_ERR_LOCATION, "gm_upload", "dst", &b, NULL);
+        EXPECT(gm_upload_sync(&b.m, host, 0), GM_ERR_LOCATION, "gm_upload", "dst", &b, NULL);
+        bad = b.m;
+        bad.where = GM_PINNED;
+        EXPECT(gm_upload(&bad, host, 0, NULL), GM_ERR_LOCATION, "gm_upload", "dst", &b, NULL);
+        EXPECT(gm_download(NULL, hb.buf, 0, NULL), GM_ERR_ARG, "gm_download", "src", &hb, NULL);
+        EXPECT(gm_download(&a.m, hb.buf, 0, NULL), GM_ERR_LOCATION, "gm_download", "src", &a, &hb, NULL);
+        EXPECT(gm_download_sync(&a.m, hb.buf, 0), GM_ERR_LOCATION, "gm_download", "src", &a, &hb, NULL);
+        bad = c16.m;
+        bad.channels = 0;
+        EXPECT(gm_upload(&bad, host, 0, NULL), GM_ERR_TYPE, "gm_upload", "dst->channels", NULL);
+        EXPECT(gm_download(&bad, hb.buf, 0, NULL), GM_ERR_TYPE, "gm_download", "src->channels", &hb, NULL);
+
+        /* device descriptors: a real allocation when there is a device, else
+         * a descriptor that only claims to be one; every call fails on its
+         * arguments before any copy starts */
+        if (g_dev)
+            s = gm_alloc(&dev, 8, 5, GM_U16, 3, GM_HWC);
+        else
+            dev = fake_device(&c16), s = GM_OK;
+        CHECK(s == GM_OK, "device u16 image: %s", gm_last_error());
+        if (s == GM_OK) {
+            EXPECT(gm_upload(&dev, NULL, 0, NULL), GM_ERR_ARG, "gm_upload", "host", &c16, NULL);
+            EXPECT(gm_upload_sync(&dev, NULL, 0), GM_ERR_ARG, "gm_upload", "host", &c16, NULL);
+            EXPECT(gm_upload(&dev, host, -2, NULL), GM_ERR_SIZE, "gm_upload", "host_pitch", &c16, NULL);
+            EXPECT(gm_upload(&dev, host, 46, NULL), GM_ERR_SIZE, "gm_upload", "host_pitch", &c16, NULL);
+            EXPECT(gm_upload(&dev, host, 49, NULL), GM_ERR_SIZE, "gm_upload", "host_pitch", &c16, NULL);
+            EXPECT(gm_upload(&dev, host + 1, 0, NULL), GM_ERR_ARG, "gm_upload", "host", &c16, NULL);
+            EXPECT(gm_upload(&dev, host, INT64_MAX / 2, NULL), GM_ERR_SIZE, "gm_upload", "host", &c16, NULL);
+            EXPECT(gm_download(&dev, NULL, 0, NULL), GM_ERR_ARG, "gm_download", "host", &c16, NULL);
+            EXPECT(gm_download_sync(&dev, NULL, 0), GM_ERR_ARG, "gm_download", "host", &c16, NULL);
+            EXPECT(gm_download(&dev, hb.buf, -48, NULL), GM_ERR_SIZE, "gm_download", "host_pitch", &c16, &hb,
+                   NULL);
+            EXPECT(gm_download(&dev, hb.buf, 47, NULL), GM_ERR_SIZE, "gm_download", "host_pitch", &c16, &hb,
+                   NULL);
+            EXPECT(gm_download(&dev, hb.buf + 1, 0, NULL), GM_ERR_ARG, "gm_download", "host", &c16, &hb, NULL);
+            EXPECT(gm_download_sync(&dev, hb.buf, 2), GM_ERR_SIZE, "gm_download", "host_pitch", &c16, &hb, NULL);
+            if (g_dev) {
+                /* a real round trip through the device, to show the above failed on purpose */
+                unsigned char back[240];
+                s = gm_upload_sync(&dev, host, 0);
+                CHECK(s == GM_OK, "gm_upload_sync: %s", gm_last_error());
+                memset(back, 0, sizeof back);
+                s = gm_download_sync(&dev, back, 0);
+                CHECK(s == GM_OK && memcmp(back, host, sizeof back) == 0, "device round trip: %s", gm_last_error());
+                gm_free(&dev);
+            }
+        }
+        timg_free(&hb);
+    }
+    timg_free(&a);
+    timg_free(&b);
+    timg_free(&c16);
+    timg_free(&ch);
+    timg_free(&w9);
+    timg_free(&b2);
+    timg_free(&h1);
+}
+
+static void test_device_misc(void)
+{
+    int major = -7, minor = -7;
+    char name[64];
+    gm_status s;
+    gm_mat m;
+    size_t i;
+    int64_t r;
+
+    memset(name, 'Z', sizeof name);
+    reset_error();
+    s = gm_device(&major, &minor, name, 5);
+    CHECK(s == GM_OK || is_no_gpu(s), "gm_device: %s (%s)", gm_status_string(s), gm_last_error());
+    CHECK(g_dev ? s == GM_OK : 1, "gm_alloc works but gm_device says %s", gm_status_string(s));
+    if (s == GM_OK) {
+        CHECK(major >= 3 && minor >= 0, "compute capability %d.%d", major, minor);
+        for (i = 5; i < sizeof name; ++i)
+            CHECK(name[i] == 'Z', "gm_device wrote name[%zu] with name_size 5", i);
+        s = gm_device(NULL, NULL, NULL, 0);
+        CHECK(s == GM_OK, "gm_device with NULL outputs: %s", gm_last_error());
+        memset(name, 'Z', sizeof name);
+        s = gm_device(NULL, NULL, name, 0);
+        CHECK(s == GM_OK && name[0] == 'Z', "gm_device wrote a name of size 0");
+    } else {
+        CHECK(major == -7 && minor == -7 && name[0] == 'Z', "gm_device wrote outputs on failure");
+        CHECK(strstr(gm_last_error(), "gm_device") != NULL, "message names gm_device: %s", gm_last_error());
+    }
+
+    reset_error();
+    s = gm_sync(NULL);
+    CHECK(g_dev ? s == GM_OK : is_no_gpu(s), "gm_sync(NULL): %s (%s)", gm_status_string(s), gm_last_error());
+    if (s != GM_OK)
+        CHECK(strstr(gm_last_error(), "gm_sync") != NULL, "message names gm_sync: %s", gm_last_error());
+
+    /* sizes */
+    CHECK(gm_row_bytes(NULL) == 0, "gm_row_bytes(NULL) = %lld", (long long)gm_row_bytes(NULL));
+    CHECK(gm_span_bytes(NULL) == 0, "gm_span_bytes(NULL) = %lld", (long long)gm_span_bytes(NULL));
+    memset(&m, 0, sizeof m);
+    m.width = 7;
+    m.height = 3;
+    m.channels = 3;
+    m.batch = 2;
+    m.dtype = GM_F32;
+    m.layout = GM_HWC;
+    m.pitch = 100;
+    m.batch_pitch = 400;
+    CHECK(gm_row_bytes(&m) == 84, "HWC row bytes %lld", (long long)gm_row_bytes(&m));
+    CHECK(gm_span_bytes(&m) == 400 + 200 + 84, "HWC span %lld", (long long)gm_span_bytes(&m));
+    m.layout = GM_CHW;
+    m.pitch = 28;
+    m.plane_pitch = 96;
+    m.batch_pitch = 300;
+    CHECK(gm_row_bytes(&m) == 28, "CHW row bytes %lld", (long long)gm_row_bytes(&m));
+    CHECK(gm_span_bytes(&m) == 300 + 192 + 56 + 28, "CHW span %lld", (long long)gm_span_bytes(&m));
+    m.layout = GM_HWC;
+    m.height = (int64_t)1 << 20;
+    m.pitch = (int64_t)1 << 45;
+    m.batch = 1;
+    CHECK(gm_span_bytes(&m) == -1, "overflowing span %lld", (long long)gm_span_bytes(&m));
+    m.height = 1;
+    m.batch = 3;
+    m.batch_pitch = INT64_MAX / 2;
+    CHECK(gm_span_bytes(&m) == -1, "overflowing batch span %lld", (long long)gm_span_bytes(&m));
+    m.batch = 1;
+    m.width = (int64_t)1 << 61;
+    m.dtype = GM_F64;
+    m.channels = 4;
+    r = gm_row_bytes(&m);
+    CHECK(r == -1, "overflowing row: gm_row_bytes = %lld, want -1", (long long)r);
+    CHECK(gm_span_bytes(&m) == -1, "overflowing row span %lld", (long long)gm_span_bytes(&m));
+
+    /* gm_xform_identity */
+    {
+        gm_xform x = gm_xform_identity();
+        int c, ok = 1;
+        for (c = 0; c < 4; ++c)
+            ok &= x.map[c] == c && x.pre[c] == 0.0 && x.scale[c] == 1.0 && x.offset[c] == 0.0;
+        CHECK(ok, "gm_xform_identity");
+        CHECK(GM_CONST == -1, "GM_CONST %d", GM_CONST);
+    }
+}
+
+/* ----------------------------------------------------------- operations */
+
+static void test_transform_convert(void)
+{
+    timg src, dst, d6, db, d16, sb, d2;
+    gm_mat bad, fake_s, fake_d, ov;
+    gm_xform x = gm_xform_identity();
+    gm_status s;
+    timg_make(&src, 9, 7, GM_U8, 3, GM_HWC, 1);
+    timg_make(&dst, 9, 7, GM_F32, 4, GM_CHW, 1);
+    timg_make(&d6, 9, 6, GM_F32, 4, GM_CHW, 1);
+    timg_make(&db, 9, 7, GM_F32, 4, GM_CHW, 2);
+    timg_make(&d16, 9, 7, GM_F16, 3, GM_HWC, 1);
+    timg_make(&sb, 9, 7, GM_U8, 3, GM_HWC, 2);
+    timg_make(&d2, 9, 7, GM_S32, 1, GM_HWC, 1);
+    x.map[3] = GM_CONST;
+
+    EXPECT(gm_transform(NULL, &dst.m, &x, NULL), GM_ERR_ARG, "gm_transform", "src", &dst, NULL);
+    EXPECT(gm_transform(&src.m, NULL, &x, NULL), GM_ERR_ARG, "gm_transform", "dst", &src, NULL);
+    EXPECT(gm_transform(&src.m, &dst.m, NULL, NULL), GM_ERR_ARG, "gm_transform", "xform", &src, &dst, NULL);
+    x.map[1] = 3;
+    EXPECT(gm_transform(&src.m, &dst.m, &x, NULL), GM_ERR_ARG, "gm_transform", "map[1]", &src, &dst, NULL);
+    x.map[1] = 1;
+    x.map[0] = -2;
+    EXPECT(gm_transform(&src.m, &dst.m, &x, NULL), GM_ERR_ARG, "gm_transform", "map[0]", &src, &dst, NULL);
+    x.map[0] = 0;
+    x.map[3] = INT_MAX;
+    EXPECT(gm_transform(&src.m, &dst.m, &x, NULL), GM_ERR_ARG, "gm_transform", "map[3]", &src, &dst, NULL);
+    x.map[3] = INT_MIN;
+    EXPECT(gm_transform(&src.m, &dst.m, &x, NULL), GM_ERR_ARG, "gm_transform", "map[3]", &src, &dst, NULL);
+    x.map[3] = GM_CONST;
+    bad = src.m;
+    bad.dtype = (gm_dtype)42;
+    EXPECT(gm_transform(&bad, &dst.m, &x, NULL), GM_ERR_TYPE, "gm_transform", "src->dtype", &src, &dst, NULL);
+    bad = dst.m;
+    bad.channels = 0;
+    EXPECT(gm_transform(&src.m, &bad, &x, NULL), GM_ERR_TYPE, "gm_transform", "dst->channels", &src, &dst, NULL);
+    bad = dst.m;
+    bad.layout = (gm_layout)3;
+    EXPECT(gm_transform(&src.m, &bad, &x, NULL), GM_ERR_TYPE, "gm_transform", "dst->layout", &src, &dst, NULL);
+    bad = dst.m;
+    bad.where = (gm_where)7;
+    EXPECT(gm_transform(&src.m, &bad, &x, NULL), GM_ERR_ARG, "gm_transform", "dst->where", &src, &dst, NULL);
+    bad = dst.m;
+    bad.pitch = 35; /* a row is 36 bytes */
+    EXPECT(gm_transform(&src.m, &bad, &x, NULL), GM_ERR_SIZE, "gm_transform", "dst->pitch", &src, &dst, NULL);
+    bad = dst.m;
+    bad.pitch = 38; /* not whole floats */
+    EXPECT(gm_transform(&src.m, &bad, &x, NULL), GM_ERR_SIZE, "gm_transform", "dst->pitch", &src, &dst, NULL);
+    bad = dst.m;
+    bad.data = dst.buf + 2;
+    EXPECT(gm_transform(&src.m, &bad, &x, NULL), GM_ERR_ARG, "gm_transform", "dst->data", &src, &dst, NULL);
+    bad = dst.m;
+    bad.height = -7;
+    EXPECT(gm_transform(&src.m, &bad, &x, NULL), GM_ERR_SIZE, "gm_transform", "dst", &src, &dst, NULL);
+    EXPECT(gm_transform(&src.m, &d6.m, &x, NULL), GM_ERR_SIZE, "gm_transform", "dst", &src, &d6, NULL);
+    EXPECT(gm_transform(&src.m, &db.m, &x, NULL), GM_ERR_SIZE, "gm_transform", "dst", &src, &db, NULL);
+    /* host and "device" mixed, and two devices */
+    fake_d = fake_device(&dst);
+    fake_s = fake_device(&src);
+    EXPECT(gm_transform(&src.m, &fake_d, &x, NULL), GM_ERR_LOCATION, "gm_transform", "dst", &src, &dst, NULL);
+    EXPECT(gm_transform(&fake_s, &dst.m, &x, NULL), GM_ERR_LOCATION, "gm_transform", "src", &src, &dst, NULL);
+    fake_d.device = 1;
+    EXPECT(gm_transform(&fake_s, &fake_d, &x, NULL), GM_ERR_LOCATION, "gm_transform", "device", &src, &dst,
+           NULL);
+    /* overlap: dst's buffer seen as a 3-channel u8 source */
+    ov = src.m;
+    ov.data = dst.buf + 4;
+    EXPECT(gm_transform(&ov, &dst.m, &x, NULL), GM_ERR_OVERLAP, "gm_transform", "overlap", &dst, NULL);
+    /* map entries beyond dst's channels are not read */
+    {
+        gm_xform y = gm_xform_identity();
+        y.map[3] = 99;
+        s = gm_transform(&src.m, &d16.m, &y, NULL);
+        CHECK(s == GM_OK, "map[3] of a 3-channel dst is ignored: %s", gm_last_error());
+        timg_snap(&d16);
+    }
+    s = gm_transform(&src.m, &dst.m, &x, NULL);
+    CHECK(s == GM_OK && !timg_same(&dst), "good gm_transform: %s", gm_last_error());
+    timg_snap(&dst);
+
+    /* gm_convert */
+    EXPECT(gm_convert(NULL, &d16.m, 1, 0, NULL), GM_ERR_ARG, "gm_convert", "src", &d16, NULL);
+    EXPECT(gm_convert(&src.m, NULL, 1, 0, NULL), GM_ERR_ARG, "gm_convert", "dst", &src, NULL);
+    EXPECT(gm_convert(&src.m, &dst.m, 1, 0, NULL), GM_ERR_TYPE, "gm_convert", "channels", &src, &dst, NULL);
+    EXPECT(gm_convert(&src.m, &d2.m, 1, 0, NULL), GM_ERR_TYPE, "gm_convert", "channels", &src, &d2, NULL);
+    bad = d16.m; /* same bytes per row, planar */
+    bad.layout = GM_CHW;
+    bad.plane_pitch = d16.m.pitch * 7;
+    bad.pitch = d16.m.pitch;
+    EXPECT(gm_convert(&src.m, &bad, 1, 0, NULL), GM_ERR_TYPE, "gm_convert", "planar", &src, &d16, NULL);
+    EXPECT(gm_convert(&sb.m, &d16.m, 1, 0, NULL), GM_ERR_SIZE, "gm_convert", "dst", &sb, &d16, NULL);
+    EXPECT(gm_convert(&src.m, &src.m, 2, 1, NULL), GM_ERR_OVERLAP, "gm_convert", "overlap", &src, NULL);
+    fake_d = fake_device(&d16);
+    EXPECT(gm_convert(&src.m, &fake_d, 1, 0, NULL), GM_ERR_LOCATION, "gm_convert", "dst", &src, &d16, NULL);
+    bad = d16.m;
+    bad.data = NULL;
+    EXPECT(gm_convert(&src.m, &bad, 1, 0, NULL), GM_ERR_ARG, "gm_convert", "dst->data", &src, NULL);
+    s = gm_convert(&src.m, &d16.m, 0.5, 3, NULL);
+    CHECK(s == GM_OK && !timg_same(&d16), "good gm_convert: %s", gm_last_error());
+    timg_snap(&d16);
+
+    /* a generated typed function handed views that hold other dtypes */
+    {
+        gm_u8c3_hwc ts;
+        gm_f32c3_hwc td;
+        timg s16, f32, f16;
+        timg_make(&s16, 9, 7, GM_S16, 3, GM_HWC, 1);
+        timg_make(&f32, 9, 7, GM_F32, 3, GM_HWC, 1);
+        timg_make(&f16, 9, 7, GM_F16, 3, GM_HWC, 1);
+        ts.m = s16.m;
+        td.m = f32.m;
+        EXPECT(gm_convert_u8c3_hwc_f32c3_hwc(&ts, &td, 1, 0, NULL), GM_ERR_TYPE, "gm_convert", "view", &s16, &f32,
+               NULL);
+        ts.m = src.m;
+        td.m = f16.m;
+        EXPECT(gm_convert_u8c3_hwc_f32c3_hwc(&ts, &td, 1, 0, NULL), GM_ERR_TYPE, "gm_convert", "view", &src, &f16,
+               NULL);
+        td.m = f32.m;
+        s = gm_convert_u8c3_hwc_f32c3_hwc(&ts, &td, 1, 0, NULL);
+        CHECK(s == GM_OK && !timg_same(&f32), "typed convert with the right views: %s", gm_last_error());
+        timg_free(&s16);
+        timg_free(&f32);
+        timg_free(&f16);
+    }
+    timg_free(&src);
+    timg_free(&dst);
+    timg_free(&d6);
+    timg_free(&db);
+    timg_free(&d16);
+    timg_free(&sb);
+    timg_free(&d2);
+}
+
+static void test_split_merge(void)
+{
+    timg hwc, chw, chw16, hwc4, hwc2, h16, pl[3], p2, p16, p8w;
+    gm_mat planes[3], bad, fake;
+    gm_status s;
+    int c;
+    timg_make(&hwc, 9, 7, GM_U8, 3, GM_HWC, 1);
+    timg_make(&chw, 9, 7, GM_U8, 3, GM_CHW, 1);
+    timg_make(&chw16, 9, 7, GM_U16, 3, GM_CHW, 1);
+    timg_make(&hwc4, 9, 7, GM_U8, 4, GM_HWC, 1);
+    timg_make(&hwc2, 9, 7, GM_U8, 3, GM_HWC, 1);
+    timg_make(&h16, 9, 7, GM_U16, 3, GM_HWC, 1);
+    for (c = 0; c < 3; ++c) {
+        timg_make(&pl[c], 9, 7, GM_U8, 1, GM_HWC, 1);
+        pl[c].m.pitch += 2 * c; /* planes of different pitches */
+    }
+    timg_make(&p2, 9, 7, GM_U8, 2, GM_HWC, 1);
+    timg_make(&p16, 9, 7, GM_U16, 1, GM_HWC, 1);
+    timg_make(&p8w, 8, 7, GM_U8, 1, GM_HWC, 1);
+#define PL &pl[0], &pl[1], &pl[2]
+#define SET_PLANES() (planes[0] = pl[0].m, planes[1] = pl[1].m, planes[2] = pl[2].m)
+
+    /* gm_split / gm_merge */
+    EXPECT(gm_split(NULL, &chw.m, NULL), GM_ERR_ARG, "gm_split", "src", &chw, NULL);
+    EXPECT(gm_split(&hwc.m, NULL, NULL), GM_ERR_ARG, "gm_split", "dst", &hwc, NULL);
+    EXPECT(gm_split(&hwc.m, &hwc2.m, NULL), GM_ERR_TYPE, "gm_split", "dst", &hwc, &hwc2, NULL);
+    EXPECT(gm_split(&chw.m, &hwc.m, NULL), GM_ERR_TYPE, "gm_split", "src", &chw, &hwc, NULL);
+    EXPECT(gm_split(&hwc.m, &chw16.m, NULL), GM_ERR_TYPE, "gm_split", "dst", &hwc, &chw16, NULL);
+    EXPECT(gm_split(&hwc4.m, &chw.m, NULL), GM_ERR_TYPE, "gm_split", "channels", &hwc4, &chw, NULL);
+    fake = fake_device(&chw);
+    EXPECT(gm_split(&hwc.m, &fake, NULL), GM_ERR_LOCATION, "gm_split", "dst", &hwc, &chw, NULL);
+    bad = chw.m;
+    bad.data = hwc.buf;
+    EXPECT(gm_split(&hwc.m, &bad, NULL), GM_ERR_OVERLAP, "gm_split", "overlap", &hwc, NULL);
+    EXPECT(gm_merge(NULL, &hwc.m, NULL), GM_ERR_ARG, "gm_merge", "src", &hwc, NULL);
+    EXPECT(gm_merge(&chw.m, NULL, NULL), GM_ERR_ARG, "gm_merge", "dst", &chw, NULL);
+    EXPECT(gm_merge(&hwc.m, &hwc2.m, NULL), GM_ERR_TYPE, "gm_merge", "src", &hwc, &hwc2, NULL);
+    EXPECT(gm_merge(&chw16.m, &hwc.m, NULL), GM_ERR_TYPE, "gm_merge", "dst", &chw16, &hwc, NULL);
+    EXPECT(gm_merge(&chw.m, &hwc4.m, NULL), GM_ERR_TYPE, "gm_merge", "channels", &chw, &hwc4, NULL);
+    EXPECT(gm_merge(&chw.m, &fake, NULL), GM_ERR_LOCATION, "gm_merge", "dst", &chw, NULL);
+    s = gm_split(&hwc.m, &chw.m, NULL);
+    CHECK(s == GM_OK && !timg_same(&chw), "good gm_split: %s", gm_last_error());
+    timg_snap(&chw);
+
+    /* gm_split_planes */
+    SET_PLANES();
+    EXPECT(gm_split_planes(NULL, planes, NULL), GM_ERR_ARG, "gm_split_planes", "src", PL, NULL);
+    EXPECT(gm_split_planes(&hwc.m, NULL, NULL), GM_ERR_ARG, "gm_split_planes", "planes", &hwc, NULL);
+    planes[1] = p2.m;
+    EXPECT(gm_split_planes(&hwc.m, planes, NULL), GM_ERR_TYPE, "gm_split_planes", "planes[1]", &hwc, PL, &p2,
+           NULL);
+    SET_PLANES();
+    planes[2] = p16.m;
+    EXPECT(gm_split_planes(&hwc.m, planes, NULL), GM_ERR_TYPE, "gm_split_planes", "planes[2]", &hwc, PL, &p16,
+           NULL);
+    SET_PLANES();
+    planes[1] = p8w.m;
+    EXPECT(gm_split_planes(&hwc.m, planes, NULL), GM_ERR_SIZE, "gm_split_planes", "planes[1]", &hwc, PL, &p8w,
+           NULL);
+    SET_PLANES();
+    planes[2].data = NULL;
+    EXPECT(gm_split_planes(&hwc.m, planes, NULL), GM_ERR_ARG, "gm_split_planes", "planes[2]", &hwc, PL, NULL);
+    SET_PLANES();
+    planes[1].where = GM_DEVICE;
+    EXPECT(gm_split_planes(&hwc.m, planes, NULL), GM_ERR_LOCATION, "gm_split_planes", "planes[1]", &hwc, PL,
+           NULL);
+    SET_PLANES();
+    planes[1] = planes[0];
+    EXPECT(gm_split_planes(&hwc.m, planes, NULL), GM_ERR_OVERLAP, "gm_split_planes", "planes[1]", &hwc, PL, NULL);
+    SET_PLANES();
+    planes[2] = planes[1];
+    EXPECT(gm_split_planes(&hwc.m, planes, NULL), GM_ERR_OVERLAP, "gm_split_planes", "planes[2]", &hwc, PL, NULL);
+    SET_PLANES();
+    planes[2].data = (unsigned char*)planes[1].data + 5; /* partly on planes[1] */
+    EXPECT(gm_split_planes(&hwc.m, planes, NULL), GM_ERR_OVERLAP, "gm_split_planes", "planes[2]", &hwc, PL, NULL);
+    SET_PLANES();
+    planes[0].data = hwc.buf + 10;
+    EXPECT(gm_split_planes(&hwc.m, planes, NULL), GM_ERR_OVERLAP, "gm_split_planes", "planes[0]", &hwc, PL, NULL);
+    SET_PLANES();
+    s = gm_split_planes(&hwc.m, planes, NULL);
+    CHECK(s == GM_OK && !timg_same(&pl[0]) && !timg_same(&pl[2]), "good gm_split_planes: %s", gm_last_error());
+    for (c = 0; c < 3; ++c)
+        timg_snap(&pl[c]);
+
+    /* gm_merge_planes */
+    SET_PLANES();
+    EXPECT(gm_merge_planes(NULL, 3, &hwc2.m, NULL), GM_ERR_ARG, "gm_merge_planes", "planes", &hwc2, NULL);
+    EXPECT(gm_merge_planes(planes, 3, NULL, NULL), GM_ERR_ARG, "gm_merge_planes", "dst", PL, NULL);
+    EXPECT(gm_merge_planes(planes, 2, &hwc2.m, NULL), GM_ERR_ARG, "gm_merge_planes", "count", PL, &hwc2, NULL);
+    EXPECT(gm_merge_planes(planes, 0, &hwc2.m, NULL), GM_ERR_ARG, "gm_merge_planes", "count", PL, &hwc2, NULL);
+    EXPECT(gm_merge_planes(planes, -1, &hwc2.m, NULL), GM_ERR_ARG, "gm_merge_planes", "count", PL, &hwc2, NULL);
+    EXPECT(gm_merge_planes(planes, 4, &hwc2.m, NULL), GM_ERR_ARG, "gm_merge_planes", "count", PL, &hwc2, NULL);
+    planes[1] = p8w.m;
+    EXPECT(gm_merge_planes(planes, 3, &hwc2.m, NULL), GM_ERR_SIZE, "gm_merge_planes", "planes[1]", PL, &p8w, &hwc2,
+           NULL);
+    SET_PLANES();
+    planes[2] = p16.m;
+    EXPECT(gm_merge_planes(planes, 3, &hwc2.m, NULL), GM_ERR_TYPE, "gm_merge_planes", "planes[2]", PL, &p16, &hwc2,
+           NULL);
+    SET_PLANES();
+    planes[0] = p2.m;
+    EXPECT(gm_merge_planes(planes, 3, &hwc2.m, NULL), GM_ERR_TYPE, "gm_merge_planes", "planes[0]", PL, &p2, &hwc2,
+           NULL);
+    SET_PLANES();
+    planes[1].data = NULL;
+    EXPECT(gm_merge_planes(planes, 3, &hwc2.m, NULL), GM_ERR_ARG, "gm_merge_planes", "planes[1]", PL, &hwc2, NULL);
+    SET_PLANES();
+    planes[2].where = GM_DEVICE;
+    EXPECT(gm_merge_planes(planes, 3, &hwc2.m, NULL), GM_ERR_LOCATION, "gm_merge_planes", "planes[2]", PL, &hwc2,
+           NULL);
+    SET_PLANES();
+    planes[1].data = hwc2.buf + 3;
+    EXPECT(gm_merge_planes(planes, 3, &hwc2.m, NULL), GM_ERR_OVERLAP, "gm_merge_planes", "overlap", PL, &hwc2,
+           NULL);
+    SET_PLANES();
+    EXPECT(gm_merge_planes(planes, 3, &hwc4.m, NULL), GM_ERR_ARG, "gm_merge_planes", "count", PL, &hwc4, NULL);
+    EXPECT(gm_merge_planes(planes, 3, &h16.m, NULL), GM_ERR_TYPE, "gm_merge_planes", "planes[0]", PL, &h16, NULL);
+    s = gm_merge_planes(planes, 3, &hwc2.m, NULL);
+    CHECK(s == GM_OK && !timg_same(&hwc2), "good gm_merge_planes: %s", gm_last_error());
+#undef PL
+#undef SET_PLANES
+    timg_free(&hwc);
+    timg_free(&chw);
+    timg_free(&chw16);
+    timg_free(&hwc4);
+    timg_free(&hwc2);
+    timg_free(&h16);
+    for (c = 0; c < 3; ++c)
+        timg_free(&pl[c]);
+    timg_free(&p2);
+    timg_free(&p16);
+    timg_free(&p8w);
+}
+
+static void test_blob(void)
+{
+    static const double mean[4] = {120.5, 110.25, 100.125, 90};
+    double std[4] = {58.4, 57.1, 57.4, 50};
+    timg s3, s1, s2, chw, d3, d1, d4, dh, im[3], dst, d2b, s16, s4;
+    gm_mat images[3], bad, fake;
+    gm_status s;
+    int i;
+    timg_make(&s3, 11, 6, GM_U8, 3, GM_HWC, 1);
+    timg_make(&s1, 11, 6, GM_U8, 1, GM_HWC, 1);
+    timg_make(&s2, 11, 6, GM_U8, 2, GM_HWC, 1);
+    timg_make(&s4, 11, 6, GM_U8, 4, GM_HWC, 1);
+    timg_make(&chw, 11, 6, GM_U8, 3, GM_CHW, 1);
+    timg_make(&d3, 11, 6, GM_F32, 3, GM_CHW, 1);
+    timg_make(&d1, 11, 6, GM_F32, 1, GM_CHW, 1);
+    timg_make(&d4, 11, 6, GM_F32, 4, GM_CHW, 1);
+    timg_make(&dh, 11, 6, GM_F16, 2, GM_HWC, 1);
+    timg_make(&s16, 11, 6, GM_U16, 3, GM_HWC, 1);
+    for (i = 0; i < 3; ++i)
+        timg_make(&im[i], 11, 6, GM_U8, 3, GM_HWC, 1);
+    timg_make(&dst, 11, 6, GM_F32, 3, GM_CHW, 3);
+    timg_make(&d2b, 11, 6, GM_F32, 3, GM_CHW, 2);
+
+    EXPECT(gm_blob_from_image(NULL, &d3.m, 1, mean, std, 0, NULL), GM_ERR_ARG, "gm_blob_from_image", "src", &d3,
+           NULL);
+    EXPECT(gm_blob_from_image(&s3.m, NULL, 1, mean, std, 0, NULL), GM_ERR_ARG, "gm_blob_from_image", "dst", &s3,
+           NULL);
+    EXPECT(gm_blob_from_image(&s1.m, &d1.m, 1, mean, std, 1, NULL), GM_ERR_ARG, "gm_blob_from_image", "swap_rb",
+           &s1, &d1, NULL);
+    EXPECT(gm_blob_from_image(&s2.m, &dh.m, 1, NULL, NULL, 0, NULL), GM_ERR_TYPE, "gm_blob_from_image", "src", &s2,
+           &dh, NULL);
+    EXPECT(gm_blob_from_image(&chw.m, &d3.m, 1, mean, std, 0, NULL), GM_ERR_TYPE, "gm_blob_from_image", "src",
+           &chw, &d3, NULL);
+    EXPECT(gm_blob_from_image(&s3.m, &d4.m, 1, mean, std, 0, NULL), GM_ERR_TYPE, "gm_blob_from_image", "channels",
+           &s3, &d4, NULL);
+    EXPECT(gm_blob_from_image(&s4.m, &d3.m, 1, mean, std, 1, NULL), GM_ERR_TYPE, "gm_blob_from_image", "channels",
+           &s4, &d3, NULL);
+    std[1] = 0.0;
+    EXPECT(gm_blob_from_image(&s3.m, &d3.m, 1, mean, std, 0, NULL), GM_ERR_ARG, "gm_blob_from_image", "std[1]",
+           &s3, &d3, NULL);
+    std[1] = 57.1;
+    std[0] = -0.0;
+    EXPECT(gm_blob_from_image(&s3.m, &d3.m, 1, mean, std, 1, NULL), GM_ERR_ARG, "gm_blob_from_image", "std[0]",
+           &s3, &d3, NULL);
+    std[0] = 58.4;
+    EXPECT(gm_blob_from_image(&s3.m, &dst.m, 1, mean, std, 0, NULL), GM_ERR_SIZE, "gm_blob_from_image", "dst", &s3,
+           &dst, NULL);
+    fake = fake_device(&d3);
+    EXPECT(gm_blob_from_image(&s3.m, &fake, 1, mean, std, 0, NULL), GM_ERR_LOCATION, "gm_blob_from_image", "dst",
+           &s3, &d3, NULL);
+    bad = s3.m;
+    bad.data = d3.buf + 8;
+    EXPECT(gm_blob_from_image(&bad, &d3.m, 1, mean, std, 0, NULL), GM_ERR_OVERLAP, "gm_blob_from_image", "overlap",
+           &d3, NULL);
+    bad = s3.m;
+    bad.pitch = 1;
+    EXPECT(gm_blob_from_image(&bad, &d3.m, 1, mean, std, 0, NULL), GM_ERR_SIZE, "gm_blob_from_image", "src->pitch",
+           &s3, &d3, NULL);
+    s = gm_blob_from_image(&s3.m, &d3.m, 1.0 / 255, NULL, NULL, 1, NULL);
+    CHECK(s == GM_OK && !timg_same(&d3), "good gm_blob_from_image: %s", gm_last_error());
+    timg_snap(&d3);
+
+    /* gm_blob_from_images */
+#define IM &im[0], &im[1], &im[2]
+#define SET_IMAGES() (images[0] = im[0].m, images[1] = im[1].m, images[2] = im[2].m)
+    SET_IMAGES();
+    EXPECT(gm_blob_from_images(NULL, 3, &dst.m, 1, mean, std, 0, NULL), GM_ERR_ARG, "gm_blob_from_images", "images",
+           &dst, NULL);
+    EXPECT(gm_blob_from_images(images, 3, NULL, 1, mean, std, 0, NULL), GM_ERR_ARG, "gm_blob_from_images", "dst",
+           IM, NULL);
+    EXPECT(gm_blob_from_images(images, 0, &dst.m, 1, mean, std, 0, NULL), GM_ERR_ARG, "gm_blob_from_images",
+           "count", IM, &dst, NULL);
+    EXPECT(gm_blob_from_images(images, -1, &dst.m, 1, mean, std, 0, NULL), GM_ERR_ARG, "gm_blob_from_images",
+           "count", IM, &dst, NULL);
+    EXPECT(gm_blob_from_images(images, 2, &dst.m, 1, mean, std, 0, NULL), GM_ERR_ARG, "gm_blob_from_images",
+           "count", IM, &dst, NULL);
+    EXPECT(gm_blob_from_images(images, 3, &d2b.m, 1, mean, std, 0, NULL), GM_ERR_ARG, "gm_blob_from_images",
+           "count", IM, &d2b, NULL);
+    images[1].width = 10;
+    EXPECT(gm_blob_from_images(images, 3, &dst.m, 1, mean, std, 0, NULL), GM_ERR_SIZE, "gm_blob_from_images",
+           "images[1]", IM, &dst, NULL);
+    SET_IMAGES();
+    images[1] = s16.m;
+    EXPECT(gm_blob_from_images(images, 3, &dst.m, 1, mean, std, 0, NULL), GM_ERR_TYPE, "gm_blob_from_images",
+           "images[1]", IM, &s16, &dst, NULL);
+    SET_IMAGES();
+    images[2] = s4.m;
+    EXPECT(gm_blob_from_images(images, 3, &dst.m, 1, mean, std, 0, NULL), GM_ERR_TYPE, "gm_blob_from_images",
+           "images[2]", IM, &s4, &dst, NULL);
+    SET_IMAGES();
+    images[2].batch = 2;
+    images[2].batch_pitch = 4096;
+    EXPECT(gm_blob_from_images(images, 3, &dst.m, 1, mean, std, 0, NULL), GM_ERR_ARG, "gm_blob_from_images",
+           "images[2]", IM, &dst, NULL);
+    /* failures only the last image shows: nothing of dst may be written */
+    SET_IMAGES();
+    images[2].data = NULL;
+    EXPECT(gm_blob_from_images(images, 3, &dst.m, 1, mean, std, 0, NULL), GM_ERR_ARG, "gm_blob_from_images",
+           "images[2]", IM, &dst, NULL);
+    SET_IMAGES();
+    images[2].pitch = 5;
+    EXPECT(gm_blob_from_images(images, 3, &dst.m, 1, mean, std, 0, NULL), GM_ERR_SIZE, "gm_blob_from_images",
+           "images[2]", IM, &dst, NULL);
+    SET_IMAGES();
+    images[2].where = GM_DEVICE;
+    EXPECT(gm_blob_from_images(images, 3, &dst.m, 1, mean, std, 0, NULL), GM_ERR_LOCATION, "gm_blob_from_images",
+           "images[2]", IM, &dst, NULL);
+    SET_IMAGES();
+    images[2].data = dst.buf + dst.m.batch_pitch; /* reads what item 1 writes */
+    images[2].pitch = 33;
+    EXPECT(gm_blob_from_images(images, 3, &dst.m, 1, mean, std, 0, NULL), GM_ERR_OVERLAP, "gm_blob_from_images",
+           "images[2]", IM, &dst, NULL);
+    SET_IMAGES();
+    std[2] = 0;
+    EXPECT(gm_blob_from_images(images, 3, &dst.m, 1, mean, std, 1, NULL), GM_ERR_ARG, "gm_blob_from_image",
+           "std[2]", IM, &dst, NULL);
+    std[2] = 57.4;
+    s = gm_blob_from_images(images, 3, &dst.m, 1, mean, std, 1, NULL);
+    CHECK(s == GM_OK && !timg_same(&dst), "good gm_blob_from_images: %s", gm_last_error());
+#undef IM
+#undef SET_IMAGES
+    timg_free(&s3);
+    timg_free(&s1);
+    timg_free(&s2);
+    timg_free(&s4);
+    timg_free(&chw);
+    timg_free(&d3);
+    timg_free(&d1);
+    timg_free(&d4);
+    timg_free(&dh);
+    timg_free(&s16);
+    for (i = 0; i < 3; ++i)
+        timg_free(&im[i]);
+    timg_free(&dst);
+    timg_free(&d2b);
+}
+
+static void test_kernels(void)
+{
+    int n = gm_kernel_count(), i, j, distinct = 1;
+    size_t size = 12345;
+    gm_status s;
+    CHECK(n > 0, "gm_kernel_count %d", n);
+    for (i = 0; i < n; ++i) {
+        const char* a = gm_kernel_name(i);
+        if (!a || !*a) {
+            CHECK(0, "gm_kernel_name(%d) is empty", i);
+            continue;
+        }
+        for (j = 0; j < i; ++j)
+            if (strcmp(a, gm_kernel_name(j)) == 0)
+                distinct = 0;
+    }
+    CHECK(distinct, "kernel names are distinct");
+    CHECK(gm_kernel_name(-1) == NULL && gm_kernel_name(n) == NULL && gm_kernel_name(INT_MIN) == NULL &&
+              gm_kernel_name(INT_MAX) == NULL,
+          "gm_kernel_name out of range");
+    EXPECT(gm_kernel_compile(-1, 86, &size), GM_ERR_ARG, "gm_kernel_compile", "index", NULL);
+    EXPECT(gm_kernel_compile(n, 86, &size), GM_ERR_ARG, "gm_kernel_compile", "index", NULL);
+    EXPECT(gm_kernel_compile(INT_MIN, 86, &size), GM_ERR_ARG, "gm_kernel_compile", "index", NULL);
+    EXPECT(gm_kernel_compile(0, 9, &size), GM_ERR_ARG, "gm_kernel_compile", "arch", NULL);
+    EXPECT(gm_kernel_compile(0, -86, &size), GM_ERR_ARG, "gm_kernel_compile", "arch", NULL);
+    EXPECT(gm_kernel_compile(0, 0, NULL), GM_ERR_ARG, "gm_kernel_compile", "arch", NULL);
+    CHECK(size == 12345, "image_size written on an argument failure: %zu", size);
+    reset_error();
+    s = gm_kernel_compile(0, 20, &size); /* sm_20: older than any NVRTC of CUDA 11+ */
+    CHECK(s == GM_ERR_COMPILE || s == GM_ERR_NO_NVRTC, "sm_20: %s (%s)", gm_status_string(s), gm_last_error());
+    CHECK(strstr(gm_last_error(), "gm_kernel_compile") && (s != GM_ERR_COMPILE || strstr(gm_last_error(), "sm_20")),
+          "sm_20 message: %s", gm_last_error());
+    CHECK(size == 0 || size == 12345, "image_size after a failed compile: %zu", size);
+}
+
+/* ------------------------------------------- missing driver and NVRTC */
+
+/* The child: run with GM_CUDA_PATH and GM_NVRTC_PATH pointing nowhere. */
+static int child_no_driver(void)
+{
+    gm_mat m, h, h2, dev;
+    timg a, b;
+    gm_status s;
+    size_t size = 777;
+    int major = -1, i, ok;
+    const char* e;
+    char first[512];
+
+    CHECK(gm_last_error()[0] == 0, "no failure yet, but gm_last_error() is \"%s\"", gm_last_error());
+    memset(&m, 0x5a, sizeof m);
+    s = gm_alloc(&m, 16, 16, GM_U8, 3, GM_HWC);
+    e = gm_last_error();
+    CHECK(s == GM_ERR_NO_DRIVER, "gm_alloc without a driver: %s (%s)", gm_status_string(s), e);
+    CHECK(strstr(e, "gm_alloc") && strstr(e, "GM_CUDA_PATH") && strstr(e, BAD_CUDA), "message: %s", e);
+    CHECK_SAFE(m);
+    snprintf(first, sizeof first, "%.500s", e);
+    s = gm_alloc(&m, 8, 8, GM_F32, 1, GM_CHW);
+    CHECK(s == GM_ERR_NO_DRIVER && strcmp(gm_last_error(), first) == 0, "second gm_alloc: %s (%s)",
+          gm_status_string(s), gm_last_error());
+    s = gm_alloc_host(&m, 8, 8, GM_U8, 1, GM_HWC, 1);
+    CHECK(s == GM_ERR_NO_DRIVER && strstr(gm_last_error(), "GM_CUDA_PATH"), "pinned: %s (%s)", gm_status_string(s),
+          gm_last_error());
+    CHECK_SAFE(m);
+    s = gm_device(&major, NULL, NULL, 0);
+    CHECK(s == GM_ERR_NO_DRIVER && major == -1 && strstr(gm_last_error(), "gm_device"), "gm_device: %s (%s)",
+          gm_status_string(s), gm_last_error());
+    s = gm_sync(NULL);
+    CHECK(s == GM_ERR_NO_DRIVER && strstr(gm_last_error(), "gm_sync") && strstr(gm_last_error(), BAD_CUDA),
+          "gm_sync: %s (%s)", gm_status_string(s), gm_last_error());
+
+    s = gm_kernel_compile(0, 86, &size);
+    e = gm_last_error();
+    CHECK(s == GM_ERR_NO_NVRTC, "gm_kernel_compile without NVRTC: %s (%s)", gm_status_string(s), e);
+    CHECK(strstr(e, "gm_kernel_compile") && strstr(e, "GM_NVRTC_PATH") && strstr(e, BAD_NVRTC), "message: %s", e);
+    CHECK(size == 0 || size == 777, "image_size %zu", size);
+    CHECK(gm_kernel_count() > 0 && gm_kernel_name(0) != NULL, "kernel table without NVRTC");
+
+    /* host memory still works: allocate, convert, split, merge, copy, blob */
+    timg_make(&a, 13, 5, GM_U8, 3, GM_HWC, 1);
+    timg_make(&b, 13, 5, GM_U8, 3, GM_HWC, 1);
+    s = gm_alloc_host(&h, 13, 5, GM_F32, 3, GM_CHW, 0);
+    CHECK(s == GM_OK, "gm_alloc_host without a driver: %s", gm_last_error());
+    if (s == GM_OK) {
+        s = gm_blob_from_image(&a.m, &h, 0.5, NULL, NULL, 1, NULL);
+        CHECK(s == GM_OK, "gm_blob_from_image on the host: %s", gm_last_error());
+        ok = s == GM_OK;
+        for (i = 0; ok && i < 13 * 5; ++i) {
+            int x = i % 13, y = i / 13;
+            float r = ((float*)((char*)h.data + y * h.pitch))[x];
+            float bl = ((float*)((char*)h.data + 2 * h.plane_pitch + y * h.pitch))[x];
+            ok = r == a.buf[y * a.m.pitch + x * 3 + 2] * 0.5f && bl == a.buf[y * a.m.pitch + x * 3] * 0.5f;
+        }
+        CHECK(ok, "host blob values without a driver");
+        s = gm_copy(&a.m, &b.m, NULL);
+        CHECK(s == GM_OK && memcmp(a.buf + a.m.pitch, b.buf + b.m.pitch, 39) == 0, "host gm_copy: %s",
+              gm_last_error());
+        s = gm_convert(&h, &h, 1, 0, NULL);
+        CHECK(s == GM_ERR_OVERLAP, "in-place convert: %s", gm_status_string(s));
+        /* device work without a driver: a status, never a crash */
+        s = gm_alloc_host(&h2, 13, 5, GM_F32, 3, GM_CHW, 0);
+        CHECK(s == GM_OK, "second gm_alloc_host: %s", gm_last_error());
+        dev = h2;
+        dev.where = GM_DEVICE;
+        s = gm_copy(&h, &dev, NULL);
+        CHECK(s == GM_ERR_NO_DRIVER && strstr(gm_last_error(), "gm_copy"), "gm_copy to device: %s (%s)",
+              gm_status_string(s), gm_last_error());
+        s = gm_upload(&dev, h.data, 0, NULL);
+        CHECK(s == GM_ERR_NO_DRIVER, "gm_upload: %s (%s)", gm_status_string(s), gm_last_error());
+        s = gm_upload(&a.m, a.buf, 0, NULL);
+        CHECK(s == GM_ERR_LOCATION, "gm_upload to host memory: %s", gm_status_string(s));
+        {
+            gm_mat dev2 = b.m;
+            dev2.where = GM_DEVICE;
+            gm_xform x = gm_xform_identity();
+            s = gm_transform(&dev2, &dev, &x, NULL);
+            CHECK(s == GM_ERR_NO_DRIVER && strstr(gm_last_error(), "gm_transform") &&
+                      strstr(gm_last_error(), "GM_CUDA_PATH"),
+                  "gm_transform on the device: %s (%s)", gm_status_string(s), gm_last_error());
+        }
+        s = gm_wrap(&m, a.buf, 13, 5, GM_U8, 3, GM_HWC, 0, GM_DEVICE);
+        CHECK(s == GM_ERR_NO_DRIVER && strstr(gm_last_error(), "gm_wrap"), "device wrap: %s (%s)",
+              gm_status_string(s), gm_last_error());
+        CHECK_SAFE(m);
+        gm_free(&h);
+        gm_free(&h2);
+    }
+    timg_free(&a);
+    timg_free(&b);
+    return t_summary("args[no-driver]");
+}
+
+/* Runs argv0 NO_DRIVER_FLAG with the driver and NVRTC paths broken; adds its
+ * counts to ours and checks it exited cleanly. */
+static void run_child(const char* argv0)
+{
+    int fds[2], status = 0, got = 0, p = 0, f = 0, sk = 0;
+    pid_t pid;
+    char line[1024];
+    size_t n = 0, i, k;
+    char** env;
+    for (n = 0; environ[n]; ++n)
+        ;
+    env = (char**)calloc(n + 3, sizeof *env);
+    for (i = 0, k = 0; i < n; ++i)
+        if (strncmp(environ[i], "GM_CUDA_PATH=", 13) != 0 && strncmp(environ[i], "GM_NVRTC_PATH=", 14) != 0)
+            env[k++] = environ[i];
+    env[k++] = (char*)"GM_CUDA_PATH=" BAD_CUDA;
+    env[k++] = (char*)"GM_NVRTC_PATH=" BAD_NVRTC;
+    env[k] = NULL;
+    fflush(stdout);
+    if (pipe(fds) != 0) {
+        CHECK(0, "pipe failed: the no-driver child did not run");
+        free(env);
+        return;
+    }
+    pid = fork();
+    if (pid == 0) {
+        char* args[3];
+        args[0] = (char*)argv0;
+        args[1] = (char*)NO_DRIVER_FLAG;
+        args[2] = NULL;
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        close(fds[0]);
+        close(fds[1]);
+        execve(argv0, args, env);
+        _exit(127);
+    }
+    free(env);
+    close(fds[1]);
+    if (pid < 0) {
+        close(fds[0]);
+        CHECK(0, "fork failed: the no-driver child did not run");
+        return;
+    }
+    {
+        /* read everything, then echo it line by line and find the summary */
+        size_t cap = 1 << 16, len = 0;
+        char* all = (char*)malloc(cap + 1);
+        ssize_t r;
+        char *ln, *nl;
+        while (all && (r = read(fds[0], all + len, cap - len)) > 0) {
+            len += (size_t)r;
+            if (len == cap) {
+                char* bigger = (char*)realloc(all, 2 * cap + 1);
+                if (!bigger)
+                    break;
+                all = bigger;
+                cap *= 2;
+            }
+        }
+        close(fds[0]);
+        if (all) {
+            all[len] = 0;
+            for (ln = all; *ln; ln = nl) {
+                int a, b, c;
+                nl = strchr(ln, '\n');
+                nl = nl ? nl + 1 : ln + strlen(ln);
+                snprintf(line, sizeof line, "%.*s", (int)(nl - ln), ln);
+                printf("  [no-driver] %s%s", line, line[strlen(line) - 1] == '\n' ? "" : "\n");
+                if (sscanf(line, "args[no-driver]: %d passed, %d failed, %d skipped", &a, &b, &c) == 3)
+                    p = a, f = b, sk = c, got = 1;
+            }
+            free(all);
+        }
+    }
+    waitpid(pid, &status, 0);
+    t_passed += p;
+    t_failed += f;
+    t_skipped += sk;
+    CHECK(got, "the no-driver child printed no summary");
+    CHECK(got && p > 20, "the no-driver child ran only %d checks", p);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the no-driver child exited with status 0x%x", status);
+}
+
+int main(int argc, char** argv)
+{
+    gm_mat dm;
+    gm_status s;
+    if (argc > 1 && strcmp(argv[1], NO_DRIVER_FLAG) == 0) {
+        t_seed_from_env("args[no-driver]");
+        return child_no_driver();
+    }
+    CHECK(gm_last_error() != NULL && gm_last_error()[0] == 0, "gm_last_error() before any failure: \"%s\"",
+          gm_last_error());
+    t_seed_from_env("args");
+
+    /* The first device call of the process, before anything made a context
+     * current: a driver with a device must just work. */
+    s = gm_sync(NULL);
+    CHECK(s == GM_OK || is_no_gpu(s), "first gm_sync(NULL): %s (%s)", gm_status_string(s), gm_last_error());
+    s = gm_alloc(&dm, 16, 8, GM_U8, 3, GM_HWC);
+    CHECK(s == GM_OK || is_no_gpu(s), "gm_alloc on the device: %s (%s)", gm_status_string(s), gm_last_error());
+    g_dev = s == GM_OK;
+    if (g_dev) {
+        CHECK(dm.where == GM_DEVICE && dm.pitch % 256 == 0 && dm.pitch >= 48, "device pitch %lld", (long long)dm.pitch);
+        gm_free(&dm);
+        test_fresh_thread_device();
+    } else {
+        CHECK(strstr(gm_last_error(), "gm_alloc") != NULL, "no-device message names gm_alloc: %s", gm_last_error());
+        CHECK_SAFE(dm);
+        SKIP("no CUDA device here (%s): device-memory cases use host descriptors marked GM_DEVICE; real device "
+             "round trips and device calls from a fresh thread did not run",
+             gm_last_error());
+    }
+
+    test_status_and_types();
+    test_last_error_is_per_thread();
+    test_alloc();
+    test_wrap();
+    test_views();
+    test_copy();
+    test_device_misc();
+    test_transform_convert();
+    test_split_merge();
+    test_blob();
+    test_kernels();
+    run_child(argv[0]);
+    return t_summary("args");
+}

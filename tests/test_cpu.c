@@ -1,0 +1,1035 @@
+/* test_cpu: CPU-path semantics without OpenCV (f16/bf16 exhaustive and rounding, saturation, views and copies, transform vs a reference, split/merge planes, blob batches). Alone: make build/test_cpu && ./build/test_cpu */
+#define GPUMAT_IMPLEMENTATION
+#include "gpumat.h"
+#include "check.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+/* ------------------------------------------------ independent references */
+
+/* The value of an f16 / bf16 bit pattern, from the IEEE definitions. */
+static double dec_f16(unsigned h)
+{
+    int sign = h & 0x8000, e = (h >> 10) & 31, man = h & 0x3ff;
+    double v;
+    if (e == 31)
+        v = man ? NAN : INFINITY;
+    else if (e == 0)
+        v = ldexp((double)man, -24);
+    else
+        v = ldexp((double)(1024 + man), e - 25);
+    return sign ? -v : v;
+}
+
+static double dec_bf16(unsigned h)
+{
+    int sign = h & 0x8000, e = (h >> 7) & 255, man = h & 0x7f;
+    double v;
+    if (e == 255)
+        v = man ? NAN : INFINITY;
+    else if (e == 0)
+        v = ldexp((double)man, -133);
+    else
+        v = ldexp((double)(128 + man), e - 134);
+    return sign ? -v : v;
+}
+
+static int f16_is_nan(unsigned h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); }
+static int bf16_is_nan(unsigned h) { return (h & 0x7f80) == 0x7f80 && (h & 0x7f); }
+
+/* Nearest f16 to f (ties to even, overflow to infinity), computed in double:
+ * the quantum of f's binade, rint of f / quantum, then the bits. */
+static unsigned ref_f16(float f)
+{
+    unsigned sign = signbit(f) ? 0x8000u : 0u;
+    double a = fabs((double)f), q;
+    int e;
+    if (isnan(f))
+        return 0x7e00u;
+    if (a >= 65520.0) /* 65504 + half its quantum: rounds to 2^16 */
+        return sign | 0x7c00u;
+    if (a < ldexp(1.0, -14)) { /* subnormal: quantum 2^-24; q = 1024 is the smallest normal */
+        q = rint(ldexp(a, 24));
+        return sign | (unsigned)q;
+    }
+    e = ilogb(a);
+    q = rint(ldexp(a, 10 - e)); /* 1024 .. 2048 */
+    if (q == 2048.0)
+        q = 1024.0, ++e;
+    if (e > 15)
+        return sign | 0x7c00u;
+    return sign | (unsigned)(e + 15) << 10 | ((unsigned)q - 1024u);
+}
+
+static unsigned ref_bf16(float f)
+{
+    unsigned sign = signbit(f) ? 0x8000u : 0u;
+    double a = fabs((double)f), q;
+    int e;
+    if (isnan(f))
+        return 0x7fc0u;
+    if (isinf(f))
+        return sign | 0x7f80u;
+    if (a < ldexp(1.0, -126)) { /* subnormal: quantum 2^-133 */
+        q = rint(ldexp(a, 133));
+        return sign | (unsigned)q;
+    }
+    e = ilogb(a);
+    q = rint(ldexp(a, 7 - e)); /* 128 .. 256 */
+    if (q == 256.0)
+        q = 128.0, ++e;
+    if (e > 127)
+        return sign | 0x7f80u;
+    return sign | (unsigned)(e + 127) << 7 | ((unsigned)q - 128u);
+}
+
+static float bits_f32(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static uint32_t f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static int is_int(gm_dtype d) { return d <= GM_S32; }
+
+static double int_lo(gm_dtype d)
+{
+    static const double lo[] = {0, -128, 0, -32768, -2147483648.0};
+    return lo[d];
+}
+
+static double int_hi(gm_dtype d)
+{
+    static const double hi[] = {255, 127, 65535, 32767, 2147483647.0};
+    return hi[d];
+}
+
+/* Documented integer store: NaN -> 0, round half to even, saturate. */
+static double ref_sat(gm_dtype d, double v)
+{
+    if (v != v)
+        return 0;
+    v = rint(v);
+    return v < int_lo(d) ? int_lo(d) : v > int_hi(d) ? int_hi(d) : v;
+}
+
+/* Element (n, y, x, c) of m, by base.h's formula. */
+static unsigned char* at(const gm_mat* m, int64_t n, int64_t y, int64_t x, int c)
+{
+    int64_t es = (int64_t)gm_dtype_size(m->dtype);
+    unsigned char* p = (unsigned char*)m->data + n * m->batch_pitch + y * m->pitch;
+    if (m->layout == GM_HWC)
+        return p + (x * m->channels + c) * es;
+    return p + c * m->plane_pitch + x * es;
+}
+
+static double load(gm_dtype d, const unsigned char* p)
+{
+    union { uint8_t u8; int8_t s8; uint16_t u16; int16_t s16; int32_t s32; float f32; double f64; } u;
+    memcpy(&u, p, gm_dtype_size(d));
+    switch (d) {
+    case GM_U8: return u.u8;
+    case GM_S8: return u.s8;
+    case GM_U16: return u.u16;
+    case GM_S16: return u.s16;
+    case GM_S32: return u.s32;
+    case GM_F32: return u.f32;
+    case GM_F64: return u.f64;
+    case GM_F16: return dec_f16(u.u16);
+    default: return dec_bf16(u.u16);
+    }
+}
+
+/* Writes v (already representable in d, or an integer in range) as d. */
+static void store_exact(gm_dtype d, unsigned char* p, double v)
+{
+    union { uint8_t u8; int8_t s8; uint16_t u16; int16_t s16; int32_t s32; float f32; double f64; } u;
+    switch (d) {
+    case GM_U8: u.u8 = (uint8_t)v; break;
+    case GM_S8: u.s8 = (int8_t)v; break;
+    case GM_U16: u.u16 = (uint16_t)v; break;
+    case GM_S16: u.s16 = (int16_t)v; break;
+    case GM_S32: u.s32 = (int32_t)v; break;
+    case GM_F32: u.f32 = (float)v; break;
+    case GM_F64: u.f64 = v; break;
+    case GM_F16: u.u16 = (uint16_t)ref_f16((float)v); break;
+    default: u.u16 = (uint16_t)ref_bf16((float)v); break;
+    }
+    memcpy(p, &u, gm_dtype_size(d));
+}
+
+/* A random value of dtype d: full range for integers, mostly moderate for
+ * floats, sometimes exact halves (rounding ties), never all zeros. */
+static double rand_value(gm_dtype d)
+{
+    uint64_t r = t_rand();
+    double v;
+    switch (d) {
+    case GM_U8: return (double)(r % 256);
+    case GM_S8: return (double)((int)(r % 256) - 128);
+    case GM_U16: return (double)(r % 65536);
+    case GM_S16: return (double)((int)(r % 65536) - 32768);
+    case GM_S32: return r & 1 ? (double)(int32_t)(uint32_t)(r >> 16) : (double)((int)((r >> 8) % 2001) - 1000);
+    default: break;
+    }
+    switch (r % 8) {
+    case 0: v = floor(t_uniform(-600, 600)) + 0.5; break; /* ties */
+    case 1: v = t_uniform(-1e6, 1e6); break;
+    case 2: v = t_uniform(-2, 2); break;
+    default: v = t_uniform(-700, 700); break;
+    }
+    if (d == GM_F32)
+        return (double)(float)v;
+    if (d == GM_F16)
+        return dec_f16(ref_f16((float)v));
+    if (d == GM_BF16)
+        return dec_bf16(ref_bf16((float)v));
+    return v;
+}
+
+/* ------------------------------------------------------- test images */
+
+/* A w x h image (batch images) as a ROI inside a parent with pad (random
+ * 5-15 px when pad < 0, none when 0) on every side, random extra bytes per
+ * row, plane and image: padding and pitches the op must respect. The buffer
+ * starts as random non-zero bytes; ref keeps a copy. */
+typedef struct pimg {
+    gm_mat m;
+    unsigned char* buf;
+    unsigned char* ref;
+    size_t n;
+} pimg;
+
+static int64_t rnd(int64_t lo, int64_t hi) { return lo + (int64_t)(t_rand() % (uint64_t)(hi - lo + 1)); }
+
+static void pimg_make(pimg* p, int64_t w, int64_t h, gm_dtype dt, int ch, gm_layout lay, int batch, int pad,
+                      int compact)
+{
+    gm_desc d;
+    gm_mat parent;
+    int64_t es = (int64_t)gm_dtype_size(dt), l = 0, r = 0, t = 0, b = 0, row, image;
+    size_t i;
+    if (pad < 0)
+        l = rnd(5, 15), r = rnd(5, 15), t = rnd(5, 15), b = rnd(5, 15);
+    else
+        l = r = t = b = pad;
+    memset(&d, 0, sizeof d);
+    d.width = w + l + r;
+    d.height = h + t + b;
+    d.dtype = dt;
+    d.channels = ch;
+    d.layout = lay;
+    d.batch = batch;
+    row = d.width * es * (lay == GM_HWC ? ch : 1);
+    d.pitch = compact ? row : row + es * rnd(0, 7);
+    d.plane_pitch = compact ? d.pitch * d.height : d.pitch * d.height + es * rnd(1, 9);
+    image = lay == GM_CHW ? d.plane_pitch * ch : d.pitch * d.height;
+    d.batch_pitch = compact ? image : image + es * rnd(1, 17);
+    p->n = (size_t)(d.batch_pitch * batch + 16);
+    p->buf = (unsigned char*)malloc(p->n);
+    p->ref = (unsigned char*)malloc(p->n);
+    for (i = 0; i < p->n; ++i)
+        p->buf[i] = (unsigned char)(t_rand() % 255 + 1);
+    if (gm_wrap_desc(&parent, p->buf, &d, GM_HOST) != GM_OK || gm_roi(&parent, &p->m, l, t, w, h) != GM_OK) {
+        printf("pimg_make: %s\n", gm_last_error());
+        exit(2);
+    }
+    memcpy(p->ref, p->buf, p->n);
+}
+
+/* Random values of its dtype in every element of p's ROI; ref follows. */
+static void pimg_fill(pimg* p)
+{
+    int64_t n, y, x;
+    int c;
+    for (n = 0; n < p->m.batch; ++n)
+        for (y = 0; y < p->m.height; ++y)
+            for (x = 0; x < p->m.width; ++x)
+                for (c = 0; c < p->m.channels; ++c)
+                    store_exact(p->m.dtype, at(&p->m, n, y, x, c), rand_value(p->m.dtype));
+    memcpy(p->ref, p->buf, p->n);
+}
+
+static void pimg_free(pimg* p)
+{
+    free(p->buf);
+    free(p->ref);
+    memset(p, 0, sizeof *p);
+}
+
+/* Bytes of p's buffer outside its elements still hold what ref holds. */
+static int64_t pimg_outside_changed(const pimg* p)
+{
+    unsigned char* mask = (unsigned char*)calloc(p->n, 1);
+    int64_t n, y, x, bad = 0;
+    size_t es = gm_dtype_size(p->m.dtype), i;
+    int c;
+    for (n = 0; n < p->m.batch; ++n)
+        for (y = 0; y < p->m.height; ++y)
+            for (x = 0; x < p->m.width; ++x)
+                for (c = 0; c < p->m.channels; ++c)
+                    memset(mask + (at(&p->m, n, y, x, c) - p->buf), 1, es);
+    for (i = 0; i < p->n; ++i)
+        bad += !mask[i] && p->buf[i] != p->ref[i];
+    free(mask);
+    return bad;
+}
+
+static const gm_dtype all_dtypes[GM_DTYPE_COUNT] = {GM_U8, GM_S8, GM_U16, GM_S16, GM_S32,
+                                                   GM_F32, GM_F64, GM_F16, GM_BF16};
+
+/* ------------------------------------------- (1) f16 and bf16 conversions */
+
+static void wrap1(gm_mat* m, void* data, int64_t w, int64_t h, gm_dtype dt)
+{
+    gm_status s = gm_wrap(m, data, w, h, dt, 1, GM_HWC, 0, GM_HOST);
+    if (s != GM_OK) {
+        printf("wrap1: %s\n", gm_last_error());
+        exit(2);
+    }
+}
+
+static void test_half_exhaustive(int bf)
+{
+    const char* name = bf ? "bf16" : "f16";
+    gm_dtype H = bf ? GM_BF16 : GM_F16;
+    uint16_t* h = (uint16_t*)malloc(65536 * 2);
+    uint16_t* back = (uint16_t*)malloc(65536 * 2);
+    float* f = (float*)malloc(65536 * 4);
+    double* d = (double*)malloc(65536 * 8);
+    gm_mat mh, mb, mf, md;
+    int64_t bad_up = 0, bad_back = 0, bad_nan = 0, bad_d = 0, nans = 0;
+    gm_status s1, s2, s3, s4;
+    unsigned i;
+    for (i = 0; i < 65536; ++i)
+        h[i] = (uint16_t)i;
+    memset(back, 0xa5, 65536 * 2);
+    memset(f, 0xa5, 65536 * 4);
+    wrap1(&mh, h, 256, 256, H);
+    wrap1(&mb, back, 256, 256, H);
+    wrap1(&mf, f, 256, 256, GM_F32);
+    wrap1(&md, d, 256, 256, GM_F64);
+    s1 = gm_convert(&mh, &mf, 1.0, 0.0, NULL);
+    s2 = gm_convert(&mf, &mb, 1.0, 0.0, NULL);
+    CHECK(s1 == GM_OK && s2 == GM_OK, "%s round trip: %s", name, gm_last_error());
+    for (i = 0; i < 65536; ++i) {
+        double v = bf ? dec_bf16(i) : dec_f16(i);
+        int nan = bf ? bf16_is_nan(i) : f16_is_nan(i);
+        if (nan) {
+            ++nans;
+            /* NaN stays NaN, made quiet, payload and sign kept */
+            bad_nan += !isnan(f[i]) || !!signbit(f[i]) != !!(i & 0x8000) ||
+                       back[i] != (i | (bf ? 0x40u : 0x200u));
+        } else {
+            bad_up += f32_bits(f[i]) != f32_bits((float)v);
+            bad_back += back[i] != i;
+        }
+    }
+    CHECK(nans == (bf ? 2 * 127 : 2 * 1023), "%s NaN patterns %lld", name, (long long)nans);
+    CHECK(bad_up == 0, "%s -> f32 wrong for %lld patterns", name, (long long)bad_up);
+    CHECK(bad_back == 0, "%s -> f32 -> %s changed %lld non-NaN patterns", name, name, (long long)bad_back);
+    CHECK(bad_nan == 0, "%s NaN patterns not kept as quiet NaN: %lld", name, (long long)bad_nan);
+
+    /* through f64 too: both directions exact for every non-NaN pattern */
+    memset(back, 0xa5, 65536 * 2);
+    s3 = gm_convert(&mh, &md, 1.0, 0.0, NULL);
+    s4 = gm_convert(&md, &mb, 1.0, 0.0, NULL);
+    CHECK(s3 == GM_OK && s4 == GM_OK, "%s via f64: %s", name, gm_last_error());
+    for (i = 0; i < 65536; ++i) {
+        int nan = bf ? bf16_is_nan(i) : f16_is_nan(i);
+        double v = bf ? dec_bf16(i) : dec_f16(i);
+        if (nan)
+            bad_d += !isnan(d[i]) || !(bf ? bf16_is_nan(back[i]) : f16_is_nan(back[i]));
+        else
+            bad_d += memcmp(&d[i], &v, 8) != 0 || back[i] != i;
+    }
+    CHECK(bad_d == 0, "%s <-> f64 wrong for %lld patterns", name, (long long)bad_d);
+    free(h);
+    free(back);
+    free(f);
+    free(d);
+}
+
+/* A random float whose f16 / bf16 rounding is interesting: random bits, a
+ * random binade around the format's range, or a halfway case (+- 1 ulp). */
+static float rounding_case(int bf)
+{
+    uint64_t r = t_rand();
+    int kind = (int)(r % 4);
+    if (kind == 0)
+        return bits_f32((uint32_t)(r >> 20));
+    if (kind == 1) {
+        int e = bf ? (int)rnd(-140, 128) : (int)rnd(-27, 16);
+        float m = (float)(1.0 + (double)((r >> 20) & 0x7fffff) / 8388608.0);
+        return (r >> 60 & 1 ? -1.0f : 1.0f) * ldexpf(m, e);
+    } else {
+        /* a representable value plus half its quantum: exactly halfway */
+        unsigned h = (unsigned)(r >> 24) & 0x7fff;
+        double v, q;
+        float f;
+        if (bf) {
+            if ((h & 0x7f80) == 0x7f80)
+                h &= 0x7f7f;
+            v = dec_bf16(h);
+            q = (h & 0x7f80) ? ldexp(1.0, ((int)(h >> 7) & 255) - 134) : ldexp(1.0, -133);
+        } else {
+            if ((h & 0x7c00) == 0x7c00)
+                h &= 0x7bff;
+            v = dec_f16(h);
+            q = (h & 0x7c00) ? ldexp(1.0, ((int)(h >> 10) & 31) - 25) : ldexp(1.0, -24);
+        }
+        f = (float)(v + q / 2);
+        if (kind == 3)
+            f = nextafterf(f, r >> 62 & 1 ? INFINITY : 0.0f);
+        return r >> 61 & 1 ? -f : f;
+    }
+}
+
+static void test_half_rounding(int bf)
+{
+    static const struct { float f; unsigned f16, bf16; } edge[] = {
+        {65504.0f, 0x7bff, 0x4780},
+        {65519.99f, 0x7bff, 0x4780},
+        {65520.0f, 0x7c00, 0x4780},
+        {-65520.0f, 0xfc00, 0xc780},
+        {65536.0f, 0x7c00, 0x4780},
+        {5.9604644775390625e-08f /* 2^-24 */, 0x0001, 0x3380},
+        {2.98023223876953125e-08f /* 2^-25 */, 0x0000, 0x3300},
+        {2.98023223876953125e-08f * 1.0000001f, 0x0001, 0x3300},
+        {-2.98023223876953125e-08f, 0x8000, 0xb300},
+        {8.940696716308594e-08f /* 3 * 2^-25 */, 0x0002, 0x33c0},
+        {1.4901161193847656e-07f /* 5 * 2^-25 */, 0x0002, 0x3420},
+        {6.103515625e-05f /* 2^-14 */, 0x0400, 0x3880},
+        {6.100535392761230e-05f /* 2^-14 - 2^-25: tie 0x3ff / 0x400 */, 0x0400, 0x3880},
+        {1.00048828125f /* 1 + 2^-11: tie, even */, 0x3c00, 0x3f80},
+        {1.00146484375f /* 1 + 3 * 2^-11: tie, even */, 0x3c02, 0x3f80},
+        {1.0004884004592896f /* 1 + 2^-11 + 2^-23 */, 0x3c01, 0x3f80},
+        {1.00390625f /* 1 + 2^-8: bf16 tie */, 0x3c04, 0x3f80},
+        {1.01171875f /* 1 + 3 * 2^-8: bf16 tie */, 0x3c0c, 0x3f82},
+        {-0.0f, 0x8000, 0x8000},
+        {1e-8f, 0x0000, 0x322c},
+        {3.4028234663852886e38f /* FLT_MAX */, 0x7c00, 0x7f80},
+        {3.3895313892515355e38f /* bf16 max */, 0x7c00, 0x7f7f},
+        {1.4012984643e-45f /* 2^-149 */, 0x0000, 0x0000},
+        {-1.4012984643e-45f, 0x8000, 0x8000},
+    };
+    const char* name = bf ? "bf16" : "f16";
+    enum { W = 1024, H = 512 };
+    int nedge = (int)(sizeof edge / sizeof *edge), i, bad = 0, shown = 0;
+    float* f = (float*)malloc(sizeof(float) * W * H);
+    uint16_t* out = (uint16_t*)malloc(2 * W * H);
+    gm_mat mf, mo;
+    gm_status s;
+    for (i = 0; i < nedge; ++i)
+        f[i] = edge[i].f;
+    f[nedge] = INFINITY;
+    f[nedge + 1] = -INFINITY;
+    f[nedge + 2] = NAN;
+    f[nedge + 3] = -NAN;
+    for (i = nedge + 4; i < W * H; ++i)
+        f[i] = rounding_case(bf);
+    memset(out, 0, 2 * W * H);
+    wrap1(&mf, f, W, H, GM_F32);
+    wrap1(&mo, out, W, H, bf ? GM_BF16 : GM_F16);
+    s = gm_convert(&mf, &mo, 1.0, 0.0, NULL);
+    CHECK(s == GM_OK, "f32 -> %s: %s", name, gm_last_error());
+    for (i = 0; i < nedge; ++i)
+        CHECK(out[i] == (bf ? edge[i].bf16 : edge[i].f16), "%s(%.9g) = 0x%04x, want 0x%04x", name, (double)edge[i].f,
+              out[i], bf ? edge[i].bf16 : edge[i].f16);
+    for (i = nedge; i < W * H; ++i) {
+        unsigned want = bf ? ref_bf16(f[i]) : ref_f16(f[i]);
+        int ok = isnan(f[i]) ? (bf ? bf16_is_nan(out[i]) : f16_is_nan(out[i])) : out[i] == want;
+        if (!ok && shown++ < 5)
+            printf("  %s(%.9g = 0x%08x) = 0x%04x, want 0x%04x\n", name, (double)f[i], (unsigned)f32_bits(f[i]),
+                   out[i], want);
+        bad += !ok;
+    }
+    CHECK(bad == 0, "f32 -> %s: %d of %d random values rounded wrong", name, bad, W * H - nedge);
+    free(f);
+    free(out);
+}
+
+/* ------------------------------------------ (2) saturation and rounding */
+
+static void test_saturation(void)
+{
+    static const double vals[] = {
+        NAN, -NAN, INFINITY, -INFINITY, 1e30, -1e30, 0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 3.5, 126.5, 127.5, -128.5,
+        254.5, 255.5, 256, -0.0, 32766.5, 32767.5, -32768.5, 65534.5, 65535.5, 2147483520.0, 2147483648.0,
+        -2147483648.0, -2147483904.0, 1e10, -1e10, 0.49999997, 7.0, -7.0};
+    enum { N = sizeof vals / sizeof *vals };
+    static const gm_dtype ints[] = {GM_U8, GM_S8, GM_U16, GM_S16, GM_S32};
+    float fs[N];
+    double ds[N];
+    unsigned char out[N * 4];
+    gm_mat mf, md, mo;
+    int i, k, src;
+    for (i = 0; i < N; ++i) {
+        fs[i] = (float)vals[i];
+        ds[i] = vals[i];
+    }
+    wrap1(&mf, fs, N, 1, GM_F32);
+    wrap1(&md, ds, N, 1, GM_F64);
+    for (src = 0; src < 2; ++src)
+        for (k = 0; k < 5; ++k) {
+            gm_dtype D = ints[k];
+            int bad = 0;
+            gm_status s;
+            memset(out, 0xa5, sizeof out);
+            wrap1(&mo, out, N, 1, D);
+            s = gm_convert(src ? &md : &mf, &mo, 1.0, 0.0, NULL);
+            CHECK(s == GM_OK, "%s -> %s: %s", src ? "f64" : "f32", gm_dtype_name(D), gm_last_error());
+            for (i = 0; i < N; ++i) {
+                double v = src ? ds[i] : (double)fs[i], want = ref_sat(D, v), got = load(D, out + i * gm_dtype_size(D));
+                if (got != want) {
+                    ++bad;
+                    printf("  %s %.17g -> %s = %.17g, want %.17g\n", src ? "f64" : "f32", v, gm_dtype_name(D), got,
+                           want);
+                }
+            }
+            CHECK(bad == 0, "%s -> %s: %d of %d special values wrong", src ? "f64" : "f32", gm_dtype_name(D), bad, N);
+            /* the documented cases, spelled out */
+            CHECK(load(D, out) == 0 && load(D, out + gm_dtype_size(D)) == 0, "NaN -> 0 in %s", gm_dtype_name(D));
+            CHECK(load(D, out + 2 * gm_dtype_size(D)) == int_hi(D) && load(D, out + 3 * gm_dtype_size(D)) == int_lo(D),
+                  "+-inf saturate in %s", gm_dtype_name(D));
+            CHECK(load(D, out + 6 * gm_dtype_size(D)) == 0 && load(D, out + 7 * gm_dtype_size(D)) == 2 &&
+                      load(D, out + 8 * gm_dtype_size(D)) == 2,
+                  "0.5 1.5 2.5 -> 0 2 2 in %s", gm_dtype_name(D));
+            CHECK(load(D, out + 9 * gm_dtype_size(D)) == 0, "-0.5 -> 0 in %s", gm_dtype_name(D));
+        }
+
+    /* ties made by alpha / beta, in float (u8, s8) and in double (s32 -> s32) */
+    {
+        uint8_t u[4] = {1, 3, 5, 7}, uo[4];
+        int8_t sv[4] = {-1, -3, -5, -7}, so[4];
+        int32_t big[3] = {(1 << 30) + 1, (1 << 30) + 3, -((1 << 30) + 1)}, bo[3];
+        uint8_t b[2] = {10, 11}, bo8[2];
+        gm_mat a, o;
+        wrap1(&a, u, 4, 1, GM_U8);
+        wrap1(&o, uo, 4, 1, GM_U8);
+        CHECK(gm_convert(&a, &o, 0.5, 0, NULL) == GM_OK && uo[0] == 0 && uo[1] == 2 && uo[2] == 2 && uo[3] == 4,
+              "u8 * 0.5 of 1 3 5 7 = %d %d %d %d, want 0 2 2 4", uo[0], uo[1], uo[2], uo[3]);
+        wrap1(&a, sv, 4, 1, GM_S8);
+        wrap1(&o, so, 4, 1, GM_S8);
+        CHECK(gm_convert(&a, &o, 0.5, 0, NULL) == GM_OK && so[0] == 0 && so[1] == -2 && so[2] == -2 && so[3] == -4,
+              "s8 * 0.5 of -1 -3 -5 -7 = %d %d %d %d, want 0 -2 -2 -4", so[0], so[1], so[2], so[3]);
+        wrap1(&a, big, 3, 1, GM_S32);
+        wrap1(&o, bo, 3, 1, GM_S32);
+        CHECK(gm_convert(&a, &o, 0.5, 0, NULL) == GM_OK && bo[0] == 1 << 29 && bo[1] == (1 << 29) + 2 &&
+                  bo[2] == -(1 << 29),
+              "s32 * 0.5 (double) = %d %d %d", bo[0], bo[1], bo[2]);
+        wrap1(&a, b, 2, 1, GM_U8);
+        wrap1(&o, bo8, 2, 1, GM_U8);
+        CHECK(gm_convert(&a, &o, 1, 0.5, NULL) == GM_OK && bo8[0] == 10 && bo8[1] == 12,
+              "u8 + 0.5 of 10 11 = %d %d, want 10 12", bo8[0], bo8[1]);
+        CHECK(gm_convert(&a, &o, 1000, -3000, NULL) == GM_OK && bo8[0] == 255 && bo8[1] == 255, "u8 saturates high");
+        CHECK(gm_convert(&a, &o, -1, 0, NULL) == GM_OK && bo8[0] == 0 && bo8[1] == 0, "u8 saturates low");
+    }
+
+    /* alpha = 1, beta = 0 copies exactly: -0.0 stays -0.0 */
+    {
+        float fz[2] = {-0.0f, 1.5f}, fo[2];
+        double dz[2] = {-0.0, 2.25}, dout[2];
+        uint16_t hz[2] = {0x8000, 0x3c00}, ho[2];
+        gm_mat a, o;
+        wrap1(&a, fz, 2, 1, GM_F32);
+        wrap1(&o, fo, 2, 1, GM_F32);
+        CHECK(gm_convert(&a, &o, 1, 0, NULL) == GM_OK && f32_bits(fo[0]) == 0x80000000u && fo[1] == 1.5f,
+              "f32 -> f32 keeps -0.0: 0x%08x", (unsigned)f32_bits(fo[0]));
+        wrap1(&o, dout, 2, 1, GM_F64);
+        CHECK(gm_convert(&a, &o, 1, 0, NULL) == GM_OK && signbit(dout[0]) && dout[0] == 0 && dout[1] == 1.5,
+              "f32 -> f64 keeps -0.0");
+        wrap1(&a, dz, 2, 1, GM_F64);
+        {
+            double d2[2];
+            gm_mat o2;
+            wrap1(&o2, d2, 2, 1, GM_F64);
+            CHECK(gm_convert(&a, &o2, 1, 0, NULL) == GM_OK && signbit(d2[0]) && d2[0] == 0 && d2[1] == 2.25,
+                  "f64 -> f64 keeps -0.0");
+        }
+        wrap1(&o, fo, 2, 1, GM_F32);
+        CHECK(gm_convert(&a, &o, 1, 0, NULL) == GM_OK && f32_bits(fo[0]) == 0x80000000u && fo[1] == 2.25f,
+              "f64 -> f32 keeps -0.0");
+        wrap1(&a, hz, 2, 1, GM_F16);
+        wrap1(&o, ho, 2, 1, GM_F16);
+        CHECK(gm_convert(&a, &o, 1, 0, NULL) == GM_OK && ho[0] == 0x8000 && ho[1] == 0x3c00, "f16 keeps -0.0");
+        wrap1(&a, fz, 2, 1, GM_F32);
+        wrap1(&o, fo, 2, 1, GM_F32);
+        CHECK(gm_convert(&a, &o, 2, 0, NULL) == GM_OK && fo[1] == 3.0f, "f32 * 2");
+    }
+}
+
+/* ------------------------------------------------------- (4) transform */
+
+/* The documented per-channel arithmetic: in double where OpenCV's convertTo
+ * computes the pair in double (any -> f64, s32 -> s32, f64 -> s32, f64 ->
+ * f32, f64 -> f16; gen/model.py's table), else in float; the add skipped when pre is 0, the fused multiply-add
+ * when scale is 1 and offset 0; then the documented store. Writes d's bytes. */
+static int ref_wide(gm_dtype S, gm_dtype D)
+{
+    return D == GM_F64 || (D == GM_S32 && (S == GM_S32 || S == GM_F64)) ||
+           (S == GM_F64 && (D == GM_F32 || D == GM_F16)); /* f64 -> f16 in double as OpenCV 4's cvt_64f */
+}
+
+static void ref_channel(gm_dtype S, gm_dtype D, double x, int konst, double pre, double scale, double offset,
+                        unsigned char* out)
+{
+    double r;
+    float rf;
+    if (ref_wide(S, D)) {
+        double v = konst ? offset : x;
+        if (!konst && pre != 0.0)
+            v = v + pre;
+        if (!konst && !(scale == 1.0 && offset == 0.0))
+            v = fma(v, scale, offset);
+        if (is_int(D)) {
+            store_exact(D, out, ref_sat(D, v));
+            return;
+        }
+        r = v;
+        rf = (float)v;
+    } else {
+        float p = (float)pre, s = (float)scale, o = (float)offset;
+        float v = konst ? o : (float)x;
+        if (!konst && p != 0.0f)
+            v = v + p;
+        if (!konst && !(s == 1.0f && o == 0.0f))
+            v = fmaf(v, s, o);
+        if (is_int(D)) {
+            store_exact(D, out, ref_sat(D, (double)v));
+            return;
+        }
+        r = (double)v;
+        rf = v;
+    }
+    switch (D) {
+    case GM_F32: memcpy(out, &rf, 4); break;
+    case GM_F64: memcpy(out, &r, 8); break;
+    case GM_F16: {
+        uint16_t h = (uint16_t)ref_f16(rf);
+        memcpy(out, &h, 2);
+        break;
+    }
+    default: {
+        uint16_t h = (uint16_t)ref_bf16(rf);
+        memcpy(out, &h, 2);
+        break;
+    }
+    }
+}
+
+static gm_xform rand_xform(const int* map, int cd)
+{
+    gm_xform x = gm_xform_identity();
+    int c;
+    for (c = 0; c < 4; ++c) {
+        x.map[c] = c < cd ? map[c] : 99; /* beyond dst's channels: never read */
+        x.pre[c] = t_rand() % 2 ? 0.0 : t_uniform(-100, 100);
+        x.scale[c] = t_rand() % 5 == 0 ? 1.0 : t_uniform(-3, 3);
+        x.offset[c] = t_rand() % 3 == 0 ? 0.0 : t_uniform(-200, 200);
+        if (t_rand() % 6 == 0)
+            x.pre[c] = 0.0, x.scale[c] = 1.0, x.offset[c] = 0.0;
+    }
+    return x;
+}
+
+static const char* lay_name(gm_layout l) { return l == GM_HWC ? "hwc" : "chw"; }
+
+/* One transform on random data against ref_channel, with dst padding checked. */
+static void check_transform(gm_dtype S, gm_dtype D, int cs, int cd, const int* map, int64_t w, int64_t h, int batch,
+                            gm_layout ls, gm_layout ld, const char* what)
+{
+    pimg src, dst;
+    gm_xform x = rand_xform(map, cd);
+    int64_t n, y, xx, bad = 0, outside;
+    unsigned char want[8];
+    gm_status s;
+    int c, shown = 0;
+    size_t es = gm_dtype_size(D);
+    pimg_make(&src, w, h, S, cs, ls, batch, t_rand() % 3 ? -1 : 0, t_rand() % 4 == 0);
+    pimg_make(&dst, w, h, D, cd, ld, batch, t_rand() % 3 ? -1 : 0, t_rand() % 4 == 0);
+    pimg_fill(&src);
+    s = gm_transform(&src.m, &dst.m, &x, NULL);
+    if (s != GM_OK) {
+        CHECK(0, "%s: %s%d_%s -> %s%d_%s %lldx%lld x%d: %s", what, gm_dtype_name(S), cs, lay_name(ls),
+              gm_dtype_name(D), cd, lay_name(ld), (long long)w, (long long)h, batch, gm_last_error());
+        pimg_free(&src);
+        pimg_free(&dst);
+        return;
+    }
+    for (n = 0; n < batch; ++n)
+        for (y = 0; y < h; ++y)
+            for (xx = 0; xx < w; ++xx)
+                for (c = 0; c < cd; ++c) {
+                    int konst = map[c] == GM_CONST;
+                    double v = konst ? 0.0 : load(S, at(&src.m, n, y, xx, map[c]));
+                    const unsigned char* got = at(&dst.m, n, y, xx, c);
+                    ref_channel(S, D, v, konst, x.pre[c], x.scale[c], x.offset[c], want);
+                    if (memcmp(got, want, es) != 0) {
+                        if (shown++ < 3)
+                            printf("  %s %s->%s (%lld,%lld,%lld,%d): src %.17g pre %g scale %.17g offset %.17g: got "
+                                   "%.17g want %.17g\n",
+                                   what, gm_dtype_name(S), gm_dtype_name(D), (long long)n, (long long)y, (long long)xx,
+                                   c, v, x.pre[c], x.scale[c], x.offset[c], load(D, got), load(D, want));
+                        ++bad;
+                    }
+                }
+    outside = pimg_outside_changed(&dst);
+    CHECK(bad == 0 && outside == 0, "%s: %s%d_%s -> %s%d_%s %lldx%lld x%d: %lld wrong values, %lld bytes written "
+          "outside dst", what, gm_dtype_name(S), cs, lay_name(ls), gm_dtype_name(D), cd, lay_name(ld), (long long)w,
+          (long long)h, batch, (long long)bad, (long long)outside);
+    CHECK(memcmp(src.buf, src.ref, src.n) == 0, "%s: the source was written", what);
+    pimg_free(&src);
+    pimg_free(&dst);
+}
+
+static const int64_t sizes[][2] = {{1, 1}, {13, 1}, {7, 4}, {113, 113}};
+
+static void test_transform(void)
+{
+    /* named channel maps */
+    static const struct { int cs, cd, map[4]; const char* what; } maps[] = {
+        {3, 3, {0, 1, 2, 0}, "identity"},
+        {3, 3, {2, 1, 0, 0}, "swap R/B"},
+        {1, 3, {0, 0, 0, 0}, "replicate gray"},
+        {4, 3, {0, 1, 2, 0}, "drop alpha"},
+        {4, 3, {2, 1, 0, 0}, "drop alpha, swap R/B"},
+        {1, 4, {0, 0, 0, GM_CONST}, "gray to 4 channels, constant alpha"},
+        {3, 4, {2, GM_CONST, 0, 1}, "constant in the middle"},
+        {2, 2, {1, 0, 0, 0}, "swap 2 channels"},
+        {4, 1, {3, 0, 0, 0}, "pick alpha"},
+        {3, 2, {GM_CONST, GM_CONST, 0, 0}, "all constants"},
+    };
+    enum { NMAPS = sizeof maps / sizeof *maps };
+    int si, di, k, z, i;
+    /* every dtype pair, every size, a rotating map, random layouts, batch 1 or 3 */
+    for (si = 0; si < GM_DTYPE_COUNT; ++si)
+        for (di = 0; di < GM_DTYPE_COUNT; ++di)
+            for (z = 0; z < 4; ++z) {
+                k = (si * GM_DTYPE_COUNT + di + z) % NMAPS;
+                if (z == 3 && (si + di) % 3)
+                    continue; /* 113x113 for a third of the pairs */
+                check_transform(all_dtypes[si], all_dtypes[di], maps[k].cs, maps[k].cd, maps[k].map, sizes[z][0],
+                                sizes[z][1], t_rand() % 2 ? 3 : 1, t_rand() % 2 ? GM_CHW : GM_HWC,
+                                t_rand() % 2 ? GM_CHW : GM_HWC, maps[k].what);
+            }
+    /* every named map on the common pairs, every size, batches of 3 */
+    {
+        static const gm_dtype pairs[][2] = {{GM_U8, GM_F32}, {GM_U8, GM_U8}, {GM_F32, GM_U8}, {GM_U16, GM_F16},
+                                            {GM_U8, GM_BF16}, {GM_F16, GM_S16}};
+        for (i = 0; i < 6; ++i)
+            for (k = 0; k < NMAPS; ++k)
+                for (z = 0; z < 4; ++z)
+                    check_transform(pairs[i][0], pairs[i][1], maps[k].cs, maps[k].cd, maps[k].map, sizes[z][0],
+                                    sizes[z][1], 3, (gm_layout)(k % 2), (gm_layout)(z % 2), maps[k].what);
+    }
+    /* random maps */
+    for (i = 0; i < 60; ++i) {
+        int cs = (int)rnd(1, 4), cd = (int)rnd(1, 4), map[4], c;
+        for (c = 0; c < 4; ++c)
+            map[c] = (int)rnd(-1, cs - 1);
+        z = (int)rnd(0, 2);
+        check_transform(all_dtypes[rnd(0, 8)], all_dtypes[rnd(0, 8)], cs, cd, map, sizes[z][0], sizes[z][1],
+                        (int)rnd(1, 3), (gm_layout)rnd(0, 1), (gm_layout)rnd(0, 1), "random map");
+    }
+}
+
+/* ------------------------------------------------ (3) views and copies */
+
+static void test_views(void)
+{
+    int it, bad_roi = 0, bad_plane = 0, bad_item = 0, bad_fields = 0;
+    for (it = 0; it < 60; ++it) {
+        gm_dtype dt = all_dtypes[rnd(0, 8)];
+        int ch = (int)rnd(1, 4), batch = (int)rnd(1, 4);
+        gm_layout lay = (gm_layout)rnd(0, 1);
+        int64_t w = rnd(1, 40), h = rnd(1, 30), rx = rnd(0, w - 1), ry = rnd(0, h - 1);
+        int64_t rw = rnd(1, w - rx), rh = rnd(1, h - ry), n, y, x;
+        int c, pc = (int)rnd(0, ch - 1), ii = (int)rnd(0, batch - 1);
+        pimg p;
+        gm_mat roi, plane, item, both;
+        gm_status s;
+        pimg_make(&p, w, h, dt, ch, lay, batch, t_rand() % 2 ? -1 : 0, t_rand() % 3 == 0);
+        pimg_fill(&p);
+        s = gm_roi(&p.m, &roi, rx, ry, rw, rh);
+        CHECK(s == GM_OK, "gm_roi: %s", gm_last_error());
+        bad_fields += roi.width != rw || roi.height != rh || roi.pitch != p.m.pitch || roi.batch != batch ||
+                      roi.plane_pitch != p.m.plane_pitch || roi.batch_pitch != p.m.batch_pitch || roi.owned ||
+                      roi.dtype != dt || roi.channels != ch || roi.layout != lay;
+        for (n = 0; n < batch; ++n)
+            for (y = 0; y < rh; ++y)
+                for (x = 0; x < rw; ++x)
+                    for (c = 0; c < ch; ++c)
+                        bad_roi += at(&roi, n, y, x, c) != at(&p.m, n, y + ry, x + rx, c);
+        if (lay == GM_CHW || ch == 1) {
+            s = gm_plane(&roi, &plane, pc);
+            CHECK(s == GM_OK, "gm_plane: %s", gm_last_error());
+            bad_fields += plane.channels != 1 || plane.width != rw || plane.pitch != p.m.pitch || plane.owned;
+            for (n = 0; n < batch; ++n)
+                for (y = 0; y < rh; ++y)
+                    for (x = 0; x < rw; ++x)
+                        bad_plane += at(&plane, n, y, x, 0) != at(&p.m, n, y + ry, x + rx, pc);
+        }
+        s = gm_item(&roi, &item, ii);
+        CHECK(s == GM_OK, "gm_item: %s", gm_last_error());
+        bad_fields += item.batch != 1 || item.width != rw || item.owned;
+        for (y = 0; y < rh; ++y)
+            for (x = 0; x < rw; ++x)
+                for (c = 0; c < ch; ++c)
+                    bad_item += at(&item, 0, y, x, c) != at(&p.m, ii, y + ry, x + rx, c);
+        /* the other order: ROI of the item */
+        s = gm_item(&p.m, &item, ii);
+        s = s == GM_OK ? gm_roi(&item, &both, rx, ry, rw, rh) : s;
+        CHECK(s == GM_OK && both.data == at(&p.m, ii, ry, rx, 0), "ROI of an item: %s", gm_last_error());
+        CHECK(memcmp(p.buf, p.ref, p.n) == 0, "views wrote to the image");
+        pimg_free(&p);
+    }
+    CHECK(bad_fields == 0, "view descriptors: %d wrong fields", bad_fields);
+    CHECK(bad_roi == 0, "gm_roi element addresses: %d wrong", bad_roi);
+    CHECK(bad_plane == 0, "gm_plane element addresses: %d wrong", bad_plane);
+    CHECK(bad_item == 0, "gm_item element addresses: %d wrong", bad_item);
+}
+
+/* src and dst hold the same elements (bytes), and nothing outside dst's
+ * elements changed. */
+static void check_same_elements(const pimg* src, const pimg* dst, const char* what)
+{
+    int64_t n, y, x, bad = 0, outside = pimg_outside_changed(dst);
+    size_t es = gm_dtype_size(src->m.dtype);
+    int c;
+    for (n = 0; n < src->m.batch; ++n)
+        for (y = 0; y < src->m.height; ++y)
+            for (x = 0; x < src->m.width; ++x)
+                for (c = 0; c < src->m.channels; ++c)
+                    bad += memcmp(at(&src->m, n, y, x, c), at(&dst->m, n, y, x, c), es) != 0;
+    CHECK(bad == 0 && outside == 0, "%s: %s x%d %s %lldx%lld x%d: %lld elements differ, %lld bytes written outside",
+          what, gm_dtype_name(src->m.dtype), (int)src->m.channels, lay_name(src->m.layout), (long long)src->m.width,
+          (long long)src->m.height, (int)src->m.batch, (long long)bad, (long long)outside);
+}
+
+static void test_copy(void)
+{
+    int it;
+    for (it = 0; it < 80; ++it) {
+        gm_dtype dt = all_dtypes[rnd(0, 8)];
+        int ch = (int)rnd(1, 4), batch = it % 3 ? 3 : 1;
+        gm_layout lay = (gm_layout)rnd(0, 1);
+        int64_t w = rnd(1, 50), h = rnd(1, 20);
+        /* compact on both sides (planes and images fold into one block),
+         * on one side only, or padded on both */
+        int sc = it % 4 == 0 || it % 4 == 1, dc = it % 4 == 0 || it % 4 == 2;
+        pimg src, dst;
+        gm_status s;
+        pimg_make(&src, w, h, dt, ch, lay, batch, sc ? 0 : -1, sc);
+        pimg_make(&dst, w, h, dt, ch, lay, batch, dc ? 0 : -1, dc);
+        pimg_fill(&src);
+        s = gm_copy(&src.m, &dst.m, NULL);
+        CHECK(s == GM_OK, "gm_copy: %s", gm_last_error());
+        check_same_elements(&src, &dst, "gm_copy");
+        CHECK(memcmp(src.buf, src.ref, src.n) == 0, "gm_copy wrote its source");
+        pimg_free(&src);
+        pimg_free(&dst);
+    }
+    /* a 1-channel image may change layout label in a copy */
+    {
+        pimg a, b;
+        pimg_make(&a, 9, 4, GM_S16, 1, GM_HWC, 3, -1, 0);
+        pimg_make(&b, 9, 4, GM_S16, 1, GM_CHW, 3, -1, 0);
+        pimg_fill(&a);
+        CHECK(gm_copy(&a.m, &b.m, NULL) == GM_OK, "1-channel HWC -> CHW copy: %s", gm_last_error());
+        check_same_elements(&a, &b, "1-channel HWC -> CHW copy");
+        pimg_free(&a);
+        pimg_free(&b);
+    }
+    /* host images are the wrong place for upload / download */
+    {
+        pimg a;
+        unsigned char host[4096];
+        unsigned char copy[4096];
+        pimg_make(&a, 9, 4, GM_U8, 3, GM_HWC, 1, -1, 0);
+        memset(host, 0x3c, sizeof host);
+        memcpy(copy, host, sizeof host);
+        CHECK(gm_upload(&a.m, host, 0, NULL) == GM_ERR_LOCATION && memcmp(a.buf, a.ref, a.n) == 0,
+              "gm_upload to host memory");
+        CHECK(gm_upload_sync(&a.m, host, 0) == GM_ERR_LOCATION && memcmp(a.buf, a.ref, a.n) == 0,
+              "gm_upload_sync to host memory");
+        CHECK(gm_download(&a.m, host, 0, NULL) == GM_ERR_LOCATION && memcmp(host, copy, sizeof host) == 0,
+              "gm_download from host memory");
+        CHECK(gm_download_sync(&a.m, host, 0) == GM_ERR_LOCATION && memcmp(host, copy, sizeof host) == 0,
+              "gm_download_sync from host memory");
+        pimg_free(&a);
+    }
+}
+
+/* ---------------------------------------- (5) split / merge planes */
+
+static void test_planes(void)
+{
+    int it;
+    for (it = 0; it < 40; ++it) {
+        gm_dtype dt = all_dtypes[rnd(0, 8)];
+        int ch = (int)rnd(2, 4), batch = it % 2 ? 3 : 1, c;
+        int z = it % 4;
+        int64_t w = sizes[z][0], h = sizes[z][1], n, y, x, bad = 0, outside = 0;
+        pimg src, back, pl[4], chw;
+        gm_mat planes[4], same[4];
+        gm_status s;
+        if (z == 3 && it % 3)
+            w = 31, h = 17;
+        pimg_make(&src, w, h, dt, ch, GM_HWC, batch, -1, 0);
+        pimg_fill(&src);
+        for (c = 0; c < ch; ++c) {
+            /* each plane its own padding, so pitches and batch pitches differ */
+            pimg_make(&pl[c], w, h, dt, 1, (gm_layout)(c % 2), batch, -1, 0);
+            planes[c] = pl[c].m;
+        }
+        s = gm_split_planes(&src.m, planes, NULL);
+        CHECK(s == GM_OK, "gm_split_planes: %s", gm_last_error());
+        for (c = 0; c < ch; ++c) {
+            for (n = 0; n < batch; ++n)
+                for (y = 0; y < h; ++y)
+                    for (x = 0; x < w; ++x)
+                        bad += memcmp(at(&pl[c].m, n, y, x, 0), at(&src.m, n, y, x, c), gm_dtype_size(dt)) != 0;
+            outside += pimg_outside_changed(&pl[c]);
+        }
+        CHECK(bad == 0 && outside == 0, "gm_split_planes %s x%d %lldx%lld x%d: %lld wrong, %lld bytes outside",
+              gm_dtype_name(dt), ch, (long long)w, (long long)h, batch, (long long)bad, (long long)outside);
+        pimg_make(&back, w, h, dt, ch, GM_HWC, batch, -1, 0);
+        s = gm_merge_planes(planes, ch, &back.m, NULL);
+        CHECK(s == GM_OK, "gm_merge_planes: %s", gm_last_error());
+        check_same_elements(&src, &back, "split_planes then merge_planes");
+
+        /* planes of one planar image (equal pitches: the one-pass path) */
+        pimg_make(&chw, w, h, dt, ch, GM_CHW, batch, -1, 0);
+        for (c = 0; c < ch; ++c)
+            gm_plane(&chw.m, &same[c], c);
+        s = gm_split_planes(&src.m, same, NULL);
+        CHECK(s == GM_OK, "gm_split_planes into gm_plane views: %s", gm_last_error());
+        check_same_elements(&src, &chw, "gm_split_planes into gm_plane views");
+        for (n = 0; n < batch; ++n) /* the merge below must not depend on that split */
+            for (y = 0; y < h; ++y)
+                for (x = 0; x < w; ++x)
+                    for (c = 0; c < ch; ++c)
+                        memcpy(at(&chw.m, n, y, x, c), at(&src.m, n, y, x, c), gm_dtype_size(dt));
+        {
+            size_t i; /* scramble back: the merge must rewrite every element */
+            for (i = 0; i < back.n; ++i)
+                back.buf[i] ^= 0x5a;
+            memcpy(back.ref, back.buf, back.n);
+        }
+        s = gm_merge_planes(same, ch, &back.m, NULL);
+        CHECK(s == GM_OK, "gm_merge_planes from gm_plane views: %s", gm_last_error());
+        check_same_elements(&src, &back, "gm_merge_planes from gm_plane views");
+
+        /* merge into a planar dst: documented as interleaved, so either a
+         * GM_ERR_TYPE with nothing written or the right planar image */
+        {
+            pimg pd;
+            pimg_make(&pd, w, h, dt, ch, GM_CHW, batch, -1, 0);
+            s = gm_merge_planes(planes, ch, &pd.m, NULL);
+            if (s == GM_ERR_TYPE)
+                CHECK(memcmp(pd.buf, pd.ref, pd.n) == 0, "gm_merge_planes into CHW failed but wrote");
+            else {
+                CHECK(s == GM_OK, "gm_merge_planes into CHW: %s", gm_last_error());
+                check_same_elements(&src, &pd, "gm_merge_planes (planes of different pitches) into a CHW dst");
+            }
+            pimg_free(&pd);
+        }
+        for (c = 0; c < ch; ++c)
+            pimg_free(&pl[c]);
+        pimg_free(&src);
+        pimg_free(&back);
+        pimg_free(&chw);
+    }
+}
+
+/* ------------------------------------------------------ (6) blob batches */
+
+static void test_blob(void)
+{
+    static const struct { int ch; gm_dtype D; gm_layout L; int swap, use_mean, use_std; } cases[] = {
+        {3, GM_F32, GM_CHW, 1, 1, 1}, {3, GM_F32, GM_CHW, 0, 1, 0}, {3, GM_F16, GM_HWC, 1, 0, 1},
+        {4, GM_F32, GM_HWC, 1, 1, 1}, {1, GM_F32, GM_CHW, 0, 1, 1}, {3, GM_BF16, GM_CHW, 0, 0, 0},
+        {4, GM_U8, GM_CHW, 0, 1, 0},  {3, GM_F64, GM_HWC, 1, 1, 1},
+    };
+    int k, z, i;
+    for (k = 0; k < (int)(sizeof cases / sizeof *cases); ++k)
+        for (z = 0; z < 4; ++z) {
+            int64_t w = sizes[z][0], h = sizes[z][1];
+            double mean[4], std[4], sf = t_rand() % 2 ? 1.0 / 255 : t_uniform(0.5, 2);
+            pimg im[3], batch, one[3];
+            gm_mat images[3], item;
+            gm_status s;
+            int64_t bad = 0, n, y, x;
+            int c;
+            for (c = 0; c < 4; ++c)
+                mean[c] = t_uniform(0, 255), std[c] = t_uniform(20, 80);
+            for (i = 0; i < 3; ++i) {
+                pimg_make(&im[i], w, h, GM_U8, cases[k].ch, GM_HWC, 1, -1, 0);
+                pimg_fill(&im[i]);
+                images[i] = im[i].m;
+                pimg_make(&one[i], w, h, cases[k].D, cases[k].ch, cases[k].L, 1, -1, 0);
+            }
+            pimg_make(&batch, w, h, cases[k].D, cases[k].ch, cases[k].L, 3, -1, 0);
+            s = gm_blob_from_images(images, 3, &batch.m, sf, cases[k].use_mean ? mean : NULL,
+                                    cases[k].use_std ? std : NULL, cases[k].swap, NULL);
+            CHECK(s == GM_OK, "gm_blob_from_images: %s", gm_last_error());
+            for (i = 0; i < 3; ++i) {
+                s = gm_blob_from_image(&im[i].m, &one[i].m, sf, cases[k].use_mean ? mean : NULL,
+                                       cases[k].use_std ? std : NULL, cases[k].swap, NULL);
+                CHECK(s == GM_OK, "gm_blob_from_image: %s", gm_last_error());
+                gm_item(&batch.m, &item, i);
+                for (n = 0; n < 1; ++n)
+                    for (y = 0; y < h; ++y)
+                        for (x = 0; x < w; ++x)
+                            for (c = 0; c < cases[k].ch; ++c)
+                                bad += memcmp(at(&item, 0, y, x, c), at(&one[i].m, 0, y, x, c),
+                                              gm_dtype_size(cases[k].D)) != 0;
+            }
+            /* and one value by hand: (src[c'] - mean[c]) * (sf / std[c]) */
+            if (cases[k].D == GM_F32 && cases[k].ch >= 3) {
+                int cc = cases[k].swap ? 2 : 0;
+                double v = load(GM_U8, at(&im[2].m, 0, h - 1, w - 1, cc));
+                float want = fmaf((float)v + (float)(cases[k].use_mean ? -mean[0] : 0.0),
+                                  (float)(cases[k].use_std ? sf / std[0] : sf), 0.0f);
+                gm_item(&batch.m, &item, 2);
+                CHECK(load(GM_F32, at(&item, 0, h - 1, w - 1, 0)) == (double)want,
+                      "blob value: got %.9g want %.9g", load(GM_F32, at(&item, 0, h - 1, w - 1, 0)), (double)want);
+            }
+            CHECK(bad == 0 && pimg_outside_changed(&batch) == 0,
+                  "blob_from_images (x%d %s %s swap %d) %lldx%lld: %lld values differ from blob_from_image, %lld "
+                  "bytes outside",
+                  cases[k].ch, gm_dtype_name(cases[k].D), lay_name(cases[k].L), cases[k].swap, (long long)w,
+                  (long long)h, (long long)bad, (long long)pimg_outside_changed(&batch));
+            for (i = 0; i < 3; ++i) {
+                pimg_free(&im[i]);
+                pimg_free(&one[i]);
+            }
+            pimg_free(&batch);
+        }
+}
+
+int main(void)
+{
+    t_seed_from_env("cpu");
+    test_half_exhaustive(0);
+    test_half_exhaustive(1);
+    test_half_rounding(0);
+    test_half_rounding(1);
+    test_saturation();
+    test_views();
+    test_copy();
+    test_transform();
+    test_planes();
+    test_blob();
+    return t_summary("cpu");
+}
