@@ -1,7 +1,7 @@
 /* The fast transform: P pixels per thread, moved with the widest loads and
  * stores their byte counts allow (16 bytes where the generator could choose P
- * so), for transforms that keep the channel count (convert, split, merge,
- * channel swaps, blob). The host takes it only where every row, plane and
+ * so), for transforms that keep the channel count and treat every channel
+ * alike, all plain or all scaled (convert, split, merge, channel swaps, blob). The host takes it only where every row, plane and
  * image start is aligned to those widths; otherwise it launches gm__xform.
  * The arithmetic is gm__channel, shared with the CPU path, so both kernels
  * and the CPU agree bit for bit. S, D: dtypes; C: channels; LS, LD: source
@@ -97,10 +97,8 @@ __device__ __forceinline__ void gm__xform_fast(const gm__xform_args& a)
                     gm__pixel(S, D, C, &a, b, y, x);
             } else if (a.kind == GM__PLAIN) {
                 gm__run_fast<S, D, C, LS, LD, P, GM__PLAIN>(a, so, dof);
-            } else if (a.kind == GM__SCALED) {
-                gm__run_fast<S, D, C, LS, LD, P, GM__SCALED>(a, so, dof);
             } else {
-                gm__run_fast<S, D, C, LS, LD, P, GM__ANY>(a, so, dof);
+                gm__run_fast<S, D, C, LS, LD, P, GM__SCALED>(a, so, dof);
             }
         }
 }

@@ -4,6 +4,7 @@
 #include "check.h"
 
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -635,6 +636,16 @@ static void test_copy(void)
     gm_roi(&a.m, &s2, 0, 1, 8, 4);
     EXPECT(gm_copy(&s1, &s2, NULL), GM_ERR_OVERLAP, "gm_copy", "overlap", &a, NULL);
     EXPECT(gm_copy(&s2, &s1, NULL), GM_ERR_OVERLAP, "gm_copy", "overlap", &a, NULL);
+    /* side by side: one pixel shared is an overlap, none is not (exact, not address ranges) */
+    gm_roi(&a.m, &s1, 0, 0, 4, 5);
+    gm_roi(&a.m, &s2, 3, 0, 4, 5); /* column 3 in both */
+    EXPECT(gm_copy(&s1, &s2, NULL), GM_ERR_OVERLAP, "gm_copy", "overlap", &a, NULL);
+    gm_roi(&a.m, &s2, 4, 0, 4, 5);
+    s = gm_copy(&s1, &s2, NULL);
+    CHECK(s == GM_OK && memcmp(a.buf + 12, a.buf, 12) == 0 && memcmp(a.buf + 4 * a.m.pitch + 12,
+                                                                     a.buf + 4 * a.m.pitch, 12) == 0,
+          "gm_copy between side-by-side ROIs of one image: %s", gm_last_error());
+    timg_snap(&a);
     /* and the good copy, different pitches */
     s = gm_copy(&a.m, &b.m, NULL);
     CHECK(s == GM_OK && memcmp(b.buf + 2 * b.m.pitch, a.buf + 2 * a.m.pitch, 24) == 0, "good gm_copy: %s",
@@ -1101,7 +1112,17 @@ static void test_blob(void)
     std[0] = -0.0;
     EXPECT(gm_blob_from_image(&s3.m, &d3.m, 1, mean, std, 1, NULL), GM_ERR_ARG, "gm_blob_from_image", "std[0]",
            &s3, &d3, NULL);
+    std[0] = NAN;
+    EXPECT(gm_blob_from_image(&s3.m, &d3.m, 1, mean, std, 0, NULL), GM_ERR_ARG, "gm_blob_from_image", "std[0]",
+           &s3, &d3, NULL);
     std[0] = 58.4;
+    std[2] = -INFINITY;
+    EXPECT(gm_blob_from_image(&s3.m, &d3.m, 1, mean, std, 0, NULL), GM_ERR_ARG, "gm_blob_from_image", "std[2]",
+           &s3, &d3, NULL);
+    std[2] = INFINITY;
+    EXPECT(gm_blob_from_image(&s3.m, &d3.m, 1, mean, std, 0, NULL), GM_ERR_ARG, "gm_blob_from_image", "std[2]",
+           &s3, &d3, NULL);
+    std[2] = 57.4;
     EXPECT(gm_blob_from_image(&s3.m, &dst.m, 1, mean, std, 0, NULL), GM_ERR_SIZE, "gm_blob_from_image", "dst", &s3,
            &dst, NULL);
     fake = fake_device(&d3);

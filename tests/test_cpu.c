@@ -568,62 +568,155 @@ static void test_saturation(void)
     }
 }
 
+/* The per-channel rules where they differ from "always through the work
+ * type" (templates/pixel.inc, gm__channel), each with its expected bytes. */
+static void test_channel_rules(void)
+{
+    gm_mat a, o;
+    gm_xform x;
+    /* a plain conversion rounds once, from the exact double value */
+    {
+        double d[5] = {2.5000000001, 2.5, 3.5, 254.50000001, -0.4999999999};
+        uint8_t u[5];
+        int16_t h[2];
+        memset(u, 0xa5, sizeof u);
+        wrap1(&a, d, 5, 1, GM_F64);
+        wrap1(&o, u, 5, 1, GM_U8);
+        CHECK(gm_convert(&a, &o, 1, 0, NULL) == GM_OK && u[0] == 3 && u[1] == 2 && u[2] == 4 && u[3] == 255 &&
+                  u[4] == 0,
+              "f64 -> u8 plain: %d %d %d %d %d, want 3 2 4 255 0", u[0], u[1], u[2], u[3], u[4]);
+        d[0] = 0.5000000001, d[1] = -1.5000000001;
+        wrap1(&a, d, 2, 1, GM_F64);
+        wrap1(&o, h, 2, 1, GM_S16);
+        CHECK(gm_convert(&a, &o, 1, 0, NULL) == GM_OK && h[0] == 1 && h[1] == -2, "f64 -> s16 plain: %d %d, want 1 -2",
+              h[0], h[1]);
+    }
+    /* scale 1 + 2^-40 is arithmetic (not plain) and is 1.0f in float: the
+     * fma is done anyway, so -0.0 becomes +0.0 */
+    {
+        float f[2] = {-0.0f, 1.5f}, g[2];
+        x = gm_xform_identity();
+        x.scale[0] = 1.0 + ldexp(1.0, -40);
+        wrap1(&a, f, 2, 1, GM_F32);
+        wrap1(&o, g, 2, 1, GM_F32);
+        CHECK(gm_transform(&a, &o, &x, NULL) == GM_OK && f32_bits(g[0]) == 0 && g[1] == 1.5f,
+              "f32 * (float)1: fmaf(-0, 1, 0) = 0x%08x, want +0", (unsigned)f32_bits(g[0]));
+    }
+    /* plain between equal dtypes copies bits: NaN payloads (signalling too) kept */
+    {
+        uint32_t f[3] = {0x7f800001u, 0xffc12345u, 0x80000000u}, g[3];
+        uint16_t h[3] = {0x7d01, 0xfe55, 0x8000}, hg[3];
+        uint16_t b[3] = {0x7f81, 0xffc3, 0x8000}, bg[3];
+        uint64_t d[2] = {0x7ff0000000000001ull, 0xfff8000000abcdefull}, dg[2];
+        wrap1(&a, f, 3, 1, GM_F32);
+        wrap1(&o, g, 3, 1, GM_F32);
+        CHECK(gm_convert(&a, &o, 1, 0, NULL) == GM_OK && memcmp(f, g, sizeof f) == 0,
+              "f32 plain copy: 0x%08x 0x%08x 0x%08x", (unsigned)g[0], (unsigned)g[1], (unsigned)g[2]);
+        wrap1(&a, h, 3, 1, GM_F16);
+        wrap1(&o, hg, 3, 1, GM_F16);
+        CHECK(gm_convert(&a, &o, 1, 0, NULL) == GM_OK && memcmp(h, hg, sizeof h) == 0,
+              "f16 plain copy: 0x%04x 0x%04x 0x%04x", hg[0], hg[1], hg[2]);
+        wrap1(&a, b, 3, 1, GM_BF16);
+        wrap1(&o, bg, 3, 1, GM_BF16);
+        CHECK(gm_convert(&a, &o, 1, 0, NULL) == GM_OK && memcmp(b, bg, sizeof b) == 0,
+              "bf16 plain copy: 0x%04x 0x%04x 0x%04x", bg[0], bg[1], bg[2]);
+        wrap1(&a, d, 2, 1, GM_F64);
+        wrap1(&o, dg, 2, 1, GM_F64);
+        CHECK(gm_convert(&a, &o, 1, 0, NULL) == GM_OK && memcmp(d, dg, sizeof d) == 0, "f64 plain copy");
+    }
+    /* a constant channel stores offset as a double for wide pairs (s32 ->
+     * s32), as (float)offset otherwise (u8 -> s32) */
+    {
+        uint8_t u[1] = {7};
+        int32_t s32[1] = {-9}, out[2];
+        x = gm_xform_identity();
+        x.map[1] = GM_CONST;
+        x.offset[1] = 2.5000000001;
+        wrap1(&a, u, 1, 1, GM_U8);
+        gm_wrap(&o, out, 1, 1, GM_S32, 2, GM_HWC, 0, GM_HOST);
+        CHECK(gm_transform(&a, &o, &x, NULL) == GM_OK && out[0] == 7 && out[1] == 2,
+              "u8 -> s32 constant 2.5000000001 (float): %d %d, want 7 2", (int)out[0], (int)out[1]);
+        wrap1(&a, s32, 1, 1, GM_S32);
+        CHECK(gm_transform(&a, &o, &x, NULL) == GM_OK && out[0] == -9 && out[1] == 3,
+              "s32 -> s32 constant 2.5000000001 (double): %d %d, want -9 3", (int)out[0], (int)out[1]);
+    }
+}
+
 /* ------------------------------------------------------- (4) transform */
 
-/* The documented per-channel arithmetic: in double where OpenCV's convertTo
- * computes the pair in double (any -> f64, s32 -> s32, f64 -> s32, f64 ->
- * f32, f64 -> f16; gen/model.py's table), else in float; the add skipped when pre is 0, the fused multiply-add
- * when scale is 1 and offset 0; then the documented store. Writes d's bytes. */
+/* The documented per-channel arithmetic (templates/pixel.inc, gm__channel).
+ * Work type: double where OpenCV's convertTo computes the pair in double (any
+ * -> f64, s32 -> s32, f64 -> s32, f64 -> f32, f64 -> f16; gen/model.py's
+ * table), else float.
+ *   - constant channel: offset stored, as a double for wide pairs, as
+ *     (float)offset otherwise;
+ *   - pre 0, scale 1, offset 0 (a plain conversion): the bits copied between
+ *     equal dtypes (NaN payloads kept), else the exact source value stored
+ *     from double (OpenCV's convertTo without scale);
+ *   - otherwise the arithmetic is always done: in double v = x (+ pre when pre
+ *     != 0), fma(v, scale, offset); in float v = (float)x (+ (float)pre when
+ *     that is != 0), fmaf(v, (float)scale, (float)offset);
+ * then the documented store: integers rounded half to even from the work
+ * value and saturated (NaN -> 0); f16/bf16 rounded from the value as float. */
 static int ref_wide(gm_dtype S, gm_dtype D)
 {
     return D == GM_F64 || (D == GM_S32 && (S == GM_S32 || S == GM_F64)) ||
            (S == GM_F64 && (D == GM_F32 || D == GM_F16)); /* f64 -> f16 in double as OpenCV 4's cvt_64f */
 }
 
-static void ref_channel(gm_dtype S, gm_dtype D, double x, int konst, double pre, double scale, double offset,
-                        unsigned char* out)
+/* A float work value stored as D. */
+static void ref_store_f32(gm_dtype D, float v, unsigned char* out)
 {
-    double r;
-    float rf;
-    if (ref_wide(S, D)) {
-        double v = konst ? offset : x;
-        if (!konst && pre != 0.0)
-            v = v + pre;
-        if (!konst && !(scale == 1.0 && offset == 0.0))
-            v = fma(v, scale, offset);
-        if (is_int(D)) {
-            store_exact(D, out, ref_sat(D, v));
-            return;
-        }
-        r = v;
-        rf = (float)v;
-    } else {
-        float p = (float)pre, s = (float)scale, o = (float)offset;
-        float v = konst ? o : (float)x;
-        if (!konst && p != 0.0f)
-            v = v + p;
-        if (!konst && !(s == 1.0f && o == 0.0f))
-            v = fmaf(v, s, o);
-        if (is_int(D)) {
-            store_exact(D, out, ref_sat(D, (double)v));
-            return;
-        }
-        r = (double)v;
-        rf = v;
+    double d = (double)v;
+    uint16_t h;
+    if (is_int(D)) {
+        store_exact(D, out, ref_sat(D, d));
+        return;
     }
     switch (D) {
-    case GM_F32: memcpy(out, &rf, 4); break;
-    case GM_F64: memcpy(out, &r, 8); break;
-    case GM_F16: {
-        uint16_t h = (uint16_t)ref_f16(rf);
-        memcpy(out, &h, 2);
-        break;
+    case GM_F32: memcpy(out, &v, 4); break;
+    case GM_F64: memcpy(out, &d, 8); break;
+    case GM_F16: h = (uint16_t)ref_f16(v); memcpy(out, &h, 2); break;
+    default: h = (uint16_t)ref_bf16(v); memcpy(out, &h, 2); break;
     }
-    default: {
-        uint16_t h = (uint16_t)ref_bf16(rf);
-        memcpy(out, &h, 2);
-        break;
-    }
+}
+
+/* A double work value stored as D: integers from the double itself, the
+ * 32-bit and 16-bit floats through float. */
+static void ref_store_f64(gm_dtype D, double v, unsigned char* out)
+{
+    if (is_int(D))
+        store_exact(D, out, ref_sat(D, v));
+    else if (D == GM_F64)
+        memcpy(out, &v, 8);
+    else
+        ref_store_f32(D, (float)v, out);
+}
+
+/* src: the source element (x is its value), NULL for a constant channel. */
+static void ref_channel(gm_dtype S, gm_dtype D, const unsigned char* src, double x, double pre, double scale,
+                        double offset, unsigned char* out)
+{
+    if (!src) {
+        if (ref_wide(S, D))
+            ref_store_f64(D, offset, out);
+        else
+            ref_store_f32(D, (float)offset, out);
+    } else if (pre == 0.0 && scale == 1.0 && offset == 0.0) {
+        if (S == D)
+            memcpy(out, src, gm_dtype_size(D));
+        else
+            ref_store_f64(D, x, out);
+    } else if (ref_wide(S, D)) {
+        double v = x;
+        if (pre != 0.0)
+            v = v + pre;
+        ref_store_f64(D, fma(v, scale, offset), out);
+    } else {
+        float p = (float)pre, v = (float)x;
+        if (p != 0.0f)
+            v = v + p;
+        ref_store_f32(D, fmaf(v, (float)scale, (float)offset), out);
     }
 }
 
@@ -670,10 +763,10 @@ static void check_transform(gm_dtype S, gm_dtype D, int cs, int cd, const int* m
         for (y = 0; y < h; ++y)
             for (xx = 0; xx < w; ++xx)
                 for (c = 0; c < cd; ++c) {
-                    int konst = map[c] == GM_CONST;
-                    double v = konst ? 0.0 : load(S, at(&src.m, n, y, xx, map[c]));
+                    const unsigned char* sp = map[c] == GM_CONST ? NULL : at(&src.m, n, y, xx, map[c]);
+                    double v = sp ? load(S, sp) : 0.0;
                     const unsigned char* got = at(&dst.m, n, y, xx, c);
-                    ref_channel(S, D, v, konst, x.pre[c], x.scale[c], x.offset[c], want);
+                    ref_channel(S, D, sp, v, x.pre[c], x.scale[c], x.offset[c], want);
                     if (memcmp(got, want, es) != 0) {
                         if (shown++ < 3)
                             printf("  %s %s->%s (%lld,%lld,%lld,%d): src %.17g pre %g scale %.17g offset %.17g: got "
@@ -1026,6 +1119,7 @@ int main(void)
     test_half_rounding(0);
     test_half_rounding(1);
     test_saturation();
+    test_channel_rules();
     test_views();
     test_copy();
     test_transform();

@@ -180,9 +180,9 @@ static void every_specialization(void)
 
 /* Every fast kernel (same channel count; each dtype pair, channel count and
  * layout pair) on aligned memory, with widths that leave a ragged row end,
- * each of the three launch kinds (plain, scaled, mixed with a constant); and
- * the same transforms on misaligned memory, which must take the generic
- * kernel and give the same bytes. */
+ * both launch kinds (plain, scaled); and the same transforms on misaligned
+ * memory or with a constant channel, which must take the generic kernel and
+ * give the same bytes. */
 static void fast_paths(void)
 {
     int S, D, c, k = 0, ls, ld, cn;
@@ -217,7 +217,7 @@ static void fast_paths(void)
                             continue;
                         }
                         compare_op(what, &src, &dst, op_transform, &x);
-                        if (aligned)
+                        if (aligned && kind < 2)
                             CHECK(gm__fast_launches == fast0 + 1, "%s: the fast kernel did not run", what);
                         else
                             CHECK(gm__generic_launches == generic0 + 1, "%s: the generic kernel did not run", what);

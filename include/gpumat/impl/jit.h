@@ -56,15 +56,17 @@ GM_API gm_status gm_device(int* cc_major, int* cc_minor, char* name, size_t name
     return GM_OK;
 }
 
-/* The NVRTC source of one specialization: the shared text plus its entry. */
-static char* gm__kernel_source(int spec)
+/* The NVRTC source of specializations specs[0..n): the shared text plus one
+ * entry line each. */
+static char* gm__kernel_source(const int* specs, int n)
 {
-    size_t n = 256, used = 0;
+    size_t size = 1, used = 0;
     int i;
     char* src;
     for (i = 0; gm__kernel_src[i]; ++i)
-        n += strlen(gm__kernel_src[i]);
-    src = (char*)malloc(n);
+        size += strlen(gm__kernel_src[i]);
+    size += (size_t)n * 256;
+    src = (char*)malloc(size);
     if (!src)
         return NULL;
     for (i = 0; gm__kernel_src[i]; ++i) {
@@ -72,21 +74,23 @@ static char* gm__kernel_source(int spec)
         memcpy(src + used, gm__kernel_src[i], len);
         used += len;
     }
-    if (spec < GM__GENERIC_COUNT) {
-        snprintf(src + used, n - used, gm__kernel_entry, gm__kernel_names[spec], spec / 4 / GM_DTYPE_COUNT,
-                 spec / 4 % GM_DTYPE_COUNT, spec % 4 + 1);
-    } else {
-        int f = spec - GM__GENERIC_COUNT, g = f / 4; /* g: the generic slot of the same (S, D, C) */
-        snprintf(src + used, n - used, gm__fast_entry, gm__kernel_names[spec], g / 4 / GM_DTYPE_COUNT,
-                 g / 4 % GM_DTYPE_COUNT, g % 4 + 1, f / 2 % 2, f % 2, gm__fast_p[f]);
+    for (i = 0; i < n; ++i) {
+        int spec = specs[i], f = spec - GM__GENERIC_COUNT, g = f / 4; /* g: generic slot of the same S, D, C */
+        if (spec < GM__GENERIC_COUNT)
+            used += (size_t)snprintf(src + used, size - used, gm__kernel_entry, gm__kernel_names[spec],
+                                     spec / 4 / GM_DTYPE_COUNT, spec / 4 % GM_DTYPE_COUNT, spec % 4 + 1);
+        else
+            used += (size_t)snprintf(src + used, size - used, gm__fast_entry, gm__kernel_names[spec],
+                                     g / 4 / GM_DTYPE_COUNT, g / 4 % GM_DTYPE_COUNT, g % 4 + 1, f / 2 % 2, f % 2,
+                                     gm__fast_p[f]);
     }
     return src;
 }
 
-/* Compiles spec with NVRTC: CUBIN for sm_<arch> when NVRTC knows that arch,
- * else PTX for the newest arch it knows below it (the driver finishes it).
- * *image is malloc'd. */
-static gm_status gm__compile(const char* fn, int spec, int arch, char** image, size_t* image_size)
+/* Compiles specs[0..n) into one module with NVRTC: CUBIN for sm_<arch> when
+ * NVRTC knows that arch, else PTX for the newest arch it knows below it (the
+ * driver finishes it). *image is malloc'd. */
+static gm_status gm__compile(const char* fn, const int* specs, int n, int arch, char** image, size_t* image_size)
 {
     char arch_opt[32];
     const char* opts[2];
@@ -110,10 +114,10 @@ static gm_status gm__compile(const char* fn, int spec, int arch, char** image, s
     snprintf(arch_opt, sizeof arch_opt, "-arch=%s_%d", cubin ? "sm" : "compute", best);
     opts[0] = arch_opt;
     opts[1] = "-fmad=false"; /* the CPU path contracts nothing either */
-    src = gm__kernel_source(spec);
+    src = gm__kernel_source(specs, n);
     if (!src)
         return gm__fail(GM_ERR_NO_MEMORY, "%s: no memory for kernel source", fn);
-    rc = gm__rtc.nvrtcCreateProgram(&prog, src, gm__kernel_names[spec], 0, NULL, NULL);
+    rc = gm__rtc.nvrtcCreateProgram(&prog, src, gm__kernel_names[specs[0]], 0, NULL, NULL);
     free(src);
     if (rc != 0)
         return gm__fail(GM_ERR_COMPILE, "%s: nvrtcCreateProgram: %s", fn, gm__rtc.nvrtcGetErrorString(rc));
@@ -127,8 +131,9 @@ static gm_status gm__compile(const char* fn, int spec, int arch, char** image, s
             log[0] = 0;
             gm__rtc.nvrtcGetProgramLog(prog, log);
         }
-        s = gm__fail(GM_ERR_COMPILE, "%s: NVRTC compile of %s failed: %s; options %s %s; log:\n%s", fn,
-                     gm__kernel_names[spec], gm__rtc.nvrtcGetErrorString(rc), opts[0], opts[1], log ? log : "");
+        s = gm__fail(GM_ERR_COMPILE, "%s: NVRTC compile of %s%s failed: %s; options %s %s; log:\n%s", fn,
+                     gm__kernel_names[specs[0]], n > 1 ? " and others" : "", gm__rtc.nvrtcGetErrorString(rc),
+                     opts[0], opts[1], log ? log : "");
         free(log);
         gm__rtc.nvrtcDestroyProgram(&prog);
         return s;
@@ -141,7 +146,7 @@ static gm_status gm__compile(const char* fn, int spec, int arch, char** image, s
     if (!*image || rc != 0) {
         free(*image);
         *image = NULL;
-        return gm__fail(GM_ERR_COMPILE, "%s: reading the compiled image of %s failed", fn, gm__kernel_names[spec]);
+        return gm__fail(GM_ERR_COMPILE, "%s: reading the compiled image of %s failed", fn, gm__kernel_names[specs[0]]);
     }
     return GM_OK;
 }
@@ -162,7 +167,7 @@ GM_API gm_status gm_kernel_compile(int index, int arch, size_t* image_size)
         return gm__fail(GM_ERR_ARG, "gm_kernel_compile: index %d outside [0, %d)", index, GM__SPEC_COUNT);
     if (arch < 10)
         return gm__fail(GM_ERR_ARG, "gm_kernel_compile: arch %d is not an sm number such as 86", arch);
-    s = gm__compile("gm_kernel_compile", index, arch, &image, &size);
+    s = gm__compile("gm_kernel_compile", &index, 1, arch, &image, &size);
     free(image);
     if (image_size)
         *image_size = s == GM_OK ? size : 0;
@@ -250,7 +255,7 @@ static gm_status gm__kernel(const char* fn, int spec, int device, gm__CUfunction
     pthread_mutex_lock(lock);
     f = cache->fns[spec];
     if (!f) {
-        s = gm__compile(fn, spec, cache->arch, &image, &size);
+        s = gm__compile(fn, &spec, 1, cache->arch, &image, &size);
         __atomic_add_fetch(&gm__compile_count, 1, __ATOMIC_RELAXED);
         if (s == GM_OK && (rc = gm__cu.cuModuleLoadData(&mod, image)) != 0)
             s = gm__cuda_fail(fn, "cuModuleLoadData", rc);

@@ -445,33 +445,95 @@ static int gm__rows_seek(const gm__rows* r, uint64_t t, uint64_t* at)
     return 0;
 }
 
-/* Whether a and b (checked descriptors on the same side) share a byte. Their
- * address ranges are the quick answer; only ranges that intersect (planes or
- * items of one buffer, side-by-side ROIs) get the exact test: both row lists
- * walked in address order, each jumping straight to the first of its rows
- * that reaches the other's current row, so the cost is the number of times
- * the two interleave, with no allocation. */
+/* Whether two row lists (in address order) share a byte: each jumps straight
+ * to the first of its rows that reaches the other's current row, so the cost
+ * is the number of times the two interleave. */
+static int gm__rows_meet(const gm__rows* a, const gm__rows* b)
+{
+    uint64_t x = a->base, y = b->base;
+    for (;;) {
+        if (x <= y) {
+            if (y - x < a->row)
+                return 1;
+            if (!gm__rows_seek(a, y - a->row + 1, &x))
+                return 0;
+        } else {
+            if (x - y < b->row)
+                return 1;
+            if (!gm__rows_seek(b, x - b->row + 1, &y))
+                return 0;
+        }
+    }
+}
+
+/* Whether rows x + i*p (i < nx, ra bytes each) and y + j*p (j < ny, rb
+ * bytes) share a byte, in O(1): some i - j puts a row of x within (y' - ra,
+ * y' + rb) of y' = y + (ny-1)*p, the last row of y, for i - j + ny - 1 in
+ * 0 .. nx + ny - 2. */
+static int gm__prog_meet(uint64_t x, int64_t nx, uint64_t ra, uint64_t y, int64_t ny, uint64_t rb, uint64_t p)
+{
+    uint64_t last = y + (uint64_t)(ny - 1) * p, lo = last + 1 > ra ? last + 1 - ra : 0, k;
+    k = lo <= x ? 0 : (lo - x + p - 1) / p;
+    return k <= (uint64_t)(nx + ny - 2) && x + k * p < last + rb;
+}
+
+/* r's innermost level as blocks: the lattice of block starts (each block
+ * row bytes long: its whole extent) and the progression inside a block. */
+static void gm__blocks_of(const gm__rows* r, gm__rows* blocks, uint64_t* stride, int64_t* count)
+{
+    *blocks = *r;
+    *stride = r->row, *count = 1; /* one row: a block of one */
+    if (r->levels > 0) {
+        blocks->levels = r->levels - 1;
+        *stride = r->stride[blocks->levels];
+        *count = r->count[blocks->levels];
+        blocks->row = (uint64_t)(*count - 1) * *stride + r->row;
+    }
+}
+
+/* Whether a and b (checked descriptors on the same side) share a byte, exactly.
+ * Their address ranges are the quick answer; only ranges that intersect
+ * (planes or items of one buffer, side-by-side ROIs) are compared block by
+ * block (a block: the rows of one plane of one image, or the planes of one
+ * row where rows hold planes side by side), blocks walked in address order,
+ * each block pair whose extents intersect tested in O(1) when their rows
+ * share a pitch (else row by row). No allocation. */
 static int gm__overlap(const gm_mat* a, const gm_mat* b)
 {
     uint64_t a0 = (uint64_t)(uintptr_t)a->data, b0 = (uint64_t)(uintptr_t)b->data, o = a0 < b0 ? a0 : b0;
-    uint64_t sa = (uint64_t)gm__span(a), sb = (uint64_t)gm__span(b), x, y;
-    gm__rows ra, rb;
+    uint64_t sa = (uint64_t)gm__span(a), sb = (uint64_t)gm__span(b), x, y, pa, pb;
+    int64_t na, nb;
+    gm__rows ra, rb, ba, bb;
+    if ((int64_t)sa < 0 || (int64_t)sb < 0)
+        return 1; /* unchecked and overflowing: assume the worst */
     a0 -= o, b0 -= o; /* one of them is 0 */
     if (!(a0 < b0 + sb && b0 < a0 + sa))
         return 0;
     if (!gm__rows_of(a, a0, &ra) || !gm__rows_of(b, b0, &rb))
         return 1; /* not a layout gm__check accepts: assume the worst */
-    x = ra.base, y = rb.base;
+    gm__blocks_of(&ra, &ba, &pa, &na);
+    gm__blocks_of(&rb, &bb, &pb, &nb);
+    x = ba.base, y = bb.base;
     for (;;) {
-        if (x <= y) {
-            if (y - x < ra.row)
-                return 1;
-            if (!gm__rows_seek(&ra, y - ra.row + 1, &x))
+        if (x <= y && y - x >= ba.row) { /* block x ends before block y: skip a's blocks that do */
+            if (!gm__rows_seek(&ba, y - ba.row + 1, &x))
                 return 0;
-        } else {
-            if (x - y < rb.row)
-                return 1;
-            if (!gm__rows_seek(&rb, x - rb.row + 1, &y))
+        } else if (y < x && x - y >= bb.row) {
+            if (!gm__rows_seek(&bb, x - bb.row + 1, &y))
+                return 0;
+        } else { /* the two blocks' extents intersect */
+            if (na == 1 || nb == 1 || pa == pb) {
+                if (gm__prog_meet(x, na, ra.row, y, nb, rb.row, na > 1 ? pa : nb > 1 ? pb : 1))
+                    return 1;
+            } else {
+                gm__rows one_a, one_b;
+                one_a.base = x, one_a.row = ra.row, one_a.levels = 1, one_a.stride[0] = pa, one_a.count[0] = na;
+                one_b.base = y, one_b.row = rb.row, one_b.levels = 1, one_b.stride[0] = pb, one_b.count[0] = nb;
+                if (gm__rows_meet(&one_a, &one_b))
+                    return 1;
+            }
+            /* the block that ends first meets no later block of the other */
+            if (x + ba.row <= y + bb.row ? !gm__rows_seek(&ba, x + 1, &x) : !gm__rows_seek(&bb, y + 1, &y))
                 return 0;
         }
     }
@@ -510,6 +572,8 @@ GM_API gm_status gm_copy(const gm_mat* src, gm_mat* dst, gm_stream stream)
         return gm__fail(GM_ERR_TYPE, "%s: src is %s x%d %s, dst is %s x%d %s (use gm_transform to change)", fn,
                         gm_dtype_name(src->dtype), (int)src->channels, src->layout == GM_HWC ? "HWC" : "CHW",
                         gm_dtype_name(dst->dtype), (int)dst->channels, dst->layout == GM_HWC ? "HWC" : "CHW");
+    if (gm__on_host(src) == gm__on_host(dst) && gm__overlap(src, dst))
+        return gm__fail(GM_ERR_OVERLAP, "%s: src and dst overlap", fn);
     row = gm_row_bytes(src);
     rows = gm__block_rows(src, &sp, &si);
     if (gm__block_rows(dst, &dp, &di) != rows || sp != dp || si != di)
@@ -551,27 +615,33 @@ GM_API gm_status gm_copy(const gm_mat* src, gm_mat* dst, gm_stream stream)
     return GM_OK;
 }
 
-/* A host descriptor laid out like m at host (rows host_pitch apart, planes
- * and images packed). */
+/* A host descriptor laid out like m (checked) at host: rows host_pitch apart
+ * (0: compact), planes and images packed. Messages name host and host_pitch. */
 static gm_status gm__host_like(const char* fn, const gm_mat* m, const void* host, int64_t host_pitch, gm_mat* out)
 {
-    gm_desc d;
-    gm_status s;
+    int64_t row = gm_row_bytes(m), es = (int64_t)gm_dtype_size(m->dtype);
+    gm_mat t;
     if (!host)
         return gm__fail(GM_ERR_ARG, "%s: host is NULL", fn);
     if (host_pitch < 0)
         return gm__fail(GM_ERR_SIZE, "%s: host_pitch %lld is negative", fn, (long long)host_pitch);
-    memset(&d, 0, sizeof d);
-    d.width = m->width;
-    d.height = m->height;
-    d.channels = m->channels;
-    d.batch = m->batch;
-    d.dtype = m->dtype;
-    d.layout = m->layout;
-    d.pitch = host_pitch;
-    if ((s = gm__from_desc(fn, out, &d, GM_HOST, 1)) != GM_OK)
-        return s;
-    out->data = (void*)(uintptr_t)host;
+    if (host_pitch && (host_pitch < row || host_pitch % es))
+        return gm__fail(GM_ERR_SIZE, "%s: host_pitch %lld is less than a row (%lld bytes) or not a multiple of %lld",
+                        fn, (long long)host_pitch, (long long)row, (long long)es);
+    t = *m;
+    t.data = (void*)(uintptr_t)host;
+    t.where = GM_HOST;
+    t.device = 0;
+    t.owned = NULL;
+    t.pitch = host_pitch ? host_pitch : row;
+    if (!gm__mul(t.pitch, t.height, &t.plane_pitch) ||
+        !gm__mul(t.layout == GM_CHW ? t.plane_pitch : t.pitch, t.layout == GM_CHW ? t.channels : t.height,
+                 &t.batch_pitch))
+        return gm__fail(GM_ERR_SIZE, "%s: host: %lld rows of host_pitch %lld bytes overflow 64-bit sizes", fn,
+                        (long long)t.height, (long long)t.pitch);
+    if (t.layout != GM_CHW)
+        t.plane_pitch = 0;
+    *out = t;
     return gm__check(fn, "host", out);
 }
 

@@ -20,31 +20,33 @@ static const char* gm__layout_name(const gm_mat* m)
     return m->channels == 1 ? "1-channel" : m->layout == GM_HWC ? "interleaved (HWC)" : "planar (CHW)";
 }
 
-static int gm__overlap(const gm_mat* a, const gm_mat* b)
-{
-    uintptr_t a0 = (uintptr_t)a->data, b0 = (uintptr_t)b->data;
-    return a0 < b0 + (uintptr_t)gm__span(b) && b0 < a0 + (uintptr_t)gm__span(a);
-}
-
-/* What every operation needs of a source and a destination. */
-static gm_status gm__check_pair(const char* fn, const gm_mat* src, const char* dst_name, const gm_mat* dst)
+/* What every operation needs of a source and a destination; src_name and
+ * dst_name are what messages call them. */
+static gm_status gm__check_two(const char* fn, const char* src_name, const gm_mat* src, const char* dst_name,
+                               const gm_mat* dst)
 {
     gm_status s;
-    if ((s = gm__check(fn, "src", src)) != GM_OK || (s = gm__check(fn, dst_name, dst)) != GM_OK)
+    if ((s = gm__check(fn, src_name, src)) != GM_OK || (s = gm__check(fn, dst_name, dst)) != GM_OK)
         return s;
     if (src->width != dst->width || src->height != dst->height || src->batch != dst->batch)
-        return gm__fail(GM_ERR_SIZE, "%s: src is %lldx%lld x%d but %s is %lldx%lld x%d", fn, (long long)src->width,
-                        (long long)src->height, (int)src->batch, dst_name, (long long)dst->width,
-                        (long long)dst->height, (int)dst->batch);
+        return gm__fail(GM_ERR_SIZE, "%s: %s is %lldx%lld x%d but %s is %lldx%lld x%d", fn, src_name,
+                        (long long)src->width, (long long)src->height, (int)src->batch, dst_name,
+                        (long long)dst->width, (long long)dst->height, (int)dst->batch);
     if (gm__on_host(src) != gm__on_host(dst))
-        return gm__fail(GM_ERR_LOCATION, "%s: src is %s memory but %s is %s memory (gm_copy moves between them)", fn,
-                        gm__on_host(src) ? "host" : "device", dst_name, gm__on_host(dst) ? "host" : "device");
+        return gm__fail(GM_ERR_LOCATION, "%s: %s is %s memory but %s is %s memory (gm_copy moves between them)", fn,
+                        src_name, gm__on_host(src) ? "host" : "device", dst_name,
+                        gm__on_host(dst) ? "host" : "device");
     if (!gm__on_host(src) && src->device != dst->device)
-        return gm__fail(GM_ERR_LOCATION, "%s: src is on device %d, %s on device %d", fn, (int)src->device, dst_name,
-                        (int)dst->device);
+        return gm__fail(GM_ERR_LOCATION, "%s: %s is on device %d, %s on device %d", fn, src_name, (int)src->device,
+                        dst_name, (int)dst->device);
     if (gm__overlap(src, dst))
-        return gm__fail(GM_ERR_OVERLAP, "%s: src and %s overlap", fn, dst_name);
+        return gm__fail(GM_ERR_OVERLAP, "%s: %s and %s overlap", fn, src_name, dst_name);
     return GM_OK;
+}
+
+static gm_status gm__check_pair(const char* fn, const gm_mat* src, const char* dst_name, const gm_mat* dst)
+{
+    return gm__check_two(fn, "src", src, dst_name, dst);
 }
 
 /* Address of channel c at pixel (0,0) of image 0. */
@@ -117,7 +119,8 @@ static int gm__aligned(const unsigned long long* base, int channels, gm_layout l
 }
 
 /* Runs a over the CPU for host memory; on the GPU, the fast kernel when the
- * channel count is kept and the memory is aligned for it, else the generic
+ * channel count is kept, the channels are all plain or all scaled (no
+ * constants) and the memory is aligned for it, else the generic
  * kernel (spec), queued on stream in the current context. ls, ld, cs: the
  * source and destination layouts and the source channel count. */
 static gm_status gm__run(const char* fn, int spec, gm_layout ls, gm_layout ld, int cs, int on_host, int device,
@@ -133,7 +136,7 @@ static gm_status gm__run(const char* fn, int spec, gm_layout ls, gm_layout ld, i
         gm__cpu_fns[spec / 4](a, cd);
         return GM_OK;
     }
-    if (cs == cd) {
+    if (cs == cd && a->kind != GM__ANY) {
         int fast = GM__FAST_SPEC(S, D, cd, ls, ld);
         p = gm__fast_p[fast - GM__GENERIC_COUNT];
         if (gm__aligned(a->src, cd, ls, a->src_pitch, a->src_bstride, (int)a->batch, gm__dtype_sizes[S], p) &&
@@ -263,7 +266,7 @@ GM_API gm_status gm_merge(const gm_mat* src, gm_mat* dst, gm_stream stream) { re
 static gm_status gm__check_planes(const char* fn, const gm_mat* planes, int count, const gm_mat* m, int planes_are_dst)
 {
     char name[32];
-    int c;
+    int c, d;
     gm_status s;
     if (!planes)
         return gm__fail(GM_ERR_ARG, "%s: planes is NULL", fn);
@@ -271,16 +274,18 @@ static gm_status gm__check_planes(const char* fn, const gm_mat* planes, int coun
         return gm__fail(GM_ERR_ARG, "%s: count %d planes for a %d-channel image", fn, count, (int)m->channels);
     for (c = 0; c < count; ++c) {
         snprintf(name, sizeof name, "planes[%d]", c);
-        s = planes_are_dst ? gm__check_pair(fn, m, name, &planes[c]) : gm__check_pair(fn, &planes[c], "dst", m);
+        s = planes_are_dst ? gm__check_pair(fn, m, name, &planes[c]) : gm__check_two(fn, name, &planes[c], "dst", m);
         if (s != GM_OK)
             return s;
         if (planes[c].channels != 1 || planes[c].dtype != m->dtype)
             return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d; %s x1 expected", fn, name,
                             gm_dtype_name(planes[c].dtype), (int)planes[c].channels, gm_dtype_name(m->dtype));
     }
-    for (c = 1; c < count; ++c) /* planes must not overlap each other either */
-        if (planes_are_dst && gm__overlap(&planes[0], &planes[c]))
-            return gm__fail(GM_ERR_OVERLAP, "%s: planes[0] and planes[%d] overlap", fn, c);
+    if (planes_are_dst) /* output planes must not overlap each other either: every pair */
+        for (c = 0; c < count; ++c)
+            for (d = c + 1; d < count; ++d)
+                if (gm__overlap(&planes[c], &planes[d]))
+                    return gm__fail(GM_ERR_OVERLAP, "%s: planes[%d] and planes[%d] overlap", fn, c, d);
     return GM_OK;
 }
 
@@ -357,28 +362,45 @@ GM_API gm_status gm_merge_planes(const gm_mat* planes, int count, gm_mat* dst, g
     return gm__run(fn, spec, GM_CHW, dst->layout, count, gm__on_host(dst), (int)dst->device, &a, stream);
 }
 
+/* Every check of one blob_from_image(src -> dst), src named src_name in
+ * messages, and the transform it is: *x. Writes nothing else. */
+static gm_status gm__blob_xform(const char* fn, const char* src_name, const gm_mat* src, const gm_mat* dst,
+                                double scalefactor, const double mean[4], const double std[4], int swap_rb,
+                                gm_xform* x)
+{
+    int c;
+    gm_status s;
+    *x = gm_xform_identity();
+    if ((s = gm__check_two(fn, src_name, src, "dst", dst)) != GM_OK)
+        return s;
+    if (src->channels != dst->channels)
+        return gm__fail(GM_ERR_TYPE, "%s: %s has %d channels, dst %d", fn, src_name, (int)src->channels,
+                        (int)dst->channels);
+    if (src->layout != GM_HWC && src->channels > 1)
+        return gm__fail(GM_ERR_TYPE, "%s: %s is planar; blob_from_image takes an interleaved image", fn, src_name);
+    if (src->channels == 2)
+        return gm__fail(GM_ERR_TYPE, "%s: %s has 2 channels; 1, 3 or 4 expected", fn, src_name);
+    if (swap_rb && src->channels < 3)
+        return gm__fail(GM_ERR_ARG, "%s: swap_rb needs 3 or 4 channels, %s has %d", fn, src_name,
+                        (int)src->channels);
+    for (c = 0; c < src->channels; ++c) {
+        if (std && (std[c] == 0.0 || !isfinite(std[c]))) /* NaN and infinities too */
+            return gm__fail(GM_ERR_ARG, "%s: std[%d] is %g; must be finite and non-zero", fn, c, std[c]);
+        x->map[c] = swap_rb && (c == 0 || c == 2) ? 2 - c : c;
+        x->pre[c] = mean ? -mean[c] : 0.0;
+        x->scale[c] = std ? scalefactor / std[c] : scalefactor;
+    }
+    return GM_OK;
+}
+
 GM_API gm_status gm__blob(int spec, const gm_mat* src, gm_mat* dst, double scalefactor, const double mean[4],
                           const double std[4], int swap_rb, gm_stream stream)
 {
     static const char fn[] = "gm_blob_from_image";
-    gm_xform x = gm_xform_identity();
-    int c;
-    gm_status s;
-    if ((s = gm__check_pair(fn, src, "dst", dst)) != GM_OK || (s = gm__same_shape(fn, src, dst, 0)) != GM_OK)
+    gm_xform x;
+    gm_status s = gm__blob_xform(fn, "src", src, dst, scalefactor, mean, std, swap_rb, &x);
+    if (s != GM_OK)
         return s;
-    if (src->layout != GM_HWC && src->channels > 1)
-        return gm__fail(GM_ERR_TYPE, "%s: src is planar; blob_from_image takes an interleaved image", fn);
-    if (src->channels == 2)
-        return gm__fail(GM_ERR_TYPE, "%s: src has 2 channels; 1, 3 or 4 expected", fn);
-    if (swap_rb && src->channels < 3)
-        return gm__fail(GM_ERR_ARG, "%s: swap_rb needs 3 or 4 channels, src has %d", fn, (int)src->channels);
-    for (c = 0; c < src->channels; ++c) {
-        if (std && !(std[c] != 0.0))
-            return gm__fail(GM_ERR_ARG, "%s: std[%d] is %g; must be non-zero", fn, c, std[c]);
-        x.map[c] = swap_rb && (c == 0 || c == 2) ? 2 - c : c;
-        x.pre[c] = mean ? -mean[c] : 0.0;
-        x.scale[c] = std ? scalefactor / std[c] : scalefactor;
-    }
     return gm__transform(fn, spec, src, dst, &x, stream);
 }
 
@@ -392,6 +414,9 @@ GM_API gm_status gm_blob_from_images(const gm_mat* images, int count, gm_mat* ds
                                      const double mean[4], const double std[4], int swap_rb, gm_stream stream)
 {
     static const char fn[] = "gm_blob_from_images";
+    char name[32];
+    gm_xform x;
+    gm_mat item;
     int i;
     gm_status s;
     if (!images)
@@ -400,19 +425,28 @@ GM_API gm_status gm_blob_from_images(const gm_mat* images, int count, gm_mat* ds
         return s;
     if (count < 1 || count != dst->batch)
         return gm__fail(GM_ERR_ARG, "%s: count %d does not match dst->batch %d", fn, count, (int)dst->batch);
+    /* every image checked before the first write: a bad images[count - 1]
+     * leaves dst untouched */
     for (i = 0; i < count; ++i) {
-        gm_mat item;
+        snprintf(name, sizeof name, "images[%d]", i);
         if (images[i].batch != 1)
-            return gm__fail(GM_ERR_ARG, "%s: images[%d] is a batch of %d; single images expected", fn, i,
+            return gm__fail(GM_ERR_ARG, "%s: %s is a batch of %d; single images expected", fn, name,
                             (int)images[i].batch);
         if (i > 0 && (images[i].width != images[0].width || images[i].height != images[0].height ||
                       images[i].dtype != images[0].dtype || images[i].channels != images[0].channels))
             return gm__fail(images[i].width != images[0].width || images[i].height != images[0].height ? GM_ERR_SIZE
                                                                                                         : GM_ERR_TYPE,
-                            "%s: images[%d] differs in size or type from images[0]", fn, i);
+                            "%s: %s differs in size or type from images[0]", fn, name);
         if ((s = gm_item(dst, &item, i)) != GM_OK ||
-            (s = gm__blob(-1, &images[i], &item, scalefactor, mean, std, swap_rb, stream)) != GM_OK)
+            (s = gm__blob_xform(fn, name, &images[i], &item, scalefactor, mean, std, swap_rb, &x)) != GM_OK)
             return s;
+        /* read while other items are written: no byte of dst at all */
+        if (gm__overlap(&images[i], dst))
+            return gm__fail(GM_ERR_OVERLAP, "%s: %s and dst overlap", fn, name);
     }
+    for (i = 0; i < count; ++i)
+        if ((s = gm_item(dst, &item, i)) != GM_OK ||
+            (s = gm__transform(fn, -1, &images[i], &item, &x, stream)) != GM_OK)
+            return s;
     return GM_OK;
 }
