@@ -71,8 +71,8 @@ def emit_kernels():
             pixel_source() + template("xform.cu") + template("xform_fast.cu"))
     names = "\n".join(['    "%s",' % M.kernel_name(s, d, c) for s, d, c in M.specs()] +
                       ['    "%s",' % M.fast_kernel_name(*f) for f in M.fast_specs()])
-    fast_p = ",\n".join("    " + ", ".join(str(M.pixels_per_thread(*f)) for f in row)
-                        for row in chunks(list(M.fast_specs()), 16))
+    fast_pr = ",\n".join("    " + ", ".join("{%d, %d}" % (M.pixels_per_unit(*f), M.units_per_thread(*f)) for f in row)
+                         for row in chunks(list(M.fast_specs()), 8))
     sizes = ", ".join(str(sz) for _, _, sz in M.DTYPES)
     dnames = ", ".join('"%s"' % n for n in M.DTYPE_NAMES)
     cpu = "\n".join("static void gm__cpu_%s_%s(const gm__xform_args* a, int cd) { gm__cpu_loop(%s, %s, cd, a); }"
@@ -96,14 +96,14 @@ static const char* const gm__kernel_src[] = {
 };
 
 /* The lines that instantiate one specialization: name, S, D, CD / name, S, D,
- * C, LS, LD, P. */
+ * C, LS, LD, P, R. */
 static const char gm__kernel_entry[] =
     "extern \\"C\\" __global__ void __launch_bounds__(256) %%s(gm__xform_args a) { gm__xform<%%d, %%d, %%d>(a); }\\n";
 static const char gm__fast_entry[] = "extern \\"C\\" __global__ void __launch_bounds__(256) %%s(gm__xform_args a) "
-                                     "{ gm__xform_fast<%%d, %%d, %%d, %%d, %%d, %%d>(a); }\\n";
+                                     "{ gm__xform_fast<%%d, %%d, %%d, %%d, %%d, %%d, %%d>(a); }\\n";
 
-/* P, pixels per thread, of each fast kernel. */
-static const unsigned char gm__fast_p[GM__SPEC_COUNT - GM__GENERIC_COUNT] = {
+/* P (pixels per unit) and R (units per thread) of each fast kernel. */
+static const unsigned char gm__fast_pr[GM__SPEC_COUNT - GM__GENERIC_COUNT][2] = {
 %s
 };
 
@@ -123,7 +123,7 @@ static const gm__cpu_fn gm__cpu_fns[GM_DTYPE_COUNT * GM_DTYPE_COUNT] = {
 };
 
 #endif
-""" % (len(list(M.specs())), len(list(M.specs())) + len(list(M.fast_specs())), c_string_lines(cuda), fast_p,
+""" % (len(list(M.specs())), len(list(M.specs())) + len(list(M.fast_specs())), c_string_lines(cuda), fast_pr,
        names, sizes, dnames, cpu, cpu_table)
 
 

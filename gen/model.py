@@ -83,17 +83,22 @@ def size(dtype):
     return DTYPES[DTYPE_NAMES.index(dtype)][2]
 
 
-def pixels_per_thread(src, dst, channels, ls, ld):
-    """P of the fast kernel: the fewest pixels that make every stream a thread
-    moves (one interleaved run, or one run per plane) a multiple of 16 bytes,
-    at most 16, halved while a thread would hold more than 320 bytes."""
-    def need(dtype, layout):
-        run = size(dtype) * (channels if layout == "hwc" else 1)
-        p = 1
-        while (p * run) % 16 and p < 16:
-            p *= 2
-        return p
-    p = max(need(src, ls), need(dst, ld))
+def pixels_per_unit(src, dst, channels, ls, ld):
+    """P of the fast kernel: the fewest pixels (at most 16) whose destination
+    run (interleaved, or each plane) is a multiple of 16 bytes, so each store
+    instruction of a warp writes one contiguous stretch; halved while a unit
+    would hold more than 320 bytes."""
+    run = size(dst) * (channels if ld == "hwc" else 1)
+    p = 1
+    while (p * run) % 16 and p < 16:
+        p *= 2
     while p > 1 and p * channels * (size(src) + size(dst)) > 320:
         p //= 2
     return p
+
+
+def units_per_thread(src, dst, channels, ls, ld):
+    """R of the fast kernel: units a thread keeps in flight, about 256 bytes
+    read and written, 1 to 4."""
+    unit = pixels_per_unit(src, dst, channels, ls, ld) * channels * (size(src) + size(dst))
+    return max(1, min(4, 256 // unit))

@@ -128,7 +128,7 @@ static gm_status gm__run(const char* fn, int spec, gm_layout ls, gm_layout ld, i
 {
     gm__CUfunction f = 0;
     void* params[1];
-    int cd = spec % 4 + 1, S = spec / 4 / GM_DTYPE_COUNT, D = spec / 4 % GM_DTYPE_COUNT, run = spec, p = 1, rc;
+    int cd = spec % 4 + 1, S = spec / 4 / GM_DTYPE_COUNT, D = spec / 4 % GM_DTYPE_COUNT, run = spec, p = 1, r = 1, rc;
     unsigned bx = 32, by = 8, gx, gy, gz;
     long long threads;
     gm_status s;
@@ -138,16 +138,17 @@ static gm_status gm__run(const char* fn, int spec, gm_layout ls, gm_layout ld, i
     }
     if (cs == cd && a->kind != GM__ANY) {
         int fast = GM__FAST_SPEC(S, D, cd, ls, ld);
-        p = gm__fast_p[fast - GM__GENERIC_COUNT];
+        p = gm__fast_pr[fast - GM__GENERIC_COUNT][0];
+        r = gm__fast_pr[fast - GM__GENERIC_COUNT][1];
         if (gm__aligned(a->src, cd, ls, a->src_pitch, a->src_bstride, (int)a->batch, gm__dtype_sizes[S], p) &&
             gm__aligned(a->dst, cd, ld, a->dst_pitch, a->dst_bstride, (int)a->batch, gm__dtype_sizes[D], p))
             run = fast;
         else
-            p = 1;
+            p = r = 1;
     }
     if ((s = gm__kernel(fn, run, device, &f)) != GM_OK)
         return s;
-    threads = (a->width + p - 1) / p;
+    threads = ((a->width + p - 1) / p + r - 1) / r;
     if (run != spec) { /* rows of 128 threads, narrower for narrow images */
         bx = 128;
         while (bx > 32 && bx / 2 >= threads)
