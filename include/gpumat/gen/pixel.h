@@ -152,6 +152,23 @@ GM__FN double gm__load(int S, const unsigned char* p)
     }
 }
 
+/* The value as float: exact for every dtype but s32 and f64, which round
+ * once, as (float)(double)x would. */
+GM__FN float gm__load_f(int S, const unsigned char* p)
+{
+    switch (S) {
+    case GM_U8: return (float)*p;
+    case GM_S8: return (float)*(const signed char*)p;
+    case GM_U16: return (float)*(const unsigned short*)p;
+    case GM_S16: return (float)*(const short*)p;
+    case GM_S32: return (float)*(const int*)p;
+    case GM_F32: return *(const float*)p;
+    case GM_F64: return (float)*(const double*)p;
+    case GM_F16: return gm__f16_to_f32(*(const unsigned short*)p);
+    default: return gm__bf16_to_f32(*(const unsigned short*)p);
+    }
+}
+
 /* Round half to even, then clamp to [lo, hi]; NaN -> 0. */
 GM__FN long long gm__round_clamp(double v, double lo, double hi)
 {
@@ -257,7 +274,7 @@ GM__FN void gm__channel(int kind, int S, int D, const unsigned char* sp, unsigne
             v = v + pre;
         gm__store_f64(D, dp, fma(v, scale, offset));
     } else {
-        float p = (float)pre, v = (float)gm__load(S, sp);
+        float p = (float)pre, v = gm__load_f(S, sp);
         if (p != 0.0f)
             v = v + p;
         gm__store_f32(D, dp, fmaf(v, (float)scale, (float)offset));

@@ -118,6 +118,40 @@ static int gm__aligned(const unsigned long long* base, int channels, gm_layout l
     return 1;
 }
 
+/* Rewrites a so its map is the identity, where that is free: a planar
+ * source reads channel map[c] through plane address src[map[c]]; a planar
+ * destination of a permutation writes source channel k to the plane (and
+ * with the parameters) of the channel that reads it. 0 where it cannot. */
+static int gm__fold_map(gm__xform_args* a, int channels, gm_layout ls, gm_layout ld)
+{
+    gm__xform_args t = *a;
+    int c, identity = 1, seen = 0;
+    for (c = 0; c < channels; ++c) {
+        identity &= a->map[c] == c;
+        seen |= 1 << a->map[c];
+    }
+    if (identity)
+        return 1;
+    if (ls == GM_CHW || channels == 1) {
+        for (c = 0; c < channels; ++c)
+            t.src[c] = a->src[a->map[c]];
+    } else if (ld == GM_CHW && seen == (1 << channels) - 1) {
+        for (c = 0; c < channels; ++c) {
+            int k = a->map[c];
+            t.dst[k] = a->dst[c];
+            t.pre[k] = a->pre[c];
+            t.scale[k] = a->scale[c];
+            t.offset[k] = a->offset[c];
+        }
+    } else {
+        return 0;
+    }
+    for (c = 0; c < channels; ++c)
+        t.map[c] = c;
+    *a = t;
+    return 1;
+}
+
 /* Runs a over the CPU for host memory; on the GPU, the fast kernel when the
  * channel count is kept, the channels are all plain or all scaled (no
  * constants) and the memory is aligned for it, else the generic
@@ -136,7 +170,7 @@ static gm_status gm__run(const char* fn, int spec, gm_layout ls, gm_layout ld, i
         gm__cpu_fns[spec / 4](a, cd);
         return GM_OK;
     }
-    if (cs == cd && a->kind != GM__ANY) {
+    if (cs == cd && a->kind != GM__ANY && gm__fold_map(a, cd, ls, ld)) {
         int fast = GM__FAST_SPEC(S, D, cd, ls, ld);
         p = gm__fast_pr[fast - GM__GENERIC_COUNT][0];
         r = gm__fast_pr[fast - GM__GENERIC_COUNT][1];
