@@ -3,3 +3,21 @@
 #define GM__FN __device__ __forceinline__ static
 #define GM__F32_BITS(f) __float_as_uint(f)
 #define GM__BITS_F32(u) __uint_as_float(u)
+
+/* Hardware float -> f16 / bf16, round to nearest even (bf16 needs sm_80). */
+__device__ __forceinline__ unsigned int gm__hw_f16(float f)
+{
+    unsigned short h;
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+}
+#define GM__HW_F16(f) gm__hw_f16(f)
+#if __CUDA_ARCH__ >= 800
+__device__ __forceinline__ unsigned int gm__hw_bf16(float f)
+{
+    unsigned short h;
+    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+}
+#define GM__HW_BF16(f) gm__hw_bf16(f)
+#endif

@@ -31,13 +31,13 @@ struct gm__bytes {
      * may split a vector store into scalar ones. */
     __device__ __forceinline__ void load(unsigned long long addr)
     {
-        if (WB == 4 && K % 16 == 0) {
+        if constexpr (WB == 4 && K % 16 == 0) {
 #pragma unroll
             for (int i = 0; i < K / 16; ++i)
                 asm volatile("ld.global.v4.u32 {%0, %1, %2, %3}, [%4];"
                              : "=r"(w[4 * i]), "=r"(w[4 * i + 1]), "=r"(w[4 * i + 2]), "=r"(w[4 * i + 3])
                              : "l"(addr + 16 * i));
-        } else if (WB == 4 && K % 8 == 0) {
+        } else if constexpr (WB == 4 && K % 8 == 0) {
 #pragma unroll
             for (int i = 0; i < K / 8; ++i)
                 asm volatile("ld.global.v2.u32 {%0, %1}, [%2];" : "=r"(w[2 * i]), "=r"(w[2 * i + 1]) : "l"(addr + 8 * i));
@@ -50,13 +50,13 @@ struct gm__bytes {
 
     __device__ __forceinline__ void store(unsigned long long addr) const
     {
-        if (WB == 4 && K % 16 == 0) {
+        if constexpr (WB == 4 && K % 16 == 0) {
 #pragma unroll
             for (int i = 0; i < K / 16; ++i)
                 asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(addr + 16 * i), "r"(w[4 * i]),
                              "r"(w[4 * i + 1]), "r"(w[4 * i + 2]), "r"(w[4 * i + 3])
                              : "memory");
-        } else if (WB == 4 && K % 8 == 0) {
+        } else if constexpr (WB == 4 && K % 8 == 0) {
 #pragma unroll
             for (int i = 0; i < K / 8; ++i)
                 asm volatile("st.global.v2.u32 [%0], {%1, %2};" ::"l"(addr + 8 * i), "r"(w[2 * i]), "r"(w[2 * i + 1])

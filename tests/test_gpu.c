@@ -2,7 +2,8 @@
  * data, odd sizes, ROIs at odd offsets, foreign pitches, both layouts,
  * batches; the split/merge/blob entry points; transfers; an image over 2^31
  * bytes; N threads racing on a cold kernel. Prints SKIP without a GPU.
- * Run alone: make build/test_gpu && build/test_gpu [--no-big]  (--no-big for compute-sanitizer) */
+ * Run alone: make build/test_gpu && build/test_gpu [--sanitize]  (--sanitize: the subset
+ * for compute-sanitizer: the race, flattened, entry points and transfers) */
 #define _POSIX_C_SOURCE 200809L
 #define GPUMAT_IMPLEMENTATION
 #include "gpumat.h"
@@ -227,6 +228,35 @@ static void fast_paths(void)
                     }
 }
 
+/* Interleaved to interleaved with every channel alike (gm_convert): the
+ * fast kernel runs it as one channel, C times as wide. */
+static void flattened(void)
+{
+    int S, D;
+    char what[96];
+    for (S = 0; S < GM_DTYPE_COUNT; ++S)
+        for (D = 0; D < GM_DTYPE_COUNT; ++D) {
+            pair src, dst;
+            gm_xform x = gm_xform_identity();
+            int cn = 2 + (S + D) % 3, c;
+            long fast0 = gm__fast_launches;
+            for (c = 0; c < 4; ++c) {
+                x.scale[c] = alphas[(S + D) % 7][0];
+                x.offset[c] = alphas[(S + D) % 7][1];
+            }
+            snprintf(what, sizeof what, "flattened %s -> %s x%d", gm_dtype_name((gm_dtype)S), gm_dtype_name((gm_dtype)D), cn);
+            if (!make_pair_at(&src, 67, 5, 1, (gm_dtype)S, cn, GM_HWC, 1) ||
+                !make_pair_at(&dst, 67, 5, 1, (gm_dtype)D, cn, GM_HWC, 1)) {
+                CHECK(0, "%s: setup failed", what);
+                continue;
+            }
+            compare_op(what, &src, &dst, op_transform, &x);
+            CHECK(gm__fast_launches == fast0 + 1, "%s: the fast kernel did not run", what);
+            free_pair(&src);
+            free_pair(&dst);
+        }
+}
+
 /* The named entry points over every dtype: split, merge, blob. */
 static void entry_points(void)
 {
@@ -385,14 +415,17 @@ int main(int argc, char** argv)
     printf("gpu: %s, sm_%d%d\n", name, major, minor);
     t_seed_from_env("gpu");
     first_use_race();
-    every_specialization();
-    fast_paths();
+    if (argc > 1 && !strcmp(argv[1], "--sanitize")) {
+        /* under compute-sanitizer: both kernel families, not every specialization */
+        SKIP("every specialization, every fast kernel and the big image (--sanitize)");
+    } else {
+        every_specialization();
+        fast_paths();
+        big_image();
+    }
+    flattened();
     entry_points();
     transfers();
-    if (argc > 1 && !strcmp(argv[1], "--no-big"))
-        SKIP("big image (--no-big)");
-    else
-        big_image();
     printf("gpu: %d kernels compiled\n", gm__compile_count);
     return t_summary("gpu");
 }

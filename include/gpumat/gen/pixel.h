@@ -90,10 +90,18 @@ GM__FN float gm__f16_to_f32(unsigned int h)
     return GM__BITS_F32(sign | ((exp + 112u) << 23) | (man << 13));
 }
 
-/* Round to nearest even, overflow to infinity, NaN stays a (quiet) NaN. */
+/* Round to nearest even, overflow to infinity, NaN stays a (quiet) NaN. A
+ * kernel prelude may define GM__HW_F16(f) (and GM__HW_BF16(f)): the
+ * hardware's round-to-nearest-even conversion, which agrees with the bits
+ * below on every number and is taken for all but NaN, whose payload only
+ * the bits keep. */
 GM__FN unsigned int gm__f32_to_f16(float f)
 {
     unsigned int x = GM__F32_BITS(f);
+#ifdef GM__HW_F16
+    if (f == f)
+        return GM__HW_F16(f);
+#endif
     unsigned int sign = (x >> 16) & 0x8000u;
     unsigned int ax = x & 0x7fffffffu;
     if (ax >= 0x7f800000u) /* inf or NaN */
@@ -131,6 +139,10 @@ GM__FN float gm__bf16_to_f32(unsigned int h)
 GM__FN unsigned int gm__f32_to_bf16(float f)
 {
     unsigned int x = GM__F32_BITS(f);
+#ifdef GM__HW_BF16
+    if (f == f)
+        return GM__HW_BF16(f);
+#endif
     if ((x & 0x7fffffffu) > 0x7f800000u)
         return (x >> 16) | 0x40u;
     return (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;

@@ -152,6 +152,44 @@ static int gm__fold_map(gm__xform_args* a, int channels, gm_layout ls, gm_layout
     return 1;
 }
 
+/* Whether every channel reads its own source channel with the same
+ * parameters, so interleaved pixels are just a longer row of one channel. */
+static int gm__uniform(const gm__xform_args* a, int channels)
+{
+    int c;
+    for (c = 0; c < channels; ++c)
+        if (a->map[c] != c || a->pre[c] != a->pre[0] || a->scale[c] != a->scale[0] || a->offset[c] != a->offset[0])
+            return 0;
+    return 1;
+}
+
+/* The fast kernel for a (C channels in and out, no constants), rewriting a
+ * for it: channels alike and interleaved on both sides become one channel C
+ * times as wide, a channel map folds into plane addresses, and every run the
+ * kernel moves must be aligned to its unit. -1, a untouched, where it cannot. */
+static int gm__fast(gm__xform_args* a, int S, int D, int channels, gm_layout ls, gm_layout ld)
+{
+    gm__xform_args t = *a;
+    int fast, p;
+    if (channels > 1 && ls == GM_HWC && ld == GM_HWC && gm__uniform(&t, channels)) {
+        t.width *= channels;
+        t.src_xstride /= channels;
+        t.dst_xstride /= channels;
+        channels = 1;
+    }
+    if (channels == 1)
+        ls = ld = GM_HWC;
+    if (!gm__fold_map(&t, channels, ls, ld))
+        return -1;
+    fast = GM__FAST_SPEC(S, D, channels, ls, ld);
+    p = gm__fast_pr[fast - GM__GENERIC_COUNT][0];
+    if (!gm__aligned(t.src, channels, ls, t.src_pitch, t.src_bstride, (int)t.batch, gm__dtype_sizes[S], p) ||
+        !gm__aligned(t.dst, channels, ld, t.dst_pitch, t.dst_bstride, (int)t.batch, gm__dtype_sizes[D], p))
+        return -1;
+    *a = t;
+    return fast;
+}
+
 /* Runs a over the CPU for host memory; on the GPU, the fast kernel when the
  * channel count is kept, the channels are all plain or all scaled (no
  * constants) and the memory is aligned for it, else the generic
@@ -163,6 +201,7 @@ static gm_status gm__run(const char* fn, int spec, gm_layout ls, gm_layout ld, i
     gm__CUfunction f = 0;
     void* params[1];
     int cd = spec % 4 + 1, S = spec / 4 / GM_DTYPE_COUNT, D = spec / 4 % GM_DTYPE_COUNT, run = spec, p = 1, r = 1, rc;
+    int fast;
     unsigned bx = 32, by = 8, gx, gy, gz;
     long long threads;
     gm_status s;
@@ -170,15 +209,10 @@ static gm_status gm__run(const char* fn, int spec, gm_layout ls, gm_layout ld, i
         gm__cpu_fns[spec / 4](a, cd);
         return GM_OK;
     }
-    if (cs == cd && a->kind != GM__ANY && gm__fold_map(a, cd, ls, ld)) {
-        int fast = GM__FAST_SPEC(S, D, cd, ls, ld);
+    if (cs == cd && a->kind != GM__ANY && (fast = gm__fast(a, S, D, cd, ls, ld)) >= 0) {
+        run = fast;
         p = gm__fast_pr[fast - GM__GENERIC_COUNT][0];
         r = gm__fast_pr[fast - GM__GENERIC_COUNT][1];
-        if (gm__aligned(a->src, cd, ls, a->src_pitch, a->src_bstride, (int)a->batch, gm__dtype_sizes[S], p) &&
-            gm__aligned(a->dst, cd, ld, a->dst_pitch, a->dst_bstride, (int)a->batch, gm__dtype_sizes[D], p))
-            run = fast;
-        else
-            p = r = 1;
     }
     if ((s = gm__kernel(fn, run, device, &f)) != GM_OK)
         return s;
