@@ -74,7 +74,9 @@ static int run_on_gpu(const unsigned char* card, const gm_mat* cpu_blob, const d
     gm_mat frame, blob;
     float* out = (float*)malloc((size_t)W * H * 3 * sizeof(float));
     int same = 0;
-    if (gm_alloc(&frame, W, H, GM_U8, 3, GM_HWC) == GM_OK && gm_alloc(&blob, W, H, GM_F32, 3, GM_CHW) == GM_OK &&
+    memset(&frame, 0, sizeof frame); /* gm_free of a descriptor never filled is a no-op */
+    memset(&blob, 0, sizeof blob);
+    if (out && gm_alloc(&frame, W, H, GM_U8, 3, GM_HWC) == GM_OK && gm_alloc(&blob, W, H, GM_F32, 3, GM_CHW) == GM_OK &&
         gm_upload(&frame, card, 0, NULL) == GM_OK &&
         gm_blob_from_image(&frame, &blob, 1.0, mean, std, 1, NULL) == GM_OK &&
         gm_download_sync(&blob, out, 0) == GM_OK) {

@@ -20,7 +20,7 @@
  * Run-time environment:
  *   GM_CUDA_PATH      the driver library to open instead of libcuda.so.1
  *   GM_NVRTC_PATH     the NVRTC library to open instead of libnvrtc.so.13,
- *                     .12, .11.2, libnvrtc.so
+ *                     .12, .11.2, libnvrtc.so, /usr/local/cuda/lib64/libnvrtc.so
  *
  * Example: a BGR camera frame into a TensorRT-style NCHW float input.
  *

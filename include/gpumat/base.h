@@ -96,7 +96,9 @@ GM_API size_t gm_dtype_size(gm_dtype dtype);
 GM_API const char* gm_dtype_name(gm_dtype dtype);
 
 /* OpenCV type codes (CV_MAKETYPE, OpenCV 4 numbering) in both directions.
- * gm_from_cv_type returns GM_ERR_TYPE for codes gpumat has no dtype for. */
+ * gm_cv_type returns -1 for GM_BF16 (OpenCV 4 has no such depth) and for
+ * channels outside 1..4; gm_from_cv_type returns GM_ERR_TYPE for negative
+ * codes and more than 4 channels. */
 GM_API int gm_cv_type(gm_dtype dtype, int channels);
 GM_API gm_status gm_from_cv_type(int cv_type, gm_dtype* dtype, int* channels);
 

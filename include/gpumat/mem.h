@@ -9,8 +9,9 @@ extern "C" {
 #endif
 
 /* Allocates an image on the current CUDA device (the context current on this
- * thread, else device 0's primary context), rows aligned to 256 bytes, like
- * cv::cuda::GpuMat::create. *m is overwritten; free it with gm_free. */
+ * thread, else device 0's primary context), rows aligned to 256 bytes (what
+ * cv::cuda::GpuMat::create is to OpenCV). *m is overwritten; free it with
+ * gm_free. */
 GM_API gm_status gm_alloc(gm_mat* m, int64_t width, int64_t height, gm_dtype dtype, int channels,
                           gm_layout layout);
 
@@ -24,7 +25,8 @@ GM_API gm_status gm_alloc_desc(gm_mat* m, const gm_desc* d, gm_where where);
 
 /* Describes memory somebody else owns (a TensorRT binding, a torch tensor, a
  * camera buffer) without copying: pitch 0 means compact rows. A GM_DEVICE wrap
- * checks with the driver that data is device memory (GM_ERR_LOCATION if not).
+ * checks with the driver that data is device memory (GM_ERR_LOCATION if not)
+ * and that the image fits in its allocation (GM_ERR_SIZE if not).
  * gm_free on the result frees nothing. */
 GM_API gm_status gm_wrap(gm_mat* m, void* data, int64_t width, int64_t height, gm_dtype dtype, int channels,
                          gm_layout layout, int64_t pitch, gm_where where);

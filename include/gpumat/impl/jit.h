@@ -93,18 +93,17 @@ static char* gm__kernel_source(const int* specs, int n)
 static gm_status gm__compile(const char* fn, const int* specs, int n, int arch, char** image, size_t* image_size)
 {
     char arch_opt[32];
-    const char* opts[2];
+    const char* opts[3];
     gm__nvrtcProgram prog = 0;
-    int archs[64], narch = 0, i, best = 0, rc;
+    int archs[128], narch = 0, i, best = 0, rc;
     int cubin;
     char* src;
     gm_status s = gm__nvrtc_ready(fn);
     if (s != GM_OK)
         return s;
-    gm__rtc.nvrtcGetNumSupportedArchs(&narch);
-    if (narch > 64)
-        narch = 64;
-    gm__rtc.nvrtcGetSupportedArchs(archs);
+    if (gm__rtc.nvrtcGetNumSupportedArchs(&narch) != 0 || narch < 1 || narch > 128 ||
+        gm__rtc.nvrtcGetSupportedArchs(archs) != 0)
+        return gm__fail(GM_ERR_COMPILE, "%s: NVRTC did not list its architectures", fn);
     for (i = 0; i < narch; ++i)
         if (archs[i] <= arch && archs[i] > best)
             best = archs[i];
@@ -114,6 +113,7 @@ static gm_status gm__compile(const char* fn, const int* specs, int n, int arch, 
     snprintf(arch_opt, sizeof arch_opt, "-arch=%s_%d", cubin ? "sm" : "compute", best);
     opts[0] = arch_opt;
     opts[1] = "-fmad=false"; /* the CPU path contracts nothing either */
+    opts[2] = "-std=c++17";  /* if constexpr; NVRTC 11 defaults to C++14 */
     src = gm__kernel_source(specs, n);
     if (!src)
         return gm__fail(GM_ERR_NO_MEMORY, "%s: no memory for kernel source", fn);
@@ -121,7 +121,7 @@ static gm_status gm__compile(const char* fn, const int* specs, int n, int arch, 
     free(src);
     if (rc != 0)
         return gm__fail(GM_ERR_COMPILE, "%s: nvrtcCreateProgram: %s", fn, gm__rtc.nvrtcGetErrorString(rc));
-    rc = gm__rtc.nvrtcCompileProgram(prog, 2, opts);
+    rc = gm__rtc.nvrtcCompileProgram(prog, 3, opts);
     if (rc != 0) {
         size_t log_size = 0;
         char* log;
@@ -131,9 +131,9 @@ static gm_status gm__compile(const char* fn, const int* specs, int n, int arch, 
             log[0] = 0;
             gm__rtc.nvrtcGetProgramLog(prog, log);
         }
-        s = gm__fail(GM_ERR_COMPILE, "%s: NVRTC compile of %s%s failed: %s; options %s %s; log:\n%s", fn,
+        s = gm__fail(GM_ERR_COMPILE, "%s: NVRTC compile of %s%s failed: %s; options %s %s %s; log:\n%s", fn,
                      gm__kernel_names[specs[0]], n > 1 ? " and others" : "", gm__rtc.nvrtcGetErrorString(rc),
-                     opts[0], opts[1], log ? log : "");
+                     opts[0], opts[1], opts[2], log ? log : "");
         free(log);
         gm__rtc.nvrtcDestroyProgram(&prog);
         return s;

@@ -37,7 +37,9 @@ enum {
     GM__CU_ATTR_CC_MAJOR = 75,
     GM__CU_ATTR_CC_MINOR = 76,
     GM__CU_POINTER_MEMORY_TYPE = 2,
-    GM__CU_POINTER_DEVICE_ORDINAL = 9
+    GM__CU_POINTER_DEVICE_ORDINAL = 9,
+    GM__CU_POINTER_RANGE_START = 11,
+    GM__CU_POINTER_RANGE_SIZE = 12
 };
 
 /* name, symbol, parameters: each becomes a typedef, a table member and a dlsym. */

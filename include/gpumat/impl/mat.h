@@ -275,6 +275,19 @@ GM_API gm_status gm_wrap_desc(gm_mat* m, void* data, const gm_desc* d, gm_where 
         }
         gm__cu.cuPointerGetAttribute(&ordinal, GM__CU_POINTER_DEVICE_ORDINAL, (gm__CUdeviceptr)(uintptr_t)data);
         m->device = ordinal;
+        { /* every byte the descriptor spans must lie inside that allocation */
+            gm__CUdeviceptr start = 0;
+            size_t size = 0;
+            uintptr_t p = (uintptr_t)data;
+            if (gm__cu.cuPointerGetAttribute(&start, GM__CU_POINTER_RANGE_START, (gm__CUdeviceptr)p) == 0 &&
+                gm__cu.cuPointerGetAttribute(&size, GM__CU_POINTER_RANGE_SIZE, (gm__CUdeviceptr)p) == 0 &&
+                (uint64_t)gm__span(m) > (uint64_t)(start + size - p)) {
+                long long room = (long long)(start + size - p), span = (long long)gm__span(m);
+                memset(m, 0, sizeof *m);
+                return gm__fail(GM_ERR_SIZE, "%s: data spans %lld bytes but its allocation has %lld from data", fn,
+                                span, room);
+            }
+        }
     }
     return GM_OK;
 }

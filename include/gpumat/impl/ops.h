@@ -94,7 +94,7 @@ static long gm__fast_launches, gm__generic_launches; /* for tests: which kernels
 
 /* The widest of 16, 8, 4, 2, 1 bytes dividing k: the unit the fast kernel
  * moves a run of k bytes in. */
-static long long gm__unit(long long k)
+static long long gm__unit_bytes(long long k)
 {
     long long u = 16;
     while (k % u)
@@ -108,7 +108,7 @@ static long long gm__unit(long long k)
 static int gm__aligned(const unsigned long long* base, int channels, gm_layout layout, long long pitch,
                        long long bstride, int batch, long long es, int p)
 {
-    long long u = gm__unit(p * es * (layout == GM_HWC ? channels : 1));
+    long long u = gm__unit_bytes(p * es * (layout == GM_HWC ? channels : 1));
     int c, planes = layout == GM_HWC ? 1 : channels;
     if (pitch % u || (batch > 1 && bstride % u))
         return 0;
@@ -194,7 +194,8 @@ static int gm__fast(gm__xform_args* a, int S, int D, int channels, gm_layout ls,
  * channel count is kept, the channels are all plain or all scaled (no
  * constants) and the memory is aligned for it, else the generic
  * kernel (spec), queued on stream in the current context. ls, ld, cs: the
- * source and destination layouts and the source channel count. */
+ * source and destination layouts and the source channel count (0 keeps the
+ * fast kernel off, for arguments with rewritten strides). */
 static gm_status gm__run(const char* fn, int spec, gm_layout ls, gm_layout ld, int cs, int on_host, int device,
                          gm__xform_args* a, gm_stream stream)
 {
@@ -304,7 +305,7 @@ GM_API gm_status gm_convert(const gm_mat* src, gm_mat* dst, double alpha, double
     return gm__convert(-1, src, dst, alpha, beta, stream);
 }
 
-/* split and merge: the same-dtype transform with the layout named by want. */
+/* split and merge: the same-dtype transform from layout `from` to the other. */
 static gm_status gm__relayout(const char* fn, int spec, const gm_mat* src, gm_mat* dst, gm_layout from, gm_stream stream)
 {
     gm_xform x = gm_xform_identity();
