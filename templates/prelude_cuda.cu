@@ -4,8 +4,7 @@
 #define GM__F32_BITS(f) __float_as_uint(f)
 #define GM__BITS_F32(u) __uint_as_float(u)
 
-/* Hardware f16 <-> float (round to nearest even) and float -> bf16 (sm_80):
- * what templates/pixel.inc takes for numbers in place of its bit versions. */
+/* Hardware float -> f16 / bf16, round to nearest even (bf16 needs sm_80). */
 __device__ __forceinline__ unsigned int gm__hw_f16(float f)
 {
     unsigned short h;
@@ -13,13 +12,6 @@ __device__ __forceinline__ unsigned int gm__hw_f16(float f)
     return h;
 }
 #define GM__HW_F16(f) gm__hw_f16(f)
-__device__ __forceinline__ float gm__hw_f16_to_f32(unsigned int h)
-{
-    float f;
-    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"((unsigned short)h));
-    return f;
-}
-#define GM__HW_F16_TO_F32(h) gm__hw_f16_to_f32(h)
 #if __CUDA_ARCH__ >= 800
 __device__ __forceinline__ unsigned int gm__hw_bf16(float f)
 {

@@ -79,10 +79,6 @@ GM__FN int gm__wide(int S, int D)
 GM__FN float gm__f16_to_f32(unsigned int h)
 {
     unsigned int sign = (h & 0x8000u) << 16;
-#ifdef GM__HW_F16_TO_F32
-    if ((h & 0x7c00u) != 0x7c00u) /* numbers: the exact hardware conversion */
-        return GM__HW_F16_TO_F32(h);
-#endif
     unsigned int exp = (h >> 10) & 0x1fu;
     unsigned int man = h & 0x3ffu;
     if (exp == 0x1fu) /* inf or NaN: keep the payload */
@@ -277,10 +273,8 @@ GM__FN void gm__channel(int kind, int S, int D, const unsigned char* sp, unsigne
     if (kind == GM__PLAIN || (kind == GM__ANY && gm__is_plain(konst, pre, scale, offset))) {
         if (S == D)
             gm__copy_element(S, sp, dp);
-        else if (S == GM_S32 || S == GM_F64) /* not exact in float */
+        else
             gm__store_f64(D, dp, gm__load(S, sp));
-        else /* exact in float: the same single rounding, without double arithmetic */
-            gm__store_f32(D, dp, gm__load_f(S, sp));
     } else if (kind == GM__ANY && konst) {
         if (wide)
             gm__store_f64(D, dp, offset);
