@@ -246,14 +246,14 @@ static gm_status gm__spec_for(const char* fn, int spec, const gm_mat* src, const
     return GM_OK;
 }
 
-static gm_status gm__transform(const char* fn, int spec, const gm_mat* src, gm_mat* dst, const gm_xform* x,
-                               gm_stream stream)
+/* Runs x from src to dst once the pair has passed gm__check_pair (the callers
+ * that check more than the pair do it once, not twice). */
+static gm_status gm__launch_xform(const char* fn, int spec, const gm_mat* src, gm_mat* dst, const gm_xform* x,
+                                  gm_stream stream)
 {
     gm__xform_args a;
     int c;
     gm_status s;
-    if ((s = gm__check_pair(fn, src, "dst", dst)) != GM_OK)
-        return s;
     if (!x)
         return gm__fail(GM_ERR_ARG, "%s: xform is NULL", fn);
     for (c = 0; c < dst->channels; ++c)
@@ -267,9 +267,11 @@ static gm_status gm__transform(const char* fn, int spec, const gm_mat* src, gm_m
                    stream);
 }
 
+
 GM_API gm_status gm_transform(const gm_mat* src, gm_mat* dst, const gm_xform* x, gm_stream stream)
 {
-    return gm__transform("gm_transform", -1, src, dst, x, stream);
+    gm_status s = gm__check_pair("gm_transform", src, "dst", dst);
+    return s != GM_OK ? s : gm__launch_xform("gm_transform", -1, src, dst, x, stream);
 }
 
 static gm_status gm__same_shape(const char* fn, const gm_mat* src, const gm_mat* dst, int same_dtype)
@@ -297,7 +299,7 @@ GM_API gm_status gm__convert(int spec, const gm_mat* src, gm_mat* dst, double al
         x.scale[c] = alpha;
         x.offset[c] = beta;
     }
-    return gm__transform(fn, spec, src, dst, &x, stream);
+    return gm__launch_xform(fn, spec, src, dst, &x, stream);
 }
 
 GM_API gm_status gm_convert(const gm_mat* src, gm_mat* dst, double alpha, double beta, gm_stream stream)
@@ -315,7 +317,7 @@ static gm_status gm__relayout(const char* fn, int spec, const gm_mat* src, gm_ma
     if (src->channels > 1 && (src->layout != from || dst->layout == from))
         return gm__fail(GM_ERR_TYPE, "%s: src is %s and dst %s; expected %s -> %s", fn, gm__layout_name(src),
                         gm__layout_name(dst), from == GM_HWC ? "HWC" : "CHW", from == GM_HWC ? "CHW" : "HWC");
-    return gm__transform(fn, spec, src, dst, &x, stream);
+    return gm__launch_xform(fn, spec, src, dst, &x, stream);
 }
 
 GM_API gm_status gm__split(int spec, const gm_mat* src, gm_mat* dst, gm_stream stream)
@@ -388,7 +390,7 @@ GM_API gm_status gm_split_planes(const gm_mat* src, gm_mat* planes, gm_stream st
     }
     for (c = 0; c < src->channels; ++c) {
         x.map[0] = c;
-        if ((s = gm__transform(fn, -1, src, &planes[c], &x, stream)) != GM_OK)
+        if ((s = gm__launch_xform(fn, -1, src, &planes[c], &x, stream)) != GM_OK)
             return s;
     }
     return GM_OK;
@@ -471,7 +473,7 @@ GM_API gm_status gm__blob(int spec, const gm_mat* src, gm_mat* dst, double scale
     gm_status s = gm__blob_xform(fn, "src", src, dst, scalefactor, mean, std, swap_rb, &x);
     if (s != GM_OK)
         return s;
-    return gm__transform(fn, spec, src, dst, &x, stream);
+    return gm__launch_xform(fn, spec, src, dst, &x, stream);
 }
 
 GM_API gm_status gm_blob_from_image(const gm_mat* src, gm_mat* dst, double scalefactor, const double mean[4],
@@ -516,7 +518,7 @@ GM_API gm_status gm_blob_from_images(const gm_mat* images, int count, gm_mat* ds
     }
     for (i = 0; i < count; ++i)
         if ((s = gm_item(dst, &item, i)) != GM_OK ||
-            (s = gm__transform(fn, -1, &images[i], &item, &x, stream)) != GM_OK)
+            (s = gm__launch_xform(fn, -1, &images[i], &item, &x, stream)) != GM_OK)
             return s;
     return GM_OK;
 }
