@@ -853,8 +853,12 @@ bool setup()
 
 int main(int argc, char** argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s ROWS.jsonl\n", argv[0]);
+    /* CASE (optional): only the cases whose "op size" contains it, e.g.
+     * "merge_f32_u8 3840", for a profiler run (ncu); no NVRTC, host-overhead
+     * or sweep section then. */
+    const char* only = argc == 3 ? argv[2] : NULL;
+    if (argc != 2 && argc != 3) {
+        fprintf(stderr, "usage: %s ROWS.jsonl [CASE]\n", argv[0]);
         return 2;
     }
     g_out = fopen(argv[1], "w");
@@ -865,7 +869,8 @@ int main(int argc, char** argv)
     setvbuf(stdout, NULL, _IOLBF, 0);
     bool ok = setup();
     std::string why = g_err;
-    nvrtc_section(); /* needs no GPU; first, so that its first call loads NVRTC */
+    if (!only)
+        nvrtc_section(); /* needs no GPU; first, so that its first call loads NVRTC */
     if (!ok) {
         snprintf(g_err, sizeof g_err, "%s", why.c_str());
         emit(Row("setup", "setup", "", "cuda").error());
@@ -876,10 +881,13 @@ int main(int argc, char** argv)
     copy_section("start");
     for (const Op& op : kOps)
         for (const Size& z : kSizes)
-            run_case(op, z);
-    host_section();
-    sweep_section();
-    copy_section("end");
+            if (!only || strstr((std::string(op.name) + " " + z.name).c_str(), only))
+                run_case(op, z);
+    if (!only) {
+        host_section();
+        sweep_section();
+        copy_section("end");
+    }
     fclose(g_out);
     return 0;
 }

@@ -83,14 +83,27 @@ def size(dtype):
     return DTYPES[DTYPE_NAMES.index(dtype)][2]
 
 
+def warp_contiguous(k):
+    """Whether a warp moves 32 adjacent runs of k bytes each as contiguous
+    instructions: k a power of two up to 16, or 16-byte chunks the kernel
+    stages through shared memory (up to 64 bytes, templates/xform_fast.cu)."""
+    return k in (1, 2, 4, 8, 16) or (k % 16 == 0 and k <= 64)
+
+
 def pixels_per_unit(src, dst, channels, ls, ld):
     """P of the fast kernel: the fewest pixels (at most 16) whose destination
-    run (interleaved, or each plane) is a multiple of 16 bytes, so each store
-    instruction of a warp writes one contiguous stretch; halved while a unit
-    would hold more than 320 bytes."""
-    run = size(dst) * (channels if ld == "hwc" else 1)
+    run (interleaved, or each plane) is a multiple of 16 bytes and whose
+    source and destination runs are both warp-contiguous, within 320 bytes a
+    unit; where none is, the fewest whose destination run is a multiple of 16
+    bytes, halved while the unit would hold more than 320 bytes."""
+    srun = size(src) * (channels if ls == "hwc" else 1)
+    drun = size(dst) * (channels if ld == "hwc" else 1)
+    for p in (1, 2, 4, 8, 16):
+        if (p * drun) % 16 == 0 and warp_contiguous(p * srun) and warp_contiguous(p * drun) and \
+                p * channels * (size(src) + size(dst)) <= 320:
+            return p
     p = 1
-    while (p * run) % 16 and p < 16:
+    while (p * drun) % 16 and p < 16:
         p *= 2
     while p > 1 and p * channels * (size(src) + size(dst)) > 320:
         p //= 2

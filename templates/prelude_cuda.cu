@@ -12,6 +12,15 @@ __device__ __forceinline__ unsigned int gm__hw_f16(float f)
     return h;
 }
 #define GM__HW_F16(f) gm__hw_f16(f)
+
+/* Hardware f16 -> float, exact for every number. */
+__device__ __forceinline__ float gm__hw_f16_to_f32(unsigned int h)
+{
+    float f;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"((unsigned short)h));
+    return f;
+}
+#define GM__HW_F16_TO_F32(h) gm__hw_f16_to_f32(h)
 #if __CUDA_ARCH__ >= 800
 __device__ __forceinline__ unsigned int gm__hw_bf16(float f)
 {

@@ -4,12 +4,12 @@
  * (all plain or all scaled) and read channel c into channel c: the host folds
  * a channel map into the plane addresses (convert, split, merge, blob with
  * swap_rb). A runtime map inside the kernel would cost registers spilled to
- * local memory, so other maps take the generic kernel. The host takes it only where every row, plane and
- * image start is aligned to those widths; otherwise it launches gm__xform.
- * The arithmetic is gm__channel, shared with the CPU path, so both kernels
- * and the CPU agree bit for bit. S, D: dtypes; C: channels; LS, LD: source
- * and destination layout (0 interleaved, 1 planar); P: pixels per unit; R:
- * units per thread. */
+ * local memory, so other maps take the generic kernel. The host takes it
+ * only where every row, plane and image start is aligned to those widths;
+ * otherwise it launches gm__xform. The arithmetic is pixel.inc's, shared with
+ * the CPU path, so both kernels and the CPU agree bit for bit. S, D: dtypes;
+ * C: channels; LS, LD: source and destination layout (0 interleaved, 1
+ * planar); P: pixels per unit; R: units per thread. */
 
 /* An element's bytes as one integer, so values stay in registers. */
 template <int N> struct gm__raw;
@@ -18,33 +18,96 @@ template <> struct gm__raw<2> { typedef unsigned short t; };
 template <> struct gm__raw<4> { typedef unsigned int t; };
 template <> struct gm__raw<8> { typedef unsigned long long t; };
 
+/* Global memory moves, in PTX: left to itself the compiler may split a vector
+ * store into scalar ones, and it issues generic rather than global accesses
+ * for addresses held as integers. Sources are read through the read-only
+ * path: gpumat never lets a destination overlap its source. */
+__device__ __forceinline__ void gm__ld16(unsigned long long addr, unsigned int* w)
+{
+    asm volatile("ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3]) : "l"(addr));
+}
+__device__ __forceinline__ void gm__st16(unsigned long long addr, const unsigned int* w)
+{
+    asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(addr), "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3])
+                 : "memory");
+}
+__device__ __forceinline__ void gm__ld8(unsigned long long addr, unsigned int* w)
+{
+    asm volatile("ld.global.nc.v2.u32 {%0, %1}, [%2];" : "=r"(w[0]), "=r"(w[1]) : "l"(addr));
+}
+__device__ __forceinline__ void gm__st8(unsigned long long addr, const unsigned int* w)
+{
+    asm volatile("st.global.v2.u32 [%0], {%1, %2};" ::"l"(addr), "r"(w[0]), "r"(w[1]) : "memory");
+}
+template <typename W> __device__ __forceinline__ W gm__ld(unsigned long long addr);
+template <> __device__ __forceinline__ unsigned int gm__ld<unsigned int>(unsigned long long addr)
+{
+    unsigned int v;
+    asm volatile("ld.global.nc.u32 %0, [%1];" : "=r"(v) : "l"(addr));
+    return v;
+}
+template <> __device__ __forceinline__ unsigned short gm__ld<unsigned short>(unsigned long long addr)
+{
+    unsigned short v;
+    asm volatile("ld.global.nc.u16 %0, [%1];" : "=h"(v) : "l"(addr));
+    return v;
+}
+template <> __device__ __forceinline__ unsigned char gm__ld<unsigned char>(unsigned long long addr)
+{
+    unsigned short v;
+    asm volatile("ld.global.nc.u8 %0, [%1];" : "=h"(v) : "l"(addr));
+    return (unsigned char)v;
+}
+__device__ __forceinline__ void gm__st(unsigned long long addr, unsigned int v)
+{
+    asm volatile("st.global.u32 [%0], %1;" ::"l"(addr), "r"(v) : "memory");
+}
+__device__ __forceinline__ void gm__st(unsigned long long addr, unsigned short v)
+{
+    asm volatile("st.global.u16 [%0], %1;" ::"l"(addr), "h"(v) : "memory");
+}
+__device__ __forceinline__ void gm__st(unsigned long long addr, unsigned char v)
+{
+    asm volatile("st.global.u8 [%0], %1;" ::"l"(addr), "h"((unsigned short)v) : "memory");
+}
+
+/* 16 bytes of a warp's staging area in shared memory. */
+struct alignas(16) gm__chunk {
+    unsigned int w[4];
+};
+
 /* K bytes held as words (4 bytes where K allows, else 2 or 1), every index
  * known at compile time so the compiler keeps them in registers. */
 template <int K>
 struct gm__bytes {
     enum { WB = K % 4 == 0 ? 4 : K % 2 == 0 ? 2 : 1, N = K / WB };
+    /* More than 16 bytes per thread, as whole chunks: a warp moves its 32
+     * units as one run of chunks (lane, lane + 32, ...), so that every
+     * instruction covers 512 contiguous bytes rather than 16 bytes every K,
+     * and the lanes trade chunks through shared memory. STRIDE, the chunks
+     * between two lanes' units there, is odd so that neither side of the
+     * trade has bank conflicts to speak of. Up to 64 bytes, so a block's
+     * area stays at 20 KB; wider runs (loads of a few wide sources) read
+     * through L1 as they are. */
+    enum { STAGED = WB == 4 && K > 16 && K <= 64 && K % 16 == 0, NB = K / 16, STRIDE = (K / 16) | 1 };
     typedef typename gm__raw<WB>::t W;
     W w[N];
 
-    /* K bytes from global memory aligned to the widest unit dividing K. The
-     * 16- and 8-byte moves are written in PTX: left to itself the compiler
-     * may split a vector store into scalar ones. */
+    /* K bytes from global memory aligned to the widest unit dividing K. */
     __device__ __forceinline__ void load(unsigned long long addr)
     {
         if constexpr (WB == 4 && K % 16 == 0) {
 #pragma unroll
             for (int i = 0; i < K / 16; ++i)
-                asm volatile("ld.global.v4.u32 {%0, %1, %2, %3}, [%4];"
-                             : "=r"(w[4 * i]), "=r"(w[4 * i + 1]), "=r"(w[4 * i + 2]), "=r"(w[4 * i + 3])
-                             : "l"(addr + 16 * i));
+                gm__ld16(addr + 16 * i, &w[4 * i]);
         } else if constexpr (WB == 4 && K % 8 == 0) {
 #pragma unroll
             for (int i = 0; i < K / 8; ++i)
-                asm volatile("ld.global.v2.u32 {%0, %1}, [%2];" : "=r"(w[2 * i]), "=r"(w[2 * i + 1]) : "l"(addr + 8 * i));
+                gm__ld8(addr + 8 * i, &w[2 * i]);
         } else {
 #pragma unroll
             for (int i = 0; i < N; ++i)
-                w[i] = ((const W*)addr)[i];
+                w[i] = gm__ld<W>(addr + WB * i);
         }
     }
 
@@ -53,19 +116,62 @@ struct gm__bytes {
         if constexpr (WB == 4 && K % 16 == 0) {
 #pragma unroll
             for (int i = 0; i < K / 16; ++i)
-                asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(addr + 16 * i), "r"(w[4 * i]),
-                             "r"(w[4 * i + 1]), "r"(w[4 * i + 2]), "r"(w[4 * i + 3])
-                             : "memory");
+                gm__st16(addr + 16 * i, &w[4 * i]);
         } else if constexpr (WB == 4 && K % 8 == 0) {
 #pragma unroll
             for (int i = 0; i < K / 8; ++i)
-                asm volatile("st.global.v2.u32 [%0], {%1, %2};" ::"l"(addr + 8 * i), "r"(w[2 * i]), "r"(w[2 * i + 1])
-                             : "memory");
+                gm__st8(addr + 8 * i, &w[2 * i]);
         } else {
 #pragma unroll
             for (int i = 0; i < N; ++i)
-                ((W*)addr)[i] = w[i];
+                gm__st(addr + WB * i, w[i]);
         }
+    }
+
+    /* Staged only: chunks lane + 32 k of the warp's run at run. */
+    __device__ __forceinline__ void load_run(unsigned long long run, int lane)
+    {
+#pragma unroll
+        for (int k = 0; k < NB; ++k)
+            gm__ld16(run + 16ull * (lane + 32 * k), &w[4 * k]);
+    }
+
+    __device__ __forceinline__ void store_run(unsigned long long run, int lane) const
+    {
+#pragma unroll
+        for (int k = 0; k < NB; ++k)
+            gm__st16(run + 16ull * (lane + 32 * k), &w[4 * k]);
+    }
+
+    /* Staged only: the chunks held as loaded by load_run become this lane's
+     * own K bytes (run chunk g is chunk g % NB of lane g / NB). */
+    __device__ __forceinline__ void run_to_own(gm__chunk* area, int lane)
+    {
+#pragma unroll
+        for (int k = 0; k < NB; ++k) {
+            int g = lane + 32 * k;
+            area[g / NB * STRIDE + g % NB] = *(const gm__chunk*)&w[4 * k];
+        }
+        __syncwarp();
+#pragma unroll
+        for (int k = 0; k < NB; ++k)
+            *(gm__chunk*)&w[4 * k] = area[lane * STRIDE + k];
+        __syncwarp();
+    }
+
+    /* The reverse, before store_run. */
+    __device__ __forceinline__ void own_to_run(gm__chunk* area, int lane)
+    {
+#pragma unroll
+        for (int k = 0; k < NB; ++k)
+            area[lane * STRIDE + k] = *(const gm__chunk*)&w[4 * k];
+        __syncwarp();
+#pragma unroll
+        for (int k = 0; k < NB; ++k) {
+            int g = lane + 32 * k;
+            *(gm__chunk*)&w[4 * k] = area[g / NB * STRIDE + g % NB];
+        }
+        __syncwarp();
     }
 
     /* Element i of ES bytes. */
@@ -73,20 +179,21 @@ struct gm__bytes {
     __device__ __forceinline__ typename gm__raw<ES>::t get(int i) const
     {
         typedef typename gm__raw<ES>::t T;
-        if (ES == 8)
+        if constexpr (ES == 8)
             return (T)w[2 * i] | ((T)w[2 * i + 1] << 32);
-        if (ES == WB)
+        else if constexpr (ES == WB)
             return (T)w[i];
-        return (T)(w[i * ES / WB] >> (8 * (i * ES % WB)));
+        else
+            return (T)(w[i * ES / WB] >> (8 * (i * ES % WB)));
     }
 
     template <int ES>
     __device__ __forceinline__ void set(int i, typename gm__raw<ES>::t v)
     {
-        if (ES == 8) {
+        if constexpr (ES == 8) {
             w[2 * i] = (W)v;
             w[2 * i + 1] = (W)((unsigned long long)v >> 32);
-        } else if (ES == WB) {
+        } else if constexpr (ES == WB) {
             w[i] = (W)v;
         } else {
             int sh = 8 * (i * ES % WB);
@@ -97,11 +204,13 @@ struct gm__bytes {
 };
 
 /* A unit: P consecutive pixels, each stream (the interleaved run, or each
- * plane) P * C or P elements, loaded or stored in one go. */
+ * plane) P * C or P elements, K bytes. A warp's 32 units are adjacent in
+ * every stream, so lane 0's offset starts the warp's run. */
 template <int ES, int C, int L, int P>
 struct gm__unit {
-    enum { STREAMS = L == 0 ? 1 : C, PER = L == 0 ? P * C : P };
-    gm__bytes<PER * ES> s[STREAMS];
+    enum { STREAMS = L == 0 ? 1 : C, PER = L == 0 ? P * C : P, K = PER * ES };
+    typedef gm__bytes<K> B;
+    B s[STREAMS];
 
     /* Element (p, c). */
     __device__ __forceinline__ typename gm__raw<ES>::t get(int p, int c) const
@@ -117,6 +226,43 @@ struct gm__unit {
             s[c].template set<ES>(p, v);
     }
 
+    /* Issues the loads of this lane's unit at off (warp: run at off0). */
+    __device__ __forceinline__ void fetch(const unsigned long long* base, long long off, long long off0, int lane)
+    {
+#pragma unroll
+        for (int k = 0; k < STREAMS; ++k) {
+            if constexpr (B::STAGED)
+                s[k].load_run(base[k] + off0, lane);
+            else
+                s[k].load(base[k] + off);
+        }
+    }
+
+    /* After fetch: the unit's own bytes in registers. */
+    __device__ __forceinline__ void settle(gm__chunk* area, int lane)
+    {
+        if constexpr (B::STAGED) {
+#pragma unroll
+            for (int k = 0; k < STREAMS; ++k)
+                s[k].run_to_own(area, lane);
+        }
+    }
+
+    __device__ __forceinline__ void put(const unsigned long long* base, long long off, long long off0,
+                                        gm__chunk* area, int lane)
+    {
+#pragma unroll
+        for (int k = 0; k < STREAMS; ++k) {
+            if constexpr (B::STAGED) {
+                s[k].own_to_run(area, lane);
+                s[k].store_run(base[k] + off0, lane);
+            } else {
+                s[k].store(base[k] + off);
+            }
+        }
+    }
+
+    /* A unit of a lane on its own, as at a row's ragged end. */
     __device__ __forceinline__ void load(const unsigned long long* base, long long off)
     {
 #pragma unroll
@@ -132,11 +278,32 @@ struct gm__unit {
     }
 };
 
+/* The channel parameters, rounded to float once where the pair works in
+ * float (gm__channel would round them per element). */
+template <int S, int D, int C>
+struct gm__params {
+    double pre[C], scale[C], offset[C];
+    float fpre[C], fscale[C], foffset[C];
+
+    __device__ __forceinline__ explicit gm__params(const gm__xform_args& a)
+    {
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+            pre[c] = a.pre[c];
+            scale[c] = a.scale[c];
+            offset[c] = a.offset[c];
+            fpre[c] = (float)pre[c];
+            fscale[c] = (float)scale[c];
+            foffset[c] = (float)offset[c];
+        }
+    }
+};
+
 /* Converts one loaded unit into out; KIND fixed so the per-element tests
- * fold, the channel parameters already in registers. */
+ * fold. */
 template <int S, int D, int C, int LS, int LD, int P, int KIND>
 __device__ __forceinline__ void gm__convert_unit(const gm__unit<gm__esize[S], C, LS, P>& in,
-                                                 gm__unit<gm__esize[D], C, LD, P>& out, const double* pre, const double* scale, const double* offset)
+                                                 gm__unit<gm__esize[D], C, LD, P>& out, const gm__params<S, D, C>& k)
 {
     typedef typename gm__raw<gm__esize[S]>::t TS;
     typedef typename gm__raw<gm__esize[D]>::t TD;
@@ -146,49 +313,61 @@ __device__ __forceinline__ void gm__convert_unit(const gm__unit<gm__esize[S], C,
         for (int c = 0; c < C; ++c) {
             TS v = in.get(p, c);
             TD o;
-            gm__channel(KIND, S, D, (const unsigned char*)&v, (unsigned char*)&o, 0, pre[c], scale[c], offset[c]);
+            const unsigned char* sp = (const unsigned char*)&v;
+            unsigned char* dp = (unsigned char*)&o;
+            if (KIND == GM__PLAIN)
+                gm__convert_plain(S, D, sp, dp);
+            else if (gm__wide(S, D))
+                gm__scale_d(S, D, sp, dp, k.pre[c], k.scale[c], k.offset[c]);
+            else
+                gm__scale_f(S, D, sp, dp, k.fpre[c], k.fscale[c], k.foffset[c]);
             out.set(p, c, o);
         }
 }
 
+template <int A, int B> struct gm__max { enum { v = A > B ? A : B }; };
+
 /* Each thread takes R units of a row, blockDim.x units apart, so every load
  * and store instruction of a warp covers one contiguous run of memory; all R
- * loads are issued before the first store. */
+ * loads are issued before the first store. Warps whose units all lie inside
+ * the row take that path together (staging trades data within the warp);
+ * the row's last warp finishes unit by unit, then pixel by pixel. */
 template <int S, int D, int C, int LS, int LD, int P, int R, int KIND>
-__device__ __forceinline__ void gm__rows_fast(const gm__xform_args& a)
+__device__ __forceinline__ void gm__rows_fast(const gm__xform_args& a, gm__chunk* area)
 {
-    double pre[C], scale[C], offset[C];
-#pragma unroll
-    for (int c = 0; c < C; ++c) {
-        pre[c] = a.pre[c];
-        scale[c] = a.scale[c];
-        offset[c] = a.offset[c];
-    }
-    long long u0 = (long long)blockIdx.x * blockDim.x * R + threadIdx.x;
+    typedef gm__unit<gm__esize[S], C, LS, P> In;
+    typedef gm__unit<gm__esize[D], C, LD, P> Out;
+    const gm__params<S, D, C> k(a);
+    int lane = threadIdx.x % 32;
+    long long u0 = (long long)blockIdx.x * blockDim.x * R + threadIdx.x, w0 = u0 - lane;
     for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)
         for (long long y = (long long)blockIdx.y * blockDim.y + threadIdx.y; y < a.height;
              y += (long long)gridDim.y * blockDim.y) {
             long long so = b * a.src_bstride + y * a.src_pitch, dof = b * a.dst_bstride + y * a.dst_pitch;
-            if ((u0 + (long long)(R - 1) * blockDim.x) * P + P <= a.width) { /* all R units inside the row */
-                gm__unit<gm__esize[S], C, LS, P> in[R];
-#pragma unroll
-                for (int r = 0; r < R; ++r)
-                    in[r].load(a.src, so + (u0 + (long long)r * blockDim.x) * P * a.src_xstride);
+            if ((w0 + 31 + (long long)(R - 1) * blockDim.x) * P + P <= a.width) { /* the warp's units all inside */
+                In in[R];
 #pragma unroll
                 for (int r = 0; r < R; ++r) {
-                    gm__unit<gm__esize[D], C, LD, P> out;
-                    gm__convert_unit<S, D, C, LS, LD, P, KIND>(in[r], out, pre, scale, offset);
-                    out.store(a.dst, dof + (u0 + (long long)r * blockDim.x) * P * a.dst_xstride);
+                    long long u = u0 + (long long)r * blockDim.x;
+                    in[r].fetch(a.src, so + u * P * a.src_xstride, so + (u - lane) * P * a.src_xstride, lane);
+                }
+#pragma unroll
+                for (int r = 0; r < R; ++r) {
+                    long long u = u0 + (long long)r * blockDim.x;
+                    Out out;
+                    in[r].settle(area, lane);
+                    gm__convert_unit<S, D, C, LS, LD, P, KIND>(in[r], out, k);
+                    out.put(a.dst, dof + u * P * a.dst_xstride, dof + (u - lane) * P * a.dst_xstride, area, lane);
                 }
                 continue;
             }
-            for (int r = 0; r < R; ++r) { /* the row's ragged end: whole units, then single pixels */
+            for (int r = 0; r < R; ++r) {
                 long long x0 = (u0 + (long long)r * blockDim.x) * P;
                 if (x0 + P <= a.width) {
-                    gm__unit<gm__esize[S], C, LS, P> in;
-                    gm__unit<gm__esize[D], C, LD, P> out;
+                    In in;
+                    Out out;
                     in.load(a.src, so + x0 * a.src_xstride);
-                    gm__convert_unit<S, D, C, LS, LD, P, KIND>(in, out, pre, scale, offset);
+                    gm__convert_unit<S, D, C, LS, LD, P, KIND>(in, out, k);
                     out.store(a.dst, dof + x0 * a.dst_xstride);
                 } else {
                     for (long long x = x0; x < a.width; ++x)
@@ -198,11 +377,18 @@ __device__ __forceinline__ void gm__rows_fast(const gm__xform_args& a)
         }
 }
 
+/* The staging area: per warp of a 256-thread block, 32 units' chunks of the
+ * widest staged stream (one chunk where nothing is staged). */
 template <int S, int D, int C, int LS, int LD, int P, int R>
 __device__ __forceinline__ void gm__xform_fast(const gm__xform_args& a)
 {
+    typedef typename gm__unit<gm__esize[S], C, LS, P>::B BS;
+    typedef typename gm__unit<gm__esize[D], C, LD, P>::B BD;
+    enum { AREA = 32 * gm__max<BS::STAGED ? (int)BS::STRIDE : 0, BD::STAGED ? (int)BD::STRIDE : 0>::v };
+    __shared__ gm__chunk stage[256 / 32][AREA ? AREA : 1];
+    gm__chunk* area = stage[(threadIdx.y * blockDim.x + threadIdx.x) / 32];
     if (a.kind == GM__PLAIN)
-        gm__rows_fast<S, D, C, LS, LD, P, R, GM__PLAIN>(a);
+        gm__rows_fast<S, D, C, LS, LD, P, R, GM__PLAIN>(a, area);
     else
-        gm__rows_fast<S, D, C, LS, LD, P, R, GM__SCALED>(a);
+        gm__rows_fast<S, D, C, LS, LD, P, R, GM__SCALED>(a, area);
 }

@@ -406,6 +406,28 @@ static void first_use_race(void)
         gm_free(&race_dst[i]);
 }
 
+/* Compiles every specialization on 16 threads before the tests use them
+ * (one at a time that takes minutes); thread t takes the specializations of
+ * compile-lock stripe t. */
+static void* warm_stripe(void* arg)
+{
+    gm__CUfunction f;
+    int i;
+    for (i = (int)(intptr_t)arg; i < GM__SPEC_COUNT; i += 16)
+        gm__kernel("warm_all", i, 0, &f);
+    return NULL;
+}
+
+static void warm_all(void)
+{
+    pthread_t t[16];
+    int i;
+    for (i = 0; i < 16; ++i)
+        pthread_create(&t[i], NULL, warm_stripe, (void*)(intptr_t)i);
+    for (i = 0; i < 16; ++i)
+        pthread_join(t[i], NULL);
+}
+
 int main(int argc, char** argv)
 {
     char name[256] = "";
@@ -422,6 +444,7 @@ int main(int argc, char** argv)
         /* under compute-sanitizer: both kernel families, not every specialization */
         SKIP("every specialization, every fast kernel and the big image (--sanitize)");
     } else {
+        warm_all();
         every_specialization();
         fast_paths();
         big_image();

@@ -76,11 +76,18 @@ GM__FN int gm__wide(int S, int D)
            (S == GM_F64 && D == GM_F16);
 }
 
+/* Exact. A kernel prelude may define GM__HW_F16_TO_F32(h), the hardware's
+ * conversion, taken for numbers; inf and NaN keep the bits below, which
+ * carry the payload. */
 GM__FN float gm__f16_to_f32(unsigned int h)
 {
     unsigned int sign = (h & 0x8000u) << 16;
     unsigned int exp = (h >> 10) & 0x1fu;
     unsigned int man = h & 0x3ffu;
+#ifdef GM__HW_F16_TO_F32
+    if (exp != 0x1fu)
+        return GM__HW_F16_TO_F32(h);
+#endif
     if (exp == 0x1fu) /* inf or NaN: keep the payload */
         return GM__BITS_F32(sign | 0x7f800000u | (man << 13));
     if (exp == 0) { /* zero or subnormal: man * 2^-24 is exact in float */
@@ -90,23 +97,23 @@ GM__FN float gm__f16_to_f32(unsigned int h)
     return GM__BITS_F32(sign | ((exp + 112u) << 23) | (man << 13));
 }
 
-/* Round to nearest even, overflow to infinity, NaN stays a (quiet) NaN. A
- * kernel prelude may define GM__HW_F16(f) (and GM__HW_BF16(f)): the
- * hardware's round-to-nearest-even conversion, which agrees with the bits
- * below on every number and is taken for all but NaN, whose payload only
- * the bits keep. */
+/* Round to nearest even, overflow to infinity, NaN stays a (quiet) NaN with
+ * the top of its payload. A kernel prelude may define GM__HW_F16(f) (and
+ * GM__HW_BF16(f)): the hardware's round-to-nearest-even conversion, which
+ * agrees with the bits below on every number and is taken for all but NaN,
+ * whose payload only the bits keep. NaN is settled first, in a few
+ * operations, so the kernels carry no branchy fallback per element. */
 GM__FN unsigned int gm__f32_to_f16(float f)
 {
     unsigned int x = GM__F32_BITS(f);
-#ifdef GM__HW_F16
-    if (f == f)
-        return GM__HW_F16(f);
-#endif
     unsigned int sign = (x >> 16) & 0x8000u;
     unsigned int ax = x & 0x7fffffffu;
-    if (ax >= 0x7f800000u) /* inf or NaN */
-        return sign | 0x7c00u | (ax > 0x7f800000u ? (0x200u | ((ax >> 13) & 0x3ffu)) : 0u);
-    if (ax >= 0x477ff000u) /* rounds to >= 65520: overflow */
+    if (f != f)
+        return sign | 0x7e00u | ((ax >> 13) & 0x3ffu);
+#ifdef GM__HW_F16
+    return GM__HW_F16(f);
+#else
+    if (ax >= 0x477ff000u) /* rounds to >= 65520 (or is inf): overflow */
         return sign | 0x7c00u;
     if (ax < 0x38800000u) { /* below the smallest normal half: subnormal or zero */
         unsigned int shift = 126u - (ax >> 23); /* >= 14 */
@@ -128,6 +135,7 @@ GM__FN unsigned int gm__f32_to_f16(float f)
             q += 1u;
         return sign | q;
     }
+#endif
 }
 
 GM__FN float gm__bf16_to_f32(unsigned int h)
@@ -139,13 +147,13 @@ GM__FN float gm__bf16_to_f32(unsigned int h)
 GM__FN unsigned int gm__f32_to_bf16(float f)
 {
     unsigned int x = GM__F32_BITS(f);
-#ifdef GM__HW_BF16
-    if (f == f)
-        return GM__HW_BF16(f);
-#endif
-    if ((x & 0x7fffffffu) > 0x7f800000u)
+    if (f != f)
         return (x >> 16) | 0x40u;
+#ifdef GM__HW_BF16
+    return GM__HW_BF16(f);
+#else
     return (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;
+#endif
 }
 
 /* Every source value is exact in double. */
@@ -212,8 +220,21 @@ GM__FN double gm__int_hi(int D)
     return D == GM_U8 ? 255.0 : D == GM_S8 ? 127.0 : D == GM_U16 ? 65535.0 : D == GM_S16 ? 32767.0 : 2147483647.0;
 }
 
-/* A float work value into D. rintf is exact and every integer bound is exact
- * in double, so rounding in double here equals OpenCV's cvRound(float). */
+/* gm__round_clamp((double)v, lo(D), hi(D)) without double arithmetic. Every
+ * bound is exact in float but 2^31 - 1, which becomes 2^31 with no float in
+ * between, so the float tests decide alike. Written as clamps and selects,
+ * which kernels run without branching; fmaxf turns NaN into lo, so no
+ * conversion sees a value out of range. */
+GM__FN int gm__round_clamp_f(float v, int D)
+{
+    float r = fmaxf(rintf(v), (float)gm__int_lo(D));
+    if (D == GM_S32)
+        return v != v ? 0 : r >= 2147483648.0f ? 2147483647 : (int)r;
+    return v != v ? 0 : (int)fminf(r, (float)gm__int_hi(D));
+}
+
+/* A float work value into D (OpenCV's cvRound(float) and saturate for
+ * integers). */
 GM__FN void gm__store_f32(int D, unsigned char* p, float v)
 {
     switch (D) {
@@ -221,7 +242,7 @@ GM__FN void gm__store_f32(int D, unsigned char* p, float v)
     case GM_F64: *(double*)p = (double)v; break;
     case GM_F16: *(unsigned short*)p = (unsigned short)gm__f32_to_f16(v); break;
     case GM_BF16: *(unsigned short*)p = (unsigned short)gm__f32_to_bf16(v); break;
-    default: gm__store_int(D, p, gm__round_clamp((double)rintf(v), gm__int_lo(D), gm__int_hi(D))); break;
+    default: gm__store_int(D, p, gm__round_clamp_f(v, D)); break;
     }
 }
 
@@ -260,37 +281,63 @@ GM__FN int gm__is_plain(int konst, double pre, double scale, double offset)
     return !konst && pre == 0.0 && scale == 1.0 && offset == 0.0;
 }
 
-/* One channel of one pixel: saturate((x + pre) * scale + offset) into D, or
- * offset alone for a constant channel. Without arithmetic (pre 0, scale 1,
- * offset 0) the value is converted with one rounding, or copied bit for bit
- * between equal dtypes, as OpenCV's convertTo without scale and cv::split do;
- * otherwise the multiply-add is fused and always done, as OpenCV's scaled
- * conversion does. kind: GM__ANY, or what the launch is known to be. */
+/* A conversion without arithmetic: one rounding, or the bits copied between
+ * equal dtypes, as OpenCV's convertTo without scale and cv::split do. Where
+ * the source is exact in float (all but s32 and f64) float work rounds as
+ * double work would: f32, f16 and bf16 round once either way, and rintf
+ * equals rint on a float. */
+GM__FN void gm__convert_plain(int S, int D, const unsigned char* sp, unsigned char* dp)
+{
+    if (S == D)
+        gm__copy_element(S, sp, dp);
+    else if (S != GM_S32 && S != GM_F64)
+        gm__store_f32(D, dp, gm__load_f(S, sp));
+    else
+        gm__store_f64(D, dp, gm__load(S, sp));
+}
+
+/* saturate((x + pre) * scale + offset) into D, in float for the pairs OpenCV
+ * computes in float (the parameters already rounded to float), the
+ * multiply-add fused as OpenCV's SIMD path does. pre 0 adds nothing, so -0
+ * stays -0. */
+GM__FN void gm__scale_f(int S, int D, const unsigned char* sp, unsigned char* dp, float pre, float scale,
+                        float offset)
+{
+    float v = gm__load_f(S, sp);
+    if (pre != 0.0f)
+        v = v + pre;
+    gm__store_f32(D, dp, fmaf(v, scale, offset));
+}
+
+/* The same in double, for the pairs OpenCV computes in double. */
+GM__FN void gm__scale_d(int S, int D, const unsigned char* sp, unsigned char* dp, double pre, double scale,
+                        double offset)
+{
+    double v = gm__load(S, sp);
+    if (pre != 0.0)
+        v = v + pre;
+    gm__store_f64(D, dp, fma(v, scale, offset));
+}
+
+/* One channel of one pixel: gm__convert_plain where there is no arithmetic
+ * (pre 0, scale 1, offset 0), offset alone for a constant channel, else
+ * gm__scale_f or gm__scale_d. kind: GM__ANY, or what the launch is known to
+ * be. */
 GM__FN void gm__channel(int kind, int S, int D, const unsigned char* sp, unsigned char* dp, int konst,
                         double pre, double scale, double offset)
 {
     int wide = gm__wide(S, D);
-    if (kind == GM__PLAIN || (kind == GM__ANY && gm__is_plain(konst, pre, scale, offset))) {
-        if (S == D)
-            gm__copy_element(S, sp, dp);
-        else
-            gm__store_f64(D, dp, gm__load(S, sp));
-    } else if (kind == GM__ANY && konst) {
+    if (kind == GM__PLAIN || (kind == GM__ANY && gm__is_plain(konst, pre, scale, offset)))
+        gm__convert_plain(S, D, sp, dp);
+    else if (kind == GM__ANY && konst) {
         if (wide)
             gm__store_f64(D, dp, offset);
         else
             gm__store_f32(D, dp, (float)offset);
-    } else if (wide) {
-        double v = gm__load(S, sp);
-        if (pre != 0.0)
-            v = v + pre;
-        gm__store_f64(D, dp, fma(v, scale, offset));
-    } else {
-        float p = (float)pre, v = gm__load_f(S, sp);
-        if (p != 0.0f)
-            v = v + p;
-        gm__store_f32(D, dp, fmaf(v, (float)scale, (float)offset));
-    }
+    } else if (wide)
+        gm__scale_d(S, D, sp, dp, pre, scale, offset);
+    else
+        gm__scale_f(S, D, sp, dp, (float)pre, (float)scale, (float)offset);
 }
 
 /* All CD channels of pixel (x, y) of image b. */

@@ -163,10 +163,29 @@ static int gm__uniform(const gm__xform_args* a, int channels)
     return 1;
 }
 
+/* Rows that follow each other without padding, in source and destination,
+ * as one long row (images too, where they follow each other likewise), so
+ * that the fast kernel's warps are full everywhere but at the very end. A
+ * pitch stays aligned exactly when it was before. */
+static void gm__join_rows(gm__xform_args* a)
+{
+    if (a->height < 2 || a->src_pitch != a->width * a->src_xstride || a->dst_pitch != a->width * a->dst_xstride)
+        return;
+    if (a->batch > 1 && a->src_bstride == a->height * a->src_pitch && a->dst_bstride == a->height * a->dst_pitch) {
+        a->height *= a->batch;
+        a->batch = 1;
+    }
+    a->width *= a->height;
+    a->height = 1;
+    a->src_pitch = a->width * a->src_xstride;
+    a->dst_pitch = a->width * a->dst_xstride;
+}
+
 /* The fast kernel for a (C channels in and out, no constants), rewriting a
  * for it: channels alike and interleaved on both sides become one channel C
- * times as wide, a channel map folds into plane addresses, and every run the
- * kernel moves must be aligned to its unit. -1, a untouched, where it cannot. */
+ * times as wide, a channel map folds into plane addresses, rows without
+ * padding join into one, and every run the kernel moves must be aligned to
+ * its unit. -1, a untouched, where it cannot. */
 static int gm__fast(gm__xform_args* a, int S, int D, int channels, gm_layout ls, gm_layout ld)
 {
     gm__xform_args t = *a;
@@ -181,6 +200,7 @@ static int gm__fast(gm__xform_args* a, int S, int D, int channels, gm_layout ls,
         ls = ld = GM_HWC;
     if (!gm__fold_map(&t, channels, ls, ld))
         return -1;
+    gm__join_rows(&t);
     fast = GM__FAST_SPEC(S, D, channels, ls, ld);
     p = gm__fast_pr[fast - GM__GENERIC_COUNT][0];
     if (!gm__aligned(t.src, channels, ls, t.src_pitch, t.src_bstride, (int)t.batch, gm__dtype_sizes[S], p) ||
@@ -218,8 +238,8 @@ static gm_status gm__run(const char* fn, int spec, gm_layout ls, gm_layout ld, i
     if ((s = gm__kernel(fn, run, device, &f)) != GM_OK)
         return s;
     threads = ((a->width + p - 1) / p + r - 1) / r;
-    if (run != spec) { /* rows of 128 threads, narrower for narrow images */
-        bx = 128;
+    if (run != spec) { /* rows of 256 threads, narrower for narrow images */
+        bx = 256;
         while (bx > 32 && bx / 2 >= threads)
             bx /= 2;
         by = 256 / bx;
