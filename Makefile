@@ -21,6 +21,7 @@ CV_LIBS := $(if $(CV_PC),$(shell pkg-config --libs opencv4),-lopencv_dnn -lopenc
 ORACLE  := $(if $(CV_PC)$(wildcard $(CV_HDR)),$(BUILD)/oracle)
 
 TESTS   := $(addprefix $(BUILD)/,test_args test_cpu test_nvrtc test_gpu test_args_asan test_cpu_asan) $(ORACLE)
+TESTS   += $(addprefix $(BUILD)/,test_interop test_interop_asan)
 
 .PHONY: all demo gen test clean
 all: demo
