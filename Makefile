@@ -84,3 +84,28 @@ $(BUILD)/bench: bench/bench.cu $(HEADERS) | $(BUILD)
 	    echo "bench: building with NPP failed; building without it"; \
 	fi; \
 	$(NVCC) $(NVCCFLAGS) -Iinclude -DBENCH_NO_NPP $< -o $@ -ldl -lpthread
+
+# `make install PREFIX=...` (DESTDIR for staging): the headers, gpumat.pc
+# (pkg-config) and a CMake package (find_package(gpumat) -> gpumat::gpumat).
+# `make single`: $(BUILD)/gpumat.h, the whole library as one header.
+PREFIX  ?= /usr/local
+VERSION := $(shell sed -nE 's/^\#define GPUMAT_VERSION_(MAJOR|MINOR) ([0-9]+)/\2/p' include/gpumat.h | paste -sd.)
+INC_DIR := $(DESTDIR)$(PREFIX)/include
+PC_DIR  := $(DESTDIR)$(PREFIX)/share/pkgconfig
+CM_DIR  := $(DESTDIR)$(PREFIX)/share/cmake/gpumat
+
+.PHONY: install single
+install: $(HEADERS)
+	install -d $(INC_DIR)/gpumat/impl $(INC_DIR)/gpumat/gen $(PC_DIR) $(CM_DIR)
+	install -m 644 include/gpumat.h $(INC_DIR)
+	install -m 644 $(wildcard include/gpumat/*.h) $(INC_DIR)/gpumat
+	install -m 644 $(wildcard include/gpumat/impl/*.h) $(INC_DIR)/gpumat/impl
+	install -m 644 $(GEN) $(INC_DIR)/gpumat/gen
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' packaging/gpumat.pc.in > $(PC_DIR)/gpumat.pc
+	install -m 644 packaging/gpumatConfig.cmake $(CM_DIR)
+	sed -e 's|@VERSION@|$(VERSION)|' packaging/gpumatConfigVersion.cmake.in > $(CM_DIR)/gpumatConfigVersion.cmake
+
+single: $(BUILD)/gpumat.h
+
+$(BUILD)/gpumat.h: packaging/single.py $(HEADERS) | $(BUILD)
+	$(PYTHON) packaging/single.py $@

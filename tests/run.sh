@@ -36,6 +36,7 @@ ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run cpu_asan "$B/test_cpu_asan"
 run interop "$B/test_interop"
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run interop_asan "$B/test_interop_asan"
 run dlpack_layout sh tests/dlpack_layout.sh "$B"
+run packaging sh tests/packaging.sh "$B"
 if [ -x "$B/oracle" ]; then
     run oracle "$B/oracle"
 elif [ "$CI" = "true" ]; then
