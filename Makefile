@@ -1,4 +1,5 @@
-# gpumat: `make` builds and runs the demo, `make test` runs every test.
+# gpumat: `make` builds and runs the demo, `make test` runs every test,
+# `make examples` builds examples/, `make install` and `make single` package it.
 CC      ?= cc
 CXX     ?= c++
 PYTHON  ?= python3
@@ -42,6 +43,19 @@ $(BUILD):
 $(BUILD)/demo: examples/demo.c $(HEADERS) | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -Iinclude $< -o $@ $(LDLIBS)
 
+# `make examples`: the programs in examples/ (tests/examples.sh runs them) and
+# the shared library examples/python/ loads (`make python`).
+EXAMPLES := $(addprefix $(BUILD)/,trt_input mask_overlay pipeline wrap_foreign)
+.PHONY: examples python
+examples: $(EXAMPLES) python
+python: $(BUILD)/libgpumat.so
+
+$(EXAMPLES): $(BUILD)/%: examples/%.c $(HEADERS) | $(BUILD)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -Iinclude $< -o $@ $(LDLIBS)
+
+$(BUILD)/libgpumat.so: examples/python/libgpumat.c $(HEADERS) | $(BUILD)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -fPIC -shared -Iinclude $< -o $@ $(LDLIBS)
+
 $(BUILD)/test_%: tests/test_%.c tests/check.h $(HEADERS) | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -Iinclude $< -o $@ $(LDLIBS)
 
@@ -51,7 +65,7 @@ $(BUILD)/test_%_asan: tests/test_%.c tests/check.h $(HEADERS) | $(BUILD)
 $(BUILD)/oracle: tests/oracle.cpp tests/check.h $(HEADERS) | $(BUILD)
 	$(CXX) -std=c++17 -O2 -g $(WARN) -Iinclude $(CV_INC) $< -o $@ $(CV_LIBS) $(LDLIBS)
 
-test: $(TESTS) $(BUILD)/demo
+test: $(TESTS) $(BUILD)/demo examples
 	sh tests/run.sh $(BUILD)
 
 clean:

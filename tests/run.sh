@@ -49,6 +49,7 @@ fi
 run nvrtc "$B/test_nvrtc"
 run gpu "$B/test_gpu"
 run demo sh tests/demo_check.sh "$B"
+run examples sh tests/examples.sh "$B"
 
 echo "TOTAL: $P passed, $F failed, $S skipped"
 [ "$F" -eq 0 ]
