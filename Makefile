@@ -1,4 +1,5 @@
-# gpumat: `make` builds and runs the demo, `make test` runs every test.
+# gpumat: `make` builds and runs the demo, `make test` runs every test,
+# `make examples` builds examples/, `make install` and `make single` package it.
 CC      ?= cc
 CXX     ?= c++
 PYTHON  ?= python3
@@ -21,6 +22,7 @@ CV_LIBS := $(if $(CV_PC),$(shell pkg-config --libs opencv4),-lopencv_dnn -lopenc
 ORACLE  := $(if $(CV_PC)$(wildcard $(CV_HDR)),$(BUILD)/oracle)
 
 TESTS   := $(addprefix $(BUILD)/,test_args test_cpu test_nvrtc test_gpu test_args_asan test_cpu_asan) $(ORACLE)
+TESTS   += $(addprefix $(BUILD)/,test_interop test_interop_asan)
 
 .PHONY: all demo gen test clean
 all: demo
@@ -41,6 +43,19 @@ $(BUILD):
 $(BUILD)/demo: examples/demo.c $(HEADERS) | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -Iinclude $< -o $@ $(LDLIBS)
 
+# `make examples`: the programs in examples/ (tests/examples.sh runs them) and
+# the shared library examples/python/ loads (`make python`).
+EXAMPLES := $(addprefix $(BUILD)/,trt_input mask_overlay pipeline wrap_foreign)
+.PHONY: examples python
+examples: $(EXAMPLES) python
+python: $(BUILD)/libgpumat.so
+
+$(EXAMPLES): $(BUILD)/%: examples/%.c $(HEADERS) | $(BUILD)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -Iinclude $< -o $@ $(LDLIBS)
+
+$(BUILD)/libgpumat.so: examples/python/libgpumat.c $(HEADERS) | $(BUILD)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -fPIC -shared -Iinclude $< -o $@ $(LDLIBS)
+
 $(BUILD)/test_%: tests/test_%.c tests/check.h $(HEADERS) | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -Iinclude $< -o $@ $(LDLIBS)
 
@@ -50,7 +65,7 @@ $(BUILD)/test_%_asan: tests/test_%.c tests/check.h $(HEADERS) | $(BUILD)
 $(BUILD)/oracle: tests/oracle.cpp tests/check.h $(HEADERS) | $(BUILD)
 	$(CXX) -std=c++17 -O2 -g $(WARN) -Iinclude $(CV_INC) $< -o $@ $(CV_LIBS) $(LDLIBS)
 
-test: $(TESTS) $(BUILD)/demo
+test: $(TESTS) $(BUILD)/demo examples
 	sh tests/run.sh $(BUILD)
 
 clean:
@@ -83,3 +98,28 @@ $(BUILD)/bench: bench/bench.cu $(HEADERS) | $(BUILD)
 	    echo "bench: building with NPP failed; building without it"; \
 	fi; \
 	$(NVCC) $(NVCCFLAGS) -Iinclude -DBENCH_NO_NPP $< -o $@ -ldl -lpthread
+
+# `make install PREFIX=...` (DESTDIR for staging): the headers, gpumat.pc
+# (pkg-config) and a CMake package (find_package(gpumat) -> gpumat::gpumat).
+# `make single`: $(BUILD)/gpumat.h, the whole library as one header.
+PREFIX  ?= /usr/local
+VERSION := $(shell sed -nE 's/^\#define GPUMAT_VERSION_(MAJOR|MINOR) ([0-9]+)/\2/p' include/gpumat.h | paste -sd.)
+INC_DIR := $(DESTDIR)$(PREFIX)/include
+PC_DIR  := $(DESTDIR)$(PREFIX)/share/pkgconfig
+CM_DIR  := $(DESTDIR)$(PREFIX)/share/cmake/gpumat
+
+.PHONY: install single
+install: $(HEADERS)
+	install -d $(INC_DIR)/gpumat/impl $(INC_DIR)/gpumat/gen $(PC_DIR) $(CM_DIR)
+	install -m 644 include/gpumat.h $(INC_DIR)
+	install -m 644 $(wildcard include/gpumat/*.h) $(INC_DIR)/gpumat
+	install -m 644 $(wildcard include/gpumat/impl/*.h) $(INC_DIR)/gpumat/impl
+	install -m 644 $(GEN) $(INC_DIR)/gpumat/gen
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' packaging/gpumat.pc.in > $(PC_DIR)/gpumat.pc
+	install -m 644 packaging/gpumatConfig.cmake $(CM_DIR)
+	sed -e 's|@VERSION@|$(VERSION)|' packaging/gpumatConfigVersion.cmake.in > $(CM_DIR)/gpumatConfigVersion.cmake
+
+single: $(BUILD)/gpumat.h
+
+$(BUILD)/gpumat.h: packaging/single.py $(HEADERS) | $(BUILD)
+	$(PYTHON) packaging/single.py $@

@@ -46,6 +46,7 @@
 #include "gpumat/base.h"
 #include "gpumat/mem.h"
 #include "gpumat/ops.h"
+#include "gpumat/interop.h"
 #include "gpumat/gen/views.h"
 
 #endif
@@ -60,4 +61,6 @@
 #include "gpumat/impl/jit.h"
 #include "gpumat/impl/mat.h"
 #include "gpumat/impl/ops.h"
+#include "gpumat/impl/dlpack.h"
+#include "gpumat/impl/cai.h"
 #endif

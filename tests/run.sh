@@ -33,6 +33,10 @@ run cpu "$B/test_cpu"
 # CUDA's driver needs the address range ASan keeps for its shadow gap.
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run args_asan "$B/test_args_asan"
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run cpu_asan "$B/test_cpu_asan"
+run interop "$B/test_interop"
+ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run interop_asan "$B/test_interop_asan"
+run dlpack_layout sh tests/dlpack_layout.sh "$B"
+run packaging sh tests/packaging.sh "$B"
 if [ -x "$B/oracle" ]; then
     run oracle "$B/oracle"
 elif [ "$CI" = "true" ]; then
@@ -45,6 +49,7 @@ fi
 run nvrtc "$B/test_nvrtc"
 run gpu "$B/test_gpu"
 run demo sh tests/demo_check.sh "$B"
+run examples sh tests/examples.sh "$B"
 
 echo "TOTAL: $P passed, $F failed, $S skipped"
 [ "$F" -eq 0 ]

@@ -246,6 +246,32 @@ GM_API gm_status gm_alloc_host(gm_mat* m, int64_t width, int64_t height, gm_dtyp
     return gm_alloc_desc(m, &d, pinned ? GM_PINNED : GM_HOST);
 }
 
+/* For a checked GM_DEVICE descriptor: asks the driver whether m->data is
+ * device memory (GM_ERR_LOCATION if not) and whether every byte m spans lies
+ * inside that allocation (GM_ERR_SIZE if not); sets m->device. */
+static gm_status gm__check_device_memory(const char* fn, const char* arg, gm_mat* m)
+{
+    unsigned int type = 0;
+    int ordinal = 0, rc;
+    gm__CUdeviceptr start = 0;
+    size_t size = 0;
+    uintptr_t p = (uintptr_t)m->data;
+    gm_status s = gm__driver_ready(fn);
+    if (s != GM_OK)
+        return s;
+    rc = gm__cu.cuPointerGetAttribute(&type, GM__CU_POINTER_MEMORY_TYPE, (gm__CUdeviceptr)p);
+    if (rc != 0 || type != GM__CU_MEMORYTYPE_DEVICE)
+        return gm__fail(GM_ERR_LOCATION, "%s: %s %p is not device memory", fn, arg, m->data);
+    gm__cu.cuPointerGetAttribute(&ordinal, GM__CU_POINTER_DEVICE_ORDINAL, (gm__CUdeviceptr)p);
+    m->device = ordinal;
+    if (gm__cu.cuPointerGetAttribute(&start, GM__CU_POINTER_RANGE_START, (gm__CUdeviceptr)p) == 0 &&
+        gm__cu.cuPointerGetAttribute(&size, GM__CU_POINTER_RANGE_SIZE, (gm__CUdeviceptr)p) == 0 &&
+        (uint64_t)gm__span(m) > (uint64_t)(start + size - p))
+        return gm__fail(GM_ERR_SIZE, "%s: %s spans %lld bytes but its allocation has %lld from there", fn, arg,
+                        (long long)gm__span(m), (long long)(start + size - p));
+    return GM_OK;
+}
+
 GM_API gm_status gm_wrap_desc(gm_mat* m, void* data, const gm_desc* d, gm_where where)
 {
     static const char fn[] = "gm_wrap";
@@ -261,33 +287,9 @@ GM_API gm_status gm_wrap_desc(gm_mat* m, void* data, const gm_desc* d, gm_where 
         memset(m, 0, sizeof *m);
         return s;
     }
-    if (where == GM_DEVICE) {
-        unsigned int type = 0;
-        int ordinal = 0, rc;
-        if ((s = gm__driver_ready(fn)) != GM_OK) {
-            memset(m, 0, sizeof *m);
-            return s;
-        }
-        rc = gm__cu.cuPointerGetAttribute(&type, GM__CU_POINTER_MEMORY_TYPE, (gm__CUdeviceptr)(uintptr_t)data);
-        if (rc != 0 || type != GM__CU_MEMORYTYPE_DEVICE) {
-            memset(m, 0, sizeof *m);
-            return gm__fail(GM_ERR_LOCATION, "%s: data %p is not device memory", fn, data);
-        }
-        gm__cu.cuPointerGetAttribute(&ordinal, GM__CU_POINTER_DEVICE_ORDINAL, (gm__CUdeviceptr)(uintptr_t)data);
-        m->device = ordinal;
-        { /* every byte the descriptor spans must lie inside that allocation */
-            gm__CUdeviceptr start = 0;
-            size_t size = 0;
-            uintptr_t p = (uintptr_t)data;
-            if (gm__cu.cuPointerGetAttribute(&start, GM__CU_POINTER_RANGE_START, (gm__CUdeviceptr)p) == 0 &&
-                gm__cu.cuPointerGetAttribute(&size, GM__CU_POINTER_RANGE_SIZE, (gm__CUdeviceptr)p) == 0 &&
-                (uint64_t)gm__span(m) > (uint64_t)(start + size - p)) {
-                long long room = (long long)(start + size - p), span = (long long)gm__span(m);
-                memset(m, 0, sizeof *m);
-                return gm__fail(GM_ERR_SIZE, "%s: data spans %lld bytes but its allocation has %lld from data", fn,
-                                span, room);
-            }
-        }
+    if (where == GM_DEVICE && (s = gm__check_device_memory(fn, "data", m)) != GM_OK) {
+        memset(m, 0, sizeof *m);
+        return s;
     }
     return GM_OK;
 }

@@ -1,0 +1,15 @@
+# find_package(gpumat) gives gpumat::gpumat, an INTERFACE target: the include
+# directory and the libraries the file that defines GPUMAT_IMPLEMENTATION
+# needs (dl, threads, libm). Nothing else: CUDA is opened at run time.
+include(CMakeFindDependencyMacro)
+find_dependency(Threads)
+
+# share/cmake/gpumat -> the prefix, so the installed tree can be moved
+get_filename_component(_gpumat_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
+if(NOT TARGET gpumat::gpumat)
+    add_library(gpumat::gpumat INTERFACE IMPORTED)
+    set_target_properties(gpumat::gpumat PROPERTIES
+        INTERFACE_INCLUDE_DIRECTORIES "${_gpumat_prefix}/include"
+        INTERFACE_LINK_LIBRARIES "Threads::Threads;${CMAKE_DL_LIBS};m")
+endif()
+unset(_gpumat_prefix)

@@ -1,0 +1,28 @@
+#!/bin/sh
+# Runs every example (make examples) and the python round trip: each must
+# exit 0 and print "<name>: OK" (its GPU result matched the CPU path, or the
+# CPU path alone checked out), or "<name>: SKIP" where it needs what this
+# machine lacks (a GPU; torch and CuPy). Run alone: make examples && sh tests/examples.sh build
+B=${1:-build}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+P=0 F=0 S=0
+# example NAME COMMAND...: runs it, shows its output, counts OK / SKIP / failure.
+example() {
+    name=$1; shift
+    "$@" > "$T/$name.log" 2>&1
+    rc=$?
+    cat "$T/$name.log"
+    if [ $rc -eq 0 ] && grep -q "^$name: OK" "$T/$name.log"; then P=$((P+1))
+    elif [ $rc -eq 0 ] && grep -q "^$name: SKIP" "$T/$name.log"; then S=$((S+1))
+    else echo "FAIL $name: exited $rc without an OK line"; F=$((F+1)); fi
+}
+example trt_input "$B/trt_input"
+example mask_overlay "$B/mask_overlay" "$T"
+example pipeline "$B/pipeline"
+example wrap_foreign "$B/wrap_foreign"
+example python python3 examples/python/roundtrip.py "$B/libgpumat.so"
+if [ "$(head -c 15 "$T/overlay.ppm" 2>/dev/null)" = "$(printf 'P6\n512 384\n255\n')" ]; then P=$((P+1))
+else echo "FAIL mask_overlay wrote no 512x384 overlay.ppm"; F=$((F+1)); fi
+echo "examples: $P passed, $F failed, $S skipped"
+[ "$F" -eq 0 ]
