@@ -20,7 +20,8 @@ CV_INC  := $(if $(CV_PC),$(patsubst -I%,-isystem %,$(shell pkg-config --cflags o
 CV_LIBS := $(if $(CV_PC),$(shell pkg-config --libs opencv4),-lopencv_dnn -lopencv_imgproc -lopencv_core)
 ORACLE  := $(if $(CV_PC)$(wildcard $(CV_HDR)),$(BUILD)/oracle)
 
-TESTS   := $(addprefix $(BUILD)/,test_args test_cpu test_nvrtc test_gpu test_args_asan test_cpu_asan) $(ORACLE)
+TESTS   := $(addprefix $(BUILD)/,test_args test_cpu test_nvrtc test_gpu test_args_asan test_cpu_asan test_jit test_jit_asan) \
+           $(ORACLE)
 
 .PHONY: all demo gen test clean
 all: demo

@@ -46,6 +46,7 @@
 #include "gpumat/base.h"
 #include "gpumat/mem.h"
 #include "gpumat/ops.h"
+#include "gpumat/jit.h"
 #include "gpumat/gen/views.h"
 
 #endif
@@ -57,6 +58,9 @@
 #include "gpumat/gen/kernels.h"
 #include "gpumat/impl/error.h"
 #include "gpumat/impl/loader.h"
+#include "gpumat/impl/jitlog.h"
+#include "gpumat/impl/cache.h"
+#include "gpumat/impl/aot.h"
 #include "gpumat/impl/jit.h"
 #include "gpumat/impl/mat.h"
 #include "gpumat/impl/ops.h"

@@ -33,6 +33,8 @@ run cpu "$B/test_cpu"
 # CUDA's driver needs the address range ASan keeps for its shadow gap.
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run args_asan "$B/test_args_asan"
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run cpu_asan "$B/test_cpu_asan"
+run jit "$B/test_jit"
+ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run jit_asan "$B/test_jit_asan"
 if [ -x "$B/oracle" ]; then
     run oracle "$B/oracle"
 elif [ "$CI" = "true" ]; then
