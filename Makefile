@@ -51,8 +51,23 @@ $(BUILD)/test_%_asan: tests/test_%.c tests/check.h $(HEADERS) | $(BUILD)
 $(BUILD)/oracle: tests/oracle.cpp tests/check.h $(HEADERS) | $(BUILD)
 	$(CXX) -std=c++17 -O2 -g $(WARN) -Iinclude $(CV_INC) $< -o $@ $(CV_LIBS) $(LDLIBS)
 
-test: $(TESTS) $(BUILD)/demo
+test: $(TESTS) $(BUILD)/demo $(BUILD)/aot_compile
 	sh tests/run.sh $(BUILD)
+
+# `make aot ARCHS="sm_87 sm_90" AOT_KERNELS=...` writes AOT_OUT: CUBINs for
+# ARCHS and PTX for newer GPUs, embedded as arrays. AOT_KERNELS: all,
+# used:FILE (from a run with GM_RECORD=FILE) or names/patterns such as
+# "gm_xform_u8_f32_c3*". Build with -DGM_AOT_HEADER='"$(AOT_OUT)"', and
+# -DGM_NO_NVRTC for a program that never opens NVRTC.
+ARCHS       ?= sm_90
+AOT_KERNELS ?= all
+AOT_OUT     ?= $(BUILD)/gm_aot.h
+.PHONY: aot
+aot: $(BUILD)/aot_compile
+	$(PYTHON) gen/aot.py --compiler $(BUILD)/aot_compile --archs "$(ARCHS)" --kernels "$(AOT_KERNELS)" --out $(AOT_OUT)
+
+$(BUILD)/aot_compile: gen/aot_compile.c $(HEADERS) | $(BUILD)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -Iinclude $< -o $@ $(LDLIBS)
 
 clean:
 	rm -rf $(BUILD)

@@ -47,6 +47,7 @@ fi
 run nvrtc "$B/test_nvrtc"
 run gpu "$B/test_gpu"
 run demo sh tests/demo_check.sh "$B"
+run aot sh tests/aot_check.sh "$B"
 
 echo "TOTAL: $P passed, $F failed, $S skipped"
 [ "$F" -eq 0 ]
