@@ -99,3 +99,21 @@ $(BUILD)/bench: bench/bench.cu $(HEADERS) | $(BUILD)
 	    echo "bench: building with NPP failed; building without it"; \
 	fi; \
 	$(NVCC) $(NVCCFLAGS) -Iinclude -DBENCH_NO_NPP $< -o $@ -ldl -lpthread
+
+# `make bench-jit` (GPU machine): JIT first-call costs (cold NVRTC, disk
+# cache in a new process, embedded AOT images for ARCHS) and a cached call's
+# host overhead; rows on stdout and in BENCH_OUT/jit_rows.jsonl.
+BENCH_JIT_KERNELS := gm_xform_u8_f32_c3* gm_xform_u8_f16_c3* gm_xform_f32_u8_c1* gm_xform_u8_u8_c4*
+.PHONY: bench-jit
+bench-jit: $(BUILD)/bench_jit $(BUILD)/bench_jit_aot
+	mkdir -p $(BENCH_OUT)
+	./$(BUILD)/bench_jit $(BENCH_OUT)/jit_rows.jsonl
+
+$(BUILD)/bench_jit: bench/bench_jit.c $(HEADERS) | $(BUILD)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -Iinclude $< -o $@ $(LDLIBS)
+
+$(BUILD)/bench_jit_aot: bench/bench_jit.c $(HEADERS) $(BUILD)/aot_compile
+	$(PYTHON) gen/aot.py --compiler $(BUILD)/aot_compile --archs "$(ARCHS)" --kernels "$(BENCH_JIT_KERNELS)" \
+	    --out $(BUILD)/bench_jit_aot.h
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -DGM_NO_NVRTC -DGM_AOT_HEADER='"$(abspath $(BUILD))/bench_jit_aot.h"' \
+	    -Iinclude $< -o $@ $(LDLIBS)
