@@ -21,7 +21,8 @@ CV_INC  := $(if $(CV_PC),$(patsubst -I%,-isystem %,$(shell pkg-config --cflags o
 CV_LIBS := $(if $(CV_PC),$(shell pkg-config --libs opencv4),-lopencv_dnn -lopencv_imgproc -lopencv_core)
 ORACLE  := $(if $(CV_PC)$(wildcard $(CV_HDR)),$(BUILD)/oracle)
 
-TESTS   := $(addprefix $(BUILD)/,test_args test_cpu test_nvrtc test_gpu test_args_asan test_cpu_asan) $(ORACLE)
+TESTS   := $(addprefix $(BUILD)/,test_args test_cpu test_nvrtc test_gpu test_args_asan test_cpu_asan test_jit test_jit_asan) \
+           $(ORACLE)
 TESTS   += $(addprefix $(BUILD)/,test_interop test_interop_asan)
 
 .PHONY: all demo gen test clean
@@ -65,8 +66,25 @@ $(BUILD)/test_%_asan: tests/test_%.c tests/check.h $(HEADERS) | $(BUILD)
 $(BUILD)/oracle: tests/oracle.cpp tests/check.h $(HEADERS) | $(BUILD)
 	$(CXX) -std=c++17 -O2 -g $(WARN) -Iinclude $(CV_INC) $< -o $@ $(CV_LIBS) $(LDLIBS)
 
-test: $(TESTS) $(BUILD)/demo examples
+TESTS   := $(addprefix $(BUILD)/,test_args test_cpu test_nvrtc test_gpu test_args_asan test_cpu_asan test_jit test_jit_asan) \
+           $(ORACLE)
+TESTS   += $(addprefix $(BUILD)/,test_interop test_interop_asan)
 	sh tests/run.sh $(BUILD)
+
+# `make aot ARCHS="sm_87 sm_90" AOT_KERNELS=...` writes AOT_OUT: CUBINs for
+# ARCHS and PTX for newer GPUs, embedded as arrays. AOT_KERNELS: all,
+# used:FILE (from a run with GM_RECORD=FILE) or names/patterns such as
+# "gm_xform_u8_f32_c3*". Build with -DGM_AOT_HEADER='"$(AOT_OUT)"', and
+# -DGM_NO_NVRTC for a program that never opens NVRTC.
+ARCHS       ?= sm_90
+AOT_KERNELS ?= all
+AOT_OUT     ?= $(BUILD)/gm_aot.h
+.PHONY: aot
+aot: $(BUILD)/aot_compile
+	$(PYTHON) gen/aot.py --compiler $(BUILD)/aot_compile --archs "$(ARCHS)" --kernels "$(AOT_KERNELS)" --out $(AOT_OUT)
+
+$(BUILD)/aot_compile: gen/aot_compile.c $(HEADERS) | $(BUILD)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -Iinclude $< -o $@ $(LDLIBS)
 
 clean:
 	rm -rf $(BUILD)
@@ -115,11 +133,29 @@ install: $(HEADERS)
 	install -m 644 $(wildcard include/gpumat/*.h) $(INC_DIR)/gpumat
 	install -m 644 $(wildcard include/gpumat/impl/*.h) $(INC_DIR)/gpumat/impl
 	install -m 644 $(GEN) $(INC_DIR)/gpumat/gen
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' packaging/gpumat.pc.in > $(PC_DIR)/gpumat.pc
-	install -m 644 packaging/gpumatConfig.cmake $(CM_DIR)
-	sed -e 's|@VERSION@|$(VERSION)|' packaging/gpumatConfigVersion.cmake.in > $(CM_DIR)/gpumatConfigVersion.cmake
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' templates/gpumat.pc.in > $(PC_DIR)/gpumat.pc
+	install -m 644 templates/gpumatConfig.cmake $(CM_DIR)
+	sed -e 's|@VERSION@|$(VERSION)|' templates/gpumatConfigVersion.cmake.in > $(CM_DIR)/gpumatConfigVersion.cmake
 
 single: $(BUILD)/gpumat.h
 
-$(BUILD)/gpumat.h: packaging/single.py $(HEADERS) | $(BUILD)
-	$(PYTHON) packaging/single.py $@
+$(BUILD)/gpumat.h: gen/single.py $(HEADERS) | $(BUILD)
+	$(PYTHON) gen/single.py $@
+
+# `make bench-jit` (GPU machine): JIT first-call costs (cold NVRTC, disk
+# cache in a new process, embedded AOT images for ARCHS) and a cached call's
+# host overhead; rows on stdout and in BENCH_OUT/jit_rows.jsonl.
+BENCH_JIT_KERNELS := gm_xform_u8_f32_c3* gm_xform_u8_f16_c3* gm_xform_f32_u8_c1* gm_xform_u8_u8_c4*
+.PHONY: bench-jit
+bench-jit: $(BUILD)/bench_jit $(BUILD)/bench_jit_aot
+	mkdir -p $(BENCH_OUT)
+	./$(BUILD)/bench_jit $(BENCH_OUT)/jit_rows.jsonl
+
+$(BUILD)/bench_jit: bench/bench_jit.c $(HEADERS) | $(BUILD)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -Iinclude $< -o $@ $(LDLIBS)
+
+$(BUILD)/bench_jit_aot: bench/bench_jit.c $(HEADERS) $(BUILD)/aot_compile
+	$(PYTHON) gen/aot.py --compiler $(BUILD)/aot_compile --archs "$(ARCHS)" --kernels "$(BENCH_JIT_KERNELS)" \
+	    --out $(BUILD)/bench_jit_aot.h
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -DGM_NO_NVRTC -DGM_AOT_HEADER='"$(abspath $(BUILD))/bench_jit_aot.h"' \
+	    -Iinclude $< -o $@ $(LDLIBS)

@@ -9,6 +9,12 @@ import sys
 import model as M
 
 VERSION = "1"
+
+# The lines that instantiate one kernel (printf formats the library fills).
+KERNEL_ENTRY = ('extern "C" __global__ void __launch_bounds__(256) %s(gm__xform_args a) '
+                '{ gm__xform<%d, %d, %d>(a); }\n')
+FAST_ENTRY = ('extern "C" __global__ void __launch_bounds__(256) %s(gm__xform_args a) '
+              '{ gm__xform_fast<%d, %d, %d, %d, %d, %d, %d>(a); }\n')
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -32,12 +38,12 @@ def pixel_source():
     return template("pixel.inc").replace("@WIDE_EXPR@", wide_expr())
 
 
+def c_escape(text):
+    return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
 def c_string_lines(text):
-    out = []
-    for line in text.splitlines(True):
-        esc = line.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-        out.append('    "%s",' % esc)
-    return "\n".join(out)
+    return "\n".join('    "%s",' % c_escape(line) for line in text.splitlines(True))
 
 
 def dtype_enum_body():
@@ -78,6 +84,8 @@ def emit_kernels():
     cpu = "\n".join("static void gm__cpu_%s_%s(const gm__xform_args* a, int cd) { gm__cpu_loop(%s, %s, cd, a); }"
                     % (s, d, M.enum(s), M.enum(d)) for s in M.DTYPE_NAMES for d in M.DTYPE_NAMES)
     cpu_table = "\n".join("    gm__cpu_%s_%s," % (s, d) for s in M.DTYPE_NAMES for d in M.DTYPE_NAMES)
+    # everything that shapes a kernel image, so AOT headers can prove they match
+    source_hash = fnv1a64(cuda + KERNEL_ENTRY + FAST_ENTRY + fast_pr + names)
     return banner("kernel source and specialization tables (implementation only)") + """#ifndef GPUMAT_GEN_KERNELS_H
 #define GPUMAT_GEN_KERNELS_H
 
@@ -87,6 +95,10 @@ def emit_kernels():
 #define GM__SPEC_COUNT %d
 #define GM__SPEC(S, D, CD) (((int)(S) * GM_DTYPE_COUNT + (int)(D)) * 4 + (CD) - 1)
 #define GM__FAST_SPEC(S, D, C, LS, LD) (GM__GENERIC_COUNT + (GM__SPEC(S, D, C) * 2 + (int)(LS)) * 2 + (int)(LD))
+
+/* Hash of the kernel source, entry lines, fast-kernel parameters and names:
+ * an ahead-of-time header (gen/aot.py) records it and must match. */
+#define GM__KERNEL_SOURCE_HASH 0x%016xull
 
 /* NVRTC source shared by every specialization, one line per literal (C99
  * guarantees only 4095 characters per literal). */
@@ -98,9 +110,9 @@ static const char* const gm__kernel_src[] = {
 /* The lines that instantiate one specialization: name, S, D, CD / name, S, D,
  * C, LS, LD, P, R. */
 static const char gm__kernel_entry[] =
-    "extern \\"C\\" __global__ void __launch_bounds__(256) %%s(gm__xform_args a) { gm__xform<%%d, %%d, %%d>(a); }\\n";
-static const char gm__fast_entry[] = "extern \\"C\\" __global__ void __launch_bounds__(256) %%s(gm__xform_args a) "
-                                     "{ gm__xform_fast<%%d, %%d, %%d, %%d, %%d, %%d, %%d>(a); }\\n";
+    "%s";
+static const char gm__fast_entry[] =
+    "%s";
 
 /* P (pixels per unit) and R (units per thread) of each fast kernel. */
 static const unsigned char gm__fast_pr[GM__SPEC_COUNT - GM__GENERIC_COUNT][2] = {
@@ -123,8 +135,8 @@ static const gm__cpu_fn gm__cpu_fns[GM_DTYPE_COUNT * GM_DTYPE_COUNT] = {
 };
 
 #endif
-""" % (len(list(M.specs())), len(list(M.specs())) + len(list(M.fast_specs())), c_string_lines(cuda), fast_pr,
-       names, sizes, dnames, cpu, cpu_table)
+""" % (len(list(M.specs())), len(list(M.specs())) + len(list(M.fast_specs())), source_hash, c_string_lines(cuda),
+       c_escape(KERNEL_ENTRY), c_escape(FAST_ENTRY), fast_pr, names, sizes, dnames, cpu, cpu_table)
 
 
 def emit_views():
@@ -175,6 +187,14 @@ static inline gm_status gm_%(v)s_roi(const gm_%(v)s* v, gm_%(v)s* roi, int64_t x
                                % (M.name("blob", vs, vd), vs, vd, M.spec_index(s, d, c)))
     out.append("\n#endif\n")
     return "\n".join(out)
+
+
+def fnv1a64(text):
+    """64-bit FNV-1a of text's UTF-8 bytes (the library's own hash)."""
+    h = 14695981039346656037
+    for b in text.encode():
+        h = ((h ^ b) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+    return h
 
 
 def chunks(items, n):

@@ -47,6 +47,7 @@
 #include "gpumat/mem.h"
 #include "gpumat/ops.h"
 #include "gpumat/interop.h"
+#include "gpumat/jit.h"
 #include "gpumat/gen/views.h"
 
 #endif
@@ -58,6 +59,9 @@
 #include "gpumat/gen/kernels.h"
 #include "gpumat/impl/error.h"
 #include "gpumat/impl/loader.h"
+#include "gpumat/impl/jitlog.h"
+#include "gpumat/impl/cache.h"
+#include "gpumat/impl/aot.h"
 #include "gpumat/impl/jit.h"
 #include "gpumat/impl/mat.h"
 #include "gpumat/impl/ops.h"

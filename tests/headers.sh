@@ -1,7 +1,7 @@
 #!/bin/sh
-# Compiles the public headers, alone and with the implementation, as C99, C11
-# and C++17 with gcc and clang (-Wall -Wextra -Werror -pedantic), with no CUDA
-# include path. Run alone: sh tests/headers.sh
+# Compiles the public headers, alone and with the implementation (also as a
+# GM_NO_NVRTC build), as C99, C11 and C++17 with gcc and clang (-Wall -Wextra
+# -Werror -pedantic), with no CUDA include path. Run alone: sh tests/headers.sh
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 P=0 F=0 S=0
@@ -13,11 +13,12 @@ for cc in gcc clang; do
     for std in c99 c11 c++17; do
         case $std in c++*) comp=$( [ $cc = gcc ] && echo g++ || echo clang++ ); lang="-x c++";; *) comp=$cc; lang="-x c";; esac
         if ! command -v $comp > /dev/null; then echo "SKIP $comp not installed"; S=$((S+1)); continue; fi
-        for f in decl impl; do
-            if $comp $lang -std=$std -Wall -Wextra -Werror -pedantic -Iinclude -c "$T/$f.c" -o "$T/$f.o" 2> "$T/err"; then
+        for f in decl impl impl_no_nvrtc; do
+            src=${f%_no_nvrtc}; def=; [ $f = impl_no_nvrtc ] && def=-DGM_NO_NVRTC
+            if $comp $lang -std=$std -Wall -Wextra -Werror -pedantic $def -Iinclude -c "$T/$src.c" -o "$T/$f.o" 2> "$T/err"; then
                 P=$((P+1))
             else
-                echo "FAIL $comp -std=$std $f.c:"; head -20 "$T/err"; F=$((F+1))
+                echo "FAIL $comp -std=$std $def $src.c:"; head -20 "$T/err"; F=$((F+1))
             fi
         done
         if $comp -o "$T/both" "$T/decl.o" "$T/impl.o" -ldl -lpthread -lm 2> "$T/err" && "$T/both"; then P=$((P+1)); else echo "FAIL $comp -std=$std link/run"; head -5 "$T/err"; F=$((F+1)); fi

@@ -37,6 +37,8 @@ run interop "$B/test_interop"
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run interop_asan "$B/test_interop_asan"
 run dlpack_layout sh tests/dlpack_layout.sh "$B"
 run packaging sh tests/packaging.sh "$B"
+run jit "$B/test_jit"
+ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run jit_asan "$B/test_jit_asan"
 if [ -x "$B/oracle" ]; then
     run oracle "$B/oracle"
 elif [ "$CI" = "true" ]; then
@@ -50,6 +52,7 @@ run nvrtc "$B/test_nvrtc"
 run gpu "$B/test_gpu"
 run demo sh tests/demo_check.sh "$B"
 run examples sh tests/examples.sh "$B"
+run aot sh tests/aot_check.sh "$B"
 
 echo "TOTAL: $P passed, $F failed, $S skipped"
 [ "$F" -eq 0 ]

@@ -10,6 +10,7 @@
 #include "check.h"
 
 #include <pthread.h>
+#include <sys/time.h>
 
 /* A host image and a device image of identical geometry (same explicit
  * pitches, a few bytes of slack per row), and an ROI of each at the same
@@ -406,26 +407,18 @@ static void first_use_race(void)
         gm_free(&race_dst[i]);
 }
 
-/* Compiles every specialization on 16 threads before the tests use them
- * (one at a time that takes minutes); thread t takes the specializations of
- * compile-lock stripe t. */
-static void* warm_stripe(void* arg)
+/* Every specialization compiled (or read from the disk cache) and loaded
+ * on all cores, instead of one by one as the checks first use them. */
+static void warm_up_all(void)
 {
-    gm__CUfunction f;
-    int i;
-    for (i = (int)(intptr_t)arg; i < GM__SPEC_COUNT; i += 16)
-        gm__kernel("warm_all", i, 0, &f);
-    return NULL;
-}
-
-static void warm_all(void)
-{
-    pthread_t t[16];
-    int i;
-    for (i = 0; i < 16; ++i)
-        pthread_create(&t[i], NULL, warm_stripe, (void*)(intptr_t)i);
-    for (i = 0; i < 16; ++i)
-        pthread_join(t[i], NULL);
+    struct timeval t0, t1;
+    gm_status s;
+    gettimeofday(&t0, NULL);
+    s = gm_warmup(NULL, 0, 0);
+    gettimeofday(&t1, NULL);
+    CHECK(s == GM_OK, "gm_warmup of every specialization: %s", gm_last_error());
+    printf("gpu: warm-up of %d specializations took %.1f s\n", gm_kernel_count(),
+           (double)(t1.tv_sec - t0.tv_sec) + 1e-6 * (double)(t1.tv_usec - t0.tv_usec));
 }
 
 int main(int argc, char** argv)
@@ -444,7 +437,7 @@ int main(int argc, char** argv)
         /* under compute-sanitizer: both kernel families, not every specialization */
         SKIP("every specialization, every fast kernel and the big image (--sanitize)");
     } else {
-        warm_all();
+        warm_up_all(); /* after the race, which needs a cold kernel */
         every_specialization();
         fast_paths();
         big_image();

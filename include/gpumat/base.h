@@ -32,7 +32,9 @@ extern "C" {
     X(GM_ERR_NO_DEVICE, "no usable CUDA device")                                       \
     X(GM_ERR_NO_NVRTC, "NVRTC library not available")                                  \
     X(GM_ERR_COMPILE, "kernel compilation failed")                                     \
-    X(GM_ERR_CUDA, "a CUDA driver call failed")
+    X(GM_ERR_CUDA, "a CUDA driver call failed")                                        \
+    X(GM_ERR_NOT_EMBEDDED, "kernel not in the ahead-of-time set and no NVRTC to build it") \
+    X(GM_ERR_IO, "kernel cache file operation failed")
 
 typedef enum gm_status {
 #define GM__STATUS_ENUM(name, text) name,

@@ -10,6 +10,10 @@
 #define GM__SPEC(S, D, CD) (((int)(S) * GM_DTYPE_COUNT + (int)(D)) * 4 + (CD) - 1)
 #define GM__FAST_SPEC(S, D, C, LS, LD) (GM__GENERIC_COUNT + (GM__SPEC(S, D, C) * 2 + (int)(LS)) * 2 + (int)(LD))
 
+/* Hash of the kernel source, entry lines, fast-kernel parameters and names:
+ * an ahead-of-time header (gen/aot.py) records it and must match. */
+#define GM__KERNEL_SOURCE_HASH 0x26138bf5e2e79ea0ull
+
 /* NVRTC source shared by every specialization, one line per literal (C99
  * guarantees only 4095 characters per literal). */
 static const char* const gm__kernel_src[] = {
@@ -799,8 +803,8 @@ static const char* const gm__kernel_src[] = {
  * C, LS, LD, P, R. */
 static const char gm__kernel_entry[] =
     "extern \"C\" __global__ void __launch_bounds__(256) %s(gm__xform_args a) { gm__xform<%d, %d, %d>(a); }\n";
-static const char gm__fast_entry[] = "extern \"C\" __global__ void __launch_bounds__(256) %s(gm__xform_args a) "
-                                     "{ gm__xform_fast<%d, %d, %d, %d, %d, %d, %d>(a); }\n";
+static const char gm__fast_entry[] =
+    "extern \"C\" __global__ void __launch_bounds__(256) %s(gm__xform_args a) { gm__xform_fast<%d, %d, %d, %d, %d, %d, %d>(a); }\n";
 
 /* P (pixels per unit) and R (units per thread) of each fast kernel. */
 static const unsigned char gm__fast_pr[GM__SPEC_COUNT - GM__GENERIC_COUNT][2] = {

@@ -1,5 +1,6 @@
-/* Implementation: the CUDA context, NVRTC compilation and the process-wide
- * kernel cache (one slot per specialization per context). */
+/* Implementation: the CUDA context, kernel images (embedded, disk cache or
+ * NVRTC), the process-wide kernel cache (one slot per specialization per
+ * context) and warm-up. */
 
 #ifndef GM_MAX_CONTEXTS
 #define GM_MAX_CONTEXTS 16 /* distinct CUDA contexts gpumat launches in */
@@ -56,6 +57,7 @@ GM_API gm_status gm_device(int* cc_major, int* cc_minor, char* name, size_t name
     return GM_OK;
 }
 
+#ifndef GM_NO_NVRTC
 /* The NVRTC source of specializations specs[0..n): the shared text plus one
  * entry line each. */
 static char* gm__kernel_source(const int* specs, int n)
@@ -87,18 +89,23 @@ static char* gm__kernel_source(const int* specs, int n)
     return src;
 }
 
-/* Compiles specs[0..n) into one module with NVRTC: CUBIN for sm_<arch> when
- * NVRTC knows that arch, else PTX for the newest arch it knows below it (the
- * driver finishes it). *image is malloc'd. */
-static gm_status gm__compile(const char* fn, const int* specs, int n, int arch, char** image, size_t* image_size)
-{
+/* An NVRTC program: its source (malloc'd), its options, and whether it
+ * yields CUBIN (else PTX). */
+typedef struct gm__program {
+    char* src;
     char arch_opt[32];
     const char* opts[3];
-    gm__nvrtcProgram prog = 0;
-    int archs[128], narch = 0, i, best = 0, rc;
     int cubin;
-    char* src;
+} gm__program;
+
+/* The program of specs[0..n) for sm_<arch>: CUBIN when NVRTC knows that arch
+ * and ptx is 0, else PTX for the newest arch NVRTC knows up to it (the
+ * driver finishes it). */
+static gm_status gm__program_for(const char* fn, const int* specs, int n, int arch, int ptx, gm__program* p)
+{
+    int archs[128], narch = 0, i, best = 0;
     gm_status s = gm__nvrtc_ready(fn);
+    p->src = NULL;
     if (s != GM_OK)
         return s;
     if (gm__rtc.nvrtcGetNumSupportedArchs(&narch) != 0 || narch < 1 || narch > 128 ||
@@ -109,19 +116,28 @@ static gm_status gm__compile(const char* fn, const int* specs, int n, int arch, 
             best = archs[i];
     if (!best)
         return gm__fail(GM_ERR_COMPILE, "%s: sm_%d is older than this NVRTC supports", fn, arch);
-    cubin = best == arch;
-    snprintf(arch_opt, sizeof arch_opt, "-arch=%s_%d", cubin ? "sm" : "compute", best);
-    opts[0] = arch_opt;
-    opts[1] = "-fmad=false"; /* the CPU path contracts nothing either */
-    opts[2] = "-std=c++17";  /* if constexpr; NVRTC 11 defaults to C++14 */
-    src = gm__kernel_source(specs, n);
-    if (!src)
+    p->cubin = best == arch && !ptx;
+    snprintf(p->arch_opt, sizeof p->arch_opt, "-arch=%s_%d", p->cubin ? "sm" : "compute", best);
+    p->opts[0] = p->arch_opt;
+    p->opts[1] = "-fmad=false"; /* the CPU path contracts nothing either */
+    p->opts[2] = "-std=c++17";  /* if constexpr; NVRTC 11 defaults to C++14 */
+    p->src = gm__kernel_source(specs, n);
+    if (!p->src)
         return gm__fail(GM_ERR_NO_MEMORY, "%s: no memory for kernel source", fn);
-    rc = gm__rtc.nvrtcCreateProgram(&prog, src, gm__kernel_names[specs[0]], 0, NULL, NULL);
-    free(src);
+    return GM_OK;
+}
+
+/* Compiles p (of specs[0..n), for the messages) with NVRTC; *image is
+ * malloc'd. */
+static gm_status gm__nvrtc_build(const char* fn, const gm__program* p, const int* specs, int n, char** image,
+                                 size_t* image_size)
+{
+    gm__nvrtcProgram prog = 0;
+    gm_status s;
+    int rc = gm__rtc.nvrtcCreateProgram(&prog, p->src, gm__kernel_names[specs[0]], 0, NULL, NULL);
     if (rc != 0)
         return gm__fail(GM_ERR_COMPILE, "%s: nvrtcCreateProgram: %s", fn, gm__rtc.nvrtcGetErrorString(rc));
-    rc = gm__rtc.nvrtcCompileProgram(prog, 3, opts);
+    rc = gm__rtc.nvrtcCompileProgram(prog, 3, p->opts);
     if (rc != 0) {
         size_t log_size = 0;
         char* log;
@@ -133,15 +149,15 @@ static gm_status gm__compile(const char* fn, const int* specs, int n, int arch, 
         }
         s = gm__fail(GM_ERR_COMPILE, "%s: NVRTC compile of %s%s failed: %s; options %s %s %s; log:\n%s", fn,
                      gm__kernel_names[specs[0]], n > 1 ? " and others" : "", gm__rtc.nvrtcGetErrorString(rc),
-                     opts[0], opts[1], opts[2], log ? log : "");
+                     p->opts[0], p->opts[1], p->opts[2], log ? log : "");
         free(log);
         gm__rtc.nvrtcDestroyProgram(&prog);
         return s;
     }
-    rc = cubin ? gm__rtc.nvrtcGetCUBINSize(prog, image_size) : gm__rtc.nvrtcGetPTXSize(prog, image_size);
+    rc = p->cubin ? gm__rtc.nvrtcGetCUBINSize(prog, image_size) : gm__rtc.nvrtcGetPTXSize(prog, image_size);
     *image = rc == 0 ? (char*)malloc(*image_size) : NULL;
     if (*image)
-        rc = cubin ? gm__rtc.nvrtcGetCUBIN(prog, *image) : gm__rtc.nvrtcGetPTX(prog, *image);
+        rc = p->cubin ? gm__rtc.nvrtcGetCUBIN(prog, *image) : gm__rtc.nvrtcGetPTX(prog, *image);
     gm__rtc.nvrtcDestroyProgram(&prog);
     if (!*image || rc != 0) {
         free(*image);
@@ -149,6 +165,82 @@ static gm_status gm__compile(const char* fn, const int* specs, int n, int arch, 
         return gm__fail(GM_ERR_COMPILE, "%s: reading the compiled image of %s failed", fn, gm__kernel_names[specs[0]]);
     }
     return GM_OK;
+}
+
+/* Compiles specs[0..n) into one module with NVRTC for sm_<arch> (see
+ * gm__program_for), bypassing every cache. *image is malloc'd. */
+static gm_status gm__compile_as(const char* fn, const int* specs, int n, int arch, int ptx, char** image,
+                                size_t* image_size)
+{
+    gm__program p;
+    gm_status s = gm__program_for(fn, specs, n, arch, ptx, &p);
+    if (s == GM_OK)
+        s = gm__nvrtc_build(fn, &p, specs, n, image, image_size);
+    free(p.src);
+    return s;
+}
+
+static gm_status gm__compile(const char* fn, const int* specs, int n, int arch, char** image, size_t* image_size)
+{
+    return gm__compile_as(fn, specs, n, arch, 0, image, image_size);
+}
+
+/* The disk cache key of p for a GPU of sm_<arch>: everything that shapes the
+ * image, each part delimited so that no two recipes hash the same bytes. */
+static uint64_t gm__program_key(const gm__program* p, int arch)
+{
+    int parts[6] = {GM__CACHE_FORMAT, GPUMAT_VERSION_MAJOR, GPUMAT_VERSION_MINOR, 0, 0, 0};
+    uint64_t h;
+    int i;
+    gm__rtc.nvrtcVersion(&parts[3], &parts[4]);
+    parts[5] = arch;
+    h = gm__fnv(GM__FNV_START, parts, sizeof parts);
+    for (i = 0; i < 3; ++i)
+        h = gm__fnv(h, p->opts[i], strlen(p->opts[i]) + 1);
+    return gm__fnv(h, p->src, strlen(p->src));
+}
+#endif
+
+/* The image of spec for a GPU of sm_<arch>: embedded ahead of time, else
+ * from the disk cache, else compiled by NVRTC (and stored in the disk
+ * cache). *owned is what the caller frees (NULL for an embedded image).
+ * Needs no GPU, so tests and tools use it with any arch. */
+static gm_status gm__image(const char* fn, int spec, int arch, const void** image, size_t* size, char** owned)
+{
+    const char* name = gm__kernel_names[spec];
+#ifndef GM_NO_NVRTC
+    gm__program p;
+    uint64_t key;
+    double t0;
+    gm_status s;
+#endif
+    *owned = NULL;
+    if (gm__aot_find(name, arch, image, size))
+        return GM_OK;
+#ifdef GM_NO_NVRTC
+    return gm__fail(GM_ERR_NOT_EMBEDDED,
+                    "%s: kernel %s for sm_%d is not in the ahead-of-time set and this build has no NVRTC "
+                    "(GM_NO_NVRTC): add it to AOT_KERNELS and run make aot again",
+                    fn, name, arch);
+#else
+    if ((s = gm__program_for(fn, &spec, 1, arch, 0, &p)) != GM_OK)
+        return s;
+    key = gm__program_key(&p, arch);
+    if (gm__cache_load(name, key, arch, owned, size)) {
+        free(p.src);
+        *image = *owned;
+        return GM_OK;
+    }
+    t0 = gm__now_ms();
+    s = gm__nvrtc_build(fn, &p, &spec, 1, owned, size);
+    free(p.src);
+    if (s != GM_OK)
+        return s;
+    gm__jit_log(GM_JIT_COMPILE, name, gm__now_ms() - t0, "%s", p.arch_opt);
+    gm__cache_store(name, key, arch, *owned, *size);
+    *image = *owned;
+    return GM_OK;
+#endif
 }
 
 GM_API int gm_kernel_count(void) { return GM__SPEC_COUNT; }
@@ -167,11 +259,41 @@ GM_API gm_status gm_kernel_compile(int index, int arch, size_t* image_size)
         return gm__fail(GM_ERR_ARG, "gm_kernel_compile: index %d outside [0, %d)", index, GM__SPEC_COUNT);
     if (arch < 10)
         return gm__fail(GM_ERR_ARG, "gm_kernel_compile: arch %d is not an sm number such as 86", arch);
+#ifdef GM_NO_NVRTC
+    s = gm__fail(GM_ERR_NO_NVRTC, "gm_kernel_compile: this build has no NVRTC (GM_NO_NVRTC)");
+#else
     s = gm__compile("gm_kernel_compile", &index, 1, arch, &image, &size);
+#endif
     free(image);
     if (image_size)
         *image_size = s == GM_OK ? size : 0;
     return s;
+}
+
+GM_API int gm_kernel_find(const char* name)
+{
+    int i;
+    for (i = 0; name && i < GM__SPEC_COUNT; ++i)
+        if (!strcmp(gm__kernel_names[i], name))
+            return i;
+    return -1;
+}
+
+GM_API int gm_kernels_for(gm_dtype src, gm_dtype dst, int channels, int kernels[5])
+{
+    int n = 0, ls, ld;
+    if ((int)src < 0 || (int)src >= GM_DTYPE_COUNT || (int)dst < 0 || (int)dst >= GM_DTYPE_COUNT)
+        return gm__fail(GM_ERR_TYPE, "gm_kernels_for: dtype %d -> %d is not a gm_dtype pair", (int)src, (int)dst), 0;
+    if (channels < 1 || channels > 4)
+        return gm__fail(GM_ERR_TYPE, "gm_kernels_for: channels %d outside 1..4", channels), 0;
+    if (!kernels)
+        return gm__fail(GM_ERR_ARG, "gm_kernels_for: kernels is NULL"), 0;
+    kernels[n++] = GM__SPEC(src, dst, channels);
+    for (ls = 0; ls < 2; ++ls) /* one channel has no layouts: its fast kernel is the HWC one */
+        for (ld = 0; ld < 2; ++ld)
+            if (channels > 1 || (ls == GM_HWC && ld == GM_HWC))
+                kernels[n++] = GM__FAST_SPEC(src, dst, channels, ls, ld);
+    return n;
 }
 
 /* The cache: per context, one function pointer per specialization, written
@@ -183,7 +305,7 @@ typedef struct gm__ctx_cache {
 } gm__ctx_cache;
 
 static gm__ctx_cache* gm__caches[GM_MAX_CONTEXTS];
-static int gm__compile_count; /* kernels compiled by this process, for tests */
+static int gm__compile_count; /* kernel slots this process filled (image found or compiled, then loaded), for tests */
 static pthread_mutex_t gm__cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t gm__compile_locks[16] = {
     PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
@@ -235,8 +357,10 @@ static gm_status gm__kernel(const char* fn, int spec, int device, gm__CUfunction
     gm__CUfunction f = 0;
     gm__CUmodule mod = 0;
     pthread_mutex_t* lock;
-    char* image = NULL;
+    const void* image = NULL;
+    char* owned = NULL;
     size_t size = 0;
+    double t0;
     int dev, rc;
     gm_status s = gm__context(fn, device, &ctx, &dev);
     if (s != GM_OK)
@@ -255,17 +379,96 @@ static gm_status gm__kernel(const char* fn, int spec, int device, gm__CUfunction
     pthread_mutex_lock(lock);
     f = cache->fns[spec];
     if (!f) {
-        s = gm__compile(fn, &spec, 1, cache->arch, &image, &size);
+        s = gm__image(fn, spec, cache->arch, &image, &size, &owned);
         __atomic_add_fetch(&gm__compile_count, 1, __ATOMIC_RELAXED);
+        t0 = gm__now_ms();
         if (s == GM_OK && (rc = gm__cu.cuModuleLoadData(&mod, image)) != 0)
             s = gm__cuda_fail(fn, "cuModuleLoadData", rc);
         if (s == GM_OK && (rc = gm__cu.cuModuleGetFunction(&f, mod, gm__kernel_names[spec])) != 0)
             s = gm__cuda_fail(fn, "cuModuleGetFunction", rc);
-        free(image);
-        if (s == GM_OK)
+        free(owned);
+        if (s == GM_OK) {
+            gm__jit_log(GM_JIT_LOAD, gm__kernel_names[spec], gm__now_ms() - t0, "sm_%d, %zu bytes", cache->arch, size);
+            gm__record(gm__kernel_names[spec]);
             __atomic_store_n(&cache->fns[spec], f, __ATOMIC_RELEASE);
+        }
     }
     pthread_mutex_unlock(lock);
     *out = f;
     return s;
+}
+
+/* Warm-up: workers take the next specialization until none is left. */
+typedef struct gm__warm {
+    gm__CUcontext ctx;
+    const int* kernels; /* NULL: 0..count) */
+    int count, device, next;
+    gm_status status; /* the first failure, its detail in error */
+    char error[1024];
+    pthread_mutex_t lock;
+} gm__warm;
+
+static void* gm__warm_worker(void* arg)
+{
+    gm__warm* w = (gm__warm*)arg;
+    gm__CUfunction f;
+    int i, rc;
+    gm_status s;
+    /* a new thread has no current context; the caller's is the one to fill */
+    if ((rc = gm__cu.cuCtxSetCurrent(w->ctx)) != 0) {
+        s = gm__cuda_fail("gm_warmup", "cuCtxSetCurrent", rc);
+        i = w->count;
+    } else {
+        s = GM_OK;
+        i = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED);
+    }
+    for (; i < w->count; i = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED))
+        if ((s = gm__kernel("gm_warmup", w->kernels ? w->kernels[i] : i, w->device, &f)) != GM_OK)
+            break;
+    if (s != GM_OK) {
+        pthread_mutex_lock(&w->lock);
+        if (w->status == GM_OK) {
+            w->status = s;
+            snprintf(w->error, sizeof w->error, "%.1000s", gm_last_error());
+        }
+        pthread_mutex_unlock(&w->lock);
+    }
+    return NULL;
+}
+
+GM_API gm_status gm_warmup(const int* kernels, int count, int device)
+{
+    pthread_t threads[15];
+    gm__warm w;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int i, dev, started = 0, helpers;
+    gm_status s;
+    if (!kernels && count != 0)
+        return gm__fail(GM_ERR_ARG, "gm_warmup: kernels is NULL but count is %d (NULL needs 0: all)", count);
+    if (kernels && count <= 0)
+        return gm__fail(GM_ERR_ARG, "gm_warmup: count %d must be positive", count);
+    for (i = 0; kernels && i < count; ++i)
+        if (kernels[i] < 0 || kernels[i] >= GM__SPEC_COUNT)
+            return gm__fail(GM_ERR_ARG, "gm_warmup: kernels[%d] = %d outside [0, %d)", i, kernels[i], GM__SPEC_COUNT);
+    memset(&w, 0, sizeof w);
+    if ((s = gm__context("gm_warmup", device, &w.ctx, &dev)) != GM_OK)
+        return s;
+    w.kernels = kernels;
+    w.count = kernels ? count : GM__SPEC_COUNT;
+    w.device = device;
+    pthread_mutex_init(&w.lock, NULL);
+    /* NVRTC compiles separate programs concurrently: one thread a core, this one included */
+    helpers = (int)(cores < 1 ? 0 : cores > 16 ? 15 : cores - 1);
+    if (helpers > w.count - 1)
+        helpers = w.count - 1;
+    for (; started < helpers; ++started)
+        if (pthread_create(&threads[started], NULL, gm__warm_worker, &w) != 0)
+            break; /* fewer helpers: slower, not wrong */
+    gm__warm_worker(&w);
+    for (i = 0; i < started; ++i)
+        pthread_join(threads[i], NULL);
+    pthread_mutex_destroy(&w.lock);
+    if (w.status != GM_OK)
+        return gm__fail(w.status, "%s", w.error);
+    return GM_OK;
 }

@@ -68,6 +68,10 @@ enum {
       (gm__CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,       \
        gm_stream, void**, void**))
 
+/* GM_NO_NVRTC builds (ahead-of-time images only) must not even name NVRTC. */
+#ifdef GM_NO_NVRTC
+#define GM__NVRTC_LIST(X)
+#else
 #define GM__NVRTC_LIST(X)                                                                          \
     X(nvrtcVersion, "nvrtcVersion", (int*, int*))                                                  \
     X(nvrtcCreateProgram, "nvrtcCreateProgram",                                                    \
@@ -82,6 +86,7 @@ enum {
     X(nvrtcGetPTX, "nvrtcGetPTX", (gm__nvrtcProgram, char*))                                       \
     X(nvrtcGetNumSupportedArchs, "nvrtcGetNumSupportedArchs", (int*))                              \
     X(nvrtcGetSupportedArchs, "nvrtcGetSupportedArchs", (int*))
+#endif
 
 #define GM__TYPEDEF(name, symbol, params) typedef int (*gm__pfn_##name) params;
 GM__DRIVER_LIST(GM__TYPEDEF)
@@ -92,10 +97,12 @@ GM__NVRTC_LIST(GM__TYPEDEF)
 typedef struct gm__driver {
     GM__DRIVER_LIST(GM__MEMBER)
 } gm__driver;
+#ifndef GM_NO_NVRTC
 typedef struct gm__nvrtc {
     GM__NVRTC_LIST(GM__MEMBER)
     const char* (*nvrtcGetErrorString)(int);
 } gm__nvrtc;
+#endif
 #undef GM__MEMBER
 
 /* The outcome of loading a library, decided once per process. */
@@ -106,9 +113,11 @@ typedef struct gm__lib {
 } gm__lib;
 
 static gm__driver gm__cu;
-static gm__nvrtc gm__rtc;
 static gm__lib gm__cu_lib = {PTHREAD_ONCE_INIT, GM_OK, ""};
+#ifndef GM_NO_NVRTC
+static gm__nvrtc gm__rtc;
 static gm__lib gm__rtc_lib = {PTHREAD_ONCE_INIT, GM_OK, ""};
+#endif
 
 /* dlopen the first of names that opens; the environment variable, when set,
  * is the only candidate (so a deployment or a test can pin or break it). */
@@ -177,6 +186,7 @@ static void gm__load_driver(void)
     lib->status = GM_OK;
 }
 
+#ifndef GM_NO_NVRTC
 static void gm__load_nvrtc(void)
 {
     static const char* const names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2", "libnvrtc.so",
@@ -201,6 +211,8 @@ static void gm__load_nvrtc(void)
     lib->status = GM_OK;
 }
 
+#endif
+
 /* GM_OK once the driver is loaded and initialised; else the reason, recorded
  * as this thread's error with the caller's name. */
 static gm_status gm__driver_ready(const char* fn)
@@ -211,6 +223,7 @@ static gm_status gm__driver_ready(const char* fn)
     return GM_OK;
 }
 
+#ifndef GM_NO_NVRTC
 static gm_status gm__nvrtc_ready(const char* fn)
 {
     pthread_once(&gm__rtc_lib.once, gm__load_nvrtc);
@@ -218,6 +231,7 @@ static gm_status gm__nvrtc_ready(const char* fn)
         return gm__fail(gm__rtc_lib.status, "%s: %s", fn, gm__rtc_lib.detail);
     return GM_OK;
 }
+#endif
 
 /* A failed driver call as a status with the call's name and CUDA's error name. */
 static gm_status gm__cuda_fail(const char* fn, const char* call, gm__CUresult rc)

@@ -3,7 +3,7 @@
 `#include "..."` of include/gpumat.h inlined where it first appears (relative
 to the including file, as the compiler resolves it), later ones dropped (the
 headers are guarded or included once), system includes kept.
-Usage: python3 packaging/single.py OUT.h   (what `make single` runs)"""
+Usage: python3 gen/single.py OUT.h   (what `make single` runs)"""
 import os
 import re
 import sys
@@ -37,7 +37,7 @@ def version():
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
-    out = ["/* gpumat %s as a single header, made by packaging/single.py from include/.\n"
+    out = ["/* gpumat %s as a single header, made by gen/single.py from include/.\n"
            " * Do not edit; the library's own files are in include/. Use it as gpumat.h:\n"
            " * #define GPUMAT_IMPLEMENTATION in exactly one file before including it. */\n" % version()]
     inline(os.path.join(ROOT, "gpumat.h"), set(), out)

@@ -1,0 +1,372 @@
+/* Implementation: the disk cache of kernel images, one file per key.
+ * Knows nothing of NVRTC or the driver: jit.h computes the key and decides
+ * when to look here, so this layer is testable without a GPU. */
+
+#include <dirent.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+#include <utime.h>
+
+#ifndef GM_CACHE_MAX_MB
+#define GM_CACHE_MAX_MB 256 /* default bound of the disk cache; GM_CACHE_MAX_MB in the environment overrides */
+#endif
+
+#define GM__CACHE_FORMAT 1 /* bump when the entry layout or the key's recipe changes */
+#define GM__CACHE_PATH 4096                  /* the longest cache folder path */
+#define GM__ENTRY_PATH (GM__CACHE_PATH + 512) /* room for any file name in it */
+/* The folder in effect into path; 0 when the cache is off, with why. */
+static int gm__cache_folder(char* path, size_t size, const char** why)
+{
+    const char* v = getenv("GM_CACHE");
+    int n;
+    *why = "";
+    if (v && !strcmp(v, "0")) {
+        *why = "GM_CACHE=0";
+        return 0;
+    }
+    if ((v = getenv("GM_CACHE_DIR")) && *v)
+        n = snprintf(path, size, "%s", v);
+    else if ((v = getenv("XDG_CACHE_HOME")) && *v == '/')
+        n = snprintf(path, size, "%s/gpumat", v);
+    else if ((v = getenv("HOME")) && *v)
+        n = snprintf(path, size, "%s/.cache/gpumat", v);
+    else {
+        *why = "neither GM_CACHE_DIR, XDG_CACHE_HOME nor HOME is set";
+        return 0;
+    }
+    if (n < 0 || (size_t)n >= size) {
+        *why = "the folder's path is too long";
+        return 0;
+    }
+    return 1;
+}
+
+static int gm__ends_with(const char* s, const char* suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* This process's running count of the bytes in folder gm__cache_counted
+ * (-1: not counted yet), so that a store scans the folder only when the
+ * bound may be passed. */
+static int64_t gm__cache_bytes = -1;
+static char gm__cache_counted[GM__CACHE_PATH];
+static pthread_mutex_t gm__cache_lock_bytes = PTHREAD_MUTEX_INITIALIZER;
+
+GM_API gm_status gm_cache_dir(char* path, size_t size)
+{
+    char folder[GM__CACHE_PATH];
+    const char* why;
+    if (!path)
+        return gm__fail(GM_ERR_ARG, "gm_cache_dir: path is NULL");
+    if (!gm__cache_folder(folder, sizeof folder, &why))
+        return gm__fail(GM_ERR_IO, "gm_cache_dir: the disk cache is off: %s", why);
+    if (strlen(folder) >= size)
+        return gm__fail(GM_ERR_ARG, "gm_cache_dir: size %zu is too small for %s", size, folder);
+    memcpy(path, folder, strlen(folder) + 1);
+    return GM_OK;
+}
+
+GM_API gm_status gm_cache_clear(void)
+{
+    char folder[GM__CACHE_PATH], path[GM__ENTRY_PATH];
+    const char* why;
+    gm_status s = GM_OK;
+    struct dirent* e;
+    DIR* d;
+    if (!gm__cache_folder(folder, sizeof folder, &why))
+        return GM_OK; /* nothing is cached when the cache is off */
+    if (!(d = opendir(folder)))
+        return errno == ENOENT ? GM_OK : gm__fail(GM_ERR_IO, "gm_cache_clear: cannot open %s: %s", folder, strerror(errno));
+    pthread_mutex_lock(&gm__cache_lock_bytes);
+    while ((e = readdir(d)) != NULL) {
+        if (!gm__ends_with(e->d_name, ".gmjit") && !gm__ends_with(e->d_name, ".tmp"))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", folder, e->d_name);
+        if (unlink(path) != 0 && errno != ENOENT && s == GM_OK)
+            s = gm__fail(GM_ERR_IO, "gm_cache_clear: cannot remove %s: %s", path, strerror(errno));
+    }
+    gm__cache_bytes = -1; /* count again at the next store */
+    gm__cache_counted[0] = 0;
+    pthread_mutex_unlock(&gm__cache_lock_bytes);
+    closedir(d);
+    return s;
+}
+
+#ifndef GM_NO_NVRTC /* what only a build that compiles kernels needs */
+#define GM__FNV_START 14695981039346656037ull
+
+/* 64-bit FNV-1a of data, continued from h (GM__FNV_START to begin). */
+static uint64_t gm__fnv(uint64_t h, const void* data, size_t n)
+{
+    const unsigned char* p = (const unsigned char*)data;
+    size_t i;
+    for (i = 0; i < n; ++i)
+        h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+/* What precedes the image in an entry (native byte order: a foreign one
+ * fails the format check). */
+typedef struct gm__cache_header {
+    char magic[8];
+    uint32_t format;
+    int32_t arch;
+    uint64_t key;
+    uint64_t size;     /* bytes of image after the header */
+    uint64_t checksum; /* gm__fnv of the image */
+} gm__cache_header;
+
+static const char gm__cache_magic[8] = {'g', 'm', 'c', 'a', 'c', 'h', 'e', '\n'};
+
+/* Says once per process, through the log hook, that the cache is unusable. */
+static void gm__cache_off(const char* kernel, const char* fmt, const char* a, const char* b)
+{
+    static int said;
+    if (__atomic_exchange_n(&said, 1, __ATOMIC_ACQ_REL))
+        return;
+    gm__jit_log(GM_JIT_CACHE_OFF, kernel, 0.0, fmt, a, b);
+}
+
+static void gm__cache_entry_path(char* path, size_t size, const char* folder, uint64_t key)
+{
+    snprintf(path, size, "%s/%016llx.gmjit", folder, (unsigned long long)key);
+}
+
+static int gm__read_all(int fd, void* buf, size_t n)
+{
+    char* p = (char*)buf;
+    while (n > 0) {
+        ssize_t got = read(fd, p, n);
+        if (got <= 0) {
+            if (got < 0 && errno == EINTR)
+                continue;
+            return 0;
+        }
+        p += got;
+        n -= (size_t)got;
+    }
+    return 1;
+}
+
+static int gm__write_all(int fd, const void* buf, size_t n)
+{
+    const char* p = (const char*)buf;
+    while (n > 0) {
+        ssize_t put = write(fd, p, n);
+        if (put < 0) {
+            if (errno == EINTR)
+                continue;
+            return 0;
+        }
+        p += put;
+        n -= (size_t)put;
+    }
+    return 1;
+}
+
+/* Why the entry open on fd cannot be used, or NULL when it can; on NULL the
+ * image is in *image (malloc'd), *size bytes. */
+static const char* gm__cache_read(int fd, uint64_t key, int arch, char** image, size_t* size)
+{
+    gm__cache_header h;
+    struct stat st;
+    char* data;
+    if (fstat(fd, &st) != 0 || (uint64_t)st.st_size < sizeof h || !gm__read_all(fd, &h, sizeof h))
+        return "shorter than its header";
+    if (memcmp(h.magic, gm__cache_magic, sizeof h.magic) != 0)
+        return "not a gpumat cache entry";
+    if (h.format != GM__CACHE_FORMAT)
+        return "another entry format";
+    if (h.key != key)
+        return "another key";
+    if (h.arch != arch)
+        return "built for another architecture";
+    if (h.size != (uint64_t)st.st_size - sizeof h || h.size == 0 || h.size > (uint64_t)SIZE_MAX)
+        return "length does not match the file (truncated?)";
+    data = (char*)malloc((size_t)h.size);
+    if (!data)
+        return "no memory to read it";
+    if (!gm__read_all(fd, data, (size_t)h.size) || gm__fnv(GM__FNV_START, data, (size_t)h.size) != h.checksum) {
+        free(data);
+        return "checksum mismatch";
+    }
+    *image = data;
+    *size = (size_t)h.size;
+    return NULL;
+}
+
+/* 1 and the image (malloc'd) when the cache holds a sound entry for key;
+ * else 0 (a miss or a rejected entry, reported to the log hook). */
+static int gm__cache_load(const char* kernel, uint64_t key, int arch, char** image, size_t* size)
+{
+    char folder[GM__CACHE_PATH], path[GM__ENTRY_PATH];
+    const char *why, *bad;
+    double t0 = gm__now_ms();
+    int fd;
+    if (!gm__cache_folder(folder, sizeof folder, &why))
+        return 0;
+    gm__cache_entry_path(path, sizeof path, folder, key);
+    fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        gm__jit_log(GM_JIT_CACHE_MISS, kernel, gm__now_ms() - t0, "%s", path);
+        return 0;
+    }
+    bad = gm__cache_read(fd, key, arch, image, size);
+    close(fd);
+    if (bad) {
+        gm__jit_log(GM_JIT_CACHE_REJECT, kernel, gm__now_ms() - t0, "%s: %s", path, bad);
+        return 0;
+    }
+    utime(path, NULL); /* recently used: the bound evicts the oldest first */
+    gm__jit_log(GM_JIT_CACHE_HIT, kernel, gm__now_ms() - t0, "%s", path);
+    return 1;
+}
+
+/* mkdir -p with mode 0700 (the images are code the GPU will run). */
+static int gm__make_folders(const char* folder)
+{
+    char p[GM__CACHE_PATH];
+    size_t i, n = strlen(folder);
+    if (n >= sizeof p)
+        return 0;
+    memcpy(p, folder, n + 1);
+    for (i = 1; i <= n; ++i)
+        if (p[i] == '/' || p[i] == 0) {
+            char c = p[i];
+            p[i] = 0;
+            if (mkdir(p, 0700) != 0 && errno != EEXIST)
+                return 0;
+            p[i] = c;
+        }
+    return 1;
+}
+
+typedef struct gm__cache_file {
+    char name[64];
+    time_t mtime;
+    int64_t size;
+} gm__cache_file;
+
+static int gm__older_first(const void* a, const void* b)
+{
+    time_t x = ((const gm__cache_file*)a)->mtime, y = ((const gm__cache_file*)b)->mtime;
+    return x < y ? -1 : x > y;
+}
+
+/* The bytes of entries in folder; past max, the least recently used go
+ * until 3/4 of max is left (so a full cache does not trim at every store).
+ * Temporary files a crashed writer left over an hour ago go too. */
+static int64_t gm__cache_trim(const char* folder, int64_t max)
+{
+    DIR* d = opendir(folder);
+    struct dirent* e;
+    gm__cache_file* files = NULL;
+    size_t count = 0, cap = 0, i;
+    int64_t total = 0;
+    char path[GM__ENTRY_PATH];
+    time_t now = time(NULL);
+    struct stat st;
+    if (!d)
+        return 0;
+    while ((e = readdir(d)) != NULL) {
+        int entry = gm__ends_with(e->d_name, ".gmjit"), temp = gm__ends_with(e->d_name, ".tmp");
+        if ((!entry && !temp) || strlen(e->d_name) >= sizeof files[0].name)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", folder, e->d_name);
+        if (stat(path, &st) != 0)
+            continue;
+        if (temp) {
+            if (now - st.st_mtime > 3600)
+                unlink(path);
+            continue;
+        }
+        if (count == cap) {
+            gm__cache_file* grown = (gm__cache_file*)realloc(files, (cap = cap ? cap * 2 : 256) * sizeof *files);
+            if (!grown)
+                break;
+            files = grown;
+        }
+        memcpy(files[count].name, e->d_name, strlen(e->d_name) + 1);
+        files[count].mtime = st.st_mtime;
+        files[count].size = (int64_t)st.st_size;
+        total += files[count++].size;
+    }
+    closedir(d);
+    if (total > max) {
+        qsort(files, count, sizeof *files, gm__older_first);
+        for (i = 0; i < count && total > max / 4 * 3; ++i) {
+            snprintf(path, sizeof path, "%s/%s", folder, files[i].name);
+            if (unlink(path) == 0 || errno == ENOENT)
+                total -= files[i].size;
+        }
+    }
+    free(files);
+    return total;
+}
+
+static int64_t gm__cache_max_bytes(void)
+{
+    const char* v = getenv("GM_CACHE_MAX_MB");
+    long long mb = v && *v ? strtoll(v, NULL, 10) : GM_CACHE_MAX_MB;
+    return (int64_t)(mb > 0 ? mb : GM_CACHE_MAX_MB) << 20;
+}
+
+static unsigned gm__cache_temp_serial; /* distinct temporary names within a process */
+
+/* Writes the entry for key: a temporary file renamed into place, so readers
+ * in any process see a whole entry or none. Failure only costs the cache. */
+static void gm__cache_store(const char* kernel, uint64_t key, int arch, const void* image, size_t size)
+{
+    char folder[GM__CACHE_PATH], path[GM__ENTRY_PATH], temp[GM__ENTRY_PATH + 64];
+    const char* why;
+    gm__cache_header h;
+    double t0 = gm__now_ms();
+    int fd, ok;
+    int64_t max;
+    if (!gm__cache_folder(folder, sizeof folder, &why)) {
+        if (strcmp(why, "GM_CACHE=0") != 0)
+            gm__cache_off(kernel, "disk cache off: %s%s; compiling in memory", why, "");
+        return;
+    }
+    if (!gm__make_folders(folder)) {
+        gm__cache_off(kernel, "cannot create %s (%s); compiling in memory", folder, strerror(errno));
+        return;
+    }
+    gm__cache_entry_path(path, sizeof path, folder, key);
+    snprintf(temp, sizeof temp, "%s.%ld.%u.tmp", path, (long)getpid(),
+             __atomic_add_fetch(&gm__cache_temp_serial, 1, __ATOMIC_RELAXED));
+    fd = open(temp, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0) {
+        gm__cache_off(kernel, "cannot write in %s (%s); compiling in memory", folder, strerror(errno));
+        return;
+    }
+    memcpy(h.magic, gm__cache_magic, sizeof h.magic);
+    h.format = GM__CACHE_FORMAT;
+    h.arch = arch;
+    h.key = key;
+    h.size = size;
+    h.checksum = gm__fnv(GM__FNV_START, image, size);
+    ok = gm__write_all(fd, &h, sizeof h) && gm__write_all(fd, image, size);
+    ok = close(fd) == 0 && ok && rename(temp, path) == 0;
+    if (!ok) {
+        gm__cache_off(kernel, "cannot write in %s (%s); compiling in memory", folder, strerror(errno));
+        unlink(temp);
+        return;
+    }
+    gm__jit_log(GM_JIT_CACHE_STORE, kernel, gm__now_ms() - t0, "%s", path);
+    max = gm__cache_max_bytes();
+    pthread_mutex_lock(&gm__cache_lock_bytes);
+    if (gm__cache_bytes < 0 || strcmp(gm__cache_counted, folder) != 0 ||
+        (gm__cache_bytes += (int64_t)(size + sizeof h)) > max) {
+        gm__cache_bytes = gm__cache_trim(folder, max);
+        memcpy(gm__cache_counted, folder, strlen(folder) + 1);
+    }
+    pthread_mutex_unlock(&gm__cache_lock_bytes);
+}
+
+#endif

@@ -1,0 +1,95 @@
+/* gpumat/jit.h: how kernels are built, cached and loaded, and how to see it.
+ *
+ * The first use of a kernel specialization in a CUDA context finds its image
+ * in this order: the images embedded ahead of time (GM_AOT_HEADER, see
+ * below), the disk cache, an NVRTC compile (then stored in the disk cache).
+ * The driver loads the image and the function stays cached for the process.
+ *
+ * Disk cache, one file per specialization and GPU architecture:
+ *   GM_CACHE_DIR      its folder; else $XDG_CACHE_HOME/gpumat, else
+ *                     ~/.cache/gpumat (created 0700 when missing)
+ *   GM_CACHE=0        turns it off
+ *   GM_CACHE_MAX_MB   its bound (default 256): past it the least recently
+ *                     used entries go
+ * An entry is keyed by a hash of the kernel source, the NVRTC options, the
+ * GPU's exact sm_XY, the NVRTC version and gpumat's version, is written to a
+ * temporary file and renamed into place, and carries a checksum: truncated,
+ * corrupted or foreign entries are rebuilt, never loaded. A folder that
+ * cannot be made or written leaves compilation in memory (said once through
+ * the log hook). Processes may share one folder.
+ *
+ *   GM_RECORD=FILE    appends the name of every kernel a run loads to FILE,
+ *                     one a line: input for `make aot AOT_KERNELS=used:FILE`
+ *
+ * Ahead of time: `make aot ARCHS="sm_87 sm_90" AOT_KERNELS=...` writes a
+ * header of CUBINs for those archs plus PTX for newer GPUs (gen/aot.py).
+ * Define GM_AOT_HEADER as its quoted path before the #include that has the
+ * implementation; define GM_NO_NVRTC as well and gpumat never opens NVRTC:
+ * a kernel outside the set fails with GM_ERR_NOT_EMBEDDED naming it. */
+#ifndef GPUMAT_JIT_H
+#define GPUMAT_JIT_H
+
+#include "base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the log hook hears about; ms is the time the step took. */
+#define GM_JIT_EVENT_LIST(X)                                                          \
+    X(GM_JIT_COMPILE, "compile")           /* NVRTC built a kernel */                 \
+    X(GM_JIT_CACHE_HIT, "cache-hit")       /* read from the disk cache */             \
+    X(GM_JIT_CACHE_MISS, "cache-miss")     /* not in the disk cache */                \
+    X(GM_JIT_CACHE_REJECT, "cache-reject") /* entry unusable; detail says why */      \
+    X(GM_JIT_CACHE_STORE, "cache-store")   /* written to the disk cache */            \
+    X(GM_JIT_CACHE_OFF, "cache-off")       /* disk cache unusable; detail says why */ \
+    X(GM_JIT_EMBEDDED, "embedded")         /* image found in the AOT set */           \
+    X(GM_JIT_LOAD, "load")                 /* the driver loaded the image */
+
+typedef enum gm_jit_event {
+#define GM__JIT_EVENT_ENUM(name, text) name,
+    GM_JIT_EVENT_LIST(GM__JIT_EVENT_ENUM)
+#undef GM__JIT_EVENT_ENUM
+    GM_JIT_EVENT_COUNT
+} gm_jit_event;
+
+/* Called on the thread that did the work; kernel is a gm_kernel_name, detail
+ * a short text (a path, a reason, the arch), both valid during the call. */
+typedef void (*gm_jit_log_fn)(gm_jit_event event, const char* kernel, double ms, const char* detail, void* user);
+
+/* Installs the log hook (NULL: off, the default); user is passed back. */
+GM_API void gm_jit_set_log(gm_jit_log_fn fn, void* user);
+
+/* "compile", "cache-hit", ...; "?" for an unknown event. */
+GM_API const char* gm_jit_event_name(gm_jit_event event);
+
+/* Makes specializations kernels[0..count) ready on device (compiled or read,
+ * and loaded into the current context, else the device's primary context),
+ * on as many threads as there are cores (at most 16), so the first frame
+ * pays nothing. kernels NULL with count 0: every specialization. Returns the
+ * first failure; GM_ERR_ARG for a bad index or count. */
+GM_API gm_status gm_warmup(const int* kernels, int count, int device);
+
+/* The specializations an operation from src to dst with `channels`
+ * destination channels may run: the generic kernel and the fast ones (all
+ * layout pairs). Writes up to 5 indexes to kernels and returns how many; 0
+ * for a bad dtype or channel count (gm_last_error says which). */
+GM_API int gm_kernels_for(gm_dtype src, gm_dtype dst, int channels, int kernels[5]);
+
+/* The index of the specialization named name (gm_kernel_name); -1 if none. */
+GM_API int gm_kernel_find(const char* name);
+
+/* The disk cache folder in effect (from the environment, see above) into
+ * path[0..size). GM_ERR_IO when the cache is off; GM_ERR_ARG for path NULL
+ * or size too small. */
+GM_API gm_status gm_cache_dir(char* path, size_t size);
+
+/* Removes every entry of the disk cache folder (a missing folder is empty).
+ * GM_ERR_IO naming the file that could not be removed. */
+GM_API gm_status gm_cache_clear(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,388 @@
+/* The JIT without a GPU: log hook, disk cache folder choice, hits, corrupted
+ * truncated and foreign entries rebuilt, the cache off, an unwritable folder,
+ * the size bound, clearing, 8 processes racing on the same cold kernels, and
+ * the warm-up / kernel-list arguments. Images are built for sm_90 through
+ * NVRTC (no driver needed). Run alone: make build/test_jit && build/test_jit */
+#define _POSIX_C_SOURCE 200809L
+#define GPUMAT_IMPLEMENTATION
+#include "gpumat.h"
+#include "check.h"
+
+#include <sys/wait.h>
+
+#define ARCH 90
+#define RACERS 8
+
+static int events[GM_JIT_EVENT_COUNT];
+static char last_detail[GM_JIT_EVENT_COUNT][512];
+
+static void on_event(gm_jit_event e, const char* kernel, double ms, const char* detail, void* user)
+{
+    (void)kernel;
+    (void)ms;
+    ++*(int*)user;
+    __atomic_add_fetch(&events[e], 1, __ATOMIC_RELAXED);
+    snprintf(last_detail[e], sizeof last_detail[e], "%s", detail);
+}
+
+static void reset_events(void) { memset(events, 0, sizeof events); }
+
+/* Three kernels from different families, used throughout. */
+static const int specs[3] = {5, 200, GM__GENERIC_COUNT + 77};
+static uint64_t ref_hash[3];
+static size_t ref_size[3];
+static char dir[256];
+
+/* gm__image of specs[k]: its hash and size, or 0 on failure. */
+static uint64_t image_hash(int k, size_t* size)
+{
+    const void* image;
+    char* owned;
+    uint64_t h = 0;
+    if (gm__image("test_jit", specs[k], ARCH, &image, size, &owned) == GM_OK)
+        h = gm__fnv(GM__FNV_START, image, *size);
+    else
+        printf("gm__image(%s): %s\n", gm_kernel_name(specs[k]), gm_last_error());
+    free(owned);
+    return h;
+}
+
+static int image_ok(int k)
+{
+    size_t size = 0;
+    return image_hash(k, &size) == ref_hash[k] && size == ref_size[k];
+}
+
+static void entry_path(int k, char* path, size_t size)
+{
+    gm__program p;
+    char folder[256];
+    const char* why;
+    gm__program_for("test_jit", &specs[k], 1, ARCH, 0, &p);
+    gm__cache_folder(folder, sizeof folder, &why);
+    snprintf(path, size, "%s/%016llx.gmjit", folder, (unsigned long long)gm__program_key(&p, ARCH));
+    free(p.src);
+}
+
+static int count_files(const char* folder, const char* suffix, int64_t* bytes)
+{
+    DIR* d = opendir(folder);
+    struct dirent* e;
+    struct stat st;
+    char path[1024];
+    int n = 0;
+    if (bytes)
+        *bytes = 0;
+    while (d && (e = readdir(d)) != NULL)
+        if (gm__ends_with(e->d_name, suffix)) {
+            ++n;
+            snprintf(path, sizeof path, "%s/%s", folder, e->d_name);
+            if (bytes && stat(path, &st) == 0)
+                *bytes += st.st_size;
+        }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void write_file(const char* path, const void* data, size_t n)
+{
+    FILE* f = fopen(path, "wb");
+    if (f) {
+        fwrite(data, 1, n, f);
+        fclose(f);
+    }
+}
+
+static char* read_file(const char* path, size_t* n)
+{
+    FILE* f = fopen(path, "rb");
+    char* data = NULL;
+    long len;
+    *n = 0;
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    if (len > 0 && (data = (char*)malloc((size_t)len)) != NULL)
+        *n = fread(data, 1, (size_t)len, f);
+    fclose(f);
+    return data;
+}
+
+static void folder_choice(void)
+{
+    char path[512], home[256];
+    snprintf(home, sizeof home, "%s", getenv("HOME") ? getenv("HOME") : "");
+    CHECK(gm_cache_dir(path, sizeof path) == GM_OK && !strcmp(path, dir), "GM_CACHE_DIR wins: %s", path);
+    CHECK(gm_cache_dir(path, 4) == GM_ERR_ARG && strstr(gm_last_error(), "size"), "small size: %s", gm_last_error());
+    CHECK(gm_cache_dir(NULL, 9) == GM_ERR_ARG && strstr(gm_last_error(), "path"), "NULL path: %s", gm_last_error());
+    unsetenv("GM_CACHE_DIR");
+    setenv("XDG_CACHE_HOME", "/xdg/c", 1);
+    CHECK(gm_cache_dir(path, sizeof path) == GM_OK && !strcmp(path, "/xdg/c/gpumat"), "XDG_CACHE_HOME: %s", path);
+    unsetenv("XDG_CACHE_HOME");
+    setenv("HOME", "/home/u", 1);
+    CHECK(gm_cache_dir(path, sizeof path) == GM_OK && !strcmp(path, "/home/u/.cache/gpumat"), "HOME: %s", path);
+    unsetenv("HOME");
+    CHECK(gm_cache_dir(path, sizeof path) == GM_ERR_IO, "no HOME: cache off");
+    setenv("HOME", home, 1);
+    setenv("GM_CACHE", "0", 1);
+    CHECK(gm_cache_dir(path, sizeof path) == GM_ERR_IO && strstr(gm_last_error(), "GM_CACHE=0"), "GM_CACHE=0: %s",
+          gm_last_error());
+    unsetenv("GM_CACHE");
+    setenv("GM_CACHE_DIR", dir, 1);
+}
+
+static void miss_hit(void)
+{
+    size_t size = 0;
+    reset_events();
+    CHECK(image_hash(0, &size) == ref_hash[0], "cold image equals the uncached compile");
+    CHECK(events[GM_JIT_CACHE_MISS] == 1 && events[GM_JIT_COMPILE] == 1 && events[GM_JIT_CACHE_STORE] == 1,
+          "cold: miss %d compile %d store %d", events[GM_JIT_CACHE_MISS], events[GM_JIT_COMPILE],
+          events[GM_JIT_CACHE_STORE]);
+    CHECK(count_files(dir, ".gmjit", NULL) == 1 && count_files(dir, ".tmp", NULL) == 0, "one entry, no temporary");
+    reset_events();
+    CHECK(image_ok(0), "warm image equals the uncached compile");
+    CHECK(events[GM_JIT_CACHE_HIT] == 1 && events[GM_JIT_COMPILE] == 0, "warm: hit %d compile %d",
+          events[GM_JIT_CACHE_HIT], events[GM_JIT_COMPILE]);
+}
+
+/* Each damage to the entry of specs[0] is rejected (with the reason) and
+ * the entry rebuilt, never loaded; the next use hits again. */
+static void corrupted(void)
+{
+    static const struct {
+        const char* what;
+        long offset; /* byte to change; -1: cut the file to `keep` bytes */
+        long keep;
+        const char* reason;
+    } cases[] = {
+        {"empty file", -1, 0, "shorter than its header"},
+        {"header cut", -1, 20, "shorter than its header"},
+        {"image truncated", -1, 1000, "length"},
+        {"image byte flipped", 900, 0, "checksum"},
+        {"magic", 0, 0, "not a gpumat cache entry"},
+        {"format version", 8, 0, "another entry format"},
+        {"foreign arch", 12, 0, "another architecture"},
+        {"other key", 16, 0, "another key"},
+        {"length field", 24, 0, "length"},
+    };
+    char path[1024];
+    size_t i, n;
+    char* good;
+    entry_path(0, path, sizeof path);
+    good = read_file(path, &n);
+    CHECK(good && n > 1000, "the entry of %s is readable", gm_kernel_name(specs[0]));
+    for (i = 0; good && i < sizeof cases / sizeof cases[0]; ++i) {
+        char* bad = (char*)malloc(n);
+        memcpy(bad, good, n);
+        if (cases[i].offset >= 0)
+            bad[cases[i].offset] ^= 0x5a;
+        write_file(path, bad, cases[i].offset >= 0 ? n : (size_t)cases[i].keep);
+        free(bad);
+        reset_events();
+        CHECK(image_ok(0), "%s: the image is right", cases[i].what);
+        CHECK(events[GM_JIT_CACHE_REJECT] == 1 && strstr(last_detail[GM_JIT_CACHE_REJECT], cases[i].reason) &&
+                  events[GM_JIT_COMPILE] == 1 && events[GM_JIT_CACHE_STORE] == 1,
+              "%s: reject %d (%s), compile %d, store %d", cases[i].what, events[GM_JIT_CACHE_REJECT],
+              last_detail[GM_JIT_CACHE_REJECT], events[GM_JIT_COMPILE], events[GM_JIT_CACHE_STORE]);
+        reset_events();
+        CHECK(image_ok(0) && events[GM_JIT_CACHE_HIT] == 1, "%s: rebuilt entry hits", cases[i].what);
+    }
+    free(good);
+}
+
+static void cache_off(void)
+{
+    setenv("GM_CACHE", "0", 1);
+    reset_events();
+    CHECK(image_ok(1), "GM_CACHE=0: right image");
+    CHECK(events[GM_JIT_COMPILE] == 1 && events[GM_JIT_CACHE_MISS] + events[GM_JIT_CACHE_STORE] +
+                                                 events[GM_JIT_CACHE_OFF] == 0,
+          "GM_CACHE=0: compiled, cache untouched and silent");
+    CHECK(count_files(dir, ".gmjit", NULL) == 1, "GM_CACHE=0 stores nothing");
+    unsetenv("GM_CACHE");
+}
+
+/* A folder that cannot be made (its parent is a file, which stops root too):
+ * compiling still works and the log hook hears it once. */
+static void unwritable(void)
+{
+    char file[300], sub[320];
+    snprintf(file, sizeof file, "%s/a-file", dir);
+    snprintf(sub, sizeof sub, "%s/cache", file);
+    write_file(file, "x", 1);
+    setenv("GM_CACHE_DIR", sub, 1);
+    reset_events();
+    CHECK(image_ok(1) && image_ok(2), "unwritable folder: right images");
+    CHECK(events[GM_JIT_CACHE_OFF] == 1 && strstr(last_detail[GM_JIT_CACHE_OFF], sub) &&
+              strstr(last_detail[GM_JIT_CACHE_OFF], "in memory"),
+          "unwritable folder said once: %d (%s)", events[GM_JIT_CACHE_OFF], last_detail[GM_JIT_CACHE_OFF]);
+    CHECK(events[GM_JIT_COMPILE] == 2, "unwritable folder: both compiled");
+    unlink(file);
+    setenv("GM_CACHE_DIR", dir, 1);
+}
+
+/* Over GM_CACHE_MAX_MB the least recently used entries go; a stale
+ * temporary file too. */
+static void bounded(void)
+{
+    char folder[300], path[400];
+    static char big[400 << 10];
+    struct utimbuf old;
+    int64_t bytes;
+    int i;
+    snprintf(folder, sizeof folder, "%s/bounded", dir);
+    mkdir(folder, 0700);
+    old.actime = old.modtime = time(NULL) - 7200;
+    for (i = 0; i < 3; ++i) {
+        snprintf(path, sizeof path, "%s/%016d.gmjit", folder, i);
+        write_file(path, big, sizeof big);
+        old.modtime += 60 * i;
+        utime(path, &old);
+    }
+    snprintf(path, sizeof path, "%s/0000000000000000.gmjit.1.1.tmp", folder);
+    write_file(path, "x", 1);
+    utime(path, &old);
+    setenv("GM_CACHE_DIR", folder, 1);
+    setenv("GM_CACHE_MAX_MB", "1", 1);
+    CHECK(image_ok(2), "bounded: right image");
+    count_files(folder, ".gmjit", &bytes);
+    CHECK(bytes <= (1 << 20) && count_files(folder, ".gmjit", NULL) == 2, "bounded: %lld bytes in %d entries",
+          (long long)bytes, count_files(folder, ".gmjit", NULL));
+    snprintf(path, sizeof path, "%s/%016d.gmjit", folder, 2);
+    CHECK(access(path, F_OK) == 0, "the most recent old entry stays");
+    CHECK(count_files(folder, ".tmp", NULL) == 0, "the stale temporary file went");
+    CHECK(gm_cache_clear() == GM_OK && count_files(folder, ".gmjit", NULL) == 0, "gm_cache_clear empties it");
+    rmdir(folder);
+    unsetenv("GM_CACHE_MAX_MB");
+    setenv("GM_CACHE_DIR", folder, 1);
+    CHECK(gm_cache_clear() == GM_OK, "gm_cache_clear of a missing folder: %s", gm_last_error());
+    setenv("GM_CACHE_DIR", dir, 1);
+}
+
+/* The child of race(): builds the three images through the shared cache and
+ * exits 0 when each equals the reference (GM_TEST_REF from the parent). */
+static int racer(void)
+{
+    const char* ref = getenv("GM_TEST_REF");
+    unsigned long long h[3], n[3];
+    int k, bad = 0;
+    if (!ref || sscanf(ref, "%llx %llu %llx %llu %llx %llu", &h[0], &n[0], &h[1], &n[1], &h[2], &n[2]) != 6)
+        return 99;
+    for (k = 0; k < 3; ++k) {
+        ref_hash[k] = h[k];
+        ref_size[k] = (size_t)n[k];
+    }
+    for (k = 0; k < 3; ++k)
+        bad += !image_ok(k);
+    return bad;
+}
+
+static void race(char* self)
+{
+    char folder[300], arg[] = "--racer", *argv[3], ref[200];
+    pid_t pids[RACERS];
+    int i, k, ok = 0, status;
+    snprintf(folder, sizeof folder, "%s/race", dir);
+    setenv("GM_CACHE_DIR", folder, 1);
+    snprintf(ref, sizeof ref, "%llx %llu %llx %llu %llx %llu", (unsigned long long)ref_hash[0],
+             (unsigned long long)ref_size[0], (unsigned long long)ref_hash[1], (unsigned long long)ref_size[1],
+             (unsigned long long)ref_hash[2], (unsigned long long)ref_size[2]);
+    setenv("GM_TEST_REF", ref, 1);
+    argv[0] = self;
+    argv[1] = arg;
+    argv[2] = NULL;
+    for (i = 0; i < RACERS; ++i) {
+        fflush(stdout);
+        if ((pids[i] = fork()) == 0) {
+            execv("/proc/self/exe", argv);
+            _exit(127);
+        }
+    }
+    for (i = 0; i < RACERS; ++i)
+        if (pids[i] > 0 && waitpid(pids[i], &status, 0) == pids[i] && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+            ++ok;
+    CHECK(ok == RACERS, "%d of %d racing processes got the right images", ok, RACERS);
+    CHECK(count_files(folder, ".gmjit", NULL) == 3 && count_files(folder, ".tmp", NULL) == 0,
+          "after the race: %d entries (3), %d temporaries (0)", count_files(folder, ".gmjit", NULL),
+          count_files(folder, ".tmp", NULL));
+    reset_events();
+    for (k = 0; k < 3; ++k)
+        CHECK(image_ok(k), "after the race, %s is right", gm_kernel_name(specs[k]));
+    CHECK(events[GM_JIT_CACHE_HIT] == 3 && events[GM_JIT_COMPILE] == 0, "after the race all hit: %d hits, %d compiles",
+          events[GM_JIT_CACHE_HIT], events[GM_JIT_COMPILE]);
+    CHECK(gm_cache_clear() == GM_OK, "clear the race folder");
+    rmdir(folder);
+    setenv("GM_CACHE_DIR", dir, 1);
+}
+
+static void arguments(void)
+{
+    int k[5], bad[2] = {0, GM__SPEC_COUNT};
+    CHECK(gm_kernels_for(GM_U8, GM_F32, 3, k) == 5 && k[0] == GM__SPEC(GM_U8, GM_F32, 3) &&
+              !strcmp(gm_kernel_name(k[4]), "gm_xform_u8_f32_c3_chw_chw"),
+          "gm_kernels_for u8 -> f32 c3: %s", gm_kernel_name(k[4]));
+    CHECK(gm_kernels_for(GM_U8, GM_U8, 1, k) == 2, "one channel has one fast kernel");
+    CHECK(gm_kernels_for((gm_dtype)99, GM_U8, 1, k) == 0 && strstr(gm_last_error(), "dtype"), "bad dtype: %s",
+          gm_last_error());
+    CHECK(gm_kernels_for(GM_U8, GM_U8, 5, k) == 0 && strstr(gm_last_error(), "channels"), "bad channels: %s",
+          gm_last_error());
+    CHECK(gm_kernels_for(GM_U8, GM_U8, 1, NULL) == 0 && strstr(gm_last_error(), "kernels"), "NULL kernels");
+    CHECK(gm_kernel_find(gm_kernel_name(1234)) == 1234 && gm_kernel_find("nope") == -1 && gm_kernel_find(NULL) == -1,
+          "gm_kernel_find");
+    CHECK(gm_warmup(NULL, 3, 0) == GM_ERR_ARG && strstr(gm_last_error(), "count"), "warm-up NULL with a count: %s",
+          gm_last_error());
+    CHECK(gm_warmup(bad, 0, 0) == GM_ERR_ARG && strstr(gm_last_error(), "count"), "warm-up count 0");
+    CHECK(gm_warmup(bad, 2, 0) == GM_ERR_ARG && strstr(gm_last_error(), "kernels[1]"), "warm-up bad index: %s",
+          gm_last_error());
+    CHECK(!strcmp(gm_jit_event_name(GM_JIT_CACHE_REJECT), "cache-reject") &&
+              !strcmp(gm_jit_event_name((gm_jit_event)99), "?"),
+          "event names");
+}
+
+int main(int argc, char** argv)
+{
+    int heard = 0, k;
+    size_t size;
+    char* ci = getenv("CI");
+    if (argc > 1 && !strcmp(argv[1], "--racer"))
+        return racer();
+    arguments();
+    if (gm_kernel_compile(0, ARCH, &size) == GM_ERR_NO_NVRTC) {
+        if (ci && !strcmp(ci, "true"))
+            CHECK(0, "NVRTC is missing on CI: %s", gm_last_error());
+        else
+            SKIP("disk cache tests: NVRTC not available here: %s", gm_last_error());
+        return t_summary("jit");
+    }
+    snprintf(dir, sizeof dir, "%s/gm_jit_XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(dir)) {
+        CHECK(0, "mkdtemp %s", dir);
+        return t_summary("jit");
+    }
+    setenv("GM_CACHE_DIR", dir, 1);
+    unsetenv("GM_CACHE");
+    unsetenv("GM_CACHE_MAX_MB");
+    folder_choice();
+    /* the references: NVRTC with no cache */
+    setenv("GM_CACHE", "0", 1);
+    for (k = 0; k < 3; ++k)
+        ref_hash[k] = image_hash(k, &ref_size[k]);
+    unsetenv("GM_CACHE");
+    CHECK(ref_hash[0] && ref_hash[1] && ref_hash[2], "reference images compiled");
+    gm_jit_set_log(on_event, &heard);
+    race(argv[0]);
+    miss_hit();
+    corrupted();
+    cache_off();
+    unwritable();
+    bounded();
+    CHECK(heard > 0, "the hook got its user pointer");
+    gm_jit_set_log(NULL, NULL);
+    CHECK(gm_cache_clear() == GM_OK && count_files(dir, ".gmjit", NULL) == 0, "gm_cache_clear: %s", gm_last_error());
+    rmdir(dir);
+    return t_summary("jit");
+}
