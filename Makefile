@@ -66,9 +66,7 @@ $(BUILD)/test_%_asan: tests/test_%.c tests/check.h $(HEADERS) | $(BUILD)
 $(BUILD)/oracle: tests/oracle.cpp tests/check.h $(HEADERS) | $(BUILD)
 	$(CXX) -std=c++17 -O2 -g $(WARN) -Iinclude $(CV_INC) $< -o $@ $(CV_LIBS) $(LDLIBS)
 
-TESTS   := $(addprefix $(BUILD)/,test_args test_cpu test_nvrtc test_gpu test_args_asan test_cpu_asan test_jit test_jit_asan) \
-           $(ORACLE)
-TESTS   += $(addprefix $(BUILD)/,test_interop test_interop_asan)
+test: $(TESTS) $(BUILD)/demo $(BUILD)/aot_compile examples
 	sh tests/run.sh $(BUILD)
 
 # `make aot ARCHS="sm_87 sm_90" AOT_KERNELS=...` writes AOT_OUT: CUBINs for
@@ -145,7 +143,7 @@ $(BUILD)/gpumat.h: gen/single.py $(HEADERS) | $(BUILD)
 # `make bench-jit` (GPU machine): JIT first-call costs (cold NVRTC, disk
 # cache in a new process, embedded AOT images for ARCHS) and a cached call's
 # host overhead; rows on stdout and in BENCH_OUT/jit_rows.jsonl.
-BENCH_JIT_KERNELS := gm_xform_u8_f32_c3* gm_xform_u8_f16_c3* gm_xform_f32_u8_c1* gm_xform_u8_u8_c4*
+BENCH_JIT_KERNELS := gm_xform_u8_f32_c3* gm_xform_u8_f32_c1* gm_xform_u8_f16_c3* gm_xform_f32_u8_c1* gm_xform_u8_u8_c4*
 .PHONY: bench-jit
 bench-jit: $(BUILD)/bench_jit $(BUILD)/bench_jit_aot
 	mkdir -p $(BENCH_OUT)

@@ -128,19 +128,22 @@ struct gm__bytes {
         }
     }
 
-    /* Staged only: chunks lane + 32 k of the warp's run at run. */
-    __device__ __forceinline__ void load_run(unsigned long long run, int lane)
+    /* Staged only: chunks lane + 32 k of the warp's run at run, those below
+     * chunks (the run's length). */
+    __device__ __forceinline__ void load_run(unsigned long long run, int lane, int chunks)
     {
 #pragma unroll
         for (int k = 0; k < NB; ++k)
-            gm__ld16(run + 16ull * (lane + 32 * k), &w[4 * k]);
+            if (lane + 32 * k < chunks)
+                gm__ld16(run + 16ull * (lane + 32 * k), &w[4 * k]);
     }
 
-    __device__ __forceinline__ void store_run(unsigned long long run, int lane) const
+    __device__ __forceinline__ void store_run(unsigned long long run, int lane, int chunks) const
     {
 #pragma unroll
         for (int k = 0; k < NB; ++k)
-            gm__st16(run + 16ull * (lane + 32 * k), &w[4 * k]);
+            if (lane + 32 * k < chunks)
+                gm__st16(run + 16ull * (lane + 32 * k), &w[4 * k]);
     }
 
     /* Staged only: the chunks held as loaded by load_run become this lane's
@@ -226,19 +229,21 @@ struct gm__unit {
             s[c].template set<ES>(p, v);
     }
 
-    /* Issues the loads of this lane's unit at off (warp: run at off0). */
-    __device__ __forceinline__ void fetch(const unsigned long long* base, long long off, long long off0, int lane)
+    /* Issues the loads of this lane's unit at off, where the warp's first n
+     * lanes (1 to 32) have units and their run starts at off0. */
+    __device__ __forceinline__ void fetch(const unsigned long long* base, long long off, long long off0, int lane,
+                                          int n)
     {
 #pragma unroll
         for (int k = 0; k < STREAMS; ++k) {
             if constexpr (B::STAGED)
-                s[k].load_run(base[k] + off0, lane);
-            else
+                s[k].load_run(base[k] + off0, lane, n * B::NB);
+            else if (lane < n)
                 s[k].load(base[k] + off);
         }
     }
 
-    /* After fetch: the unit's own bytes in registers. */
+    /* After fetch, with the whole warp: the unit's own bytes in registers. */
     __device__ __forceinline__ void settle(gm__chunk* area, int lane)
     {
         if constexpr (B::STAGED) {
@@ -246,35 +251,6 @@ struct gm__unit {
             for (int k = 0; k < STREAMS; ++k)
                 s[k].run_to_own(area, lane);
         }
-    }
-
-    __device__ __forceinline__ void put(const unsigned long long* base, long long off, long long off0,
-                                        gm__chunk* area, int lane)
-    {
-#pragma unroll
-        for (int k = 0; k < STREAMS; ++k) {
-            if constexpr (B::STAGED) {
-                s[k].own_to_run(area, lane);
-                s[k].store_run(base[k] + off0, lane);
-            } else {
-                s[k].store(base[k] + off);
-            }
-        }
-    }
-
-    /* A unit of a lane on its own, as at a row's ragged end. */
-    __device__ __forceinline__ void load(const unsigned long long* base, long long off)
-    {
-#pragma unroll
-        for (int k = 0; k < STREAMS; ++k)
-            s[k].load(base[k] + off);
-    }
-
-    __device__ __forceinline__ void store(const unsigned long long* base, long long off) const
-    {
-#pragma unroll
-        for (int k = 0; k < STREAMS; ++k)
-            s[k].store(base[k] + off);
     }
 };
 
@@ -299,78 +275,85 @@ struct gm__params {
     }
 };
 
-/* Converts one loaded unit into out; KIND fixed so the per-element tests
- * fold. */
+/* Converts a loaded unit and stores it, one destination stream at a time
+ * (so only one is held in registers), with the whole warp: fetch's off, off0,
+ * lane and n. KIND is fixed so the per-element tests fold. The host sends
+ * only finite parameters here, so integer sources give no NaN. */
 template <int S, int D, int C, int LS, int LD, int P, int KIND>
-__device__ __forceinline__ void gm__convert_unit(const gm__unit<gm__esize[S], C, LS, P>& in,
-                                                 gm__unit<gm__esize[D], C, LD, P>& out, const gm__params<S, D, C>& k)
+__device__ __forceinline__ void gm__convert_put(const gm__unit<gm__esize[S], C, LS, P>& in,
+                                                const gm__params<S, D, C>& k, const unsigned long long* base,
+                                                long long off, long long off0, gm__chunk* area, int lane, int n)
 {
+    typedef gm__unit<gm__esize[D], C, LD, P> Out;
     typedef typename gm__raw<gm__esize[S]>::t TS;
     typedef typename gm__raw<gm__esize[D]>::t TD;
 #pragma unroll
-    for (int p = 0; p < P; ++p)
+    for (int st = 0; st < Out::STREAMS; ++st) {
+        typename Out::B o;
 #pragma unroll
-        for (int c = 0; c < C; ++c) {
-            TS v = in.get(p, c);
-            TD o;
-            const unsigned char* sp = (const unsigned char*)&v;
-            unsigned char* dp = (unsigned char*)&o;
-            if (KIND == GM__PLAIN)
-                gm__convert_plain(S, D, sp, dp);
-            else if (gm__wide(S, D))
-                gm__scale_d(S, D, sp, dp, k.pre[c], k.scale[c], k.offset[c]);
-            else
-                gm__scale_f(S, D, sp, dp, k.fpre[c], k.fscale[c], k.foffset[c]);
-            out.set(p, c, o);
+        for (int p = 0; p < P; ++p)
+#pragma unroll
+            for (int c = 0; c < C; ++c) {
+                if (LD == 1 && c != st)
+                    continue;
+                TS v = in.get(p, c);
+                TD r;
+                const unsigned char* sp = (const unsigned char*)&v;
+                unsigned char* dp = (unsigned char*)&r;
+                if (KIND == GM__PLAIN)
+                    gm__convert_plain(S, D, sp, dp);
+                else if (gm__wide(S, D))
+                    gm__scale_d(S, D, sp, dp, k.pre[c], k.scale[c], k.offset[c]);
+                else
+                    gm__scale_f(S, D, sp, dp, k.fpre[c], k.fscale[c], k.foffset[c], gm__is_int(S));
+                o.template set<gm__esize[D]>(LD == 0 ? p * C + c : p, r);
+            }
+        if constexpr (Out::B::STAGED) {
+            o.own_to_run(area, lane);
+            o.store_run(base[st] + off0, lane, n * Out::B::NB);
+        } else if (lane < n) {
+            o.store(base[st] + off);
         }
+    }
 }
 
 template <int A, int B> struct gm__max { enum { v = A > B ? A : B }; };
 
 /* Each thread takes R units of a row, blockDim.x units apart, so every load
  * and store instruction of a warp covers one contiguous run of memory; all R
- * loads are issued before the first store. Warps whose units all lie inside
- * the row take that path together (staging trades data within the warp);
- * the row's last warp finishes unit by unit, then pixel by pixel. */
+ * loads are issued before the first store. A warp whose units pass the
+ * row's last whole unit keeps its first n lanes at work (n is the same for
+ * the whole warp, as staging needs); the lane whose unit would come next
+ * converts the row's last width % P pixels one by one. */
 template <int S, int D, int C, int LS, int LD, int P, int R, int KIND>
 __device__ __forceinline__ void gm__rows_fast(const gm__xform_args& a, gm__chunk* area)
 {
     typedef gm__unit<gm__esize[S], C, LS, P> In;
-    typedef gm__unit<gm__esize[D], C, LD, P> Out;
     const gm__params<S, D, C> k(a);
     int lane = threadIdx.x % 32;
-    long long u0 = (long long)blockIdx.x * blockDim.x * R + threadIdx.x, w0 = u0 - lane;
+    long long u0 = (long long)blockIdx.x * blockDim.x * R + threadIdx.x, w0 = u0 - lane, whole = a.width / P;
     for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)
         for (long long y = (long long)blockIdx.y * blockDim.y + threadIdx.y; y < a.height;
              y += (long long)gridDim.y * blockDim.y) {
             long long so = b * a.src_bstride + y * a.src_pitch, dof = b * a.dst_bstride + y * a.dst_pitch;
-            if ((w0 + 31 + (long long)(R - 1) * blockDim.x) * P + P <= a.width) { /* the warp's units all inside */
-                In in[R];
+            In in[R];
 #pragma unroll
-                for (int r = 0; r < R; ++r) {
-                    long long u = u0 + (long long)r * blockDim.x;
-                    in[r].fetch(a.src, so + u * P * a.src_xstride, so + (u - lane) * P * a.src_xstride, lane);
-                }
-#pragma unroll
-                for (int r = 0; r < R; ++r) {
-                    long long u = u0 + (long long)r * blockDim.x;
-                    Out out;
-                    in[r].settle(area, lane);
-                    gm__convert_unit<S, D, C, LS, LD, P, KIND>(in[r], out, k);
-                    out.put(a.dst, dof + u * P * a.dst_xstride, dof + (u - lane) * P * a.dst_xstride, area, lane);
-                }
-                continue;
-            }
             for (int r = 0; r < R; ++r) {
-                long long x0 = (u0 + (long long)r * blockDim.x) * P;
-                if (x0 + P <= a.width) {
-                    In in;
-                    Out out;
-                    in.load(a.src, so + x0 * a.src_xstride);
-                    gm__convert_unit<S, D, C, LS, LD, P, KIND>(in, out, k);
-                    out.store(a.dst, dof + x0 * a.dst_xstride);
-                } else {
-                    for (long long x = x0; x < a.width; ++x)
+                long long w = w0 + (long long)r * blockDim.x, n = whole - w;
+                if (n > 0)
+                    in[r].fetch(a.src, so + (w + lane) * P * a.src_xstride, so + w * P * a.src_xstride, lane,
+                                n < 32 ? (int)n : 32);
+            }
+#pragma unroll
+            for (int r = 0; r < R; ++r) {
+                long long w = w0 + (long long)r * blockDim.x, n = whole - w;
+                if (n > 0) {
+                    in[r].settle(area, lane);
+                    gm__convert_put<S, D, C, LS, LD, P, KIND>(in[r], k, a.dst, dof + (w + lane) * P * a.dst_xstride,
+                                                              dof + w * P * a.dst_xstride, area, lane,
+                                                              n < 32 ? (int)n : 32);
+                } else if (w + lane == whole) {
+                    for (long long x = whole * P; x < a.width; ++x)
                         gm__pixel(S, D, C, &a, b, y, x);
                 }
             }

@@ -180,6 +180,21 @@ static void every_specialization(void)
             }
 }
 
+/* Whether every row, plane and image start of m is a multiple of what the
+ * fast kernel with P pixels a unit needs: the widest of 16, 8, 4, 2, 1
+ * bytes dividing a unit's run (P pixels interleaved, or P of one plane). */
+static int unit_aligned(const gm_mat* m, int p)
+{
+    int64_t run = p * (int64_t)gm_dtype_size(m->dtype) * (m->layout == GM_HWC ? m->channels : 1), u = 16;
+    int c, planes = m->layout == GM_HWC ? 1 : m->channels, ok;
+    while (run % u)
+        u /= 2;
+    ok = m->pitch % u == 0 && (m->batch < 2 || m->batch_pitch % u == 0);
+    for (c = 0; c < planes; ++c)
+        ok &= ((uintptr_t)m->data + (uint64_t)(c * m->plane_pitch)) % (uint64_t)u == 0;
+    return ok;
+}
+
 /* Every fast kernel (same channel count; each dtype pair, channel count and
  * layout pair) on aligned memory, with widths that leave a ragged row end,
  * both launch kinds (plain, scaled); and the same transforms on misaligned
@@ -220,10 +235,13 @@ static void fast_paths(void)
                         }
                         compare_op(what, &src, &dst, op_transform, &x);
                         /* the reversed map folds into plane addresses unless both sides interleave;
-                         * a unit of one pixel needs no more than element alignment */
+                         * misaligned memory may still suit a unit that needs little alignment */
                         int foldable = kind < 2 && (cn == 1 || ls == 1 || ld == 1);
-                        int one_pixel = gm__fast_pr[GM__FAST_SPEC(S, D, cn, ls, ld) - GM__GENERIC_COUNT][0] == 1;
-                        if (foldable && (aligned || one_pixel))
+                        int p = gm__fast_pr[(cn == 1 ? GM__FAST_SPEC(S, D, 1, 0, 0) : GM__FAST_SPEC(S, D, cn, ls, ld)) -
+                                            GM__GENERIC_COUNT][0];
+                        int fits = unit_aligned(&src.dev_roi, p) && unit_aligned(&dst.dev_roi, p);
+                        CHECK(!aligned || fits, "%s: aligned memory fails the fast kernel's alignment", what);
+                        if (foldable && fits)
                             CHECK(gm__fast_launches == fast0 + 1, "%s: the fast kernel did not run", what);
                         else
                             CHECK(gm__generic_launches == generic0 + 1, "%s: the generic kernel did not run", what);

@@ -76,7 +76,7 @@ class Image:
         return self.mat.data
 
     def free(self):
-        self.lib.gm_free(C.byref(self.mat))
+        self.lib.dll.gm_free(C.byref(self.mat))
 
 
 class _Exporter:

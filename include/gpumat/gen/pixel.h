@@ -97,22 +97,17 @@ GM__FN float gm__f16_to_f32(unsigned int h)
     return GM__BITS_F32(sign | ((exp + 112u) << 23) | (man << 13));
 }
 
-/* Round to nearest even, overflow to infinity, NaN stays a (quiet) NaN with
- * the top of its payload. A kernel prelude may define GM__HW_F16(f) (and
- * GM__HW_BF16(f)): the hardware's round-to-nearest-even conversion, which
- * agrees with the bits below on every number and is taken for all but NaN,
- * whose payload only the bits keep. NaN is settled first, in a few
- * operations, so the kernels carry no branchy fallback per element. */
-GM__FN unsigned int gm__f32_to_f16(float f)
+/* f (not NaN) rounded to nearest even, overflowing to infinity. A kernel
+ * prelude may define GM__HW_F16(f) (and GM__HW_BF16(f)): the hardware's
+ * conversion, which agrees with the bits below on every number. */
+GM__FN unsigned int gm__f32_to_f16_number(float f)
 {
-    unsigned int x = GM__F32_BITS(f);
-    unsigned int sign = (x >> 16) & 0x8000u;
-    unsigned int ax = x & 0x7fffffffu;
-    if (f != f)
-        return sign | 0x7e00u | ((ax >> 13) & 0x3ffu);
 #ifdef GM__HW_F16
     return GM__HW_F16(f);
 #else
+    unsigned int x = GM__F32_BITS(f);
+    unsigned int sign = (x >> 16) & 0x8000u;
+    unsigned int ax = x & 0x7fffffffu;
     if (ax >= 0x477ff000u) /* rounds to >= 65520 (or is inf): overflow */
         return sign | 0x7c00u;
     if (ax < 0x38800000u) { /* below the smallest normal half: subnormal or zero */
@@ -138,22 +133,39 @@ GM__FN unsigned int gm__f32_to_f16(float f)
 #endif
 }
 
+/* Round to nearest even, overflow to infinity; NaN stays a quiet NaN with
+ * its sign and the top of its payload, which only bits can keep. */
+GM__FN unsigned int gm__f32_to_f16(float f)
+{
+    unsigned int x = GM__F32_BITS(f);
+    if (f != f)
+        return ((x >> 16) & 0x8000u) | 0x7e00u | ((x >> 13) & 0x3ffu);
+    return gm__f32_to_f16_number(f);
+}
+
 GM__FN float gm__bf16_to_f32(unsigned int h)
 {
     return GM__BITS_F32(h << 16);
 }
 
-/* Round to nearest even; NaN stays a quiet NaN with its sign. */
+GM__FN unsigned int gm__f32_to_bf16_number(float f)
+{
+#ifdef GM__HW_BF16
+    return GM__HW_BF16(f);
+#else
+    unsigned int x = GM__F32_BITS(f);
+    return (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;
+#endif
+}
+
+/* Round to nearest even; NaN stays a quiet NaN with its sign and the top of
+ * its payload. */
 GM__FN unsigned int gm__f32_to_bf16(float f)
 {
     unsigned int x = GM__F32_BITS(f);
     if (f != f)
         return (x >> 16) | 0x40u;
-#ifdef GM__HW_BF16
-    return GM__HW_BF16(f);
-#else
-    return (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;
-#endif
+    return gm__f32_to_bf16_number(f);
 }
 
 /* Every source value is exact in double. */
@@ -174,13 +186,22 @@ GM__FN double gm__load(int S, const unsigned char* p)
 
 /* The value as float: exact for every dtype but s32 and f64, which round
  * once, as (float)(double)x would. */
+/* v (|v| <= 32768) as a float, exactly: 2^23 + 32768 + v has those bits
+ * below an exponent of 2^23, and the subtraction is exact. Plain integer
+ * arithmetic, where a GPU's int -> float conversion runs at a fraction of
+ * its arithmetic rate. */
+GM__FN float gm__small_int_to_f32(int v)
+{
+    return GM__BITS_F32(0x4b000000u + (unsigned int)(v + 32768)) - 8421376.0f;
+}
+
 GM__FN float gm__load_f(int S, const unsigned char* p)
 {
     switch (S) {
-    case GM_U8: return (float)*p;
-    case GM_S8: return (float)*(const signed char*)p;
-    case GM_U16: return (float)*(const unsigned short*)p;
-    case GM_S16: return (float)*(const short*)p;
+    case GM_U8: return gm__small_int_to_f32(*p);
+    case GM_S8: return gm__small_int_to_f32(*(const signed char*)p);
+    case GM_U16: return gm__small_int_to_f32(*(const unsigned short*)p);
+    case GM_S16: return gm__small_int_to_f32(*(const short*)p);
     case GM_S32: return (float)*(const int*)p;
     case GM_F32: return *(const float*)p;
     case GM_F64: return (float)*(const double*)p;
@@ -246,6 +267,18 @@ GM__FN void gm__store_f32(int D, unsigned char* p, float v)
     }
 }
 
+/* The same for a v known not to be NaN, which spares the f16 and bf16
+ * conversions their NaN test. */
+GM__FN void gm__store_f32_number(int D, unsigned char* p, float v)
+{
+    if (D == GM_F16)
+        *(unsigned short*)p = (unsigned short)gm__f32_to_f16_number(v);
+    else if (D == GM_BF16)
+        *(unsigned short*)p = (unsigned short)gm__f32_to_bf16_number(v);
+    else
+        gm__store_f32(D, p, v);
+}
+
 GM__FN void gm__store_f64(int D, unsigned char* p, double v)
 {
     switch (D) {
@@ -281,8 +314,34 @@ GM__FN int gm__is_plain(int konst, double pre, double scale, double offset)
     return !konst && pre == 0.0 && scale == 1.0 && offset == 0.0;
 }
 
+GM__FN int gm__is_int(int T)
+{
+    return T == GM_U8 || T == GM_S8 || T == GM_U16 || T == GM_S16 || T == GM_S32;
+}
+
+/* An integer element's value (T an integer dtype). */
+GM__FN int gm__load_int(int T, const unsigned char* p)
+{
+    switch (T) {
+    case GM_U8: return *p;
+    case GM_S8: return *(const signed char*)p;
+    case GM_U16: return *(const unsigned short*)p;
+    case GM_S16: return *(const short*)p;
+    default: return *(const int*)p;
+    }
+}
+
+/* q saturated to the integer dtype D. */
+GM__FN int gm__clamp_int(int q, int D)
+{
+    int lo = (int)gm__int_lo(D), hi = (int)gm__int_hi(D);
+    return q < lo ? lo : q > hi ? hi : q;
+}
+
 /* A conversion without arithmetic: one rounding, or the bits copied between
- * equal dtypes, as OpenCV's convertTo without scale and cv::split do. Where
+ * equal dtypes, as OpenCV's convertTo without scale and cv::split do;
+ * between integers a saturation, which is what rounding an integer comes to.
+ * Where
  * the source is exact in float (all but s32 and f64) float work rounds as
  * double work would: f32, f16 and bf16 round once either way, and rintf
  * equals rint on a float. */
@@ -290,6 +349,10 @@ GM__FN void gm__convert_plain(int S, int D, const unsigned char* sp, unsigned ch
 {
     if (S == D)
         gm__copy_element(S, sp, dp);
+    else if (gm__is_int(S) && gm__is_int(D))
+        gm__store_int(D, dp, gm__clamp_int(gm__load_int(S, sp), D));
+    else if (gm__is_int(S) && S != GM_S32) /* exact in float, never NaN */
+        gm__store_f32_number(D, dp, gm__load_f(S, sp));
     else if (S != GM_S32 && S != GM_F64)
         gm__store_f32(D, dp, gm__load_f(S, sp));
     else
@@ -299,14 +362,19 @@ GM__FN void gm__convert_plain(int S, int D, const unsigned char* sp, unsigned ch
 /* saturate((x + pre) * scale + offset) into D, in float for the pairs OpenCV
  * computes in float (the parameters already rounded to float), the
  * multiply-add fused as OpenCV's SIMD path does. pre 0 adds nothing, so -0
- * stays -0. */
+ * stays -0. number: the caller knows the result is no NaN (an integer
+ * source with finite parameters). */
 GM__FN void gm__scale_f(int S, int D, const unsigned char* sp, unsigned char* dp, float pre, float scale,
-                        float offset)
+                        float offset, int number)
 {
     float v = gm__load_f(S, sp);
     if (pre != 0.0f)
         v = v + pre;
-    gm__store_f32(D, dp, fmaf(v, scale, offset));
+    v = fmaf(v, scale, offset);
+    if (number)
+        gm__store_f32_number(D, dp, v);
+    else
+        gm__store_f32(D, dp, v);
 }
 
 /* The same in double, for the pairs OpenCV computes in double. */
@@ -337,7 +405,7 @@ GM__FN void gm__channel(int kind, int S, int D, const unsigned char* sp, unsigne
     } else if (wide)
         gm__scale_d(S, D, sp, dp, pre, scale, offset);
     else
-        gm__scale_f(S, D, sp, dp, (float)pre, (float)scale, (float)offset);
+        gm__scale_f(S, D, sp, dp, (float)pre, (float)scale, (float)offset, 0);
 }
 
 /* All CD channels of pixel (x, y) of image b. */

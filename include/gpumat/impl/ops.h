@@ -163,6 +163,18 @@ static int gm__uniform(const gm__xform_args* a, int channels)
     return 1;
 }
 
+/* Whether every channel's parameters are finite: the fast kernel counts on
+ * it (an integer source then gives no NaN); the generic kernel takes the
+ * rest. */
+static int gm__finite_params(const gm__xform_args* a, int channels)
+{
+    int c;
+    for (c = 0; c < channels; ++c)
+        if (!isfinite(a->pre[c]) || !isfinite(a->scale[c]) || !isfinite(a->offset[c]))
+            return 0;
+    return 1;
+}
+
 /* Rows that follow each other without padding, in source and destination,
  * as one long row (images too, where they follow each other likewise), so
  * that the fast kernel's warps are full everywhere but at the very end. A
@@ -181,15 +193,17 @@ static void gm__join_rows(gm__xform_args* a)
     a->dst_pitch = a->width * a->dst_xstride;
 }
 
-/* The fast kernel for a (C channels in and out, no constants), rewriting a
- * for it: channels alike and interleaved on both sides become one channel C
- * times as wide, a channel map folds into plane addresses, rows without
- * padding join into one, and every run the kernel moves must be aligned to
- * its unit. -1, a untouched, where it cannot. */
+/* The fast kernel for a (C channels in and out, no constants, finite
+ * parameters), rewriting a for it: channels alike and interleaved on both
+ * sides become one channel C times as wide, a channel map folds into plane
+ * addresses, rows without padding join into one, and every run the kernel
+ * moves must be aligned to its unit. -1, a untouched, where it cannot. */
 static int gm__fast(gm__xform_args* a, int S, int D, int channels, gm_layout ls, gm_layout ld)
 {
     gm__xform_args t = *a;
     int fast, p;
+    if (!gm__finite_params(&t, channels))
+        return -1;
     if (channels > 1 && ls == GM_HWC && ld == GM_HWC && gm__uniform(&t, channels)) {
         t.width *= channels;
         t.src_xstride /= channels;
