@@ -13,7 +13,7 @@ VERSION = "1"
 # The lines that instantiate one kernel (printf formats the library fills).
 KERNEL_ENTRY = ('extern "C" __global__ void __launch_bounds__(256) %s(gm__xform_args a) '
                 '{ gm__xform<%d, %d, %d>(a); }\n')
-FAST_ENTRY = ('extern "C" __global__ void __launch_bounds__(256) %s(gm__xform_args a) '
+FAST_ENTRY = ('extern "C" __global__ void __launch_bounds__(256, %d) %s(gm__xform_args a) '
               '{ gm__xform_fast<%d, %d, %d, %d, %d, %d, %d>(a); }\n')
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -77,7 +77,8 @@ def emit_kernels():
             pixel_source() + template("xform.cu") + template("xform_fast.cu"))
     names = "\n".join(['    "%s",' % M.kernel_name(s, d, c) for s, d, c in M.specs()] +
                       ['    "%s",' % M.fast_kernel_name(*f) for f in M.fast_specs()])
-    fast_pr = ",\n".join("    " + ", ".join("{%d, %d}" % (M.pixels_per_unit(*f), M.units_per_thread(*f)) for f in row)
+    fast_pr = ",\n".join("    " + ", ".join("{%d, %d, %d}" % (M.pixels_per_unit(*f), M.units_per_thread(*f),
+                                                          M.min_blocks(*f)) for f in row)
                          for row in chunks(list(M.fast_specs()), 8))
     sizes = ", ".join(str(sz) for _, _, sz in M.DTYPES)
     dnames = ", ".join('"%s"' % n for n in M.DTYPE_NAMES)
@@ -107,15 +108,16 @@ static const char* const gm__kernel_src[] = {
     0
 };
 
-/* The lines that instantiate one specialization: name, S, D, CD / name, S, D,
- * C, LS, LD, P, R. */
+/* The lines that instantiate one specialization: name, S, D, CD / blocks,
+ * name, S, D, C, LS, LD, P, R. */
 static const char gm__kernel_entry[] =
     "%s";
 static const char gm__fast_entry[] =
     "%s";
 
-/* P (pixels per unit) and R (units per thread) of each fast kernel. */
-static const unsigned char gm__fast_pr[GM__SPEC_COUNT - GM__GENERIC_COUNT][2] = {
+/* P (pixels per unit), R (units per thread) and the blocks a multiprocessor
+ * must fit (__launch_bounds__) of each fast kernel. */
+static const unsigned char gm__fast_pr[GM__SPEC_COUNT - GM__GENERIC_COUNT][3] = {
 %s
 };
 

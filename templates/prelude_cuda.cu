@@ -30,3 +30,13 @@ __device__ __forceinline__ unsigned int gm__hw_bf16(float f)
 }
 #define GM__HW_BF16(f) gm__hw_bf16(f)
 #endif
+
+/* Hardware float -> int32, round half to even; PTX clamps float-to-integer
+ * conversions to the destination range. NaN never reaches it. */
+__device__ __forceinline__ int gm__hw_f2i_rn(float f)
+{
+    int i;
+    asm("cvt.rni.s32.f32 %0, %1;" : "=r"(i) : "f"(f));
+    return i;
+}
+#define GM__HW_F2I_RN(f) gm__hw_f2i_rn(f)

@@ -319,45 +319,48 @@ __device__ __forceinline__ void gm__convert_put(const gm__unit<gm__esize[S], C, 
 
 template <int A, int B> struct gm__max { enum { v = A > B ? A : B }; };
 
-/* Each thread takes R units of a row, blockDim.x units apart, so every load
- * and store instruction of a warp covers one contiguous run of memory; all R
- * loads are issued before the first store. A warp whose units pass the
- * row's last whole unit keeps its first n lanes at work (n is the same for
- * the whole warp, as staging needs); the lane whose unit would come next
- * converts the row's last width % P pixels one by one. */
+/* The work is cut into warp tasks: R * 32 consecutive units of one row (a
+ * row's last task also covers its last width % P pixels), numbered row by
+ * row over every image, so warps stay busy whatever the row length and a
+ * launch of about 8 tasks a block fits the GPU evenly. Lane l takes units
+ * l, l + 32, ... of its task, so every load and store instruction of a warp
+ * covers one contiguous run of memory; all R loads are issued before the
+ * first store. A warp whose units pass the row's last whole unit keeps its
+ * first n lanes at work (n is the same for the whole warp, as staging
+ * needs); the lane whose unit would come next converts the row's last
+ * width % P pixels one by one. */
 template <int S, int D, int C, int LS, int LD, int P, int R, int KIND>
 __device__ __forceinline__ void gm__rows_fast(const gm__xform_args& a, gm__chunk* area)
 {
     typedef gm__unit<gm__esize[S], C, LS, P> In;
     const gm__params<S, D, C> k(a);
-    int lane = threadIdx.x % 32;
-    long long u0 = (long long)blockIdx.x * blockDim.x * R + threadIdx.x, w0 = u0 - lane, whole = a.width / P;
-    for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)
-        for (long long y = (long long)blockIdx.y * blockDim.y + threadIdx.y; y < a.height;
-             y += (long long)gridDim.y * blockDim.y) {
-            long long so = b * a.src_bstride + y * a.src_pitch, dof = b * a.dst_bstride + y * a.dst_pitch;
-            In in[R];
+    const int lane = threadIdx.x % 32;
+    const long long whole = a.width / P, per_row = whole / (32 * R) + 1, tasks = a.batch * a.height * per_row;
+    for (long long t = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / 32; t < tasks;
+         t += (long long)gridDim.x * blockDim.x / 32) {
+        long long row = t / per_row, w0 = t % per_row * 32 * R, b = row / a.height, y = row % a.height;
+        long long so = b * a.src_bstride + y * a.src_pitch, dof = b * a.dst_bstride + y * a.dst_pitch;
+        In in[R];
 #pragma unroll
-            for (int r = 0; r < R; ++r) {
-                long long w = w0 + (long long)r * blockDim.x, n = whole - w;
-                if (n > 0)
-                    in[r].fetch(a.src, so + (w + lane) * P * a.src_xstride, so + w * P * a.src_xstride, lane,
-                                n < 32 ? (int)n : 32);
-            }
-#pragma unroll
-            for (int r = 0; r < R; ++r) {
-                long long w = w0 + (long long)r * blockDim.x, n = whole - w;
-                if (n > 0) {
-                    in[r].settle(area, lane);
-                    gm__convert_put<S, D, C, LS, LD, P, KIND>(in[r], k, a.dst, dof + (w + lane) * P * a.dst_xstride,
-                                                              dof + w * P * a.dst_xstride, area, lane,
-                                                              n < 32 ? (int)n : 32);
-                } else if (w + lane == whole) {
-                    for (long long x = whole * P; x < a.width; ++x)
-                        gm__pixel(S, D, C, &a, b, y, x);
-                }
-            }
+        for (int r = 0; r < R; ++r) {
+            long long w = w0 + 32 * r, n = whole - w;
+            if (n > 0)
+                in[r].fetch(a.src, so + (w + lane) * P * a.src_xstride, so + w * P * a.src_xstride, lane,
+                            n < 32 ? (int)n : 32);
         }
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            long long w = w0 + 32 * r, n = whole - w;
+            if (n > 0) {
+                in[r].settle(area, lane);
+                gm__convert_put<S, D, C, LS, LD, P, KIND>(in[r], k, a.dst, dof + (w + lane) * P * a.dst_xstride,
+                                                          dof + w * P * a.dst_xstride, area, lane, n < 32 ? (int)n : 32);
+            }
+            if (w + lane == whole)
+                for (long long x = whole * P; x < a.width; ++x)
+                    gm__pixel(S, D, C, &a, b, y, x);
+        }
+    }
 }
 
 /* The staging area: per warp of a 256-thread block, 32 units' chunks of the
@@ -369,7 +372,7 @@ __device__ __forceinline__ void gm__xform_fast(const gm__xform_args& a)
     typedef typename gm__unit<gm__esize[D], C, LD, P>::B BD;
     enum { AREA = 32 * gm__max<BS::STAGED ? (int)BS::STRIDE : 0, BD::STAGED ? (int)BD::STRIDE : 0>::v };
     __shared__ gm__chunk stage[256 / 32][AREA ? AREA : 1];
-    gm__chunk* area = stage[(threadIdx.y * blockDim.x + threadIdx.x) / 32];
+    gm__chunk* area = stage[threadIdx.x / 32];
     if (a.kind == GM__PLAIN)
         gm__rows_fast<S, D, C, LS, LD, P, R, GM__PLAIN>(a, area);
     else

@@ -241,17 +241,47 @@ GM__FN double gm__int_hi(int D)
     return D == GM_U8 ? 255.0 : D == GM_S8 ? 127.0 : D == GM_U16 ? 65535.0 : D == GM_S16 ? 32767.0 : 2147483647.0;
 }
 
+GM__FN int gm__is_int(int T)
+{
+    return T == GM_U8 || T == GM_S8 || T == GM_U16 || T == GM_S16 || T == GM_S32;
+}
+
+/* An integer element's value (T an integer dtype). */
+GM__FN int gm__load_int(int T, const unsigned char* p)
+{
+    switch (T) {
+    case GM_U8: return *p;
+    case GM_S8: return *(const signed char*)p;
+    case GM_U16: return *(const unsigned short*)p;
+    case GM_S16: return *(const short*)p;
+    default: return *(const int*)p;
+    }
+}
+
+/* q saturated to the integer dtype D. */
+GM__FN int gm__clamp_int(int q, int D)
+{
+    int lo = (int)gm__int_lo(D), hi = (int)gm__int_hi(D);
+    return q < lo ? lo : q > hi ? hi : q;
+}
+
 /* gm__round_clamp((double)v, lo(D), hi(D)) without double arithmetic. Every
  * bound is exact in float but 2^31 - 1, which becomes 2^31 with no float in
  * between, so the float tests decide alike. Written as clamps and selects,
  * which kernels run without branching; fmaxf turns NaN into lo, so no
- * conversion sees a value out of range. */
+ * conversion sees a value out of range. A kernel prelude may define
+ * GM__HW_F2I_RN(v): the hardware's round-half-even conversion to int32,
+ * saturating (one instruction for rintf and the conversion). */
 GM__FN int gm__round_clamp_f(float v, int D)
 {
+#ifdef GM__HW_F2I_RN
+    return v != v ? 0 : gm__clamp_int(GM__HW_F2I_RN(v), D);
+#else
     float r = fmaxf(rintf(v), (float)gm__int_lo(D));
     if (D == GM_S32)
         return v != v ? 0 : r >= 2147483648.0f ? 2147483647 : (int)r;
     return v != v ? 0 : (int)fminf(r, (float)gm__int_hi(D));
+#endif
 }
 
 /* A float work value into D (OpenCV's cvRound(float) and saturate for
@@ -312,30 +342,6 @@ enum { GM__ANY = 0, GM__PLAIN = 1, GM__SCALED = 2 };
 GM__FN int gm__is_plain(int konst, double pre, double scale, double offset)
 {
     return !konst && pre == 0.0 && scale == 1.0 && offset == 0.0;
-}
-
-GM__FN int gm__is_int(int T)
-{
-    return T == GM_U8 || T == GM_S8 || T == GM_U16 || T == GM_S16 || T == GM_S32;
-}
-
-/* An integer element's value (T an integer dtype). */
-GM__FN int gm__load_int(int T, const unsigned char* p)
-{
-    switch (T) {
-    case GM_U8: return *p;
-    case GM_S8: return *(const signed char*)p;
-    case GM_U16: return *(const unsigned short*)p;
-    case GM_S16: return *(const short*)p;
-    default: return *(const int*)p;
-    }
-}
-
-/* q saturated to the integer dtype D. */
-GM__FN int gm__clamp_int(int q, int D)
-{
-    int lo = (int)gm__int_lo(D), hi = (int)gm__int_hi(D);
-    return q < lo ? lo : q > hi ? hi : q;
 }
 
 /* A conversion without arithmetic: one rounding, or the bits copied between

@@ -82,7 +82,7 @@ static char* gm__kernel_source(const int* specs, int n)
             used += (size_t)snprintf(src + used, size - used, gm__kernel_entry, gm__kernel_names[spec],
                                      spec / 4 / GM_DTYPE_COUNT, spec / 4 % GM_DTYPE_COUNT, spec % 4 + 1);
         else
-            used += (size_t)snprintf(src + used, size - used, gm__fast_entry, gm__kernel_names[spec],
+            used += (size_t)snprintf(src + used, size - used, gm__fast_entry, gm__fast_pr[f][2], gm__kernel_names[spec],
                                      g / 4 / GM_DTYPE_COUNT, g / 4 % GM_DTYPE_COUNT, g % 4 + 1, f / 2 % 2, f % 2,
                                      gm__fast_pr[f][0], gm__fast_pr[f][1]);
     }

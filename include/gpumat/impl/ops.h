@@ -238,7 +238,7 @@ static gm_status gm__run(const char* fn, int spec, gm_layout ls, gm_layout ld, i
     int cd = spec % 4 + 1, S = spec / 4 / GM_DTYPE_COUNT, D = spec / 4 % GM_DTYPE_COUNT, run = spec, p = 1, r = 1, rc;
     int fast;
     unsigned bx = 32, by = 8, gx, gy, gz;
-    long long threads;
+    long long tasks;
     gm_status s;
     if (on_host) {
         gm__cpu_fns[spec / 4](a, cd);
@@ -251,17 +251,17 @@ static gm_status gm__run(const char* fn, int spec, gm_layout ls, gm_layout ld, i
     }
     if ((s = gm__kernel(fn, run, device, &f)) != GM_OK)
         return s;
-    threads = ((a->width + p - 1) / p + r - 1) / r;
-    if (run != spec) { /* rows of 256 threads, narrower for narrow images */
-        bx = 256;
-        while (bx > 32 && bx / 2 >= threads)
-            bx /= 2;
-        by = 256 / bx;
-    }
     params[0] = a;
-    gx = (unsigned)((threads + bx - 1) / bx);
-    gy = (unsigned)((a->height + by - 1) / by < 65535 ? (a->height + by - 1) / by : 65535);
-    gz = (unsigned)(a->batch < 65535 ? a->batch : 65535);
+    if (run != spec) { /* 1-D blocks of 8 warps, one warp task each (xform_fast.cu); a huge image loops */
+        tasks = a->batch * a->height * (a->width / p / (32 * r) + 1);
+        bx = 256;
+        by = gy = gz = 1;
+        gx = (unsigned)((tasks + 7) / 8 < 1 << 30 ? (tasks + 7) / 8 : 1 << 30);
+    } else {
+        gx = (unsigned)((a->width + bx - 1) / bx);
+        gy = (unsigned)((a->height + by - 1) / by < 65535 ? (a->height + by - 1) / by : 65535);
+        gz = (unsigned)(a->batch < 65535 ? a->batch : 65535);
+    }
     if ((rc = gm__cu.cuLaunchKernel(f, gx, gy, gz, bx, by, 1, 0, stream, params, NULL)) != 0)
         return gm__cuda_fail(fn, "cuLaunchKernel", rc);
     __atomic_add_fetch(run == spec ? &gm__generic_launches : &gm__fast_launches, 1, __ATOMIC_RELAXED);
