@@ -737,7 +737,7 @@ void host_section()
         ok = gm_ok(gm_convert(&s, &d, 1.0 / 255.0, 0.0, st)) &&
              (gm__fast_launches == fast0 + 1 || fail("gm_convert did not take the fast kernel")) &&
              (fast >= 0 || fail("no fast kernel for the 8x8 convert")) &&
-             gm_ok(gm__kernel("bench", fast, s.device, &f));
+             gm_ok(gm__kernel("bench", fast, s.device, &f, NULL));
         double t0 = now_us();
         for (int i = 0; ok && i < n; ++i) {
             int rc = gm__cu.cuLaunchKernel(f, 1, 1, 1, 32, 8, 1, 0, st, params, NULL);

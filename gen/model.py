@@ -121,10 +121,10 @@ def min_blocks(src, dst, channels, ls, ld):
     """Blocks of 256 threads each multiprocessor must fit (the kernel's
     __launch_bounds__): 4, which caps registers at 64 and so keeps half the
     threads resident, where one unit a thread (R = 1) holds at most 112
-    bytes, its loads and one destination stream; else 1, ptxas's choice (a
-    cap there spills to local memory)."""
+    bytes, its loads and one destination stream; else 2 (at most 128
+    registers: one block a multiprocessor would leave it mostly idle)."""
     p = pixels_per_unit(src, dst, channels, ls, ld)
     stream = p * size(dst) * (channels if ld == "hwc" else 1)
     held = p * channels * size(src) + stream
-    return 4 if units_per_thread(src, dst, channels, ls, ld) == 1 and held <= 112 else 1
+    return 4 if units_per_thread(src, dst, channels, ls, ld) == 1 and held <= 112 else 2
 

@@ -8,6 +8,7 @@ template <int S, int D, int CD>
 __device__ __forceinline__ void gm__xform(const gm__xform_args& a)
 {
     long long x = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    gm__grid_begin();
     if (x >= a.width)
         return;
     for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)

@@ -338,7 +338,18 @@ __device__ __forceinline__ void gm__rows_fast(const gm__xform_args& a, gm__chunk
     const long long whole = a.width / P, per_row = whole / (32 * R) + 1, tasks = a.batch * a.height * per_row;
     for (long long t = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / 32; t < tasks;
          t += (long long)gridDim.x * blockDim.x / 32) {
-        long long row = t / per_row, w0 = t % per_row * 32 * R, b = row / a.height, y = row % a.height;
+        long long row, w0, b, y;
+        if (tasks <= 0xffffffffll) { /* 32-bit division, a fraction of the 64-bit routine's cost */
+            unsigned r32 = (unsigned)t / (unsigned)per_row, h = (unsigned)a.height;
+            w0 = (long long)((unsigned)t - r32 * (unsigned)per_row) * 32 * R;
+            b = r32 / h;
+            y = r32 - (unsigned)b * h;
+        } else {
+            row = t / per_row;
+            w0 = t % per_row * 32 * R;
+            b = row / a.height;
+            y = row % a.height;
+        }
         long long so = b * a.src_bstride + y * a.src_pitch, dof = b * a.dst_bstride + y * a.dst_pitch;
         In in[R];
 #pragma unroll
@@ -373,6 +384,7 @@ __device__ __forceinline__ void gm__xform_fast(const gm__xform_args& a)
     enum { AREA = 32 * gm__max<BS::STAGED ? (int)BS::STRIDE : 0, BD::STAGED ? (int)BD::STRIDE : 0>::v };
     __shared__ gm__chunk stage[256 / 32][AREA ? AREA : 1];
     gm__chunk* area = stage[threadIdx.x / 32];
+    gm__grid_begin();
     if (a.kind == GM__PLAIN)
         gm__rows_fast<S, D, C, LS, LD, P, R, GM__PLAIN>(a, area);
     else

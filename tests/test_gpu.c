@@ -134,6 +134,23 @@ static gm_status op_transform(const gm_mat* s, gm_mat* d, const void* x) { retur
 static gm_status op_split(const gm_mat* s, gm_mat* d, const void* x) { (void)x; return gm_split(s, d, NULL); }
 static gm_status op_merge(const gm_mat* s, gm_mat* d, const void* x) { (void)x; return gm_merge(s, d, NULL); }
 
+/* 32 launches queued back to back on one stream, each reading what the one
+ * before wrote (on sm_90+ each may start while the one before drains). */
+typedef struct chain_args { gm_mat dev_mid, host_mid; } chain_args;
+static gm_status op_chain(const gm_mat* s, gm_mat* d, const void* p)
+{
+    const chain_args* c = (const chain_args*)p;
+    gm_mat mid = s->where == GM_DEVICE ? c->dev_mid : c->host_mid;
+    gm_status st = GM_OK;
+    int i;
+    for (i = 0; i < 16 && st == GM_OK; ++i) {
+        st = gm_convert(i ? d : s, &mid, 1.0 + i / 8.0, -i, NULL);
+        if (st == GM_OK)
+            st = gm_convert(&mid, d, 0.75, i, NULL);
+    }
+    return st;
+}
+
 typedef struct blob_args { double scale, mean[4], std[4]; int swap; } blob_args;
 static gm_status op_blob(const gm_mat* s, gm_mat* d, const void* p)
 {
@@ -280,6 +297,23 @@ static void flattened(void)
 }
 
 /* The named entry points over every dtype: split, merge, blob. */
+static void dependent_chain(void)
+{
+    pair a, b, mid;
+    chain_args c;
+    if (!make_pair_at(&a, 1920, 1080, 1, GM_U8, 3, GM_HWC, 1) || !make_pair_at(&b, 1920, 1080, 1, GM_U8, 3, GM_HWC, 1) ||
+        !make_pair_at(&mid, 1920, 1080, 1, GM_F32, 3, GM_HWC, 1)) {
+        CHECK(0, "chain setup failed");
+        return;
+    }
+    c.dev_mid = mid.dev_roi;
+    c.host_mid = mid.host_roi;
+    compare_op("32 dependent launches on one stream", &a, &b, op_chain, &c);
+    free_pair(&a);
+    free_pair(&b);
+    free_pair(&mid);
+}
+
 static void entry_points(void)
 {
     int dt, cn;
@@ -461,6 +495,7 @@ int main(int argc, char** argv)
         big_image();
     }
     flattened();
+    dependent_chain();
     entry_points();
     transfers();
     printf("gpu: %d kernels compiled\n", gm__compile_count);

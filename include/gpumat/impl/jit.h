@@ -349,8 +349,9 @@ static gm_status gm__ctx_cache_for(const char* fn, gm__CUcontext ctx, int dev, g
 }
 
 /* The function of spec in the current context, compiled on first use; N
- * threads racing on a cold slot compile it once. */
-static gm_status gm__kernel(const char* fn, int spec, int device, gm__CUfunction* out)
+ * threads racing on a cold slot compile it once. arch (may be NULL): the
+ * context's sm_XY as XY. */
+static gm_status gm__kernel(const char* fn, int spec, int device, gm__CUfunction* out, int* arch)
 {
     gm__CUcontext ctx;
     gm__ctx_cache* cache;
@@ -370,6 +371,8 @@ static gm_status gm__kernel(const char* fn, int spec, int device, gm__CUfunction
                         fn, device, dev);
     if ((s = gm__ctx_cache_for(fn, ctx, dev, &cache)) != GM_OK)
         return s;
+    if (arch)
+        *arch = cache->arch;
     f = __atomic_load_n(&cache->fns[spec], __ATOMIC_ACQUIRE);
     if (f) {
         *out = f;
@@ -423,7 +426,7 @@ static void* gm__warm_worker(void* arg)
         i = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED);
     }
     for (; i < w->count; i = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED))
-        if ((s = gm__kernel("gm_warmup", w->kernels ? w->kernels[i] : i, w->device, &f)) != GM_OK)
+        if ((s = gm__kernel("gm_warmup", w->kernels ? w->kernels[i] : i, w->device, &f, NULL)) != GM_OK)
             break;
     if (s != GM_OK) {
         pthread_mutex_lock(&w->lock);

@@ -31,6 +31,29 @@ typedef struct gm__memcpy2d {
     size_t WidthInBytes, Height;
 } gm__memcpy2d;
 
+/* Layouts of CUlaunchAttribute and CUlaunchConfig (cuda.h), for the one
+ * attribute gpumat sets: programmatic stream serialization (sm_90+), which
+ * lets a launch start while the kernel before it in the stream drains; the
+ * kernel itself waits for that kernel's memory (griddepcontrol.wait). */
+typedef struct gm__launch_attr {
+    int id;
+    char pad[4];
+    union {
+        char bytes[64];
+        int value;
+        void* align;
+    } v;
+} gm__launch_attr;
+
+typedef struct gm__launch_config {
+    unsigned grid[3], block[3], shared;
+    gm_stream stream;
+    gm__launch_attr* attrs;
+    unsigned nattrs;
+} gm__launch_config;
+
+enum { GM__CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6 };
+
 enum {
     GM__CU_MEMORYTYPE_HOST = 1,
     GM__CU_MEMORYTYPE_DEVICE = 2,
@@ -94,8 +117,10 @@ GM__NVRTC_LIST(GM__TYPEDEF)
 #undef GM__TYPEDEF
 
 #define GM__MEMBER(name, symbol, params) gm__pfn_##name name;
+typedef int (*gm__pfn_cuLaunchKernelEx)(const gm__launch_config*, gm__CUfunction, void**, void**);
 typedef struct gm__driver {
     GM__DRIVER_LIST(GM__MEMBER)
+    gm__pfn_cuLaunchKernelEx cuLaunchKernelEx; /* CUDA 12+ drivers; NULL before */
 } gm__driver;
 #ifndef GM_NO_NVRTC
 typedef struct gm__nvrtc {
@@ -175,6 +200,11 @@ static void gm__load_driver(void)
     }
     GM__DRIVER_LIST(GM__RESOLVE)
 #undef GM__RESOLVE
+    {
+        union { void* obj; gm__pfn_cuLaunchKernelEx fn; } u;
+        u.obj = dlsym(h, "cuLaunchKernelEx");
+        gm__cu.cuLaunchKernelEx = u.fn;
+    }
     rc = gm__cu.cuInit(0);
     if (rc != 0) {
         const char* name = "?";

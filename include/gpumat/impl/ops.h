@@ -236,7 +236,7 @@ static gm_status gm__run(const char* fn, int spec, gm_layout ls, gm_layout ld, i
     gm__CUfunction f = 0;
     void* params[1];
     int cd = spec % 4 + 1, S = spec / 4 / GM_DTYPE_COUNT, D = spec / 4 % GM_DTYPE_COUNT, run = spec, p = 1, r = 1, rc;
-    int fast;
+    int fast, arch = 0;
     unsigned bx = 32, by = 8, gx, gy, gz;
     long long tasks;
     gm_status s;
@@ -249,7 +249,7 @@ static gm_status gm__run(const char* fn, int spec, gm_layout ls, gm_layout ld, i
         p = gm__fast_pr[fast - GM__GENERIC_COUNT][0];
         r = gm__fast_pr[fast - GM__GENERIC_COUNT][1];
     }
-    if ((s = gm__kernel(fn, run, device, &f)) != GM_OK)
+    if ((s = gm__kernel(fn, run, device, &f, &arch)) != GM_OK)
         return s;
     params[0] = a;
     if (run != spec) { /* 1-D blocks of 8 warps, one warp task each (xform_fast.cu); a huge image loops */
@@ -262,8 +262,23 @@ static gm_status gm__run(const char* fn, int spec, gm_layout ls, gm_layout ld, i
         gy = (unsigned)((a->height + by - 1) / by < 65535 ? (a->height + by - 1) / by : 65535);
         gz = (unsigned)(a->batch < 65535 ? a->batch : 65535);
     }
-    if ((rc = gm__cu.cuLaunchKernel(f, gx, gy, gz, bx, by, 1, 0, stream, params, NULL)) != 0)
+    if (arch >= 90 && gm__cu.cuLaunchKernelEx) { /* may overlap the previous kernel's drain (loader.h) */
+        gm__launch_attr pdl;
+        gm__launch_config cfg;
+        memset(&pdl, 0, sizeof pdl);
+        pdl.id = GM__CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+        pdl.v.value = 1;
+        cfg.grid[0] = gx, cfg.grid[1] = gy, cfg.grid[2] = gz;
+        cfg.block[0] = bx, cfg.block[1] = by, cfg.block[2] = 1;
+        cfg.shared = 0;
+        cfg.stream = stream;
+        cfg.attrs = &pdl;
+        cfg.nattrs = 1;
+        if ((rc = gm__cu.cuLaunchKernelEx(&cfg, f, params, NULL)) != 0)
+            return gm__cuda_fail(fn, "cuLaunchKernelEx", rc);
+    } else if ((rc = gm__cu.cuLaunchKernel(f, gx, gy, gz, bx, by, 1, 0, stream, params, NULL)) != 0) {
         return gm__cuda_fail(fn, "cuLaunchKernel", rc);
+    }
     __atomic_add_fetch(run == spec ? &gm__generic_launches : &gm__fast_launches, 1, __ATOMIC_RELAXED);
     return GM_OK;
 }
