@@ -112,9 +112,11 @@ def pixels_per_unit(src, dst, channels, ls, ld):
 
 def units_per_thread(src, dst, channels, ls, ld):
     """R of the fast kernel: units a thread keeps in flight, about 256 bytes
-    read and written, 1 to 4."""
+    read and written, 1 to 4; up to 8 units of at most 32 bytes, so that a
+    thread's fixed work (its task's indices, the parameters) is spread over
+    enough pixels."""
     unit = pixels_per_unit(src, dst, channels, ls, ld) * channels * (size(src) + size(dst))
-    return max(1, min(4, 256 // unit))
+    return max(1, min(8 if unit <= 32 else 4, 256 // unit))
 
 
 def min_blocks(src, dst, channels, ls, ld):

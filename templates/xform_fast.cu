@@ -190,6 +190,9 @@ struct gm__bytes {
             return (T)(w[i * ES / WB] >> (8 * (i * ES % WB)));
     }
 
+    /* Sets element i of ES bytes, the elements of a fresh gm__bytes in
+     * increasing i (as gm__convert_put does): a word's first element
+     * replaces it, the others are or-ed in, with no masking. */
     template <int ES>
     __device__ __forceinline__ void set(int i, typename gm__raw<ES>::t v)
     {
@@ -198,10 +201,10 @@ struct gm__bytes {
             w[2 * i + 1] = (W)((unsigned long long)v >> 32);
         } else if constexpr (ES == WB) {
             w[i] = (W)v;
+        } else if (i * ES % WB == 0) {
+            w[i * ES / WB] = (W)v;
         } else {
-            int sh = 8 * (i * ES % WB);
-            W mask = (W)((((unsigned long long)1 << (8 * ES)) - 1) << sh);
-            w[i * ES / WB] = (W)((w[i * ES / WB] & ~mask) | ((W)v << sh));
+            w[i * ES / WB] = (W)(w[i * ES / WB] | ((W)v << (8 * (i * ES % WB))));
         }
     }
 };

@@ -76,17 +76,20 @@ GM__FN int gm__wide(int S, int D)
            (S == GM_F64 && D == GM_F16);
 }
 
-/* Exact. A kernel prelude may define GM__HW_F16_TO_F32(h), the hardware's
- * conversion, taken for numbers; inf and NaN keep the bits below, which
- * carry the payload. */
-GM__FN float gm__f16_to_f32(unsigned int h)
+/* Exact; payload 0 lets a NaN lose its payload (for integer destinations,
+ * where every NaN becomes 0). A kernel prelude may define
+ * GM__HW_F16_TO_F32(h), the hardware's conversion, taken for numbers; inf
+ * and NaN keep the bits below, which carry the payload. */
+GM__FN float gm__f16_to_f32_payload(unsigned int h, int payload)
 {
     unsigned int sign = (h & 0x8000u) << 16;
     unsigned int exp = (h >> 10) & 0x1fu;
     unsigned int man = h & 0x3ffu;
 #ifdef GM__HW_F16_TO_F32
-    if (exp != 0x1fu)
+    if (exp != 0x1fu || !payload)
         return GM__HW_F16_TO_F32(h);
+#else
+    (void)payload;
 #endif
     if (exp == 0x1fu) /* inf or NaN: keep the payload */
         return GM__BITS_F32(sign | 0x7f800000u | (man << 13));
@@ -95,6 +98,11 @@ GM__FN float gm__f16_to_f32(unsigned int h)
         return sign ? -v : v;
     }
     return GM__BITS_F32(sign | ((exp + 112u) << 23) | (man << 13));
+}
+
+GM__FN float gm__f16_to_f32(unsigned int h)
+{
+    return gm__f16_to_f32_payload(h, 1);
 }
 
 /* f (not NaN) rounded to nearest even, overflowing to infinity. A kernel
@@ -184,8 +192,6 @@ GM__FN double gm__load(int S, const unsigned char* p)
     }
 }
 
-/* The value as float: exact for every dtype but s32 and f64, which round
- * once, as (float)(double)x would. */
 /* v (|v| <= 32768) as a float, exactly: 2^23 + 32768 + v has those bits
  * below an exponent of 2^23, and the subtraction is exact. Plain integer
  * arithmetic, where a GPU's int -> float conversion runs at a fraction of
@@ -195,7 +201,10 @@ GM__FN float gm__small_int_to_f32(int v)
     return GM__BITS_F32(0x4b000000u + (unsigned int)(v + 32768)) - 8421376.0f;
 }
 
-GM__FN float gm__load_f(int S, const unsigned char* p)
+/* The value as float: exact for every dtype but s32 and f64, which round
+ * once, as (float)(double)x would. payload 0: an f16 NaN may lose its
+ * payload (gm__f16_to_f32_payload). */
+GM__FN float gm__load_f(int S, const unsigned char* p, int payload)
 {
     switch (S) {
     case GM_U8: return gm__small_int_to_f32(*p);
@@ -205,7 +214,7 @@ GM__FN float gm__load_f(int S, const unsigned char* p)
     case GM_S32: return (float)*(const int*)p;
     case GM_F32: return *(const float*)p;
     case GM_F64: return (float)*(const double*)p;
-    case GM_F16: return gm__f16_to_f32(*(const unsigned short*)p);
+    case GM_F16: return gm__f16_to_f32_payload(*(const unsigned short*)p, payload);
     default: return gm__bf16_to_f32(*(const unsigned short*)p);
     }
 }
@@ -358,9 +367,9 @@ GM__FN void gm__convert_plain(int S, int D, const unsigned char* sp, unsigned ch
     else if (gm__is_int(S) && gm__is_int(D))
         gm__store_int(D, dp, gm__clamp_int(gm__load_int(S, sp), D));
     else if (gm__is_int(S) && S != GM_S32) /* exact in float, never NaN */
-        gm__store_f32_number(D, dp, gm__load_f(S, sp));
+        gm__store_f32_number(D, dp, gm__load_f(S, sp, 1));
     else if (S != GM_S32 && S != GM_F64)
-        gm__store_f32(D, dp, gm__load_f(S, sp));
+        gm__store_f32(D, dp, gm__load_f(S, sp, !gm__is_int(D)));
     else
         gm__store_f64(D, dp, gm__load(S, sp));
 }
@@ -373,7 +382,7 @@ GM__FN void gm__convert_plain(int S, int D, const unsigned char* sp, unsigned ch
 GM__FN void gm__scale_f(int S, int D, const unsigned char* sp, unsigned char* dp, float pre, float scale,
                         float offset, int number)
 {
-    float v = gm__load_f(S, sp);
+    float v = gm__load_f(S, sp, !gm__is_int(D));
     if (pre != 0.0f)
         v = v + pre;
     v = fmaf(v, scale, offset);
