@@ -104,7 +104,10 @@ bench: $(BUILD)/bench
 	mkdir -p $(BENCH_OUT)
 	./$(BUILD)/bench $(BENCH_OUT)/bench_rows.jsonl || echo "bench: $(BUILD)/bench failed; reporting what it wrote"
 	PYTHONUNBUFFERED=1 $(PYTHON) bench/bench_torch.py $(BENCH_OUT)/torch_rows.jsonl || echo "bench: bench_torch.py failed"
-	$(PYTHON) bench/report.py $(BENCH_OUT) $(BENCH_OUT)/bench_rows.jsonl $(BENCH_OUT)/torch_rows.jsonl
+	rm -f $(BENCH_OUT)/jit_rows.jsonl
+	$(MAKE) bench-jit BENCH_OUT=$(BENCH_OUT) || echo "bench: bench-jit failed"
+	$(PYTHON) bench/report.py $(BENCH_OUT) $(BENCH_OUT)/bench_rows.jsonl $(BENCH_OUT)/torch_rows.jsonl \
+	    $(BENCH_OUT)/jit_rows.jsonl
 
 # With NPP when $(NPP_INC)/nppi.h exists and links; else without (-DBENCH_NO_NPP).
 $(BUILD)/bench: bench/bench.cu $(HEADERS) | $(BUILD)

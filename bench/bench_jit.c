@@ -2,7 +2,7 @@
  * first compile apart), warm from the disk cache in a new process, from
  * embedded AOT images (build/bench_jit_aot, a GM_NO_NVRTC build), and a
  * cached call's host overhead. Prints rows and appends JSON lines
- * {"op":..., "impl":"gpumat", "us":...} to the file given.
+ * {"section": "jit", "op":..., "impl":"gpumat", "us":..., "note":...} to the file given.
  * Run: make bench-jit   (or build/bench_jit OUT.jsonl; exits 0 with a note
  * and no rows where there is no GPU) */
 #define _POSIX_C_SOURCE 200809L
@@ -31,7 +31,8 @@ static void row(FILE* out, const char* op, double us, const char* note)
 {
     printf("%-28s %10.1f us  %s\n", op, us, note);
     if (out)
-        fprintf(out, "{\"op\": \"%s\", \"impl\": \"gpumat\", \"us\": %.3f}\n", op, us);
+        fprintf(out, "{\"section\": \"jit\", \"op\": \"%s\", \"impl\": \"gpumat\", \"us\": %.3f, \"note\": \"%s\"}\n", op,
+                us, note);
 }
 
 /* First use of each kernel, one by one; rows "<phase>_first" (the process's

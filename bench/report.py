@@ -166,6 +166,22 @@ def nvrtc_section(rows):
     return md + table(["compile", "ms"], lines)
 
 
+JIT_BARS = {"jit_cold": 60000.0, "jit_disk_cache": 2000.0, "jit_aot": 1000.0}
+
+
+def jit_section(rows):
+    jit = [r for r in rows if r.get("section") == "jit"]
+    md = ["## JIT first call per specialization (bench/bench_jit.c, `make bench-jit`)", ""]
+    if not jit:
+        return md + ["Not run.", ""]
+    lines = []
+    for r in jit:
+        bar = JIT_BARS.get(r["op"])
+        lines.append([r["op"], fmt(r["us"] / 1e3, 3), r.get("note", ""),
+                      "" if bar is None else f"<= {bar / 1e3:g} ms: {'yes' if r['us'] <= bar else 'NO'}"])
+    return md + table(["what", "ms", "note", "bar"], lines)
+
+
 def not_run_section(rows, problems, plot_note):
     lines = [CV_CUDA_NOTE]
     for r in rows:
@@ -237,6 +253,7 @@ def main():
         md += [f"Ceiling used for every % below: **{ref['gbps']:,.0f} GB/s** ({ref['impl']}).", ""]
     op_md, summary = op_sections(groups)
     md += summary_section(summary) + op_md + sweep_section(rows) + host_section(rows) + nvrtc_section(rows)
+    md += jit_section(rows)
     md += not_run_section(rows, problems, plot_note)
     if not plot_note:
         md += ["![% of copy per implementation](results.png)", ""]
