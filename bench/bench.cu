@@ -699,8 +699,9 @@ double now_us()
 }
 
 // Host time per call with the kernel cached: 10000 gm_convert calls on an
-// 8x8 image against 10000 bare cuLaunchKernel calls of the same kernel with
-// the same arguments (what gm__run does, without argument checks and lookup).
+// 8x8 image against 10000 bare launches of the same kernel with the same
+// arguments and geometry (what gm__run does, without argument checks and
+// lookup).
 void host_section()
 {
     const int n = 10000;
@@ -708,7 +709,7 @@ void host_section()
     memset(&s, 0, sizeof s);
     memset(&d, 0, sizeof d);
     gm_stream st = (gm_stream)g_stream;
-    const char* impls[2] = {"gm_convert", "bare cuLaunchKernel"};
+    const char* impls[2] = {"gm_convert", "bare launch"};
     double us[2] = {NAN, NAN};
     std::string why[2]; /* per row: empty, or why it failed */
     bool ok = gm_ok(gm_alloc(&s, 8, 8, GM_U8, 3, GM_HWC)) && gm_ok(gm_alloc(&d, 8, 8, GM_F32, 3, GM_HWC)) &&
@@ -728,20 +729,38 @@ void host_section()
         for (int c = 0; c < 4; ++c)
             x.scale[c] = 1.0 / 255.0;
         // The aligned 8x8 image takes the fast kernel, with the arguments
-        // gm__fast rewrites for it; 8 rows of a few threads: one 32x8 block.
+        // gm__fast rewrites for it and gm__run's geometry: 1-D blocks of 8
+        // warp tasks, launched as gm__run does (cuLaunchKernelEx with
+        // programmatic stream serialization on sm_90+, else cuLaunchKernel).
         gm__xform_args a = gm__args(&s, &d, NULL, &x);
         gm__CUfunction f = 0;
         void* params[1] = {&a};
+        int arch = 0;
         long fast0 = gm__fast_launches;
         int fast = gm__fast(&a, GM_U8, GM_F32, 3, GM_HWC, GM_HWC);
         ok = gm_ok(gm_convert(&s, &d, 1.0 / 255.0, 0.0, st)) &&
              (gm__fast_launches == fast0 + 1 || fail("gm_convert did not take the fast kernel")) &&
              (fast >= 0 || fail("no fast kernel for the 8x8 convert")) &&
-             gm_ok(gm__kernel("bench", fast, s.device, &f, NULL));
+             gm_ok(gm__kernel("bench", fast, s.device, &f, &arch));
+        const unsigned char* pr = gm__fast_pr[fast - GM__GENERIC_COUNT];
+        long long tasks = a.batch * a.height * (a.width / pr[0] / (32 * pr[1]) + 1);
+        gm__launch_attr pdl;
+        gm__launch_config cfg;
+        memset(&pdl, 0, sizeof pdl);
+        pdl.id = GM__CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+        pdl.v.value = 1;
+        cfg.grid[0] = (unsigned)((tasks + 7) / 8), cfg.grid[1] = cfg.grid[2] = 1;
+        cfg.block[0] = 256, cfg.block[1] = cfg.block[2] = 1;
+        cfg.shared = 0;
+        cfg.stream = st;
+        cfg.attrs = &pdl;
+        cfg.nattrs = 1;
+        bool ex = arch >= 90 && gm__cu.cuLaunchKernelEx;
         double t0 = now_us();
         for (int i = 0; ok && i < n; ++i) {
-            int rc = gm__cu.cuLaunchKernel(f, 1, 1, 1, 32, 8, 1, 0, st, params, NULL);
-            ok = rc == 0 || fail("cuLaunchKernel returned %d", rc);
+            int rc = ex ? gm__cu.cuLaunchKernelEx(&cfg, f, params, NULL)
+                        : gm__cu.cuLaunchKernel(f, cfg.grid[0], 1, 1, 256, 1, 1, 0, st, params, NULL);
+            ok = rc == 0 || fail("kernel launch returned %d", rc);
         }
         us[1] = (now_us() - t0) / n;
         ok = CUDA_OK(cudaStreamSynchronize(g_stream)) && ok;
@@ -854,8 +873,8 @@ bool setup()
 int main(int argc, char** argv)
 {
     /* CASE (optional): only the cases whose "op size" contains it, e.g.
-     * "merge_f32_u8 3840", for a profiler run (ncu); no NVRTC, host-overhead
-     * or sweep section then. */
+     * "merge_f32_u8 3840", for a profiler run (ncu), or "host" for the host
+     * overhead alone; no NVRTC or sweep section then. */
     const char* only = argc == 3 ? argv[2] : NULL;
     if (argc != 2 && argc != 3) {
         fprintf(stderr, "usage: %s ROWS.jsonl [CASE]\n", argv[0]);
@@ -883,8 +902,9 @@ int main(int argc, char** argv)
         for (const Size& z : kSizes)
             if (!only || strstr((std::string(op.name) + " " + z.name).c_str(), only))
                 run_case(op, z);
-    if (!only) {
+    if (!only || !strcmp(only, "host"))
         host_section();
+    if (!only) {
         sweep_section();
         copy_section("end");
     }

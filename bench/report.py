@@ -143,9 +143,10 @@ def host_section(rows):
     if not host:
         return md + ["Not run.", ""]
     md += table(["what", "host us per call"], [[k, fmt(v, 3)] for k, v in host.items()])
-    a, b = host.get("gm_convert"), host.get("bare cuLaunchKernel")
+    a, b = host.get("gm_convert"), host.get("bare launch")
     if a is not None and b is not None:
-        md += [f"gpumat adds {a - b:.3f} us per call over a bare cuLaunchKernel of the same kernel.", ""]
+        md += [f"gpumat adds {a - b:.3f} us per call ({a / b:.2f}x) over a bare launch of the same kernel with "
+               "the same geometry and launch call.", ""]
     return md
 
 
