@@ -735,15 +735,15 @@ void host_section()
         gm__xform_args a = gm__args(&s, &d, NULL, &x);
         gm__CUfunction f = 0;
         void* params[1] = {&a};
-        int arch = 0;
+        int waits = 0;
         long fast0 = gm__fast_launches;
         int fast = gm__fast(&a, GM_U8, GM_F32, 3, GM_HWC, GM_HWC);
         ok = gm_ok(gm_convert(&s, &d, 1.0 / 255.0, 0.0, st)) &&
              (gm__fast_launches == fast0 + 1 || fail("gm_convert did not take the fast kernel")) &&
              (fast >= 0 || fail("no fast kernel for the 8x8 convert")) &&
-             gm_ok(gm__kernel("bench", fast, s.device, &f, &arch));
-        const unsigned char* pr = gm__fast_pr[fast - GM__GENERIC_COUNT];
-        long long tasks = a.batch * a.height * (a.width / pr[0] / (32 * pr[1]) + 1);
+             gm_ok(gm__kernel("bench", fast, s.device, &f, &waits));
+        const unsigned char* pr = ok ? gm__fast_pr[fast - GM__GENERIC_COUNT] : NULL;
+        long long tasks = ok ? a.batch * a.height * gm__tasks_per_row(a.width, pr[0], pr[1]) : 0;
         gm__launch_attr pdl;
         gm__launch_config cfg;
         memset(&pdl, 0, sizeof pdl);
@@ -755,7 +755,7 @@ void host_section()
         cfg.stream = st;
         cfg.attrs = &pdl;
         cfg.nattrs = 1;
-        bool ex = arch >= 90 && gm__cu.cuLaunchKernelEx;
+        bool ex = waits && gm__cu.cuLaunchKernelEx;
         double t0 = now_us();
         for (int i = 0; ok && i < n; ++i) {
             int rc = ex ? gm__cu.cuLaunchKernelEx(&cfg, f, params, NULL)

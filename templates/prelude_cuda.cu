@@ -32,7 +32,8 @@ __device__ __forceinline__ unsigned int gm__hw_bf16(float f)
 #endif
 
 /* Hardware float -> int32, round half to even; PTX clamps float-to-integer
- * conversions to the destination range. NaN never reaches it. */
+ * conversions to the destination range. A NaN it may see gives 0, and the
+ * caller's select maps NaN to 0 anyway. */
 __device__ __forceinline__ int gm__hw_f2i_rn(float f)
 {
     int i;

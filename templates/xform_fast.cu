@@ -224,14 +224,6 @@ struct gm__unit {
         return L == 0 ? s[0].template get<ES>(p * C + c) : s[c].template get<ES>(p);
     }
 
-    __device__ __forceinline__ void set(int p, int c, typename gm__raw<ES>::t v)
-    {
-        if (L == 0)
-            s[0].template set<ES>(p * C + c, v);
-        else
-            s[c].template set<ES>(p, v);
-    }
-
     /* Issues the loads of this lane's unit at off, where the warp's first n
      * lanes (1 to 32) have units and their run starts at off0. */
     __device__ __forceinline__ void fetch(const unsigned long long* base, long long off, long long off0, int lane,
@@ -324,8 +316,7 @@ template <int A, int B> struct gm__max { enum { v = A > B ? A : B }; };
 
 /* The work is cut into warp tasks: R * 32 consecutive units of one row (a
  * row's last task also covers its last width % P pixels), numbered row by
- * row over every image, so warps stay busy whatever the row length and a
- * launch of about 8 tasks a block fits the GPU evenly. Lane l takes units
+ * row over every image, so warps stay busy whatever the row length. Lane l takes units
  * l, l + 32, ... of its task, so every load and store instruction of a warp
  * covers one contiguous run of memory; all R loads are issued before the
  * first store. A warp whose units pass the row's last whole unit keeps its
@@ -338,17 +329,17 @@ __device__ __forceinline__ void gm__rows_fast(const gm__xform_args& a, gm__chunk
     typedef gm__unit<gm__esize[S], C, LS, P> In;
     const gm__params<S, D, C> k(a);
     const int lane = threadIdx.x % 32;
-    const long long whole = a.width / P, per_row = whole / (32 * R) + 1, tasks = a.batch * a.height * per_row;
+    const long long whole = a.width / P, per_row = gm__tasks_per_row(a.width, P, R), tasks = a.batch * a.height * per_row;
     for (long long t = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / 32; t < tasks;
          t += (long long)gridDim.x * blockDim.x / 32) {
-        long long row, w0, b, y;
+        long long w0, b, y;
         if (tasks <= 0xffffffffll) { /* 32-bit division, a fraction of the 64-bit routine's cost */
             unsigned r32 = (unsigned)t / (unsigned)per_row, h = (unsigned)a.height;
             w0 = (long long)((unsigned)t - r32 * (unsigned)per_row) * 32 * R;
             b = r32 / h;
             y = r32 - (unsigned)b * h;
         } else {
-            row = t / per_row;
+            long long row = t / per_row;
             w0 = t % per_row * 32 * R;
             b = row / a.height;
             y = row % a.height;

@@ -38,7 +38,8 @@ static inline float gm__bits_f32(unsigned int u)
  *   GM__FN            function qualifiers (static inline / __device__ ...)
  *   GM__F32_BITS(f)   the bits of a float as an unsigned int
  *   GM__BITS_F32(u)   the float with bits u
- * and provides fma, fmaf, rint, rintf and the gm_dtype constants GM_U8...
+ * and provides fma, fmaf, fmaxf, fminf, rint, rintf and the gm_dtype
+ * constants GM_U8...
  *
  * Semantics are OpenCV's convertTo: x -> saturate(x * alpha + beta), the
  * product-sum done as one fused multiply-add (as OpenCV's SIMD path does) in
@@ -78,8 +79,9 @@ GM__FN int gm__wide(int S, int D)
 
 /* Exact; payload 0 lets a NaN lose its payload (for integer destinations,
  * where every NaN becomes 0). A kernel prelude may define
- * GM__HW_F16_TO_F32(h), the hardware's conversion, taken for numbers; inf
- * and NaN keep the bits below, which carry the payload. */
+ * GM__HW_F16_TO_F32(h), the hardware's conversion, taken for numbers (and
+ * for inf and NaN when payload is 0); otherwise inf and NaN keep the bits
+ * below, which carry the payload. */
 GM__FN float gm__f16_to_f32_payload(unsigned int h, int payload)
 {
     unsigned int sign = (h & 0x8000u) << 16;
@@ -192,8 +194,9 @@ GM__FN double gm__load(int S, const unsigned char* p)
     }
 }
 
-/* v (|v| <= 32768) as a float, exactly: 2^23 + 32768 + v has those bits
- * below an exponent of 2^23, and the subtraction is exact. Plain integer
+/* v as a float, exactly, for -32768 <= v < 2^23 - 32768 (every 8- and
+ * 16-bit integer): 2^23 + 32768 + v has those bits below an exponent of
+ * 2^23, and the subtraction is exact. Plain integer
  * arithmetic, where a GPU's int -> float conversion runs at a fraction of
  * its arithmetic rate. */
 GM__FN float gm__small_int_to_f32(int v)
@@ -276,11 +279,11 @@ GM__FN int gm__clamp_int(int q, int D)
 
 /* gm__round_clamp((double)v, lo(D), hi(D)) without double arithmetic. Every
  * bound is exact in float but 2^31 - 1, which becomes 2^31 with no float in
- * between, so the float tests decide alike. Written as clamps and selects,
- * which kernels run without branching; fmaxf turns NaN into lo, so no
- * conversion sees a value out of range. A kernel prelude may define
- * GM__HW_F2I_RN(v): the hardware's round-half-even conversion to int32,
- * saturating (one instruction for rintf and the conversion). */
+ * between, so the float tests decide alike. Written as clamps and selects
+ * (no branches); fmaxf turns NaN into lo, so no conversion sees a value out
+ * of range. A kernel prelude may define GM__HW_F2I_RN(v): the hardware's
+ * round-half-even conversion to int32, saturating (one instruction for
+ * rintf and the conversion), which the kernels use instead. */
 GM__FN int gm__round_clamp_f(float v, int D)
 {
 #ifdef GM__HW_F2I_RN
@@ -356,9 +359,8 @@ GM__FN int gm__is_plain(int konst, double pre, double scale, double offset)
 /* A conversion without arithmetic: one rounding, or the bits copied between
  * equal dtypes, as OpenCV's convertTo without scale and cv::split do;
  * between integers a saturation, which is what rounding an integer comes to.
- * Where
- * the source is exact in float (all but s32 and f64) float work rounds as
- * double work would: f32, f16 and bf16 round once either way, and rintf
+ * Where the source is exact in float (all but s32 and f64) float work rounds
+ * as double work would: f32, f16 and bf16 round once either way, and rintf
  * equals rint on a float. */
 GM__FN void gm__convert_plain(int S, int D, const unsigned char* sp, unsigned char* dp)
 {
@@ -421,6 +423,14 @@ GM__FN void gm__channel(int kind, int S, int D, const unsigned char* sp, unsigne
         gm__scale_d(S, D, sp, dp, pre, scale, offset);
     else
         gm__scale_f(S, D, sp, dp, (float)pre, (float)scale, (float)offset, 0);
+}
+
+/* Warp tasks a row of width pixels takes in the fast kernel (R units of P
+ * pixels a lane, 32 lanes), the row's last width % P pixels included; here
+ * because the host sizes the launch by it and the kernel walks it. */
+GM__FN long long gm__tasks_per_row(long long width, int P, int R)
+{
+    return (width / P + (width % P != 0) + 32 * R - 1) / (32 * R);
 }
 
 /* All CD channels of pixel (x, y) of image b. */

@@ -302,6 +302,7 @@ typedef struct gm__ctx_cache {
     gm__CUcontext ctx;
     int arch;
     gm__CUfunction fns[GM__SPEC_COUNT];
+    unsigned char waits[GM__SPEC_COUNT]; /* fns[i] was built for sm_90+, so it starts with griddepcontrol.wait */
 } gm__ctx_cache;
 
 static gm__ctx_cache* gm__caches[GM_MAX_CONTEXTS];
@@ -349,9 +350,12 @@ static gm_status gm__ctx_cache_for(const char* fn, gm__CUcontext ctx, int dev, g
 }
 
 /* The function of spec in the current context, compiled on first use; N
- * threads racing on a cold slot compile it once. arch (may be NULL): the
- * context's sm_XY as XY. */
-static gm_status gm__kernel(const char* fn, int spec, int device, gm__CUfunction* out, int* arch)
+ * threads racing on a cold slot compile it once. waits (may be NULL): whether
+ * the function was built for sm_90+ and so waits for the kernel before it
+ * (templates/prelude_cuda.cu), which alone makes an overlapping launch safe:
+ * PTX for an older arch, from an older NVRTC or an ahead-of-time set, has no
+ * such wait. */
+static gm_status gm__kernel(const char* fn, int spec, int device, gm__CUfunction* out, int* waits)
 {
     gm__CUcontext ctx;
     gm__ctx_cache* cache;
@@ -371,11 +375,11 @@ static gm_status gm__kernel(const char* fn, int spec, int device, gm__CUfunction
                         fn, device, dev);
     if ((s = gm__ctx_cache_for(fn, ctx, dev, &cache)) != GM_OK)
         return s;
-    if (arch)
-        *arch = cache->arch;
     f = __atomic_load_n(&cache->fns[spec], __ATOMIC_ACQUIRE);
     if (f) {
         *out = f;
+        if (waits)
+            *waits = cache->waits[spec];
         return GM_OK;
     }
     lock = &gm__compile_locks[spec % 16];
@@ -391,6 +395,9 @@ static gm_status gm__kernel(const char* fn, int spec, int device, gm__CUfunction
             s = gm__cuda_fail(fn, "cuModuleGetFunction", rc);
         free(owned);
         if (s == GM_OK) {
+            int ptx = 0;
+            gm__cu.cuFuncGetAttribute(&ptx, GM__CU_FUNC_ATTRIBUTE_PTX_VERSION, f);
+            cache->waits[spec] = ptx >= 90;
             gm__jit_log(GM_JIT_LOAD, gm__kernel_names[spec], gm__now_ms() - t0, "sm_%d, %zu bytes", cache->arch, size);
             gm__record(gm__kernel_names[spec]);
             __atomic_store_n(&cache->fns[spec], f, __ATOMIC_RELEASE);
@@ -398,6 +405,8 @@ static gm_status gm__kernel(const char* fn, int spec, int device, gm__CUfunction
     }
     pthread_mutex_unlock(lock);
     *out = f;
+    if (waits)
+        *waits = cache->waits[spec];
     return s;
 }
 

@@ -52,7 +52,7 @@ typedef struct gm__launch_config {
     unsigned nattrs;
 } gm__launch_config;
 
-enum { GM__CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6 };
+enum { GM__CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6, GM__CU_FUNC_ATTRIBUTE_PTX_VERSION = 5 };
 
 enum {
     GM__CU_MEMORYTYPE_HOST = 1,
@@ -87,6 +87,7 @@ enum {
     X(cuStreamSynchronize, "cuStreamSynchronize", (gm_stream))                                     \
     X(cuModuleLoadData, "cuModuleLoadData", (gm__CUmodule*, const void*))                          \
     X(cuModuleGetFunction, "cuModuleGetFunction", (gm__CUfunction*, gm__CUmodule, const char*))    \
+    X(cuFuncGetAttribute, "cuFuncGetAttribute", (int*, int, gm__CUfunction))                       \
     X(cuLaunchKernel, "cuLaunchKernel",                                                            \
       (gm__CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,       \
        gm_stream, void**, void**))
@@ -120,7 +121,7 @@ GM__NVRTC_LIST(GM__TYPEDEF)
 typedef int (*gm__pfn_cuLaunchKernelEx)(const gm__launch_config*, gm__CUfunction, void**, void**);
 typedef struct gm__driver {
     GM__DRIVER_LIST(GM__MEMBER)
-    gm__pfn_cuLaunchKernelEx cuLaunchKernelEx; /* CUDA 12+ drivers; NULL before */
+    gm__pfn_cuLaunchKernelEx cuLaunchKernelEx; /* drivers from CUDA 11.8 on; NULL before */
 } gm__driver;
 #ifndef GM_NO_NVRTC
 typedef struct gm__nvrtc {

@@ -2,6 +2,8 @@
  * itself as a gm__xform_args (per-channel addresses, strides, map, scale) and
  * runs one specialization of the transform, on the GPU or the CPU. */
 
+#include <float.h>
+
 GM_API gm_xform gm_xform_identity(void)
 {
     gm_xform x;
@@ -163,22 +165,23 @@ static int gm__uniform(const gm__xform_args* a, int channels)
     return 1;
 }
 
-/* Whether every channel's parameters are finite: the fast kernel counts on
- * it (an integer source then gives no NaN); the generic kernel takes the
- * rest. */
+/* Whether every channel's parameters are finite, also once rounded to float
+ * (at most FLT_MAX): the fast kernel counts on it (an integer source then
+ * gives no NaN); the generic kernel takes the rest. */
 static int gm__finite_params(const gm__xform_args* a, int channels)
 {
     int c;
     for (c = 0; c < channels; ++c)
-        if (!isfinite(a->pre[c]) || !isfinite(a->scale[c]) || !isfinite(a->offset[c]))
+        if (!(fabs(a->pre[c]) <= FLT_MAX && fabs(a->scale[c]) <= FLT_MAX && fabs(a->offset[c]) <= FLT_MAX))
             return 0;
     return 1;
 }
 
 /* Rows that follow each other without padding, in source and destination,
  * as one long row (images too, where they follow each other likewise), so
- * that the fast kernel's warps are full everywhere but at the very end. A
- * pitch stays aligned exactly when it was before. */
+ * that the fast kernel's warps are full everywhere but at the very end. The
+ * joined pitch is a multiple of the old one, so an aligned pitch stays
+ * aligned (an unaligned one may keep the fast kernel off needlessly). */
 static void gm__join_rows(gm__xform_args* a)
 {
     if (a->height < 2 || a->src_pitch != a->width * a->src_xstride || a->dst_pitch != a->width * a->dst_xstride)
@@ -226,8 +229,8 @@ static int gm__fast(gm__xform_args* a, int S, int D, int channels, gm_layout ls,
 
 /* Runs a over the CPU for host memory; on the GPU, the fast kernel when the
  * channel count is kept, the channels are all plain or all scaled (no
- * constants) and the memory is aligned for it, else the generic
- * kernel (spec), queued on stream in the current context. ls, ld, cs: the
+ * constants, finite parameters) and the memory is aligned for it, else the
+ * generic kernel (spec), queued on stream in the current context. ls, ld, cs: the
  * source and destination layouts and the source channel count (0 keeps the
  * fast kernel off, for arguments with rewritten strides). */
 static gm_status gm__run(const char* fn, int spec, gm_layout ls, gm_layout ld, int cs, int on_host, int device,
@@ -236,7 +239,7 @@ static gm_status gm__run(const char* fn, int spec, gm_layout ls, gm_layout ld, i
     gm__CUfunction f = 0;
     void* params[1];
     int cd = spec % 4 + 1, S = spec / 4 / GM_DTYPE_COUNT, D = spec / 4 % GM_DTYPE_COUNT, run = spec, p = 1, r = 1, rc;
-    int fast, arch = 0;
+    int fast, waits = 0;
     unsigned bx = 32, by = 8, gx, gy, gz;
     long long tasks;
     gm_status s;
@@ -249,11 +252,11 @@ static gm_status gm__run(const char* fn, int spec, gm_layout ls, gm_layout ld, i
         p = gm__fast_pr[fast - GM__GENERIC_COUNT][0];
         r = gm__fast_pr[fast - GM__GENERIC_COUNT][1];
     }
-    if ((s = gm__kernel(fn, run, device, &f, &arch)) != GM_OK)
+    if ((s = gm__kernel(fn, run, device, &f, &waits)) != GM_OK)
         return s;
     params[0] = a;
     if (run != spec) { /* 1-D blocks of 8 warps, one warp task each (xform_fast.cu); a huge image loops */
-        tasks = a->batch * a->height * (a->width / p / (32 * r) + 1);
+        tasks = a->batch * a->height * gm__tasks_per_row(a->width, p, r);
         bx = 256;
         by = gy = gz = 1;
         gx = (unsigned)((tasks + 7) / 8 < 1 << 30 ? (tasks + 7) / 8 : 1 << 30);
@@ -262,7 +265,7 @@ static gm_status gm__run(const char* fn, int spec, gm_layout ls, gm_layout ld, i
         gy = (unsigned)((a->height + by - 1) / by < 65535 ? (a->height + by - 1) / by : 65535);
         gz = (unsigned)(a->batch < 65535 ? a->batch : 65535);
     }
-    if (arch >= 90 && gm__cu.cuLaunchKernelEx) { /* may overlap the previous kernel's drain (loader.h) */
+    if (waits && gm__cu.cuLaunchKernelEx) { /* may overlap the previous kernel's drain (loader.h) */
         gm__launch_attr pdl;
         gm__launch_config cfg;
         memset(&pdl, 0, sizeof pdl);
