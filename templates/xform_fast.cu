@@ -316,10 +316,10 @@ template <int A, int B> struct gm__max { enum { v = A > B ? A : B }; };
 
 /* The work is cut into warp tasks: R * 32 consecutive units of one row (a
  * row's last task also covers its last width % P pixels), numbered row by
- * row over every image, so warps stay busy whatever the row length. Lane l takes units
- * l, l + 32, ... of its task, so every load and store instruction of a warp
- * covers one contiguous run of memory; all R loads are issued before the
- * first store. A warp whose units pass the row's last whole unit keeps its
+ * row over every image, so warps stay busy whatever the row length. Lane l
+ * takes units l, l + 32, ... of its task, so every load and store
+ * instruction of a warp covers one contiguous run of memory; all R loads are
+ * issued before the first store. A warp whose units pass the row's last whole unit keeps its
  * first n lanes at work (n is the same for the whole warp, as staging
  * needs); the lane whose unit would come next converts the row's last
  * width % P pixels one by one. */

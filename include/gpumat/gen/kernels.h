@@ -12,7 +12,7 @@
 
 /* Hash of the kernel source, entry lines, fast-kernel parameters and names:
  * an ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0xe61975efd44707e7ull
+#define GM__KERNEL_SOURCE_HASH 0x3628de8e666b6c17ull
 
 /* NVRTC source shared by every specialization, one line per literal (C99
  * guarantees only 4095 characters per literal). */
@@ -837,10 +837,10 @@ static const char* const gm__kernel_src[] = {
     "\n",
     "/* The work is cut into warp tasks: R * 32 consecutive units of one row (a\n",
     " * row's last task also covers its last width % P pixels), numbered row by\n",
-    " * row over every image, so warps stay busy whatever the row length. Lane l takes units\n",
-    " * l, l + 32, ... of its task, so every load and store instruction of a warp\n",
-    " * covers one contiguous run of memory; all R loads are issued before the\n",
-    " * first store. A warp whose units pass the row's last whole unit keeps its\n",
+    " * row over every image, so warps stay busy whatever the row length. Lane l\n",
+    " * takes units l, l + 32, ... of its task, so every load and store\n",
+    " * instruction of a warp covers one contiguous run of memory; all R loads are\n",
+    " * issued before the first store. A warp whose units pass the row's last whole unit keeps its\n",
     " * first n lanes at work (n is the same for the whole warp, as staging\n",
     " * needs); the lane whose unit would come next converts the row's last\n",
     " * width % P pixels one by one. */\n",
