@@ -729,9 +729,7 @@ void host_section()
         for (int c = 0; c < 4; ++c)
             x.scale[c] = 1.0 / 255.0;
         // The aligned 8x8 image takes the fast kernel, with the arguments
-        // gm__fast rewrites for it and gm__run's geometry: 1-D blocks of 8
-        // warp tasks, launched as gm__run does (cuLaunchKernelEx with
-        // programmatic stream serialization on sm_90+, else cuLaunchKernel).
+        // gm__fast rewrites for it, gm__run's geometry and its launch call.
         gm__xform_args a = gm__args(&s, &d, NULL, &x);
         gm__CUfunction f = 0;
         void* params[1] = {&a};
@@ -743,24 +741,12 @@ void host_section()
              (fast >= 0 || fail("no fast kernel for the 8x8 convert")) &&
              gm_ok(gm__kernel("bench", fast, s.device, &f, &waits));
         const unsigned char* pr = ok ? gm__fast_pr[fast - GM__GENERIC_COUNT] : NULL;
-        long long tasks = ok ? a.batch * a.height * gm__tasks_per_row(a.width, pr[0], pr[1]) : 0;
-        gm__launch_attr pdl;
-        gm__launch_config cfg;
-        memset(&pdl, 0, sizeof pdl);
-        pdl.id = GM__CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-        pdl.v.value = 1;
-        cfg.grid[0] = (unsigned)((tasks + 7) / 8), cfg.grid[1] = cfg.grid[2] = 1;
-        cfg.block[0] = 256, cfg.block[1] = cfg.block[2] = 1;
-        cfg.shared = 0;
-        cfg.stream = st;
-        cfg.attrs = &pdl;
-        cfg.nattrs = 1;
-        bool ex = waits && gm__cu.cuLaunchKernelEx;
+        gm__geometry g = ok ? gm__geometry_for(&a, pr[0], pr[1]) : gm__geometry();
+        const char* api = "";
         double t0 = now_us();
         for (int i = 0; ok && i < n; ++i) {
-            int rc = ex ? gm__cu.cuLaunchKernelEx(&cfg, f, params, NULL)
-                        : gm__cu.cuLaunchKernel(f, cfg.grid[0], 1, 1, 256, 1, 1, 0, st, params, NULL);
-            ok = rc == 0 || fail("kernel launch returned %d", rc);
+            int rc = gm__launch(f, &g, waits, st, params, &api);
+            ok = rc == 0 || fail("%s returned %d", api, rc);
         }
         us[1] = (now_us() - t0) / n;
         ok = CUDA_OK(cudaStreamSynchronize(g_stream)) && ok;

@@ -227,6 +227,58 @@ static int gm__fast(gm__xform_args* a, int S, int D, int channels, gm_layout ls,
     return fast;
 }
 
+/* A launch's grid and block. */
+typedef struct gm__geometry {
+    unsigned grid[3], block[2];
+} gm__geometry;
+
+/* The fast kernel (p pixels a unit, r units a lane; p 0 for the generic
+ * kernel): 1-D blocks of 8 warps, one warp task each (xform_fast.cu), a huge
+ * image looping; the generic kernel: 32x8 blocks over the pixels. */
+static gm__geometry gm__geometry_for(const gm__xform_args* a, int p, int r)
+{
+    gm__geometry g;
+    if (p) {
+        long long blocks = (a->batch * a->height * gm__tasks_per_row(a->width, p, r) + 7) / 8;
+        g.grid[0] = (unsigned)(blocks < 1 << 30 ? blocks : 1 << 30);
+        g.grid[1] = g.grid[2] = 1;
+        g.block[0] = 256, g.block[1] = 1;
+    } else {
+        g.block[0] = 32, g.block[1] = 8;
+        g.grid[0] = (unsigned)((a->width + 31) / 32);
+        g.grid[1] = (unsigned)((a->height + 7) / 8 < 65535 ? (a->height + 7) / 8 : 65535);
+        g.grid[2] = (unsigned)(a->batch < 65535 ? a->batch : 65535);
+    }
+    return g;
+}
+
+/* Launches f on stream, overlapping the kernel before it (programmatic
+ * stream serialization, loader.h) where f waits for it (gm__kernel's waits)
+ * and the driver has cuLaunchKernelEx. The driver's code; *api names the
+ * call made. */
+static int gm__launch(gm__CUfunction f, const gm__geometry* g, int waits, gm_stream stream, void** params,
+                      const char** api)
+{
+    gm__launch_attr pdl;
+    gm__launch_config cfg;
+    if (!waits || !gm__cu.cuLaunchKernelEx) {
+        *api = "cuLaunchKernel";
+        return gm__cu.cuLaunchKernel(f, g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], 1, 0, stream,
+                                     params, NULL);
+    }
+    memset(&pdl, 0, sizeof pdl);
+    pdl.id = GM__CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    pdl.v.value = 1;
+    memcpy(cfg.grid, g->grid, sizeof cfg.grid);
+    cfg.block[0] = g->block[0], cfg.block[1] = g->block[1], cfg.block[2] = 1;
+    cfg.shared = 0;
+    cfg.stream = stream;
+    cfg.attrs = &pdl;
+    cfg.nattrs = 1;
+    *api = "cuLaunchKernelEx";
+    return gm__cu.cuLaunchKernelEx(&cfg, f, params, NULL);
+}
+
 /* Runs a over the CPU for host memory; on the GPU, the fast kernel when the
  * channel count is kept, the channels are all plain or all scaled (no
  * constants, finite parameters) and the memory is aligned for it, else the
@@ -238,10 +290,10 @@ static gm_status gm__run(const char* fn, int spec, gm_layout ls, gm_layout ld, i
 {
     gm__CUfunction f = 0;
     void* params[1];
-    int cd = spec % 4 + 1, S = spec / 4 / GM_DTYPE_COUNT, D = spec / 4 % GM_DTYPE_COUNT, run = spec, p = 1, r = 1, rc;
+    int cd = spec % 4 + 1, S = spec / 4 / GM_DTYPE_COUNT, D = spec / 4 % GM_DTYPE_COUNT, run = spec, p = 0, r = 1, rc;
     int fast, waits = 0;
-    unsigned bx = 32, by = 8, gx, gy, gz;
-    long long tasks;
+    gm__geometry g;
+    const char* api;
     gm_status s;
     if (on_host) {
         gm__cpu_fns[spec / 4](a, cd);
@@ -255,33 +307,9 @@ static gm_status gm__run(const char* fn, int spec, gm_layout ls, gm_layout ld, i
     if ((s = gm__kernel(fn, run, device, &f, &waits)) != GM_OK)
         return s;
     params[0] = a;
-    if (run != spec) { /* 1-D blocks of 8 warps, one warp task each (xform_fast.cu); a huge image loops */
-        tasks = a->batch * a->height * gm__tasks_per_row(a->width, p, r);
-        bx = 256;
-        by = gy = gz = 1;
-        gx = (unsigned)((tasks + 7) / 8 < 1 << 30 ? (tasks + 7) / 8 : 1 << 30);
-    } else {
-        gx = (unsigned)((a->width + bx - 1) / bx);
-        gy = (unsigned)((a->height + by - 1) / by < 65535 ? (a->height + by - 1) / by : 65535);
-        gz = (unsigned)(a->batch < 65535 ? a->batch : 65535);
-    }
-    if (waits && gm__cu.cuLaunchKernelEx) { /* may overlap the previous kernel's drain (loader.h) */
-        gm__launch_attr pdl;
-        gm__launch_config cfg;
-        memset(&pdl, 0, sizeof pdl);
-        pdl.id = GM__CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-        pdl.v.value = 1;
-        cfg.grid[0] = gx, cfg.grid[1] = gy, cfg.grid[2] = gz;
-        cfg.block[0] = bx, cfg.block[1] = by, cfg.block[2] = 1;
-        cfg.shared = 0;
-        cfg.stream = stream;
-        cfg.attrs = &pdl;
-        cfg.nattrs = 1;
-        if ((rc = gm__cu.cuLaunchKernelEx(&cfg, f, params, NULL)) != 0)
-            return gm__cuda_fail(fn, "cuLaunchKernelEx", rc);
-    } else if ((rc = gm__cu.cuLaunchKernel(f, gx, gy, gz, bx, by, 1, 0, stream, params, NULL)) != 0) {
-        return gm__cuda_fail(fn, "cuLaunchKernel", rc);
-    }
+    g = gm__geometry_for(a, p, r);
+    if ((rc = gm__launch(f, &g, waits, stream, params, &api)) != 0)
+        return gm__cuda_fail(fn, api, rc);
     __atomic_add_fetch(run == spec ? &gm__generic_launches : &gm__fast_launches, 1, __ATOMIC_RELAXED);
     return GM_OK;
 }
