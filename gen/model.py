@@ -86,8 +86,8 @@ def size(dtype):
 def warp_contiguous(k):
     """Whether a warp moves 32 adjacent runs of k bytes each as contiguous
     instructions: k a power of two up to 16, or 16-byte chunks the kernel
-    stages through shared memory (up to 64 bytes, templates/xform_fast.cu)."""
-    return k in (1, 2, 4, 8, 16) or (k % 16 == 0 and k <= 64)
+    stages through shared memory (up to 128 bytes, templates/xform_fast.cu)."""
+    return k in (1, 2, 4, 8, 16) or (k % 16 == 0 and k <= 128)
 
 
 def pixels_per_unit(src, dst, channels, ls, ld):
@@ -114,19 +114,29 @@ def units_per_thread(src, dst, channels, ls, ld):
     """R of the fast kernel: units a thread keeps in flight, about 256 bytes
     read and written, 1 to 4; up to 8 units of at most 32 bytes, so that a
     thread's fixed work (its task's indices, the parameters) is spread over
-    enough pixels."""
-    unit = pixels_per_unit(src, dst, channels, ls, ld) * channels * (size(src) + size(dst))
-    return max(1, min(8 if unit <= 32 else 4, 256 // unit))
+    enough pixels. Narrowing conversions from a staged source read at most
+    64 bytes a thread: on the H200 the sweep ran them 5-20 points of copy
+    faster so (more threads resident and more waves)."""
+    p = pixels_per_unit(src, dst, channels, ls, ld)
+    read, written = p * channels * size(src), p * channels * size(dst)
+    r = max(1, min(8 if read + written <= 32 else 4, 256 // (read + written)))
+    srun = p * size(src) * (channels if ls == "hwc" else 1)
+    if srun > 16 and warp_contiguous(srun) and written < read:
+        r = max(1, min(r, 64 // read))
+    return r
 
 
 def min_blocks(src, dst, channels, ls, ld):
     """Blocks of 256 threads each multiprocessor must fit (the kernel's
     __launch_bounds__): 4, which caps registers at 64 and so keeps half the
-    threads resident, where one unit a thread (R = 1) holds at most 112
-    bytes, its loads and one destination stream; else 2 (at most 128
-    registers: one block a multiprocessor would leave it mostly idle)."""
+    threads resident, where a thread holds little: one unit (R = 1) of at
+    most 112 bytes with one destination stream, or two units (R = 2) of at
+    most 80; else 2 (at most 128 registers: one block a multiprocessor would
+    leave it mostly idle). Beyond those sizes ptxas spills at 64 registers
+    (within them a few kernels spill 16 bytes, which cost nothing measurable),
+    and other kernels ran no faster with 4 in the H200 sweep."""
     p = pixels_per_unit(src, dst, channels, ls, ld)
+    r = units_per_thread(src, dst, channels, ls, ld)
     stream = p * size(dst) * (channels if ld == "hwc" else 1)
-    held = p * channels * size(src) + stream
-    return 4 if units_per_thread(src, dst, channels, ls, ld) == 1 and held <= 112 else 2
-
+    held = r * p * channels * size(src) + stream
+    return 4 if (r == 1 and held <= 112) or (r == 2 and held <= 80) else 2

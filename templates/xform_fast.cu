@@ -86,10 +86,10 @@ struct gm__bytes {
      * instruction covers 512 contiguous bytes rather than 16 bytes every K,
      * and the lanes trade chunks through shared memory. STRIDE, the chunks
      * between two lanes' units there, is odd so that neither side of the
-     * trade has bank conflicts to speak of. Up to 64 bytes, so a block's
-     * area stays at 20 KB; wider runs (loads of a few wide sources) read
+     * trade has bank conflicts to speak of. Up to 128 bytes, so a block's
+     * area stays at 36 KB; wider runs (loads of a few wide sources) read
      * through L1 as they are. */
-    enum { STAGED = WB == 4 && K > 16 && K <= 64 && K % 16 == 0, NB = K / 16, STRIDE = (K / 16) | 1 };
+    enum { STAGED = WB == 4 && K > 16 && K <= 128 && K % 16 == 0, NB = K / 16, STRIDE = (K / 16) | 1 };
     typedef typename gm__raw<WB>::t W;
     W w[N];
 
@@ -270,6 +270,17 @@ struct gm__params {
     }
 };
 
+/* Plain u8 <-> s8 saturation of the bytes of w at once: prmt's sign mode
+ * (selectors 8-b) spreads each byte's top bit over the byte, marking the
+ * bytes out of the other type's range; they become 0 (s8 -> u8) or 127. */
+template <int S, typename W>
+__device__ __forceinline__ W gm__saturate_bytes(W w)
+{
+    unsigned int x = w, top;
+    asm("prmt.b32 %0, %1, 0, 0xba98;" : "=r"(top) : "r"(x));
+    return (W)(S == GM_S8 ? x & ~top : (x & ~top) | (top & 0x7f7f7f7fu));
+}
+
 /* Converts a loaded unit and stores it, one destination stream at a time
  * (so only one is held in registers), with the whole warp: fetch's off, off0,
  * lane and n. KIND is fixed so the per-element tests fold. The host sends
@@ -282,6 +293,18 @@ __device__ __forceinline__ void gm__convert_put(const gm__unit<gm__esize[S], C, 
     typedef gm__unit<gm__esize[D], C, LD, P> Out;
     typedef typename gm__raw<gm__esize[S]>::t TS;
     typedef typename gm__raw<gm__esize[D]>::t TD;
+    /* u8 <-> s8 without arithmetic saturates whole words first; the
+     * elements then move as they are. */
+    enum { BYTEWISE = KIND == GM__PLAIN && ((S == GM_U8 && D == GM_S8) || (S == GM_S8 && D == GM_U8)) };
+    typedef gm__unit<gm__esize[S], C, LS, P> In;
+    In src = in;
+    if constexpr (BYTEWISE) {
+#pragma unroll
+        for (int k = 0; k < In::STREAMS; ++k)
+#pragma unroll
+            for (int i = 0; i < In::B::N; ++i)
+                src.s[k].w[i] = gm__saturate_bytes<S>(src.s[k].w[i]);
+    }
 #pragma unroll
     for (int st = 0; st < Out::STREAMS; ++st) {
         typename Out::B o;
@@ -291,11 +314,13 @@ __device__ __forceinline__ void gm__convert_put(const gm__unit<gm__esize[S], C, 
             for (int c = 0; c < C; ++c) {
                 if (LD == 1 && c != st)
                     continue;
-                TS v = in.get(p, c);
+                TS v = src.get(p, c);
                 TD r;
                 const unsigned char* sp = (const unsigned char*)&v;
                 unsigned char* dp = (unsigned char*)&r;
-                if (KIND == GM__PLAIN)
+                if (BYTEWISE)
+                    r = (TD)v;
+                else if (KIND == GM__PLAIN)
                     gm__convert_plain(S, D, sp, dp);
                 else if (gm__wide(S, D))
                     gm__scale_d(S, D, sp, dp, k.pre[c], k.scale[c], k.offset[c]);

@@ -279,20 +279,28 @@ GM__FN int gm__clamp_int(int q, int D)
 
 /* gm__round_clamp((double)v, lo(D), hi(D)) without double arithmetic. Every
  * bound is exact in float but 2^31 - 1, which becomes 2^31 with no float in
- * between, so the float tests decide alike. Written as clamps and selects
- * (no branches); fmaxf turns NaN into lo, so no conversion sees a value out
- * of range. A kernel prelude may define GM__HW_F2I_RN(v): the hardware's
- * round-half-even conversion to int32, saturating (one instruction for
- * rintf and the conversion), which the kernels use instead. */
+ * between, so the float tests decide alike. fmaxf takes NaN to lo, which is
+ * 0 for unsigned D. For 8- and 16-bit D the clamped value is rounded by
+ * adding 1.5 * 2^23: the sum lies in [2^23, 2^24), where
+ * floats are the integers, so the addition rounds half to even and the low
+ * bits hold the result. Clamps, selects and one addition (no branches, no
+ * conversion instruction, which a GPU runs at a fraction of its arithmetic
+ * rate). A kernel prelude may define GM__HW_F2I_RN(v): the hardware's
+ * round-half-even conversion to int32, saturating, for s32. */
 GM__FN int gm__round_clamp_f(float v, int D)
 {
+    float r;
+    int q;
+    if (D != GM_S32) {
+        r = fminf(fmaxf(v, (float)gm__int_lo(D)), (float)gm__int_hi(D)); /* NaN -> lo */
+        q = (int)GM__F32_BITS(r + 12582912.0f) - 0x4b400000;
+        return gm__int_lo(D) == 0.0 || v == v ? q : 0;
+    }
 #ifdef GM__HW_F2I_RN
-    return v != v ? 0 : gm__clamp_int(GM__HW_F2I_RN(v), D);
+    return v != v ? 0 : GM__HW_F2I_RN(v);
 #else
-    float r = fmaxf(rintf(v), (float)gm__int_lo(D));
-    if (D == GM_S32)
-        return v != v ? 0 : r >= 2147483648.0f ? 2147483647 : (int)r;
-    return v != v ? 0 : (int)fminf(r, (float)gm__int_hi(D));
+    r = fmaxf(rintf(v), -2147483648.0f);
+    return v != v ? 0 : r >= 2147483648.0f ? 2147483647 : (int)r;
 #endif
 }
 
