@@ -11,9 +11,9 @@ import model as M
 VERSION = "1"
 
 # The lines that instantiate one kernel (printf formats the library fills).
-KERNEL_ENTRY = ('extern "C" __global__ void __launch_bounds__(256) %s(gm__xform_args a) '
+KERNEL_ENTRY = ('extern "C" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS) %s(gm__xform_args a) '
                 '{ gm__xform<%d, %d, %d>(a); }\n')
-FAST_ENTRY = ('extern "C" __global__ void __launch_bounds__(256, %d) %s(gm__xform_args a) '
+FAST_ENTRY = ('extern "C" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS, %d) %s(gm__xform_args a) '
               '{ gm__xform_fast<%d, %d, %d, %d, %d, %d, %d>(a); }\n')
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -393,7 +393,7 @@ __device__ __forceinline__ void gm__rows_fast(const gm__xform_args& a, gm__chunk
     }
 }
 
-/* The staging area: per warp of a 256-thread block, 32 units' chunks of the
+/* The staging area: per warp of a block, 32 units' chunks of the
  * widest staged stream (one chunk where nothing is staged). */
 template <int S, int D, int C, int LS, int LD, int P, int R>
 __device__ __forceinline__ void gm__xform_fast(const gm__xform_args& a)
@@ -401,7 +401,7 @@ __device__ __forceinline__ void gm__xform_fast(const gm__xform_args& a)
     typedef typename gm__unit<gm__esize[S], C, LS, P>::B BS;
     typedef typename gm__unit<gm__esize[D], C, LD, P>::B BD;
     enum { AREA = 32 * gm__max<BS::STAGED ? (int)BS::STRIDE : 0, BD::STAGED ? (int)BD::STRIDE : 0>::v };
-    __shared__ gm__chunk stage[256 / 32][AREA ? AREA : 1];
+    __shared__ gm__chunk stage[GM__BLOCK_WARPS][AREA ? AREA : 1];
     gm__chunk* area = stage[threadIdx.x / 32];
     gm__grid_begin();
     if (a.kind == GM__PLAIN)

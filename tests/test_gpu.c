@@ -1,14 +1,17 @@
 /* GPU path vs CPU path, bit for bit: every kernel specialization on random
  * data, odd sizes, ROIs at odd offsets, foreign pitches, both layouts,
- * batches; the split/merge/blob entry points; transfers; an image over 2^31
- * bytes; N threads racing on a cold kernel. Prints SKIP without a GPU.
+ * batches; dense images whose rows the host joins; the split/merge/blob
+ * entry points; transfers; an image over 2^31 bytes; N threads racing on a
+ * cold kernel; 32 dependent launches on one stream, and the same captured
+ * into a CUDA graph. Prints SKIP without a GPU.
  * Run alone: make build/test_gpu && build/test_gpu [--sanitize]  (--sanitize: the subset
- * for compute-sanitizer: the race, flattened, entry points and transfers) */
+ * for compute-sanitizer: all but every specialization, every fast kernel and the big image) */
 #define _POSIX_C_SOURCE 200809L
 #define GPUMAT_IMPLEMENTATION
 #include "gpumat.h"
 #include "check.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <sys/time.h>
 
@@ -136,18 +139,84 @@ static gm_status op_merge(const gm_mat* s, gm_mat* d, const void* x) { (void)x; 
 
 /* 32 launches queued back to back on one stream, each reading what the one
  * before wrote (on sm_90+ each may start while the one before drains). */
-typedef struct chain_args { gm_mat dev_mid, host_mid; } chain_args;
+typedef struct chain_args { gm_mat dev_mid, host_mid; gm_stream stream; } chain_args;
 static gm_status op_chain(const gm_mat* s, gm_mat* d, const void* p)
 {
     const chain_args* c = (const chain_args*)p;
     gm_mat mid = s->where == GM_DEVICE ? c->dev_mid : c->host_mid;
+    gm_stream stream = s->where == GM_DEVICE ? c->stream : NULL;
     gm_status st = GM_OK;
     int i;
     for (i = 0; i < 16 && st == GM_OK; ++i) {
-        st = gm_convert(i ? d : s, &mid, 1.0 + i / 8.0, -i, NULL);
+        st = gm_convert(i ? d : s, &mid, 1.0 + i / 8.0, -i, stream);
         if (st == GM_OK)
-            st = gm_convert(&mid, d, 0.75, i, NULL);
+            st = gm_convert(&mid, d, 0.75, i, stream);
     }
+    return st;
+}
+
+/* The driver's stream-capture calls, which gpumat itself never needs. */
+typedef struct graph_api {
+    int (*stream_create)(void** stream, unsigned flags);
+    int (*begin_capture)(void* stream, int mode);
+    int (*end_capture)(void* stream, void** graph);
+    int (*instantiate)(void** exec, void* graph, unsigned long long flags);
+    int (*launch)(void* exec, void* stream);
+    int (*synchronize)(void* stream);
+    int (*exec_destroy)(void* exec);
+    int (*graph_destroy)(void* graph);
+    int (*stream_destroy)(void* stream);
+} graph_api;
+
+static int graph_api_load(graph_api* g)
+{
+    void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    const char* names[] = {"cuStreamCreate", "cuStreamBeginCapture_v2", "cuStreamEndCapture",
+                           "cuGraphInstantiateWithFlags", "cuGraphLaunch", "cuStreamSynchronize",
+                           "cuGraphExecDestroy", "cuGraphDestroy", "cuStreamDestroy_v2"};
+    void** slots[] = {(void**)&g->stream_create, (void**)&g->begin_capture, (void**)&g->end_capture,
+                      (void**)&g->instantiate, (void**)&g->launch, (void**)&g->synchronize,
+                      (void**)&g->exec_destroy, (void**)&g->graph_destroy, (void**)&g->stream_destroy};
+    size_t i;
+    for (i = 0; lib && i < sizeof names / sizeof names[0]; ++i)
+        if (!(*slots[i] = dlsym(lib, names[i])))
+            return 0;
+    return lib != NULL;
+}
+
+/* The chain captured into a CUDA graph (global capture mode) on a stream of
+ * its own, then replayed once: the kernels must already be loaded, and on
+ * sm_90+ the overlapped launches become programmatic edges of the graph. */
+typedef struct graph_chain_args { chain_args chain; const graph_api* api; } graph_chain_args;
+static gm_status op_graph_chain(const gm_mat* s, gm_mat* d, const void* p)
+{
+    const graph_chain_args* g = (const graph_chain_args*)p;
+    chain_args c = g->chain;
+    void *stream = NULL, *graph = NULL, *exec = NULL;
+    gm_status st;
+    int rc;
+    if (s->where != GM_DEVICE)
+        return op_chain(s, d, &c);
+    if ((rc = g->api->stream_create(&stream, 1 /* non-blocking */)) != 0)
+        return gm__fail(GM_ERR_CUDA, "cuStreamCreate: %d", rc);
+    c.stream = (gm_stream)stream;
+    if ((rc = g->api->begin_capture(stream, 0 /* global */)) != 0) {
+        g->api->stream_destroy(stream);
+        return gm__fail(GM_ERR_CUDA, "cuStreamBeginCapture: %d", rc);
+    }
+    st = op_chain(s, d, &c);
+    rc = g->api->end_capture(stream, &graph);
+    if (st == GM_OK && rc != 0)
+        st = gm__fail(GM_ERR_CUDA, "cuStreamEndCapture: %d", rc);
+    if (st == GM_OK && (rc = g->api->instantiate(&exec, graph, 0)) != 0)
+        st = gm__fail(GM_ERR_CUDA, "cuGraphInstantiateWithFlags: %d", rc);
+    if (st == GM_OK && ((rc = g->api->launch(exec, stream)) != 0 || (rc = g->api->synchronize(stream)) != 0))
+        st = gm__fail(GM_ERR_CUDA, "cuGraphLaunch / cuStreamSynchronize: %d", rc);
+    if (exec)
+        g->api->exec_destroy(exec);
+    if (graph)
+        g->api->graph_destroy(graph);
+    g->api->stream_destroy(stream);
     return st;
 }
 
@@ -267,6 +336,80 @@ static void fast_paths(void)
                     }
 }
 
+/* compare_op for a transform that must take the fast kernel; frees both
+ * pairs. */
+static void compare_fast_and_free(const char* what, pair* src, pair* dst, const gm_xform* x)
+{
+    long fast0 = gm__fast_launches;
+    compare_op(what, src, dst, op_transform, x);
+    CHECK(gm__fast_launches == fast0 + 1, "%s: the fast kernel did not run", what);
+    free_pair(src);
+    free_pair(dst);
+}
+
+/* Whole images without row padding, batches back to back: the host joins
+ * their rows into one long row (a batch into one too where it is
+ * interleaved), so a warp task runs across row and image boundaries. Same
+ * bytes as the CPU path, on the fast kernel. */
+static int make_dense(pair* p, int64_t w, int64_t h, int batch, gm_dtype dt, int cn, gm_layout lay)
+{
+    gm_desc d;
+    memset(&d, 0, sizeof d);
+    d.width = w;
+    d.height = h;
+    d.channels = cn;
+    d.batch = batch;
+    d.dtype = dt;
+    d.layout = lay;
+    d.pitch = w * (int64_t)gm_dtype_size(dt) * (lay == GM_HWC ? cn : 1);
+    d.batch_pitch = batch > 1 ? d.pitch * h * (lay == GM_CHW ? cn : 1) : 0;
+    if (gm_alloc_desc(&p->host, &d, GM_HOST) != GM_OK || gm_alloc_desc(&p->dev, &d, GM_DEVICE) != GM_OK) {
+        printf("alloc failed: %s\n", gm_last_error());
+        return 0;
+    }
+    p->host_roi = p->host;
+    p->dev_roi = p->dev;
+    return 1;
+}
+
+static void joined_rows(void)
+{
+    static const struct {
+        gm_dtype s, d;
+        int cn;
+        gm_layout ls, ld;
+        int64_t w, h;
+        int batch, scaled;
+    } cases[] = {
+        {GM_U8, GM_F32, 3, GM_HWC, GM_HWC, 80, 7, 1, 1},   /* convert: channels alike, one channel */
+        {GM_U8, GM_F32, 3, GM_HWC, GM_CHW, 48, 9, 3, 1},   /* blob-like split of a batch */
+        {GM_F32, GM_U8, 3, GM_CHW, GM_HWC, 64, 5, 2, 1},   /* merge of a batch */
+        {GM_S8, GM_U8, 4, GM_HWC, GM_HWC, 36, 3, 2, 0},    /* u8 <-> s8 word-wise, batch joined */
+        {GM_F16, GM_U8, 1, GM_HWC, GM_HWC, 272, 4, 2, 0},  /* narrowing from a staged source */
+        {GM_F64, GM_U8, 2, GM_CHW, GM_CHW, 48, 6, 2, 1},   /* 128-byte staged planes */
+    };
+    char what[128];
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        pair src, dst;
+        gm_xform x = gm_xform_identity();
+        int c;
+        for (c = 0; c < 4 && cases[i].scaled; ++c) {
+            x.scale[c] = alphas[(i + 1) % 7][0];
+            x.offset[c] = alphas[(i + 1) % 7][1];
+        }
+        snprintf(what, sizeof what, "joined rows %s -> %s x%d %s -> %s %lldx%lld b%d", gm_dtype_name(cases[i].s),
+                 gm_dtype_name(cases[i].d), cases[i].cn, cases[i].ls ? "chw" : "hwc", cases[i].ld ? "chw" : "hwc",
+                 (long long)cases[i].w, (long long)cases[i].h, cases[i].batch);
+        if (!make_dense(&src, cases[i].w, cases[i].h, cases[i].batch, cases[i].s, cases[i].cn, cases[i].ls) ||
+            !make_dense(&dst, cases[i].w, cases[i].h, cases[i].batch, cases[i].d, cases[i].cn, cases[i].ld)) {
+            CHECK(0, "%s: setup failed", what);
+            continue;
+        }
+        compare_fast_and_free(what, &src, &dst, &x);
+    }
+}
+
 /* Interleaved to interleaved with every channel alike (gm_convert): the
  * fast kernel runs it as one channel, C times as wide. */
 static void flattened(void)
@@ -278,7 +421,6 @@ static void flattened(void)
             pair src, dst;
             gm_xform x = gm_xform_identity();
             int cn = 2 + (S + D) % 3, c;
-            long fast0 = gm__fast_launches;
             for (c = 0; c < 4; ++c) {
                 x.scale[c] = alphas[(S + D) % 7][0];
                 x.offset[c] = alphas[(S + D) % 7][1];
@@ -289,10 +431,7 @@ static void flattened(void)
                 CHECK(0, "%s: setup failed", what);
                 continue;
             }
-            compare_op(what, &src, &dst, op_transform, &x);
-            CHECK(gm__fast_launches == fast0 + 1, "%s: the fast kernel did not run", what);
-            free_pair(&src);
-            free_pair(&dst);
+            compare_fast_and_free(what, &src, &dst, &x);
         }
 }
 
@@ -303,6 +442,7 @@ static void dependent_chain(int major)
 {
     pair a, b, mid;
     chain_args c;
+    graph_api api;
     gm__CUfunction f;
     int waits = -1;
     CHECK(gm__kernel("test_gpu", GM__FAST_SPEC(GM_U8, GM_F32, 1, 0, 0), 0, &f, &waits) == GM_OK &&
@@ -316,7 +456,15 @@ static void dependent_chain(int major)
     }
     c.dev_mid = mid.dev_roi;
     c.host_mid = mid.host_roi;
+    c.stream = NULL;
     compare_op("32 dependent launches on one stream", &a, &b, op_chain, &c);
+    if (graph_api_load(&api)) {
+        graph_chain_args g;
+        g.chain = c;
+        g.api = &api;
+        compare_op("32 dependent launches captured into a CUDA graph", &a, &b, op_graph_chain, &g);
+    } else
+        CHECK(0, "the driver lacks the stream-capture calls: %s", dlerror());
     free_pair(&a);
     free_pair(&b);
     free_pair(&mid);
@@ -504,6 +652,7 @@ int main(int argc, char** argv)
         big_image();
     }
     flattened();
+    joined_rows();
     dependent_chain(major);
     entry_points();
     transfers();

@@ -12,7 +12,7 @@
 
 /* Hash of the kernel source, entry lines, fast-kernel parameters and names:
  * an ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x26a404da3714065eull
+#define GM__KERNEL_SOURCE_HASH 0x67f3c66ac0ddde6cull
 
 /* NVRTC source shared by every specialization, one line per literal (C99
  * guarantees only 4095 characters per literal). */
@@ -489,6 +489,12 @@ static const char* const gm__kernel_src[] = {
     "        gm__scale_f(S, D, sp, dp, (float)pre, (float)scale, (float)offset, 0);\n",
     "}\n",
     "\n",
+    "/* Warps in a block of either kernel: the fast kernel's 1-D blocks run one\n",
+    " * warp task a warp, the generic kernel's blocks are 32 pixels by this many\n",
+    " * rows. The host sizes launches by it, the kernels their launch bounds and\n",
+    " * staging. */\n",
+    "#define GM__BLOCK_WARPS 8\n",
+    "\n",
     "/* Warp tasks a row of width pixels takes in the fast kernel (R units of P\n",
     " * pixels a lane, 32 lanes), the row's last width % P pixels included; here\n",
     " * because the host sizes the launch by it and the kernel walks it. */\n",
@@ -922,7 +928,7 @@ static const char* const gm__kernel_src[] = {
     "    }\n",
     "}\n",
     "\n",
-    "/* The staging area: per warp of a 256-thread block, 32 units' chunks of the\n",
+    "/* The staging area: per warp of a block, 32 units' chunks of the\n",
     " * widest staged stream (one chunk where nothing is staged). */\n",
     "template <int S, int D, int C, int LS, int LD, int P, int R>\n",
     "__device__ __forceinline__ void gm__xform_fast(const gm__xform_args& a)\n",
@@ -930,7 +936,7 @@ static const char* const gm__kernel_src[] = {
     "    typedef typename gm__unit<gm__esize[S], C, LS, P>::B BS;\n",
     "    typedef typename gm__unit<gm__esize[D], C, LD, P>::B BD;\n",
     "    enum { AREA = 32 * gm__max<BS::STAGED ? (int)BS::STRIDE : 0, BD::STAGED ? (int)BD::STRIDE : 0>::v };\n",
-    "    __shared__ gm__chunk stage[256 / 32][AREA ? AREA : 1];\n",
+    "    __shared__ gm__chunk stage[GM__BLOCK_WARPS][AREA ? AREA : 1];\n",
     "    gm__chunk* area = stage[threadIdx.x / 32];\n",
     "    gm__grid_begin();\n",
     "    if (a.kind == GM__PLAIN)\n",
@@ -944,9 +950,9 @@ static const char* const gm__kernel_src[] = {
 /* The lines that instantiate one specialization: name, S, D, CD / blocks,
  * name, S, D, C, LS, LD, P, R. */
 static const char gm__kernel_entry[] =
-    "extern \"C\" __global__ void __launch_bounds__(256) %s(gm__xform_args a) { gm__xform<%d, %d, %d>(a); }\n";
+    "extern \"C\" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS) %s(gm__xform_args a) { gm__xform<%d, %d, %d>(a); }\n";
 static const char gm__fast_entry[] =
-    "extern \"C\" __global__ void __launch_bounds__(256, %d) %s(gm__xform_args a) { gm__xform_fast<%d, %d, %d, %d, %d, %d, %d>(a); }\n";
+    "extern \"C\" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS, %d) %s(gm__xform_args a) { gm__xform_fast<%d, %d, %d, %d, %d, %d, %d>(a); }\n";
 
 /* P (pixels per unit), R (units per thread) and the blocks a multiprocessor
  * must fit (__launch_bounds__) of each fast kernel. */

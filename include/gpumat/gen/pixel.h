@@ -433,6 +433,12 @@ GM__FN void gm__channel(int kind, int S, int D, const unsigned char* sp, unsigne
         gm__scale_f(S, D, sp, dp, (float)pre, (float)scale, (float)offset, 0);
 }
 
+/* Warps in a block of either kernel: the fast kernel's 1-D blocks run one
+ * warp task a warp, the generic kernel's blocks are 32 pixels by this many
+ * rows. The host sizes launches by it, the kernels their launch bounds and
+ * staging. */
+#define GM__BLOCK_WARPS 8
+
 /* Warp tasks a row of width pixels takes in the fast kernel (R units of P
  * pixels a lane, 32 lanes), the row's last width % P pixels included; here
  * because the host sizes the launch by it and the kernel walks it. */

@@ -233,20 +233,23 @@ typedef struct gm__geometry {
 } gm__geometry;
 
 /* The fast kernel (p pixels a unit, r units a lane; p 0 for the generic
- * kernel): 1-D blocks of 8 warps, one warp task each (xform_fast.cu), a huge
- * image looping; the generic kernel: 32x8 blocks over the pixels. */
+ * kernel): 1-D blocks of GM__BLOCK_WARPS warps, one warp task each
+ * (xform_fast.cu), a huge image looping; the generic kernel: blocks of 32
+ * pixels by GM__BLOCK_WARPS rows. */
 static gm__geometry gm__geometry_for(const gm__xform_args* a, int p, int r)
 {
     gm__geometry g;
     if (p) {
-        long long blocks = (a->batch * a->height * gm__tasks_per_row(a->width, p, r) + 7) / 8;
+        long long blocks =
+            (a->batch * a->height * gm__tasks_per_row(a->width, p, r) + GM__BLOCK_WARPS - 1) / GM__BLOCK_WARPS;
         g.grid[0] = (unsigned)(blocks < 1 << 30 ? blocks : 1 << 30);
         g.grid[1] = g.grid[2] = 1;
-        g.block[0] = 256, g.block[1] = 1;
+        g.block[0] = 32 * GM__BLOCK_WARPS, g.block[1] = 1;
     } else {
-        g.block[0] = 32, g.block[1] = 8;
+        long long rows = (a->height + GM__BLOCK_WARPS - 1) / GM__BLOCK_WARPS;
+        g.block[0] = 32, g.block[1] = GM__BLOCK_WARPS;
         g.grid[0] = (unsigned)((a->width + 31) / 32);
-        g.grid[1] = (unsigned)((a->height + 7) / 8 < 65535 ? (a->height + 7) / 8 : 65535);
+        g.grid[1] = (unsigned)(rows < 65535 ? rows : 65535);
         g.grid[2] = (unsigned)(a->batch < 65535 ? a->batch : 65535);
     }
     return g;
