@@ -772,6 +772,15 @@ const int SWEEP_W = 3840, SWEEP_H = 2160;
 const gm_layout kLayouts[4][2] = {{GM_HWC, GM_HWC}, {GM_HWC, GM_CHW}, {GM_CHW, GM_HWC}, {GM_CHW, GM_CHW}};
 const char* const kLayoutNames[4] = {"hwc->hwc", "hwc->chw", "chw->hwc", "chw->chw"};
 
+// Whether CASE (main) selects a configuration: NULL selects all, else its
+// "transform SRC DST cN LAYOUT" must contain it.
+bool sweep_selected(const char* only, gm_dtype sdt, gm_dtype ddt, int cn, int lay)
+{
+    std::string name = std::string("transform ") + gm_dtype_name(sdt) + " " + gm_dtype_name(ddt) + " c" +
+                       std::to_string(cn) + " " + kLayoutNames[lay];
+    return !only || strstr(name.c_str(), only);
+}
+
 // One configuration: its row, and its % of copy (NaN when it failed).
 double sweep_one(void* const* src, void* const* dst, gm_dtype sdt, gm_dtype ddt, int cn, int lay)
 {
@@ -800,7 +809,8 @@ double sweep_one(void* const* src, void* const* dst, gm_dtype sdt, gm_dtype ddt,
     return g_copy_gbps > 0 ? 100.0 * r.bytes / (r.us * 1e3) / g_copy_gbps : NAN;
 }
 
-void sweep_section()
+// only: main's CASE (sweep_selected).
+void sweep_section(const char* only)
 {
     const size_t cap = (size_t)SWEEP_W * SWEEP_H * 4 * 8;
     void* src[SETS] = {0};
@@ -810,6 +820,13 @@ void sweep_section()
         ok = CUDA_OK(cudaMalloc(&src[i], cap)) && CUDA_OK(cudaMalloc(&dst[i], cap));
     for (int sd = 0; sd < GM_DTYPE_COUNT; ++sd) {
         gm_dtype sdt = (gm_dtype)sd;
+        bool any = false;
+        for (int dd = 0; dd < GM_DTYPE_COUNT; ++dd)
+            for (int cn = 1; cn <= 4; ++cn)
+                for (int lay = 0; lay < 4; ++lay)
+                    any = any || sweep_selected(only, sdt, (gm_dtype)dd, cn, lay);
+        if (!any)
+            continue;
         for (int i = 0; ok && i < SETS; ++i) /* new random sources for each source dtype */
             ok = fill_random(src[i], (size_t)SWEEP_W * SWEEP_H * 4 * gm_dtype_size(sdt), sdt, -300, 300);
         if (!ok) {
@@ -821,7 +838,7 @@ void sweep_section()
             std::vector<double> pcts;
             for (int cn = 1; cn <= 4; ++cn)
                 for (int lay = 0; lay < 4; ++lay) {
-                    double pct = sweep_one(src, dst, sdt, ddt, cn, lay);
+                    double pct = sweep_selected(only, sdt, ddt, cn, lay) ? sweep_one(src, dst, sdt, ddt, cn, lay) : NAN;
                     if (!std::isnan(pct))
                         pcts.push_back(pct);
                 }
@@ -860,7 +877,9 @@ int main(int argc, char** argv)
 {
     /* CASE (optional): only the cases whose "op size" contains it, e.g.
      * "merge_f32_u8 3840", for a profiler run (ncu), or "host" for the host
-     * overhead alone; no NVRTC or sweep section then. */
+     * overhead alone, or the sweep's configurations whose "transform SRC DST
+     * cN LAYOUT" contains it, e.g. "transform u8 f32 c1"; no NVRTC section
+     * then. */
     const char* only = argc == 3 ? argv[2] : NULL;
     if (argc != 2 && argc != 3) {
         fprintf(stderr, "usage: %s ROWS.jsonl [CASE]\n", argv[0]);
@@ -890,10 +909,10 @@ int main(int argc, char** argv)
                 run_case(op, z);
     if (!only || !strcmp(only, "host"))
         host_section();
-    if (!only) {
-        sweep_section();
+    if (!only || !strncmp(only, "transform", 9))
+        sweep_section(only);
+    if (!only)
         copy_section("end");
-    }
     fclose(g_out);
     return 0;
 }

@@ -109,9 +109,11 @@ def bench_copy(torch, rows):
     rows.emit("copy", "256MiB", "torch copy_", us, lat, 2 * COPY_BYTES, "cross-check of the ceiling", section="copy")
 
 
-def bench_ops(torch, rows):
+def bench_ops(torch, rows, only):
     for name, fn, dtype, nchw, elem_bytes in make_ops(torch):
         for size, n, h, w in SIZES:
+            if only and only not in f"{name} {size}":
+                continue
             nbytes = n * h * w * 3 * elem_bytes
             try:
                 inputs = [random_input(torch, dtype, nchw, n, h, w) for _ in range(SETS)]
@@ -136,9 +138,9 @@ def bench_ops(torch, rows):
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: bench_torch.py ROWS.jsonl")
-    path = sys.argv[1]
+    if len(sys.argv) not in (2, 3):
+        sys.exit("usage: bench_torch.py ROWS.jsonl [CASE]  (CASE: only the ops whose \"op size\" contains it)")
+    path, only = sys.argv[1], sys.argv[2] if len(sys.argv) == 3 else None
     try:
         import torch
         if not torch.cuda.is_available():
@@ -158,7 +160,7 @@ def main():
     except Exception as e:
         rows.emit("copy", "256MiB", "torch copy_", note=f"error: {type(e).__name__}: {e}"[:600], section="copy")
     torch.cuda.empty_cache()
-    bench_ops(torch, rows)
+    bench_ops(torch, rows, only)
     return 0
 
 
