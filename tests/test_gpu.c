@@ -1,6 +1,7 @@
 /* GPU path vs CPU path, bit for bit: every kernel specialization on random
  * data, odd sizes, ROIs at odd offsets, foreign pitches, both layouts,
- * batches; dense images whose rows the host joins; the split/merge/blob
+ * batches; dense images whose rows the host joins; rows of several warp
+ * tasks; the split/merge/blob
  * entry points; transfers; an image over 2^31 bytes; N threads racing on a
  * cold kernel; 32 dependent launches on one stream, and the same captured
  * into a CUDA graph. Prints SKIP without a GPU.
@@ -372,15 +373,44 @@ static int make_dense(pair* p, int64_t w, int64_t h, int batch, gm_dtype dt, int
     return 1;
 }
 
+/* One shape that must take the fast kernel: dense (make_dense) or aligned
+ * with padded rows (make_pair_at), plain or with a scale and offset. */
+typedef struct fast_case {
+    gm_dtype s, d;
+    int cn;
+    gm_layout ls, ld;
+    int64_t w, h;
+    int batch, scaled;
+} fast_case;
+
+static void run_fast_case(const char* label, const fast_case* k, int dense, int variant)
+{
+    pair src, dst;
+    gm_xform x = gm_xform_identity();
+    char what[128];
+    int c, ok;
+    for (c = 0; c < 4 && k->scaled; ++c) {
+        x.scale[c] = alphas[variant % 7][0];
+        x.offset[c] = alphas[variant % 7][1];
+    }
+    snprintf(what, sizeof what, "%s %s -> %s x%d %s -> %s %lldx%lld b%d", label, gm_dtype_name(k->s),
+             gm_dtype_name(k->d), k->cn, k->ls ? "chw" : "hwc", k->ld ? "chw" : "hwc", (long long)k->w,
+             (long long)k->h, k->batch);
+    ok = dense ? make_dense(&src, k->w, k->h, k->batch, k->s, k->cn, k->ls) &&
+                     make_dense(&dst, k->w, k->h, k->batch, k->d, k->cn, k->ld)
+               : make_pair_at(&src, k->w, k->h, k->batch, k->s, k->cn, k->ls, 1) &&
+                     make_pair_at(&dst, k->w, k->h, k->batch, k->d, k->cn, k->ld, 1);
+    if (!ok) {
+        CHECK(0, "%s: setup failed", what);
+        return;
+    }
+    compare_fast_and_free(what, &src, &dst, &x);
+}
+
+/* Dense images, whose rows (and interleaved batches) the host joins. */
 static void joined_rows(void)
 {
-    static const struct {
-        gm_dtype s, d;
-        int cn;
-        gm_layout ls, ld;
-        int64_t w, h;
-        int batch, scaled;
-    } cases[] = {
+    static const fast_case cases[] = {
         {GM_U8, GM_F32, 3, GM_HWC, GM_HWC, 80, 7, 1, 1},   /* convert: channels alike, one channel */
         {GM_U8, GM_F32, 3, GM_HWC, GM_CHW, 48, 9, 3, 1},   /* blob-like split of a batch */
         {GM_F32, GM_U8, 3, GM_CHW, GM_HWC, 64, 5, 2, 1},   /* merge of a batch */
@@ -388,26 +418,27 @@ static void joined_rows(void)
         {GM_F16, GM_U8, 1, GM_HWC, GM_HWC, 272, 4, 2, 0},  /* narrowing from a staged source */
         {GM_F64, GM_U8, 2, GM_CHW, GM_CHW, 48, 6, 2, 1},   /* 128-byte staged planes */
     };
-    char what[128];
     size_t i;
-    for (i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        pair src, dst;
-        gm_xform x = gm_xform_identity();
-        int c;
-        for (c = 0; c < 4 && cases[i].scaled; ++c) {
-            x.scale[c] = alphas[(i + 1) % 7][0];
-            x.offset[c] = alphas[(i + 1) % 7][1];
-        }
-        snprintf(what, sizeof what, "joined rows %s -> %s x%d %s -> %s %lldx%lld b%d", gm_dtype_name(cases[i].s),
-                 gm_dtype_name(cases[i].d), cases[i].cn, cases[i].ls ? "chw" : "hwc", cases[i].ld ? "chw" : "hwc",
-                 (long long)cases[i].w, (long long)cases[i].h, cases[i].batch);
-        if (!make_dense(&src, cases[i].w, cases[i].h, cases[i].batch, cases[i].s, cases[i].cn, cases[i].ls) ||
-            !make_dense(&dst, cases[i].w, cases[i].h, cases[i].batch, cases[i].d, cases[i].cn, cases[i].ld)) {
-            CHECK(0, "%s: setup failed", what);
-            continue;
-        }
-        compare_fast_and_free(what, &src, &dst, &x);
-    }
+    for (i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+        run_fast_case("joined rows", &cases[i], 1, (int)i + 1);
+}
+
+/* Rows longer than one warp task (R * 32 units), so that a row takes
+ * several tasks, the last one short and holding the row's last width % P
+ * pixels: R = 2 (120 whole units and 5 pixels: 64 + 57), R = 4 (129 and 1
+ * pixel: 128 + 2), R = 1 (68 and 12 pixels: 32 + 32 + 5; 80 and 11 pixels:
+ * 32 + 32 + 17), each a batch of two with padded rows. */
+static void long_rows(void)
+{
+    static const fast_case cases[] = {
+        {GM_U8, GM_F32, 1, GM_HWC, GM_HWC, 1925, 3, 2, 1},  /* P 16, R 2 */
+        {GM_U16, GM_F32, 2, GM_CHW, GM_CHW, 517, 3, 2, 1},  /* P 4, R 4 */
+        {GM_F32, GM_U8, 3, GM_CHW, GM_HWC, 1100, 3, 2, 1},  /* P 16, R 1: merge */
+        {GM_U8, GM_F16, 3, GM_HWC, GM_CHW, 1291, 3, 2, 1},  /* P 16, R 1: blob f16 */
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+        run_fast_case("long rows", &cases[i], 0, (int)i + 3);
 }
 
 /* Interleaved to interleaved with every channel alike (gm_convert): the
@@ -653,6 +684,7 @@ int main(int argc, char** argv)
     }
     flattened();
     joined_rows();
+    long_rows();
     dependent_chain(major);
     entry_points();
     transfers();
