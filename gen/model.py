@@ -123,14 +123,16 @@ def units_per_thread(src, dst, channels, ls, ld):
     enough pixels. Narrowing conversions from a staged source read at most
     64 bytes a thread: in the H200 sweep 99 of 104 of them measured ran faster
     so, by up to 20 points of copy (more threads resident, more waves). One
-    channel from a 1-byte type to a wider one takes 2 (of its 16-pixel
+    channel from a 1-byte type to a 4-byte one takes 2 (of its 16-pixel
     units), not 3: a padded row of 1920 bytes (a 640-pixel 3-channel u8
     image, as gm_convert flattens it) is then two tasks of 64 and 56 units
     rather than 96 and 24; on the H200, gm_convert u8 -> f32 of 3 channels at
     32x640x640 went 91.8 -> 93.5% of copy, at 4K 91.8 -> 90.7 (joined rows,
-    where R = 3 has no short tasks)."""
+    where R = 3 has no short tasks). R = 2 for the 2-byte destinations too
+    (from 4) measured 4-5 points lower on the 4K sweep, in a run whose
+    streaming stores cost those kernels about 0.7 themselves."""
     p = pixels_per_unit(src, dst, channels, ls, ld)
-    if channels == 1 and size(src) == 1 and size(dst) > 1:
+    if channels == 1 and size(src) == 1 and size(dst) == 4:
         return 2
     read, written = p * channels * size(src), p * channels * size(dst)
     r = max(1, min(8 if read + written <= 32 else 4, 256 // (read + written)))
