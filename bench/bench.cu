@@ -733,15 +733,15 @@ void host_section()
         gm__xform_args a = gm__args(&s, &d, NULL, &x);
         gm__CUfunction f = 0;
         void* params[1] = {&a};
-        int waits = 0;
+        int waits = 0, wave = 0;
         long fast0 = gm__fast_launches;
         int fast = gm__fast(&a, GM_U8, GM_F32, 3, GM_HWC, GM_HWC);
         ok = gm_ok(gm_convert(&s, &d, 1.0 / 255.0, 0.0, st)) &&
              (gm__fast_launches == fast0 + 1 || fail("gm_convert did not take the fast kernel")) &&
              (fast >= 0 || fail("no fast kernel for the 8x8 convert")) &&
-             gm_ok(gm__kernel("bench", fast, s.device, &f, &waits));
+             gm_ok(gm__kernel("bench", fast, s.device, &f, &waits, &wave));
         const unsigned char* pr = ok ? gm__fast_pr[fast - GM__GENERIC_COUNT] : NULL;
-        gm__geometry g = ok ? gm__geometry_for(&a, pr[0], pr[1]) : gm__geometry();
+        gm__geometry g = ok ? gm__geometry_for(&a, pr[0], pr[1], wave) : gm__geometry();
         const char* api = "";
         double t0 = now_us();
         for (int i = 0; ok && i < n; ++i) {

@@ -441,6 +441,42 @@ static void long_rows(void)
         run_fast_case("long rows", &cases[i], 0, (int)i + 3);
 }
 
+/* Fast grids of more tasks than the kernel's wave take half blocks, the
+ * others full ones (ops.h): the rule each side of the boundary, then a dense
+ * u8 -> f32 convert (P 16, R 2: 1024 pixels a task, 4 a 4096-pixel row) just
+ * within and beyond the wave on the GPU, same bytes as the CPU path. */
+static void block_sizes(void)
+{
+    int spec = GM__FAST_SPEC(GM_U8, GM_F32, 1, 0, 0), wave = 0, beyond;
+    const unsigned char* pr = gm__fast_pr[spec - GM__GENERIC_COUNT];
+    gm__CUfunction f;
+    gm__xform_args a;
+    CHECK(gm__kernel("test_gpu", spec, 0, &f, NULL, &wave) == GM_OK && wave > 0,
+          "the u8 -> f32 kernel has no wave (%d): %s", wave, gm_last_error());
+    CHECK(pr[0] == 16 && pr[1] == 2, "the u8 -> f32 kernel moved to P %d, R %d; this test assumes 16, 2", pr[0], pr[1]);
+    if (wave <= 0 || pr[0] != 16 || pr[1] != 2)
+        return;
+    memset(&a, 0, sizeof a);
+    a.batch = 1;
+    a.width = 1024; /* one task a row */
+    for (beyond = 0; beyond < 2; ++beyond) {
+        gm__geometry g;
+        a.height = wave + beyond;
+        g = gm__geometry_for(&a, pr[0], pr[1], wave);
+        CHECK(g.block[0] == (beyond ? 16u : 32u) * GM__BLOCK_WARPS && (long long)g.grid[0] * g.block[0] / 32 >= a.height &&
+                  (long long)(g.grid[0] - 1) * g.block[0] / 32 < a.height,
+              "%lld tasks against a wave of %d: %u blocks of %u threads", a.height, wave, g.grid[0], g.block[0]);
+    }
+    for (beyond = 0; beyond < 2; ++beyond) {
+        fast_case k = {GM_U8, GM_F32, 1, GM_HWC, GM_HWC, 4096, 0, 1, 1};
+        long half0 = gm__half_block_launches;
+        k.h = beyond ? wave / 4 + 3 : wave / 4 - 1;
+        run_fast_case(beyond ? "beyond a wave" : "within a wave", &k, 1, beyond);
+        CHECK(gm__half_block_launches == half0 + beyond, "%s a wave of %d: %ld half-block launches",
+              beyond ? "beyond" : "within", wave, gm__half_block_launches - half0);
+    }
+}
+
 /* Interleaved to interleaved with every channel alike (gm_convert): the
  * fast kernel runs it as one channel, C times as wide. */
 static void flattened(void)
@@ -476,7 +512,7 @@ static void dependent_chain(int major)
     graph_api api;
     gm__CUfunction f;
     int waits = -1;
-    CHECK(gm__kernel("test_gpu", GM__FAST_SPEC(GM_U8, GM_F32, 1, 0, 0), 0, &f, &waits) == GM_OK &&
+    CHECK(gm__kernel("test_gpu", GM__FAST_SPEC(GM_U8, GM_F32, 1, 0, 0), 0, &f, &waits, NULL) == GM_OK &&
               waits == (major >= 9),
           "a kernel built for sm_%d0+ %s for its predecessor (waits %d)", major, major >= 9 ? "waits" : "does not wait",
           waits);
@@ -685,6 +721,7 @@ int main(int argc, char** argv)
     flattened();
     joined_rows();
     long_rows();
+    block_sizes();
     dependent_chain(major);
     entry_points();
     transfers();

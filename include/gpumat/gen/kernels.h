@@ -12,7 +12,7 @@
 
 /* Hash of the kernel source, entry lines, fast-kernel parameters and names:
  * an ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x38144c629a85abfcull
+#define GM__KERNEL_SOURCE_HASH 0x692a5b60466910aeull
 
 /* NVRTC source shared by every specialization, one line per literal (C99
  * guarantees only 4095 characters per literal). */
@@ -490,9 +490,9 @@ static const char* const gm__kernel_src[] = {
     "}\n",
     "\n",
     "/* Warps in a block of either kernel: the fast kernel's 1-D blocks run one\n",
-    " * warp task a warp, the generic kernel's blocks are 32 pixels by this many\n",
-    " * rows. The host sizes launches by it, the kernels their launch bounds and\n",
-    " * staging. */\n",
+    " * warp task a warp (half this many in grids of more than a wave, ops.h), the\n",
+    " * generic kernel's blocks are 32 pixels by this many rows. The host sizes\n",
+    " * launches by it, the kernels their launch bounds and staging. */\n",
     "#define GM__BLOCK_WARPS 8\n",
     "\n",
     "/* Warp tasks a row of width pixels takes in the fast kernel (R units of P\n",

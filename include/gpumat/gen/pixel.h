@@ -434,9 +434,9 @@ GM__FN void gm__channel(int kind, int S, int D, const unsigned char* sp, unsigne
 }
 
 /* Warps in a block of either kernel: the fast kernel's 1-D blocks run one
- * warp task a warp, the generic kernel's blocks are 32 pixels by this many
- * rows. The host sizes launches by it, the kernels their launch bounds and
- * staging. */
+ * warp task a warp (half this many in grids of more than a wave, ops.h), the
+ * generic kernel's blocks are 32 pixels by this many rows. The host sizes
+ * launches by it, the kernels their launch bounds and staging. */
 #define GM__BLOCK_WARPS 8
 
 /* Warp tasks a row of width pixels takes in the fast kernel (R units of P

@@ -300,9 +300,10 @@ GM_API int gm_kernels_for(gm_dtype src, gm_dtype dst, int channels, int kernels[
  * once under a lock and read without one. */
 typedef struct gm__ctx_cache {
     gm__CUcontext ctx;
-    int arch;
+    int arch, sms;
     gm__CUfunction fns[GM__SPEC_COUNT];
     unsigned char waits[GM__SPEC_COUNT]; /* fns[i] was built for sm_90+, so it starts with griddepcontrol.wait */
+    int wave[GM__SPEC_COUNT]; /* warps of fns[i] the device holds at once in blocks of GM__BLOCK_WARPS; 0 unknown */
 } gm__ctx_cache;
 
 static gm__ctx_cache* gm__caches[GM_MAX_CONTEXTS];
@@ -338,6 +339,7 @@ static gm_status gm__ctx_cache_for(const char* fn, gm__CUcontext ctx, int dev, g
         } else {
             gm__cu.cuDeviceGetAttribute(&major, GM__CU_ATTR_CC_MAJOR, dev);
             gm__cu.cuDeviceGetAttribute(&minor, GM__CU_ATTR_CC_MINOR, dev);
+            gm__cu.cuDeviceGetAttribute(&c->sms, GM__CU_ATTR_MULTIPROCESSOR_COUNT, dev);
             c->ctx = ctx;
             c->arch = major * 10 + minor;
             __atomic_store_n(&gm__caches[i], c, __ATOMIC_RELEASE);
@@ -354,8 +356,10 @@ static gm_status gm__ctx_cache_for(const char* fn, gm__CUcontext ctx, int dev, g
  * the function was built for sm_90+ and so waits for the kernel before it
  * (templates/prelude_cuda.cu), which alone makes an overlapping launch safe:
  * PTX for an older arch, from an older NVRTC or an ahead-of-time set, has no
- * such wait. */
-static gm_status gm__kernel(const char* fn, int spec, int device, gm__CUfunction* out, int* waits)
+ * such wait. wave (may be NULL): its warps the device holds at once in
+ * blocks of GM__BLOCK_WARPS (0 where the driver could not say), which sizes
+ * the launch (ops.h). */
+static gm_status gm__kernel(const char* fn, int spec, int device, gm__CUfunction* out, int* waits, int* wave)
 {
     gm__CUcontext ctx;
     gm__ctx_cache* cache;
@@ -380,6 +384,8 @@ static gm_status gm__kernel(const char* fn, int spec, int device, gm__CUfunction
         *out = f;
         if (waits)
             *waits = cache->waits[spec];
+        if (wave)
+            *wave = cache->wave[spec];
         return GM_OK;
     }
     lock = &gm__compile_locks[spec % 16];
@@ -395,9 +401,11 @@ static gm_status gm__kernel(const char* fn, int spec, int device, gm__CUfunction
             s = gm__cuda_fail(fn, "cuModuleGetFunction", rc);
         free(owned);
         if (s == GM_OK) {
-            int ptx = 0;
+            int ptx = 0, blocks = 0;
             gm__cu.cuFuncGetAttribute(&ptx, GM__CU_FUNC_ATTRIBUTE_PTX_VERSION, f);
             cache->waits[spec] = ptx >= 90;
+            if (gm__cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, 32 * GM__BLOCK_WARPS, 0) == 0)
+                cache->wave[spec] = blocks * GM__BLOCK_WARPS * cache->sms;
             gm__jit_log(GM_JIT_LOAD, gm__kernel_names[spec], gm__now_ms() - t0, "sm_%d, %zu bytes", cache->arch, size);
             gm__record(gm__kernel_names[spec]);
             __atomic_store_n(&cache->fns[spec], f, __ATOMIC_RELEASE);
@@ -407,6 +415,8 @@ static gm_status gm__kernel(const char* fn, int spec, int device, gm__CUfunction
     *out = f;
     if (waits)
         *waits = cache->waits[spec];
+    if (wave)
+        *wave = cache->wave[spec];
     return s;
 }
 
@@ -435,7 +445,7 @@ static void* gm__warm_worker(void* arg)
         i = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED);
     }
     for (; i < w->count; i = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED))
-        if ((s = gm__kernel("gm_warmup", w->kernels ? w->kernels[i] : i, w->device, &f, NULL)) != GM_OK)
+        if ((s = gm__kernel("gm_warmup", w->kernels ? w->kernels[i] : i, w->device, &f, NULL, NULL)) != GM_OK)
             break;
     if (s != GM_OK) {
         pthread_mutex_lock(&w->lock);

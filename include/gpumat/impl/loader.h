@@ -57,6 +57,7 @@ enum { GM__CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6, GM__CU_FUN
 enum {
     GM__CU_MEMORYTYPE_HOST = 1,
     GM__CU_MEMORYTYPE_DEVICE = 2,
+    GM__CU_ATTR_MULTIPROCESSOR_COUNT = 16,
     GM__CU_ATTR_CC_MAJOR = 75,
     GM__CU_ATTR_CC_MINOR = 76,
     GM__CU_POINTER_MEMORY_TYPE = 2,
@@ -88,6 +89,8 @@ enum {
     X(cuModuleLoadData, "cuModuleLoadData", (gm__CUmodule*, const void*))                          \
     X(cuModuleGetFunction, "cuModuleGetFunction", (gm__CUfunction*, gm__CUmodule, const char*))    \
     X(cuFuncGetAttribute, "cuFuncGetAttribute", (int*, int, gm__CUfunction))                       \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor",  \
+      (int*, gm__CUfunction, int, size_t))                                                         \
     X(cuLaunchKernel, "cuLaunchKernel",                                                            \
       (gm__CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,       \
        gm_stream, void**, void**))
