@@ -242,8 +242,8 @@ typedef struct gm__geometry {
  * H200 that took split f32 at 4K from 95.7% of copy to 96.2-96.4, blob f32
  * at 32x640x640 from 90.7 to 92.5-93.0 and convert u8 -> f32 at 1080p from
  * 71.8 to 78.5; a grid within one wave keeps full blocks, as half blocks cost
- * the one-channel 1-byte copies at 4K (0.96 waves) 3-5 points. The generic
- * kernel: blocks of 32 pixels by GM__BLOCK_WARPS rows. */
+ * the one-channel 1-byte copies at 4K (0.96 waves) 2.7-4.7 points. The
+ * generic kernel: blocks of 32 pixels by GM__BLOCK_WARPS rows. */
 static gm__geometry gm__geometry_for(const gm__xform_args* a, int p, int r, int wave)
 {
     gm__geometry g;
