@@ -135,13 +135,15 @@ def units_per_thread(src, dst, channels, ls, ld):
     kernel sooner, and at 64 registers more threads stay resident; on the
     H200 (with the half blocks of grids beyond a wave) gm_split f32 of 3
     channels at 4K went 96.4 -> 96.9% of copy, at 32x640x640 98.5 -> 98.9,
-    and the 80 such sweep configurations measured moved +0.3 (median; -1.9
-    to +21)."""
+    and the 70 sweep configurations measured that run such kernels moved +0.3
+    (median; -1.1 to +2.9)."""
     p = pixels_per_unit(src, dst, channels, ls, ld)
     if channels == 1 and size(src) == 1 and size(dst) == 4:
         return 2
     read, written = p * channels * size(src), p * channels * size(dst)
-    r = max(1, min(8 if read + written <= 32 else 4, 256 // (read + written) if read + written < 96 else 1))
+    r = max(1, min(8 if read + written <= 32 else 4, 256 // (read + written)))
+    if read + written >= 96:
+        r = 1
     srun = p * size(src) * (channels if ls == "hwc" else 1)
     if srun > 16 and warp_contiguous(srun) and written < read:
         r = max(1, min(r, 64 // read))

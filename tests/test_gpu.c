@@ -447,12 +447,18 @@ static void long_rows(void)
  * within and beyond the wave on the GPU, same bytes as the CPU path. */
 static void block_sizes(void)
 {
-    int spec = GM__FAST_SPEC(GM_U8, GM_F32, 1, 0, 0), wave = 0, beyond;
+    int spec = GM__FAST_SPEC(GM_U8, GM_F32, 1, 0, 0), wave = 0, beyond, sms = 0;
     const unsigned char* pr = gm__fast_pr[spec - GM__GENERIC_COUNT];
     gm__CUfunction f;
+    gm__CUdevice dev = 0;
     gm__xform_args a;
     CHECK(gm__kernel("test_gpu", spec, 0, &f, NULL, &wave) == GM_OK && wave > 0,
           "the u8 -> f32 kernel has no wave (%d): %s", wave, gm_last_error());
+    /* a multiprocessor holds at most 64 warps (sm_90; fewer elsewhere) */
+    CHECK(gm__cu.cuDeviceGet(&dev, 0) == 0 && gm__cu.cuDeviceGetAttribute(&sms, GM__CU_ATTR_MULTIPROCESSOR_COUNT, dev) == 0 &&
+              sms > 0 && wave % (GM__BLOCK_WARPS * sms) == 0 && wave <= 64 * sms,
+          "a wave of %d warps is not whole %d-warp blocks on each of %d multiprocessors, 64 warps at most", wave,
+          GM__BLOCK_WARPS, sms);
     CHECK(pr[0] == 16 && pr[1] == 2, "the u8 -> f32 kernel moved to P %d, R %d; this test assumes 16, 2", pr[0], pr[1]);
     if (wave <= 0 || pr[0] != 16 || pr[1] != 2)
         return;
