@@ -1,8 +1,8 @@
 /* GPU path vs CPU path, bit for bit: every kernel specialization on random
  * data, odd sizes, ROIs at odd offsets, foreign pitches, both layouts,
  * batches; dense images whose rows the host joins; rows of several warp
- * tasks; the split/merge/blob
- * entry points; transfers; an image over 2^31 bytes; N threads racing on a
+ * tasks; grids each side of a wave (full and half blocks); the
+ * split/merge/blob entry points; transfers; an image over 2^31 bytes; N threads racing on a
  * cold kernel; 32 dependent launches on one stream, and the same captured
  * into a CUDA graph. Prints SKIP without a GPU.
  * Run alone: make build/test_gpu && build/test_gpu [--sanitize]  (--sanitize: the subset
