@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gpumat demo: a built-in test card through the DNN pre-process
  * (blob_from_image: BGR u8 -> RGB f32 NCHW, ImageNet mean/std), on the GPU when
  * there is one and always on the CPU path; checks that both agree bit for bit,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mask_overlay: a segmentation network's output, three planar f32
  * probability maps (person, vehicle, road: a (3, H, W) tensor), into a u8 BGR
  * overlay image in one call: person red, vehicle green, road blue, scaled

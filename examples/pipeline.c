@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pipeline: a stream of 1080p BGR frames through the DNN pre-process with
  * two pinned host buffers and two CUDA streams, so that frame i+1 uploads
  * while frame i is transformed and frame i-1 downloads. Prints the time per

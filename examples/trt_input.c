@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* trt_input: two BGR camera frames straight into a TensorRT-style input
  * binding, a raw device pointer to a (2, 3, H, W) f16 tensor, normalised with
  * ImageNet mean/std and swapped to RGB in one pass (cv::dnn::blobFromImages).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wrap_foreign: gpumat on memory another library owns, without copying.
  *  - an OpenCV cv::cuda::GpuMat (data pointer, step in bytes, rows, cols,
  *    type) becomes a gm_mat with gm_from_cv_type + gm_wrap, and a cv::Rect

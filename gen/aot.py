@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """gpumat ahead-of-time images: writes a header of kernel images to embed.
 
 Usage: python3 gen/aot.py --compiler BUILD/aot_compile --archs "sm_87 sm_90"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The compiler behind gen/aot.py (`make aot`). Built from the library itself,
  * so each image comes from exactly the source and options the JIT uses.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The data model the generator expands: dtypes, channel counts, layouts, and
 the one naming scheme every generated C symbol, kernel and file uses."""
 

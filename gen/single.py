@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes gpumat as one header for projects that vendor a single file: every
 `#include "..."` of include/gpumat.h inlined where it first appears (relative
 to the including file, as the compiler resolves it), later ones dropped (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gpumat: typed GPU images for C, with JIT-compiled CUDA conversion, split,
  * merge and DNN pre-processing, and a bit-identical CPU path.
  *
@@ -40,8 +41,14 @@
 #ifndef GPUMAT_H
 #define GPUMAT_H
 
+/* The version, in one place: gm_version(), `make install`'s pkg-config and
+ * CMake files, the root CMakeLists.txt and `make single` all read these. */
 #define GPUMAT_VERSION_MAJOR 0
-#define GPUMAT_VERSION_MINOR 1
+#define GPUMAT_VERSION_MINOR 2
+#define GPUMAT_VERSION_PATCH 0
+#define GPUMAT_VERSION_STRING "0.2.0"
+/* One number for #if: MAJOR * 10000 + MINOR * 100 + PATCH. */
+#define GPUMAT_VERSION (GPUMAT_VERSION_MAJOR * 10000 + GPUMAT_VERSION_MINOR * 100 + GPUMAT_VERSION_PATCH)
 
 #include "gpumat/base.h"
 #include "gpumat/mem.h"
@@ -54,6 +61,16 @@
 
 #if defined(GPUMAT_IMPLEMENTATION) && !defined(GPUMAT_IMPLEMENTED)
 #define GPUMAT_IMPLEMENTED
+/* These flags let the compiler change NaN, signed-zero and rounding results,
+ * and the CPU path promises the GPU's and OpenCV's bits. Only the file that
+ * defines GPUMAT_IMPLEMENTATION needs plain IEEE arithmetic (-fno-fast-math). */
+#if defined(__FAST_MATH__)
+#error "gpumat: the file that defines GPUMAT_IMPLEMENTATION is compiled with -ffast-math (or -Ofast); compile it with -fno-fast-math"
+#elif defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__
+#error "gpumat: the file that defines GPUMAT_IMPLEMENTATION is compiled with -ffinite-math-only; NaN results need -fno-finite-math-only"
+#elif defined(__ASSOCIATIVE_MATH__) || defined(__RECIPROCAL_MATH__) || defined(__NO_SIGNED_ZEROS__)
+#error "gpumat: the file that defines GPUMAT_IMPLEMENTATION is compiled with -fassociative-math, -freciprocal-math or -fno-signed-zeros; results must be bit-exact: drop the flag for that file"
+#endif
 #include "gpumat/gen/pixel.h"
 #include "gpumat/impl/cpu.h"
 #include "gpumat/gen/kernels.h"

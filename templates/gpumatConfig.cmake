@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # find_package(gpumat) gives gpumat::gpumat, an INTERFACE target: the include
 # directory and the libraries the file that defines GPUMAT_IMPLEMENTATION
 # needs (dl, threads, libm). Nothing else: CUDA is opened at run time.

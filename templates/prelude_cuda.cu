@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* JIT prelude: what templates/pixel.inc expects from its includer, for NVRTC.
  * No #include: the user's machine has no toolkit headers. */
 #define GM__FN __device__ __forceinline__ static

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Host prelude: what templates/pixel.inc expects from its includer, for the
  * CPU path. memcpy keeps the float<->bits casts free of aliasing trouble in C
  * and C++ alike. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The transform kernel: one thread per pixel, all destination channels of it,
  * one pass over memory. Rows and images beyond the grid are covered by
  * stride loops so any height and batch fit in the launch limits. Every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The fast transform: units of P pixels, moved with the widest loads and
  * stores their byte counts allow (16 bytes where the generator could choose P
  * so), for transforms that keep the channel count, treat every channel alike

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Compiles the public headers, alone and with the implementation (also as a
-# GM_NO_NVRTC build), as C99, C11 and C++17 with gcc and clang (-Wall -Wextra
-# -Werror -pedantic), with no CUDA include path. Run alone: sh tests/headers.sh
+# GM_NO_NVRTC build and a GPUMAT_STATIC one), as C99, C11 and C++17 with gcc
+# and clang (-Wall -Wextra -Werror -pedantic), with no CUDA include path; the
+# implementation refuses -ffast-math and friends, the declarations accept them.
+# Run alone: sh tests/headers.sh
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 P=0 F=0 S=0
@@ -13,8 +15,11 @@ for cc in gcc clang; do
     for std in c99 c11 c++17; do
         case $std in c++*) comp=$( [ $cc = gcc ] && echo g++ || echo clang++ ); lang="-x c++";; *) comp=$cc; lang="-x c";; esac
         if ! command -v $comp > /dev/null; then echo "SKIP $comp not installed"; S=$((S+1)); continue; fi
-        for f in decl impl impl_no_nvrtc; do
-            src=${f%_no_nvrtc}; def=; [ $f = impl_no_nvrtc ] && def=-DGM_NO_NVRTC
+        for f in decl impl impl_no_nvrtc impl_static; do
+            case $f in
+                decl) src=decl def= ;; impl) src=impl def= ;;
+                impl_no_nvrtc) src=impl def=-DGM_NO_NVRTC ;; impl_static) src=impl def=-DGPUMAT_STATIC ;;
+            esac
             if $comp $lang -std=$std -Wall -Wextra -Werror -pedantic $def -Iinclude -c "$T/$src.c" -o "$T/$f.o" 2> "$T/err"; then
                 P=$((P+1))
             else
@@ -24,5 +29,17 @@ for cc in gcc clang; do
         if $comp -o "$T/both" "$T/decl.o" "$T/impl.o" -ldl -lpthread -lm 2> "$T/err" && "$T/both"; then P=$((P+1)); else echo "FAIL $comp -std=$std link/run"; head -5 "$T/err"; F=$((F+1)); fi
     done
 done
+# flags that change floating-point results: refused by name in the
+# implementation's file, harmless where only the declarations are
+for flag in -ffast-math -Ofast -ffinite-math-only -fno-signed-zeros; do
+    name=$flag; [ $flag = -Ofast ] && name=-ffast-math
+    if gcc -std=c99 $flag -Iinclude -c "$T/impl.c" -o "$T/fm.o" 2> "$T/err"; then
+        echo "FAIL gcc $flag compiled the implementation"; F=$((F+1))
+    elif grep -q -- "$name" "$T/err"; then P=$((P+1))
+    else echo "FAIL gcc $flag: the error does not name $name:"; head -3 "$T/err"; F=$((F+1)); fi
+    if gcc -std=c99 $flag -Wall -Wextra -Werror -Iinclude -c "$T/decl.c" -o "$T/fm.o" 2> "$T/err"; then P=$((P+1))
+    else echo "FAIL gcc $flag: the declarations do not compile:"; head -3 "$T/err"; F=$((F+1)); fi
+done
+if gcc -std=c99 -Ofast -fno-fast-math -Iinclude -c "$T/impl.c" -o "$T/fm.o"; then P=$((P+1)); else echo "FAIL -Ofast -fno-fast-math refused"; F=$((F+1)); fi
 echo "headers: $P passed, $F failed, $S skipped"
 [ "$F" -eq 0 ]

@@ -27,6 +27,7 @@ run() {
 }
 
 run generator sh tests/gen_check.sh
+run licence sh tests/licence.sh
 run headers sh tests/headers.sh
 run args "$B/test_args"
 run cpu "$B/test_cpu"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """ctypes bindings for gpumat built as a shared library (`make python` ->
 build/libgpumat.so): images as gm_mat, DLPack in and out (anything with
 __dlpack__: torch, CuPy, JAX), __cuda_array_interface__ out, and the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Round trips torch and CuPy tensors through gpumat without a copy: each
 import and export is checked to keep the same device pointer, and each
 result against torch's own arithmetic. Exits 0 with a SKIP line when torch,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gpumat/base.h: configuration, status codes, the gm_mat descriptor. */
 #ifndef GPUMAT_BASE_H
 #define GPUMAT_BASE_H
@@ -9,7 +10,12 @@
 
 #ifndef GM_API
 #ifdef GPUMAT_STATIC
+/* A program that calls a few functions must not get -Wunused-function for the rest. */
+#if defined(__GNUC__) || defined(__clang__)
+#define GM_API static __attribute__((unused))
+#else
 #define GM_API static
+#endif
 #else
 #define GM_API extern
 #endif
@@ -83,6 +89,10 @@ typedef struct gm_desc {
     int64_t plane_pitch; /* 0: pitch * height */
     int64_t batch_pitch; /* 0: plane_pitch * channels (GM_CHW) or pitch * height (GM_HWC) */
 } gm_desc;
+
+/* The version of the implementation linked in ("0.2.0"), which can differ
+ * from the GPUMAT_VERSION_STRING of headers another file was compiled with. */
+GM_API const char* gm_version(void);
 
 /* The description of a status ("invalid argument"); never NULL. */
 GM_API const char* gm_status_string(gm_status s);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gpumat/interop.h: zero-copy exchange with other libraries: DLPack (torch,
  * CuPy, TensorRT glue, ONNX Runtime, JAX) and the CUDA array interface.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gpumat/jit.h: how kernels are built, cached and loaded, and how to see it.
  *
  * The first use of a kernel specialization in a CUDA context finds its image

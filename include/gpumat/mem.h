@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gpumat/mem.h: allocation, wrapping foreign memory, views, transfers. */
 #ifndef GPUMAT_MEM_H
 #define GPUMAT_MEM_H

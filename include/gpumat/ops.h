@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gpumat/ops.h: convert, split, merge, transform, blob_from_image.
  *
  * Every operation runs on the GPU when src and dst are GM_DEVICE (queued on

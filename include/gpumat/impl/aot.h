@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Implementation: kernel images embedded ahead of time. gen/aot.py writes
  * the table (`make aot`); GM_AOT_HEADER names it. */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Implementation: the disk cache of kernel images, one file per key.
  * Knows nothing of NVRTC or the driver: jit.h computes the key and decides
  * when to look here, so this layer is testable without a GPU. */

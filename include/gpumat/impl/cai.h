@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Implementation: the CUDA array interface description of an image. */
 
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Implementation: the CPU path. gm__pixel is the same code the kernels run
  * (templates/pixel.inc); the generated per-dtype-pair wrappers in
  * gen/kernels.h call this loop with constant S and D so its switches fold. */

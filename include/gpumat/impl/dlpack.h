@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Implementation: DLPack export (versioned and legacy) and import. */
 
 #include <stdlib.h>

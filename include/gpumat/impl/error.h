@@ -1,4 +1,5 @@
-/* Implementation: status strings and the thread-local failure detail. */
+/* SPDX-License-Identifier: MIT */
+/* Implementation: the version, status strings and the thread-local failure detail. */
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +17,8 @@
 #endif
 
 static GM__TLS char gm__error[GM_ERROR_SIZE];
+
+GM_API const char* gm_version(void) { return GPUMAT_VERSION_STRING; }
 
 GM_API const char* gm_status_string(gm_status s)
 {

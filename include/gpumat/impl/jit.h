@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Implementation: the CUDA context, kernel images (embedded, disk cache or
  * NVRTC), the process-wide kernel cache (one slot per specialization per
  * context) and warm-up. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Implementation: the JIT log hook, its clock, and GM_RECORD. */
 
 #include <fcntl.h>

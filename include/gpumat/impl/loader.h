@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Implementation: the CUDA driver and NVRTC, opened with dlopen on first use.
  * The few types and entry points gpumat needs are declared here, so no CUDA
  * header or library is needed to build. */

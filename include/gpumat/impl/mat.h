@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Implementation: descriptor checks, allocation, wrapping, views, copies. */
 
 #include <stdint.h>

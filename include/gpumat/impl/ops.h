@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Implementation: the operations. Each one checks its arguments, describes
  * itself as a gm__xform_args (per-channel addresses, strides, map, scale) and
  * runs one specialization of the transform, on the GPU or the CPU. */
