@@ -1,8 +1,8 @@
 #!/bin/sh
-# Runs every example (make examples) and the python round trip: each must
+# Runs every example (make examples) and the python ones: each must
 # exit 0 and print "<name>: OK" (its GPU result matched the CPU path, or the
 # CPU path alone checked out), or "<name>: SKIP" where it needs what this
-# machine lacks (a GPU; torch and CuPy). Run alone: make examples && sh tests/examples.sh build
+# machine lacks (a GPU; torch and CuPy; numpy). Run alone: make examples && sh tests/examples.sh build
 B=${1:-build}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -22,6 +22,14 @@ example mask_overlay "$B/mask_overlay" "$T"
 example pipeline "$B/pipeline"
 example wrap_foreign "$B/wrap_foreign"
 example python python3 examples/python/roundtrip.py "$B/libgpumat.so"
+# numpy through DLPack on the CPU path: python3 if it has numpy, else Debian's
+# /usr/bin/python3 (python3-numpy), else SKIP (not a pass).
+np_py=
+for py in python3 /usr/bin/python3; do
+    if command -v "$py" > /dev/null 2>&1 && "$py" -c 'import numpy' 2> /dev/null; then np_py=$py; break; fi
+done
+if [ -n "$np_py" ]; then example numpy_cpu "$np_py" examples/python/numpy_cpu.py "$B/libgpumat.so"
+else echo "numpy_cpu: SKIP: numpy is not installed (Debian's python3-numpy)"; S=$((S+1)); fi
 if [ "$(head -c 15 "$T/overlay.ppm" 2>/dev/null)" = "$(printf 'P6\n512 384\n255\n')" ]; then P=$((P+1))
 else echo "FAIL mask_overlay wrote no 512x384 overlay.ppm"; F=$((F+1)); fi
 echo "examples: $P passed, $F failed, $S skipped"

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """ctypes bindings for gpumat built as a shared library (`make python` ->
 build/libgpumat.so): images as gm_mat, DLPack in and out (anything with
-__dlpack__: torch, CuPy, JAX), __cuda_array_interface__ out, and the
+__dlpack__: torch, CuPy, JAX, numpy), __cuda_array_interface__ out, and the
 operations examples/python/roundtrip.py uses. Nothing is copied: every
 Image views memory that either gpumat or the producer owns."""
 import ctypes as C
@@ -122,6 +122,7 @@ class Library:
         d.gm_sync.argtypes = [C.c_void_p]
         d.gm_free.restype = None
         d.gm_alloc.argtypes = [C.POINTER(Mat), C.c_int64, C.c_int64, C.c_int, C.c_int, C.c_int]
+        d.gm_alloc_host.argtypes = [C.POINTER(Mat), C.c_int64, C.c_int64, C.c_int, C.c_int, C.c_int, C.c_int]
         d.gm_from_dlpack.argtypes = [C.POINTER(Mat), C.c_void_p, C.c_int]
         d.gm_from_dlpack_versioned.argtypes = [C.POINTER(Mat), C.c_void_p, C.c_int, C.c_int]
         d.gm_to_dlpack.argtypes = d.gm_to_dlpack_legacy.argtypes = [C.POINTER(Mat), C.c_uint, C.POINTER(C.c_void_p)]
@@ -141,6 +142,13 @@ class Library:
     def alloc(self, width, height, dtype, channels, layout):
         m = Mat()
         self.check(self.dll.gm_alloc(C.byref(m), width, height, dtype, channels, layout))
+        return Image(self, m)
+
+    def alloc_host(self, width, height, dtype, channels, layout, pinned=False):
+        """Host memory: pageable (numpy can view it through DLPack), or
+        pinned when pinned is true (needs the driver)."""
+        m = Mat()
+        self.check(self.dll.gm_alloc_host(C.byref(m), width, height, dtype, channels, layout, int(pinned)))
         return Image(self, m)
 
     def from_dlpack(self, producer, order, writable=True):
