@@ -115,8 +115,8 @@ static void expect_(int line, const char* text, gm_status got, gm_status want, c
              got == GM_OK ? "GM_OK" : "error", gm_status_string(want), e);
     count_ok(got == want, line, msg, text);
     if (want != GM_OK) {
-        snprintf(msg, sizeof msg, "message \"%.1000s\" should be new and name \"%.100s\"", e, fn);
-        count_ok(strcmp(e, g_stale) != 0 && strstr(e, fn) != NULL, line, msg, text);
+        snprintf(msg, sizeof msg, "message \"%.1000s\" should be new and start with \"%.100s:\"", e, fn);
+        count_ok(strcmp(e, g_stale) != 0 && strncmp(e, fn, strlen(fn)) == 0 && e[strlen(fn)] == ':', line, msg, text);
         if (arg) {
             snprintf(msg, sizeof msg, "message \"%.1000s\" should name \"%.100s\"", e, arg);
             count_ok(strstr(e, arg) != NULL, line, msg, text);
@@ -254,7 +254,7 @@ static void test_fresh_thread_device(void)
     unsigned char pattern[240];
     gm_mat dev;
     pthread_t th;
-    gm_status s = gm_alloc(&dev, 16, 5, GM_U8, 3, GM_HWC);
+    gm_status s = gm_alloc_device(&dev, 16, 5, GM_U8, 3, GM_HWC);
     size_t i;
     CHECK(s == GM_OK, "device alloc: %s", gm_last_error());
     if (s != GM_OK)
@@ -317,7 +317,7 @@ static void test_alloc(void)
     EXPECT(gm_alloc(&m, 4, (int64_t)1 << 31, GM_U8, 1, GM_HWC), GM_ERR_SIZE, "gm_alloc", "height", NULL);
     EXPECT(gm_alloc(&m, INT64_MAX, INT64_MAX, GM_F64, 4, GM_HWC), GM_ERR_SIZE, "gm_alloc", "width", NULL);
     CHECK_SAFE(m);
-    EXPECT(gm_alloc(&m, 4, 4, GM_U8, 0, GM_HWC), GM_ERR_TYPE, "gm_alloc", "channels", NULL);
+    EXPECT(gm_alloc(&m, 4, 4, GM_U8, 0, GM_HWC), GM_ERR_TYPE, "gm_alloc", "channels 0", NULL);
     EXPECT(gm_alloc(&m, 4, 4, GM_U8, 5, GM_HWC), GM_ERR_TYPE, "gm_alloc", "channels", NULL);
     EXPECT(gm_alloc(&m, 4, 4, GM_U8, -3, GM_CHW), GM_ERR_TYPE, "gm_alloc", "channels", NULL);
     EXPECT(gm_alloc(&m, 4, 4, (gm_dtype)GM_DTYPE_COUNT, 1, GM_HWC), GM_ERR_TYPE, "gm_alloc", "dtype", NULL);
@@ -325,14 +325,26 @@ static void test_alloc(void)
     EXPECT(gm_alloc(&m, 4, 4, GM_U8, 3, (gm_layout)2), GM_ERR_TYPE, "gm_alloc", "layout", NULL);
     CHECK_SAFE(m);
 
+    /* gm_alloc_device: the same checks under its own name */
+    EXPECT(gm_alloc_device(NULL, 4, 4, GM_U8, 1, GM_HWC), GM_ERR_ARG, "gm_alloc_device", "m", NULL);
+    EXPECT(gm_alloc_device(&m, 4, 0, GM_U8, 1, GM_HWC), GM_ERR_SIZE, "gm_alloc_device", "height 0", NULL);
+    EXPECT(gm_alloc_device(&m, 4, 4, GM_U8, 0, GM_HWC), GM_ERR_TYPE, "gm_alloc_device", "channels 0", NULL);
+    CHECK_SAFE(m);
+    /* gm_alloc follows gm_path(): device rows padded to 256 bytes, host rows compact */
+    s = gm_alloc(&m, 5, 3, GM_U16, 3, GM_HWC);
+    CHECK(s == GM_OK && m.where == gm_path() && m.owned == m.data && m.pitch == (m.where == GM_DEVICE ? 256 : 30),
+          "gm_alloc: %s, where %d (gm_path %d), pitch %lld", gm_last_error(), (int)m.where, (int)gm_path(),
+          (long long)m.pitch);
+    gm_free(&m);
+
     /* gm_alloc_host, pageable and pinned */
-    EXPECT(gm_alloc_host(NULL, 4, 4, GM_U8, 1, GM_HWC, 0), GM_ERR_ARG, "gm_alloc", "m", NULL);
-    EXPECT(gm_alloc_host(&m, 0, 4, GM_U8, 1, GM_HWC, 0), GM_ERR_SIZE, "gm_alloc", "width", NULL);
-    EXPECT(gm_alloc_host(&m, 4, -2, GM_U8, 1, GM_HWC, 1), GM_ERR_SIZE, "gm_alloc", "height", NULL);
-    EXPECT(gm_alloc_host(&m, 4, 4, GM_F32, 7, GM_HWC, 0), GM_ERR_TYPE, "gm_alloc", "channels", NULL);
-    EXPECT(gm_alloc_host(&m, 4, 4, (gm_dtype)42, 1, GM_HWC, 1), GM_ERR_TYPE, "gm_alloc", "dtype", NULL);
-    EXPECT(gm_alloc_host(&m, 4, 4, GM_U8, 2, (gm_layout)-1, 0), GM_ERR_TYPE, "gm_alloc", "layout", NULL);
-    EXPECT(gm_alloc_host(&m, (int64_t)1 << 40, 1, GM_U8, 1, GM_HWC, 0), GM_ERR_SIZE, "gm_alloc", "width", NULL);
+    EXPECT(gm_alloc_host(NULL, 4, 4, GM_U8, 1, GM_HWC, 0), GM_ERR_ARG, "gm_alloc_host", "m", NULL);
+    EXPECT(gm_alloc_host(&m, 0, 4, GM_U8, 1, GM_HWC, 0), GM_ERR_SIZE, "gm_alloc_host", "width", NULL);
+    EXPECT(gm_alloc_host(&m, 4, -2, GM_U8, 1, GM_HWC, 1), GM_ERR_SIZE, "gm_alloc_host", "height", NULL);
+    EXPECT(gm_alloc_host(&m, 4, 4, GM_F32, 7, GM_HWC, 0), GM_ERR_TYPE, "gm_alloc_host", "channels", NULL);
+    EXPECT(gm_alloc_host(&m, 4, 4, (gm_dtype)42, 1, GM_HWC, 1), GM_ERR_TYPE, "gm_alloc_host", "dtype", NULL);
+    EXPECT(gm_alloc_host(&m, 4, 4, GM_U8, 2, (gm_layout)-1, 0), GM_ERR_TYPE, "gm_alloc_host", "layout", NULL);
+    EXPECT(gm_alloc_host(&m, (int64_t)1 << 40, 1, GM_U8, 1, GM_HWC, 0), GM_ERR_SIZE, "gm_alloc_host", "width", NULL);
     CHECK_SAFE(m);
     s = gm_alloc_host(&m, 5, 3, GM_F16, 3, GM_CHW, 0);
     CHECK(s == GM_OK && m.where == GM_HOST && m.data && m.owned == m.data, "pageable gm_alloc_host: %s",
@@ -342,63 +354,68 @@ static void test_alloc(void)
     CHECK(s == GM_OK ? m.where == GM_PINNED && m.data != NULL : is_no_gpu(s),
           "pinned gm_alloc_host: %s (%s)", gm_status_string(s), gm_last_error());
     if (s != GM_OK) {
-        CHECK(strstr(gm_last_error(), "gm_alloc") != NULL, "pinned failure names gm_alloc: %s", gm_last_error());
+        CHECK(strstr(gm_last_error(), "gm_alloc_host") != NULL, "pinned failure names gm_alloc_host: %s", gm_last_error());
         CHECK_SAFE(m);
     }
     gm_free(&m);
 
     /* gm_alloc_desc */
     d = mkdesc(10, 4, GM_U8, 3, GM_HWC);
-    EXPECT(gm_alloc_desc(NULL, &d, GM_HOST), GM_ERR_ARG, "gm_alloc", "m", NULL);
+    EXPECT(gm_alloc_desc(NULL, &d, GM_HOST), GM_ERR_ARG, "gm_alloc_desc", "m", NULL);
     memset(&m, 0x5a, sizeof m);
-    EXPECT(gm_alloc_desc(&m, NULL, GM_HOST), GM_ERR_ARG, "gm_alloc", "desc", NULL);
+    EXPECT(gm_alloc_desc(&m, NULL, GM_HOST), GM_ERR_ARG, "gm_alloc_desc", "desc", NULL);
     CHECK_SAFE(m);
     memset(&m, 0x5a, sizeof m);
-    EXPECT(gm_alloc_desc(&m, &d, (gm_where)3), GM_ERR_ARG, "gm_alloc", "where", NULL);
+    EXPECT(gm_alloc_desc(&m, &d, (gm_where)4), GM_ERR_ARG, "gm_alloc_desc", "where", NULL);
     CHECK_SAFE(m);
     memset(&m, 0x5a, sizeof m);
-    EXPECT(gm_alloc_desc(&m, &d, (gm_where)-1), GM_ERR_ARG, "gm_alloc", "where", NULL);
+    EXPECT(gm_alloc_desc(&m, &d, (gm_where)-1), GM_ERR_ARG, "gm_alloc_desc", "where", NULL);
     CHECK_SAFE(m);
     d.pitch = 29; /* a row is 30 bytes */
-    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc", "pitch", NULL);
-    EXPECT(gm_alloc_desc(&m, &d, GM_DEVICE), GM_ERR_SIZE, "gm_alloc", "pitch", NULL);
+    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc_desc", "pitch", NULL);
+    EXPECT(gm_alloc_desc(&m, &d, GM_DEVICE), GM_ERR_SIZE, "gm_alloc_desc", "pitch", NULL);
     d.pitch = -32;
-    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc", "pitch", NULL);
+    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc_desc", "pitch", NULL);
+    d = mkdesc(10, 4, GM_U8, 3, GM_HWC);
+    s = gm_alloc_desc(&m, &d, GM_AUTO); /* where gm_path() says, rows as gm_alloc makes them */
+    CHECK(s == GM_OK && m.where == gm_path() && m.pitch == (m.where == GM_DEVICE ? 256 : 30) && m.owned == m.data,
+          "gm_alloc_desc GM_AUTO: %s, where %d, pitch %lld", gm_last_error(), (int)m.where, (long long)m.pitch);
+    gm_free(&m);
     d = mkdesc(4, 4, GM_F32, 1, GM_HWC);
     d.pitch = 18; /* >= 16 bytes but not whole floats */
-    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc", "pitch", NULL);
+    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc_desc", "desc->pitch", NULL);
     d = mkdesc(8, 4, GM_U8, 3, GM_CHW);
     d.pitch = 8;
     d.plane_pitch = 16; /* planes of 32 bytes 16 apart */
-    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc", "plane_pitch", NULL);
+    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc_desc", "plane_pitch", NULL);
     d = mkdesc(8, 4, GM_F32, 3, GM_CHW);
     d.plane_pitch = 8 * 4 * 4 + 2;
-    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc", "plane_pitch", NULL);
+    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc_desc", "plane_pitch", NULL);
     d = mkdesc(8, 4, GM_U8, 3, GM_HWC);
     d.batch = 2;
     d.batch_pitch = 8 * 3 * 4 - 1;
-    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc", "batch_pitch", NULL);
+    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc_desc", "batch_pitch", NULL);
     d.batch = -2;
     d.batch_pitch = 0;
-    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc", "batch", NULL);
+    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc_desc", "batch", NULL);
     d = mkdesc(8, 4, GM_U8, 9, GM_HWC);
-    EXPECT(gm_alloc_desc(&m, &d, GM_DEVICE), GM_ERR_TYPE, "gm_alloc", "channels", NULL);
+    EXPECT(gm_alloc_desc(&m, &d, GM_DEVICE), GM_ERR_TYPE, "gm_alloc_desc", "channels", NULL);
     /* overflowing: rows * pitch, pitch * height, batches */
     d = mkdesc(INT32_MAX, INT32_MAX, GM_F64, 4, GM_HWC);
     memset(&m, 0x5a, sizeof m);
-    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc", "desc", NULL);
+    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc_desc", "desc", NULL);
     CHECK_SAFE(m);
-    EXPECT(gm_alloc_desc(&m, &d, GM_DEVICE), GM_ERR_SIZE, "gm_alloc", "desc", NULL);
+    EXPECT(gm_alloc_desc(&m, &d, GM_DEVICE), GM_ERR_SIZE, "gm_alloc_desc", "desc", NULL);
     d = mkdesc(4, 4, GM_U8, 1, GM_HWC);
     d.pitch = INT64_MAX / 2;
-    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc", "desc", NULL);
+    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc_desc", "desc", NULL);
     d = mkdesc(4, 4, GM_U8, 3, GM_CHW);
     d.plane_pitch = INT64_MAX / 2;
-    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc", "desc", NULL);
+    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc_desc", "desc", NULL);
     d = mkdesc(4, 4, GM_U8, 1, GM_HWC);
     d.batch = 4;
     d.batch_pitch = INT64_MAX / 2;
-    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc", "desc", NULL);
+    EXPECT(gm_alloc_desc(&m, &d, GM_HOST), GM_ERR_SIZE, "gm_alloc_desc", "desc", NULL);
     CHECK_SAFE(m);
     /* and a good one, so the checks above fail for their reason */
     d = mkdesc(10, 4, GM_U16, 3, GM_CHW);
@@ -457,24 +474,24 @@ static void test_wrap(void)
 
     /* gm_wrap_desc */
     d = mkdesc(4, 4, GM_U8, 3, GM_CHW);
-    EXPECT(gm_wrap_desc(NULL, buf, &d, GM_HOST), GM_ERR_ARG, "gm_wrap", "m", NULL);
+    EXPECT(gm_wrap_desc(NULL, buf, &d, GM_HOST), GM_ERR_ARG, "gm_wrap_desc", "m", NULL);
     memset(&m, 0x5a, sizeof m);
-    EXPECT(gm_wrap_desc(&m, buf, NULL, GM_HOST), GM_ERR_ARG, "gm_wrap", "desc", NULL);
+    EXPECT(gm_wrap_desc(&m, buf, NULL, GM_HOST), GM_ERR_ARG, "gm_wrap_desc", "desc", NULL);
     CHECK_SAFE(m);
     memset(&m, 0x5a, sizeof m);
-    EXPECT(gm_wrap_desc(&m, buf, &d, (gm_where)9), GM_ERR_ARG, "gm_wrap", "where", NULL);
+    EXPECT(gm_wrap_desc(&m, buf, &d, (gm_where)9), GM_ERR_ARG, "gm_wrap_desc", "where", NULL);
     CHECK_SAFE(m);
-    EXPECT(gm_wrap_desc(&m, NULL, &d, GM_HOST), GM_ERR_ARG, "gm_wrap", "data", NULL);
+    EXPECT(gm_wrap_desc(&m, NULL, &d, GM_HOST), GM_ERR_ARG, "gm_wrap_desc", "data", NULL);
     d.plane_pitch = 15; /* a plane is 16 bytes */
-    EXPECT(gm_wrap_desc(&m, buf, &d, GM_HOST), GM_ERR_SIZE, "gm_wrap", "plane_pitch", NULL);
+    EXPECT(gm_wrap_desc(&m, buf, &d, GM_HOST), GM_ERR_SIZE, "gm_wrap_desc", "plane_pitch", NULL);
     d.plane_pitch = 0;
     d.batch = 3;
     d.batch_pitch = 47;
-    EXPECT(gm_wrap_desc(&m, buf, &d, GM_HOST), GM_ERR_SIZE, "gm_wrap", "batch_pitch", NULL);
+    EXPECT(gm_wrap_desc(&m, buf, &d, GM_HOST), GM_ERR_SIZE, "gm_wrap_desc", "batch_pitch", NULL);
     d.batch = 0;
     d.batch_pitch = 0;
     d.channels = -1;
-    EXPECT(gm_wrap_desc(&m, buf, &d, GM_HOST), GM_ERR_TYPE, "gm_wrap", "channels", NULL);
+    EXPECT(gm_wrap_desc(&m, buf, &d, GM_HOST), GM_ERR_TYPE, "gm_wrap_desc", "channels", NULL);
     CHECK_SAFE(m);
     d = mkdesc(3, 5, GM_S32, 2, GM_CHW);
     d.pitch = 16;
@@ -509,17 +526,17 @@ static void test_views(void)
     EXPECT(gm_roi(NULL, &v, 0, 0, 1, 1), GM_ERR_ARG, "gm_roi", "m", &a, NULL);
     VIEW_UNCHANGED();
     EXPECT(gm_roi(&a.m, NULL, 0, 0, 1, 1), GM_ERR_ARG, "gm_roi", "view", &a, NULL);
-    EXPECT(gm_roi(&a.m, &v, -1, 0, 2, 2), GM_ERR_SIZE, "gm_roi", "rectangle", &a, NULL);
-    EXPECT(gm_roi(&a.m, &v, 0, -1, 2, 2), GM_ERR_SIZE, "gm_roi", "rectangle", &a, NULL);
-    EXPECT(gm_roi(&a.m, &v, 0, 0, 0, 2), GM_ERR_SIZE, "gm_roi", "rectangle", &a, NULL);
-    EXPECT(gm_roi(&a.m, &v, 0, 0, 2, 0), GM_ERR_SIZE, "gm_roi", "rectangle", &a, NULL);
-    EXPECT(gm_roi(&a.m, &v, 0, 0, -2, 2), GM_ERR_SIZE, "gm_roi", "rectangle", &a, NULL);
+    EXPECT(gm_roi(&a.m, &v, -1, 0, 2, 2), GM_ERR_SIZE, "gm_roi", "x -1", &a, NULL);
+    EXPECT(gm_roi(&a.m, &v, 0, -1, 2, 2), GM_ERR_SIZE, "gm_roi", "y -1", &a, NULL);
+    EXPECT(gm_roi(&a.m, &v, 0, 0, 0, 2), GM_ERR_SIZE, "gm_roi", "width 0", &a, NULL);
+    EXPECT(gm_roi(&a.m, &v, 0, 0, 2, 0), GM_ERR_SIZE, "gm_roi", "height 0", &a, NULL);
+    EXPECT(gm_roi(&a.m, &v, 0, 0, -2, 2), GM_ERR_SIZE, "gm_roi", "width -2", &a, NULL);
     EXPECT(gm_roi(&a.m, &v, 10, 0, 7, 1), GM_ERR_SIZE, "gm_roi", "rectangle", &a, NULL);
     EXPECT(gm_roi(&a.m, &v, 0, 5, 1, 4), GM_ERR_SIZE, "gm_roi", "rectangle", &a, NULL);
     EXPECT(gm_roi(&a.m, &v, 0, 0, 17, 8), GM_ERR_SIZE, "gm_roi", "rectangle", &a, NULL);
     EXPECT(gm_roi(&a.m, &v, INT64_MAX, 0, INT64_MAX, 1), GM_ERR_SIZE, "gm_roi", "rectangle", &a, NULL);
     EXPECT(gm_roi(&a.m, &v, 1, 1, INT64_MAX, INT64_MAX), GM_ERR_SIZE, "gm_roi", "rectangle", &a, NULL);
-    EXPECT(gm_roi(&a.m, &v, INT64_MIN, 0, 2, 2), GM_ERR_SIZE, "gm_roi", "rectangle", &a, NULL);
+    EXPECT(gm_roi(&a.m, &v, INT64_MIN, 0, 2, 2), GM_ERR_SIZE, "gm_roi", "x -9223372036854775808", &a, NULL);
     VIEW_UNCHANGED();
     bad = a.m;
     bad.data = NULL;
@@ -652,21 +669,36 @@ static void test_copy(void)
           gm_last_error());
     timg_snap(&b);
 
-    /* gm_upload / gm_download: host images are the wrong place */
+    /* gm_upload / gm_download of host images: plain copies (the CPU path) */
     {
-        unsigned char host[1024];
-        timg hb;
+        unsigned char host[1024], back[1024];
+        timg hb, up;
+        int same = 1, y, n;
         timg_make(&hb, 8, 5, GM_U16, 3, GM_HWC, 1);
+        timg_make(&up, 6, 5, GM_S16, 2, GM_HWC, 2);
         memcpy(host, hb.buf, sizeof host < hb.n ? sizeof host : hb.n);
         EXPECT(gm_upload(NULL, host, 0, NULL), GM_ERR_ARG, "gm_upload", "dst", &hb, NULL);
-        EXPECT(gm_upload(&b.m, host, 0, NULL), GM_ERR_LOCATION, "gm_upload", "dst", &b, NULL);
-        EXPECT(gm_upload_sync(&b.m, host, 0), GM_ERR_LOCATION, "gm_upload", "dst", &b, NULL);
-        bad = b.m;
-        bad.where = GM_PINNED;
-        EXPECT(gm_upload(&bad, host, 0, NULL), GM_ERR_LOCATION, "gm_upload", "dst", &b, NULL);
+        /* up: s16 x2, 6x5, a batch of 2 with padded rows, planes and items; host compact (24-byte rows) */
+        s = gm_upload(&up.m, host, 0, NULL);
+        for (n = 0; n < 2; ++n)
+            for (y = 0; y < 5; ++y)
+                same &= memcmp(up.buf + n * up.m.batch_pitch + y * up.m.pitch, host + (n * 5 + y) * 24, 24) == 0;
+        CHECK(s == GM_OK && same, "gm_upload to host memory copies: %s", gm_last_error());
+        memset(back, 0, sizeof back);
+        s = gm_download_sync(&up.m, back, 40);
+        for (n = 0, same = 1; n < 2; ++n)
+            for (y = 0; y < 5; ++y)
+                same &= memcmp(back + (n * 5 + y) * 40, host + (n * 5 + y) * 24, 24) == 0;
+        CHECK(s == GM_OK && same, "gm_download_sync from host memory with host_pitch 40: %s", gm_last_error());
+        bad = up.m;
+        bad.where = GM_PINNED; /* pinned is host memory too */
+        CHECK(gm_upload_sync(&bad, host + 240, 0) == GM_OK && memcmp(up.buf, host + 240, 24) == 0,
+              "gm_upload_sync to pinned-marked memory: %s", gm_last_error());
+        timg_snap(&up);
+        EXPECT(gm_upload(&up.m, up.buf + 8, 0, NULL), GM_ERR_OVERLAP, "gm_upload", "host", &up, NULL);
+        EXPECT(gm_download_sync(&up.m, up.buf + 2 * up.m.pitch, 0), GM_ERR_OVERLAP, "gm_download_sync", "host", &up,
+               NULL);
         EXPECT(gm_download(NULL, hb.buf, 0, NULL), GM_ERR_ARG, "gm_download", "src", &hb, NULL);
-        EXPECT(gm_download(&a.m, hb.buf, 0, NULL), GM_ERR_LOCATION, "gm_download", "src", &a, &hb, NULL);
-        EXPECT(gm_download_sync(&a.m, hb.buf, 0), GM_ERR_LOCATION, "gm_download", "src", &a, &hb, NULL);
         bad = c16.m;
         bad.channels = 0;
         EXPECT(gm_upload(&bad, host, 0, NULL), GM_ERR_TYPE, "gm_upload", "dst->channels", NULL);
@@ -676,26 +708,26 @@ static void test_copy(void)
          * a descriptor that only claims to be one; every call fails on its
          * arguments before any copy starts */
         if (g_dev)
-            s = gm_alloc(&dev, 8, 5, GM_U16, 3, GM_HWC);
+            s = gm_alloc_device(&dev, 8, 5, GM_U16, 3, GM_HWC);
         else
             dev = fake_device(&c16), s = GM_OK;
         CHECK(s == GM_OK, "device u16 image: %s", gm_last_error());
         if (s == GM_OK) {
             EXPECT(gm_upload(&dev, NULL, 0, NULL), GM_ERR_ARG, "gm_upload", "host", &c16, NULL);
-            EXPECT(gm_upload_sync(&dev, NULL, 0), GM_ERR_ARG, "gm_upload", "host", &c16, NULL);
+            EXPECT(gm_upload_sync(&dev, NULL, 0), GM_ERR_ARG, "gm_upload_sync", "host", &c16, NULL);
             EXPECT(gm_upload(&dev, host, -2, NULL), GM_ERR_SIZE, "gm_upload", "host_pitch", &c16, NULL);
             EXPECT(gm_upload(&dev, host, 46, NULL), GM_ERR_SIZE, "gm_upload", "host_pitch", &c16, NULL);
             EXPECT(gm_upload(&dev, host, 49, NULL), GM_ERR_SIZE, "gm_upload", "host_pitch", &c16, NULL);
             EXPECT(gm_upload(&dev, host + 1, 0, NULL), GM_ERR_ARG, "gm_upload", "host", &c16, NULL);
             EXPECT(gm_upload(&dev, host, INT64_MAX / 2, NULL), GM_ERR_SIZE, "gm_upload", "host", &c16, NULL);
             EXPECT(gm_download(&dev, NULL, 0, NULL), GM_ERR_ARG, "gm_download", "host", &c16, NULL);
-            EXPECT(gm_download_sync(&dev, NULL, 0), GM_ERR_ARG, "gm_download", "host", &c16, NULL);
+            EXPECT(gm_download_sync(&dev, NULL, 0), GM_ERR_ARG, "gm_download_sync", "host", &c16, NULL);
             EXPECT(gm_download(&dev, hb.buf, -48, NULL), GM_ERR_SIZE, "gm_download", "host_pitch", &c16, &hb,
                    NULL);
             EXPECT(gm_download(&dev, hb.buf, 47, NULL), GM_ERR_SIZE, "gm_download", "host_pitch", &c16, &hb,
                    NULL);
             EXPECT(gm_download(&dev, hb.buf + 1, 0, NULL), GM_ERR_ARG, "gm_download", "host", &c16, &hb, NULL);
-            EXPECT(gm_download_sync(&dev, hb.buf, 2), GM_ERR_SIZE, "gm_download", "host_pitch", &c16, &hb, NULL);
+            EXPECT(gm_download_sync(&dev, hb.buf, 2), GM_ERR_SIZE, "gm_download_sync", "host_pitch", &c16, &hb, NULL);
             if (g_dev) {
                 /* a real round trip through the device, to show the above failed on purpose */
                 unsigned char back[240];
@@ -708,6 +740,7 @@ static void test_copy(void)
             }
         }
         timg_free(&hb);
+        timg_free(&up);
     }
     timg_free(&a);
     timg_free(&b);
@@ -731,7 +764,7 @@ static void test_device_misc(void)
     reset_error();
     s = gm_device(&major, &minor, name, 5);
     CHECK(s == GM_OK || is_no_gpu(s), "gm_device: %s (%s)", gm_status_string(s), gm_last_error());
-    CHECK(g_dev ? s == GM_OK : 1, "gm_alloc works but gm_device says %s", gm_status_string(s));
+    CHECK(g_dev ? s == GM_OK : 1, "gm_alloc_device works but gm_device says %s", gm_status_string(s));
     if (s == GM_OK) {
         CHECK(major >= 3 && minor >= 0, "compute capability %d.%d", major, minor);
         for (i = 5; i < sizeof name; ++i)
@@ -747,10 +780,8 @@ static void test_device_misc(void)
     }
 
     reset_error();
-    s = gm_sync(NULL);
-    CHECK(g_dev ? s == GM_OK : is_no_gpu(s), "gm_sync(NULL): %s (%s)", gm_status_string(s), gm_last_error());
-    if (s != GM_OK)
-        CHECK(strstr(gm_last_error(), "gm_sync") != NULL, "message names gm_sync: %s", gm_last_error());
+    s = gm_sync(NULL); /* waits on the GPU path; nothing to wait for on the CPU path */
+    CHECK(s == GM_OK, "gm_sync(NULL): %s (%s)", gm_status_string(s), gm_last_error());
 
     /* sizes */
     CHECK(gm_row_bytes(NULL) == 0, "gm_row_bytes(NULL) = %lld", (long long)gm_row_bytes(NULL));
@@ -1192,7 +1223,7 @@ static void test_blob(void)
            "images[2]", IM, &dst, NULL);
     SET_IMAGES();
     std[2] = 0;
-    EXPECT(gm_blob_from_images(images, 3, &dst.m, 1, mean, std, 1, NULL), GM_ERR_ARG, "gm_blob_from_image",
+    EXPECT(gm_blob_from_images(images, 3, &dst.m, 1, mean, std, 1, NULL), GM_ERR_ARG, "gm_blob_from_images",
            "std[2]", IM, &dst, NULL);
     std[2] = 57.4;
     s = gm_blob_from_images(images, 3, &dst.m, 1, mean, std, 1, NULL);
@@ -1264,15 +1295,22 @@ static int child_no_driver(void)
     char first[512];
 
     CHECK(gm_last_error()[0] == 0, "no failure yet, but gm_last_error() is \"%s\"", gm_last_error());
-    memset(&m, 0x5a, sizeof m);
+    CHECK(gm_path() == GM_HOST, "gm_path() without a driver is %d", (int)gm_path());
+    CHECK(gm_last_error()[0] == 0, "gm_path() left a message: \"%s\"", gm_last_error());
     s = gm_alloc(&m, 16, 16, GM_U8, 3, GM_HWC);
+    CHECK(s == GM_OK && m.where == GM_HOST && m.pitch == 48 && m.data, "gm_alloc without a driver: %s (%s)",
+          gm_status_string(s), gm_last_error());
+    gm_free(&m);
+    memset(&m, 0x5a, sizeof m);
+    s = gm_alloc_device(&m, 16, 16, GM_U8, 3, GM_HWC);
     e = gm_last_error();
-    CHECK(s == GM_ERR_NO_DRIVER, "gm_alloc without a driver: %s (%s)", gm_status_string(s), e);
-    CHECK(strstr(e, "gm_alloc") && strstr(e, "GM_CUDA_PATH") && strstr(e, BAD_CUDA), "message: %s", e);
+    CHECK(s == GM_ERR_NO_DRIVER, "gm_alloc_device without a driver: %s (%s)", gm_status_string(s), e);
+    CHECK(strncmp(e, "gm_alloc_device:", 16) == 0 && strstr(e, "GM_CUDA_PATH") && strstr(e, BAD_CUDA), "message: %s",
+          e);
     CHECK_SAFE(m);
     snprintf(first, sizeof first, "%.500s", e);
-    s = gm_alloc(&m, 8, 8, GM_F32, 1, GM_CHW);
-    CHECK(s == GM_ERR_NO_DRIVER && strcmp(gm_last_error(), first) == 0, "second gm_alloc: %s (%s)",
+    s = gm_alloc_device(&m, 8, 8, GM_F32, 1, GM_CHW);
+    CHECK(s == GM_ERR_NO_DRIVER && strcmp(gm_last_error(), first) == 0, "second gm_alloc_device: %s (%s)",
           gm_status_string(s), gm_last_error());
     s = gm_alloc_host(&m, 8, 8, GM_U8, 1, GM_HWC, 1);
     CHECK(s == GM_ERR_NO_DRIVER && strstr(gm_last_error(), "GM_CUDA_PATH"), "pinned: %s (%s)", gm_status_string(s),
@@ -1281,9 +1319,14 @@ static int child_no_driver(void)
     s = gm_device(&major, NULL, NULL, 0);
     CHECK(s == GM_ERR_NO_DRIVER && major == -1 && strstr(gm_last_error(), "gm_device"), "gm_device: %s (%s)",
           gm_status_string(s), gm_last_error());
+    reset_error();
     s = gm_sync(NULL);
-    CHECK(s == GM_ERR_NO_DRIVER && strstr(gm_last_error(), "gm_sync") && strstr(gm_last_error(), BAD_CUDA),
-          "gm_sync: %s (%s)", gm_status_string(s), gm_last_error());
+    CHECK(s == GM_OK && strcmp(gm_last_error(), g_stale) == 0, "gm_sync(NULL) on the CPU path: %s (%s)",
+          gm_status_string(s), gm_last_error());
+    s = gm_sync((gm_stream)&m); /* a stream can only come from CUDA: waiting on one needs the driver */
+    CHECK(s == GM_ERR_NO_DRIVER && strstr(gm_last_error(), "gm_sync:") == gm_last_error() &&
+              strstr(gm_last_error(), BAD_CUDA),
+          "gm_sync(stream): %s (%s)", gm_status_string(s), gm_last_error());
 
     s = gm_kernel_compile(0, 86, &size);
     e = gm_last_error();
@@ -1324,7 +1367,10 @@ static int child_no_driver(void)
         s = gm_upload(&dev, h.data, 0, NULL);
         CHECK(s == GM_ERR_NO_DRIVER, "gm_upload: %s (%s)", gm_status_string(s), gm_last_error());
         s = gm_upload(&a.m, a.buf, 0, NULL);
-        CHECK(s == GM_ERR_LOCATION, "gm_upload to host memory: %s", gm_status_string(s));
+        CHECK(s == GM_ERR_OVERLAP && strncmp(gm_last_error(), "gm_upload:", 10) == 0,
+              "gm_upload of an image onto itself: %s (%s)", gm_status_string(s), gm_last_error());
+        s = gm_upload_sync(&a.m, b.buf, 0);
+        CHECK(s == GM_OK && memcmp(a.buf, b.buf, 39) == 0, "gm_upload_sync into host memory: %s", gm_last_error());
         {
             gm_mat dev2 = b.m;
             dev2.where = GM_DEVICE;
@@ -1446,15 +1492,18 @@ int main(int argc, char** argv)
      * current: a driver with a device must just work. */
     s = gm_sync(NULL);
     CHECK(s == GM_OK || is_no_gpu(s), "first gm_sync(NULL): %s (%s)", gm_status_string(s), gm_last_error());
-    s = gm_alloc(&dm, 16, 8, GM_U8, 3, GM_HWC);
-    CHECK(s == GM_OK || is_no_gpu(s), "gm_alloc on the device: %s (%s)", gm_status_string(s), gm_last_error());
+    s = gm_alloc_device(&dm, 16, 8, GM_U8, 3, GM_HWC);
+    CHECK(s == GM_OK || is_no_gpu(s), "gm_alloc_device: %s (%s)", gm_status_string(s), gm_last_error());
     g_dev = s == GM_OK;
+    CHECK(gm_path() == (g_dev ? GM_DEVICE : GM_HOST), "gm_path() is %d but gm_alloc_device says %s",
+          (int)gm_path(), gm_status_string(s));
     if (g_dev) {
         CHECK(dm.where == GM_DEVICE && dm.pitch % 256 == 0 && dm.pitch >= 48, "device pitch %lld", (long long)dm.pitch);
         gm_free(&dm);
         test_fresh_thread_device();
     } else {
-        CHECK(strstr(gm_last_error(), "gm_alloc") != NULL, "no-device message names gm_alloc: %s", gm_last_error());
+        CHECK(strncmp(gm_last_error(), "gm_alloc_device:", 16) == 0, "no-device message names gm_alloc_device: %s",
+              gm_last_error());
         CHECK_SAFE(dm);
         SKIP("no CUDA device here (%s): device-memory cases use host descriptors marked GM_DEVICE; real device "
              "round trips and device calls from a fresh thread did not run",

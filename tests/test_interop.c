@@ -348,7 +348,7 @@ static void test_device(void)
     static float host[16];
     int64_t shape[3] = {4, 4, 1};
     gm_dl_tensor t;
-    gm_status s = gm_alloc(&m, 33, 17, GM_F16, 3, GM_CHW);
+    gm_status s = gm_alloc_device(&m, 33, 17, GM_F16, 3, GM_CHW);
     if (s != GM_OK) {
         SKIP("device DLPack/CAI checks: no GPU here (%s)", gm_last_error());
         return;

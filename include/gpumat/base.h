@@ -34,7 +34,7 @@ extern "C" {
     X(GM_ERR_LOCATION, "memory is in the wrong place (host vs device)")                \
     X(GM_ERR_OVERLAP, "source and destination overlap")                                \
     X(GM_ERR_NO_MEMORY, "out of memory")                                               \
-    X(GM_ERR_NO_DRIVER, "CUDA driver (libcuda.so.1) not available")                    \
+    X(GM_ERR_NO_DRIVER, "CUDA driver not available")                                    \
     X(GM_ERR_NO_DEVICE, "no usable CUDA device")                                       \
     X(GM_ERR_NO_NVRTC, "NVRTC library not available")                                  \
     X(GM_ERR_COMPILE, "kernel compilation failed")                                     \
@@ -52,8 +52,10 @@ typedef enum gm_status {
 /* Pixel layout: interleaved (HWC, NHWC when batched) or planar (CHW, NCHW). */
 typedef enum gm_layout { GM_HWC = 0, GM_CHW = 1 } gm_layout;
 
-/* Where the memory lives. Pinned host memory is host memory the GPU can DMA. */
-typedef enum gm_where { GM_HOST = 0, GM_PINNED = 1, GM_DEVICE = 2 } gm_where;
+/* Where the memory lives. Pinned host memory is host memory the GPU can DMA.
+ * GM_AUTO is only a request to gm_alloc_desc (gm_path()'s answer); no image
+ * is ever in GM_AUTO memory. */
+typedef enum gm_where { GM_HOST = 0, GM_PINNED = 1, GM_DEVICE = 2, GM_AUTO = 3 } gm_where;
 
 /* A CUDA stream (cudaStream_t or CUstream, cast); NULL is the default stream. */
 typedef struct gm__stream* gm_stream;

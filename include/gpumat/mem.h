@@ -9,19 +9,35 @@
 extern "C" {
 #endif
 
-/* Allocates an image on the current CUDA device (the context current on this
- * thread, else device 0's primary context), rows aligned to 256 bytes (what
- * cv::cuda::GpuMat::create is to OpenCV). *m is overwritten; free it with
- * gm_free. */
+/* Which path this process runs: GM_DEVICE when a CUDA device is usable (the
+ * driver loads and gives a context on the current or first device), else
+ * GM_HOST, the CPU path. Decided on the first call, which loads the driver;
+ * every later call, from any thread, gives the same answer. When it is
+ * GM_HOST, gm_device() returns the reason. */
+GM_API gm_where gm_path(void);
+
+/* Allocates an image where gm_path() says: on the current CUDA device (the
+ * context current on this thread, else device 0's primary context) with rows
+ * aligned to 256 bytes, as cv::cuda::GpuMat::create does; or, without a
+ * usable GPU, in compact pageable host memory. So one program runs on either:
+ * the operations, gm_upload, gm_download and gm_sync accept both. *m is
+ * overwritten; free it with gm_free. */
 GM_API gm_status gm_alloc(gm_mat* m, int64_t width, int64_t height, gm_dtype dtype, int channels,
                           gm_layout layout);
+
+/* gm_alloc that insists on device memory: GM_ERR_NO_DRIVER or GM_ERR_NO_DEVICE
+ * (and nothing allocated) where gm_path() is GM_HOST. */
+GM_API gm_status gm_alloc_device(gm_mat* m, int64_t width, int64_t height, gm_dtype dtype, int channels,
+                                 gm_layout layout);
 
 /* Allocates a compact host image, in pinned memory when pinned != 0 (needs the
  * driver) and in pageable memory otherwise (works without a GPU). */
 GM_API gm_status gm_alloc_host(gm_mat* m, int64_t width, int64_t height, gm_dtype dtype, int channels,
                                gm_layout layout, int pinned);
 
-/* Allocates what *d describes (batches, explicit pitches) in where. */
+/* Allocates what *d describes (batches, explicit pitches) in where: GM_DEVICE
+ * (or an error), GM_PINNED (needs the driver), GM_HOST, or GM_AUTO (where
+ * gm_path() says, as gm_alloc). */
 GM_API gm_status gm_alloc_desc(gm_mat* m, const gm_desc* d, gm_where where);
 
 /* Describes memory somebody else owns (a TensorRT binding, a torch tensor, a
@@ -52,19 +68,22 @@ GM_API gm_status gm_item(const gm_mat* m, gm_mat* view, int index);
 GM_API gm_status gm_copy(const gm_mat* src, gm_mat* dst, gm_stream stream);
 
 /* Host memory laid out like dst (rows host_pitch bytes apart, 0: compact;
- * planes and images one after the other) -> dst. Asynchronous; pageable host
- * memory may be reused when the call returns. */
+ * planes and images one after the other) -> dst. Asynchronous when dst is
+ * device memory (pageable host memory may be reused when the call returns); a
+ * plain copy, done on return, when dst is host memory (the CPU path). */
 GM_API gm_status gm_upload(gm_mat* dst, const void* host, int64_t host_pitch, gm_stream stream);
 
 /* src -> host memory laid out like src (rows host_pitch bytes apart, 0:
- * compact). Asynchronous: the host memory is filled when the stream gets there. */
+ * compact). Asynchronous when src is device memory: the host memory is filled
+ * when the stream gets there; done on return when src is host memory. */
 GM_API gm_status gm_download(const gm_mat* src, void* host, int64_t host_pitch, gm_stream stream);
 
 /* Synchronous forms: return when the copy is complete. */
 GM_API gm_status gm_upload_sync(gm_mat* dst, const void* host, int64_t host_pitch);
 GM_API gm_status gm_download_sync(const gm_mat* src, void* host, int64_t host_pitch);
 
-/* Waits for everything queued on stream. */
+/* Waits for everything queued on stream. On the CPU path (gm_path() is
+ * GM_HOST) with stream NULL there is nothing to wait for: GM_OK. */
 GM_API gm_status gm_sync(gm_stream stream);
 
 /* Bytes one image row holds (width * channels * size for GM_HWC, width * size

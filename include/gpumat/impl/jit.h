@@ -40,6 +40,27 @@ static gm_status gm__context(const char* fn, int device, gm__CUcontext* ctx, int
     return GM_OK;
 }
 
+static pthread_once_t gm__path_once = PTHREAD_ONCE_INIT;
+static gm_where gm__path_where = GM_HOST;
+
+/* Whether gpumat can work in a context; the failure detail is not the
+ * caller's (gm_path fails nothing), so this thread's message is kept. */
+static void gm__decide_path(void)
+{
+    static char kept[GM_ERROR_SIZE]; /* pthread_once: one thread at a time */
+    gm__CUcontext ctx;
+    int dev;
+    memcpy(kept, gm__error, sizeof kept);
+    gm__path_where = gm__context("gm_path", 0, &ctx, &dev) == GM_OK ? GM_DEVICE : GM_HOST;
+    memcpy(gm__error, kept, sizeof kept);
+}
+
+GM_API gm_where gm_path(void)
+{
+    pthread_once(&gm__path_once, gm__decide_path);
+    return gm__path_where;
+}
+
 GM_API gm_status gm_device(int* cc_major, int* cc_minor, char* name, size_t name_size)
 {
     gm__CUcontext ctx;

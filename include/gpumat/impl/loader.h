@@ -150,28 +150,38 @@ static gm__lib gm__rtc_lib = {PTHREAD_ONCE_INIT, GM_OK, ""};
 #endif
 
 /* dlopen the first of names that opens; the environment variable, when set,
- * is the only candidate (so a deployment or a test can pin or break it). */
-static void* gm__open_first(gm__lib* lib, const char* env, const char* const* names, const char* what)
+ * is the only candidate (so a deployment or a test can pin or break it). The
+ * detail names every library tried; it suggests the variable only where a
+ * library was found but did not load, or for what may live off the search
+ * path (env_hint): a machine with no driver at all needs no such advice. */
+static void* gm__open_first(gm__lib* lib, const char* env, const char* const* names, const char* what, int env_hint)
 {
     const char* pinned = getenv(env);
     size_t used = 0;
-    int i;
+    int i, found = 0;
     if (pinned && *pinned) {
         void* h = dlopen(pinned, RTLD_NOW | RTLD_LOCAL);
         if (!h)
-            snprintf(lib->detail, sizeof lib->detail, "%s: %s=%s: %s", what, env, pinned, dlerror());
+            snprintf(lib->detail, sizeof lib->detail, "%s: tried %s=%s: %s", what, env, pinned, dlerror());
         return h;
     }
     used = (size_t)snprintf(lib->detail, sizeof lib->detail, "%s: tried", what);
     for (i = 0; names[i]; ++i) {
         void* h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        const char* why;
         if (h)
             return h;
+        why = dlerror();
+        why = why && !strstr(why, "No such file") ? why : NULL; /* there, but it did not load: say why */
+        found |= why != NULL;
         if (used < sizeof lib->detail)
-            used += (size_t)snprintf(lib->detail + used, sizeof lib->detail - used, " %s", names[i]);
+            used += (size_t)snprintf(lib->detail + used, sizeof lib->detail - used, " %s%s%s%s", names[i],
+                                     why ? " (" : "", why ? why : "", why ? ")" : "");
     }
     if (used < sizeof lib->detail)
-        snprintf(lib->detail + used, sizeof lib->detail - used, " (set %s to its path)", env);
+        used += (size_t)snprintf(lib->detail + used, sizeof lib->detail - used, found ? "" : ": not found");
+    if ((found || env_hint) && used < sizeof lib->detail)
+        snprintf(lib->detail + used, sizeof lib->detail - used, "; set %s to the library's path", env);
     return NULL;
 }
 
@@ -192,7 +202,7 @@ static void gm__load_driver(void)
 {
     static const char* const names[] = {"libcuda.so.1", 0};
     gm__lib* lib = &gm__cu_lib;
-    void* h = gm__open_first(lib, "GM_CUDA_PATH", names, "CUDA driver");
+    void* h = gm__open_first(lib, "GM_CUDA_PATH", names, "CUDA driver", 0);
     int rc;
     if (!h) {
         lib->status = GM_ERR_NO_DRIVER;
@@ -227,7 +237,7 @@ static void gm__load_nvrtc(void)
     static const char* const names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2", "libnvrtc.so",
                                         "/usr/local/cuda/lib64/libnvrtc.so", 0};
     gm__lib* lib = &gm__rtc_lib;
-    void* h = gm__open_first(lib, "GM_NVRTC_PATH", names, "NVRTC");
+    void* h = gm__open_first(lib, "GM_NVRTC_PATH", names, "NVRTC", 1);
     if (!h) {
         lib->status = GM_ERR_NO_NVRTC;
         return;

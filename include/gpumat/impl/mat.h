@@ -78,42 +78,47 @@ static int64_t gm__span(const gm_mat* m)
 
 GM_API int64_t gm_span_bytes(const gm_mat* m) { return m ? gm__span(m) : 0; }
 
-/* The fields of a descriptor, before any size arithmetic relies on them. */
-static gm_status gm__check_fields(const char* fn, const char* arg, const gm_mat* m)
+/* The fields of a descriptor, before any size arithmetic relies on them.
+ * Messages name the descriptor as arg ("src") and its fields with the prefix
+ * pre ("src->pitch"; just "pitch" where the user passed them as parameters). */
+static gm_status gm__check_fields(const char* fn, const char* arg, const char* pre, const gm_mat* m)
 {
     if (!m)
         return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn, arg);
     if ((unsigned)m->dtype >= GM_DTYPE_COUNT)
-        return gm__fail(GM_ERR_TYPE, "%s: %s->dtype %d is not a gm_dtype", fn, arg, (int)m->dtype);
+        return gm__fail(GM_ERR_TYPE, "%s: %sdtype %d is not a gm_dtype", fn, pre, (int)m->dtype);
     if (m->channels < 1 || m->channels > 4)
-        return gm__fail(GM_ERR_TYPE, "%s: %s->channels %d is outside 1..4", fn, arg, (int)m->channels);
+        return gm__fail(GM_ERR_TYPE, "%s: %schannels %d is outside 1..4", fn, pre, (int)m->channels);
     if (m->layout != GM_HWC && m->layout != GM_CHW)
-        return gm__fail(GM_ERR_TYPE, "%s: %s->layout %d is not a gm_layout", fn, arg, (int)m->layout);
+        return gm__fail(GM_ERR_TYPE, "%s: %slayout %d is not a gm_layout", fn, pre, (int)m->layout);
     if (m->where != GM_HOST && m->where != GM_PINNED && m->where != GM_DEVICE)
-        return gm__fail(GM_ERR_ARG, "%s: %s->where %d is not a gm_where", fn, arg, (int)m->where);
-    if (m->width <= 0 || m->height <= 0 || m->batch <= 0)
-        return gm__fail(GM_ERR_SIZE, "%s: %s is %lldx%lld x%d: width, height and batch must be positive", fn,
-                        arg, (long long)m->width, (long long)m->height, (int)m->batch);
+        return gm__fail(GM_ERR_ARG, "%s: %swhere %d is not GM_HOST, GM_PINNED or GM_DEVICE", fn, pre, (int)m->where);
+    if (m->width <= 0)
+        return gm__fail(GM_ERR_SIZE, "%s: %swidth %lld is not positive", fn, pre, (long long)m->width);
+    if (m->height <= 0)
+        return gm__fail(GM_ERR_SIZE, "%s: %sheight %lld is not positive", fn, pre, (long long)m->height);
+    if (m->batch <= 0)
+        return gm__fail(GM_ERR_SIZE, "%s: %sbatch %d is not positive", fn, pre, (int)m->batch);
     return GM_OK;
 }
 
-/* Everything gpumat relies on about one descriptor; arg names it in messages. */
-static gm_status gm__check(const char* fn, const char* arg, const gm_mat* m)
+/* Everything gpumat relies on about one descriptor but its data pointer;
+ * arg and pre as for gm__check_fields. */
+static gm_status gm__check_layout(const char* fn, const char* arg, const char* pre, const gm_mat* m)
 {
     int64_t es, row, image, t;
-    gm_status s = gm__check_fields(fn, arg, m);
+    gm_status s = gm__check_fields(fn, arg, pre, m);
     if (s != GM_OK)
         return s;
-    if (!m->data)
-        return gm__fail(GM_ERR_ARG, "%s: %s->data is NULL", fn, arg);
     es = (int64_t)gm_dtype_size(m->dtype);
     if (!gm__mul(m->width, gm__xstride(m), &row))
-        return gm__fail(GM_ERR_SIZE, "%s: %s->width %lld overflows a row", fn, arg, (long long)m->width);
-    if (m->pitch < row || m->pitch % es)
-        return gm__fail(GM_ERR_SIZE, "%s: %s->pitch %lld is less than a row (%lld bytes) or not a multiple of %lld",
-                        fn, arg, (long long)m->pitch, (long long)row, (long long)es);
-    if ((uintptr_t)m->data % (uintptr_t)es)
-        return gm__fail(GM_ERR_ARG, "%s: %s->data is not aligned to its %lld-byte elements", fn, arg, (long long)es);
+        return gm__fail(GM_ERR_SIZE, "%s: %swidth %lld overflows a row", fn, pre, (long long)m->width);
+    if (m->pitch < row)
+        return gm__fail(GM_ERR_SIZE, "%s: %spitch %lld is less than a row (%lld bytes)", fn, pre, (long long)m->pitch,
+                        (long long)row);
+    if (m->pitch % es)
+        return gm__fail(GM_ERR_SIZE, "%s: %spitch %lld is not a multiple of the %lld-byte %s element", fn, pre,
+                        (long long)m->pitch, (long long)es, gm_dtype_name(m->dtype));
     if (!gm__mul(m->height - 1, m->pitch, &image) || !gm__add(image, row, &image))
         return gm__fail(GM_ERR_SIZE, "%s: %s overflows 64-bit sizes", fn, arg);
     if (m->layout == GM_CHW && m->channels > 1) {
@@ -121,22 +126,55 @@ static gm_status gm__check(const char* fn, const char* arg, const gm_mat* m)
         int planes_apart = m->plane_pitch >= image;
         int rows_apart = m->plane_pitch >= row && m->pitch / m->channels >= m->plane_pitch;
         if (m->plane_pitch % es || !(planes_apart || rows_apart))
-            return gm__fail(GM_ERR_SIZE, "%s: %s->plane_pitch %lld makes planes overlap", fn, arg,
+            return gm__fail(GM_ERR_SIZE, "%s: %splane_pitch %lld makes planes overlap", fn, pre,
                             (long long)m->plane_pitch);
         if (!gm__mul(m->channels - 1, m->plane_pitch, &t) || !gm__add(image, t, &image))
             return gm__fail(GM_ERR_SIZE, "%s: %s overflows 64-bit sizes", fn, arg);
     }
     if (m->batch > 1 && (m->batch_pitch < image || m->batch_pitch % es))
-        return gm__fail(GM_ERR_SIZE, "%s: %s->batch_pitch %lld is less than one image (%lld bytes)", fn, arg,
+        return gm__fail(GM_ERR_SIZE, "%s: %sbatch_pitch %lld is less than one image (%lld bytes)", fn, pre,
                         (long long)m->batch_pitch, (long long)image);
     if (gm__span(m) < 0)
         return gm__fail(GM_ERR_SIZE, "%s: %s overflows 64-bit sizes", fn, arg);
     return GM_OK;
 }
 
-/* Fills the defaults of d into m (without data); row_align for pitch 0. */
-static gm_status gm__from_desc(const char* fn, gm_mat* m, const gm_desc* d, gm_where where, int64_t row_align)
+/* The data pointer of a descriptor, named data in messages. */
+static gm_status gm__check_data(const char* fn, const char* data, const gm_mat* m)
 {
+    int64_t es = (int64_t)gm_dtype_size(m->dtype);
+    if (!m->data)
+        return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn, data);
+    if ((uintptr_t)m->data % (uintptr_t)es)
+        return gm__fail(GM_ERR_ARG, "%s: %s %p is not aligned to its %lld-byte %s elements", fn, data, m->data,
+                        (long long)es, gm_dtype_name(m->dtype));
+    return GM_OK;
+}
+
+/* Everything gpumat relies on about one descriptor; arg names it in messages. */
+static gm_status gm__check(const char* fn, const char* arg, const gm_mat* m)
+{
+    char pre[64], data[72];
+    gm_status s;
+    snprintf(pre, sizeof pre, "%s->", arg);
+    snprintf(data, sizeof data, "%sdata", pre);
+    if ((s = gm__check_layout(fn, arg, pre, m)) != GM_OK)
+        return s;
+    return gm__check_data(fn, data, m);
+}
+
+/* How the allocating and wrapping functions got their image's description:
+ * a gm_desc (zero fields mean defaults, messages say desc->width) or plain
+ * parameters (zero is zero, messages say width). */
+typedef enum gm__given { GM__GIVEN_DESC, GM__GIVEN_PARAMS } gm__given;
+
+/* Fills the defaults of d into m (without data); row_align for pitch 0. */
+static gm_status gm__from_desc(const char* fn, gm_mat* m, const gm_desc* d, gm__given given, gm_where where,
+                               int64_t row_align)
+{
+    const char* pre = given == GM__GIVEN_DESC ? "desc->" : "";
+    const char* arg = given == GM__GIVEN_DESC ? "desc" : "the image";
+    int defaults = given == GM__GIVEN_DESC;
     gm_mat t;
     int64_t row;
     gm_status s;
@@ -148,41 +186,49 @@ static gm_status gm__from_desc(const char* fn, gm_mat* m, const gm_desc* d, gm_w
     memset(&t, 0, sizeof t);
     t.width = d->width;
     t.height = d->height;
-    t.channels = d->channels ? d->channels : 1;
-    t.batch = d->batch ? d->batch : 1;
+    t.channels = d->channels || !defaults ? d->channels : 1;
+    t.batch = d->batch || !defaults ? d->batch : 1;
     t.dtype = d->dtype;
     t.layout = d->layout;
     t.where = where;
-    if ((s = gm__check_fields(fn, "desc", &t)) != GM_OK)
+    if ((s = gm__check_fields(fn, arg, pre, &t)) != GM_OK)
         return s;
     if (d->width > INT32_MAX || d->height > INT32_MAX)
-        return gm__fail(GM_ERR_SIZE, "%s: desc: width and height must be below 2^31", fn);
+        return gm__fail(GM_ERR_SIZE, "%s: %swidth %lld and %sheight %lld must be below 2^31", fn, pre,
+                        (long long)d->width, pre, (long long)d->height);
     if (!gm__mul(t.width, gm__xstride(&t), &row) || row > INT64_MAX / 2)
-        return gm__fail(GM_ERR_SIZE, "%s: desc: a row of %lld pixels overflows", fn, (long long)t.width);
+        return gm__fail(GM_ERR_SIZE, "%s: a row of %swidth %lld overflows", fn, pre, (long long)t.width);
+    if (d->pitch < 0)
+        return gm__fail(GM_ERR_SIZE, "%s: %spitch %lld is negative", fn, pre, (long long)d->pitch);
     t.pitch = d->pitch ? d->pitch : (row + row_align - 1) / row_align * row_align;
     if (!gm__mul(t.pitch, t.height, &t.plane_pitch))
-        return gm__fail(GM_ERR_SIZE, "%s: desc: %lld rows of pitch %lld bytes overflow or are negative", fn,
-                        (long long)t.height, (long long)t.pitch);
+        return gm__fail(GM_ERR_SIZE, "%s: %lld rows of %spitch %lld bytes overflow", fn, (long long)t.height, pre,
+                        (long long)t.pitch);
     if (d->plane_pitch)
         t.plane_pitch = d->plane_pitch;
     if (t.layout != GM_CHW)
         t.plane_pitch = 0;
     if (!gm__mul(t.layout == GM_CHW ? t.plane_pitch : t.pitch, t.layout == GM_CHW ? t.channels : t.height,
                  &t.batch_pitch))
-        return gm__fail(GM_ERR_SIZE, "%s: desc: image size overflows", fn);
+        return gm__fail(GM_ERR_SIZE, "%s: %s overflows 64-bit sizes", fn, arg);
     if (d->batch_pitch)
         t.batch_pitch = d->batch_pitch;
-    t.data = (void*)(uintptr_t)gm_dtype_size(t.dtype); /* an aligned stand-in until there is memory */
-    if ((s = gm__check(fn, "desc", &t)) != GM_OK)
+    if ((s = gm__check_layout(fn, arg, pre, &t)) != GM_OK)
         return s;
     *m = t;
-    m->data = NULL;
     return GM_OK;
 }
 
-GM_API gm_status gm_alloc_desc(gm_mat* m, const gm_desc* d, gm_where where)
+static gm_status gm__check_where(const char* fn, gm_where where, int allow_auto)
 {
-    static const char fn[] = "gm_alloc";
+    if (where == GM_HOST || where == GM_PINNED || where == GM_DEVICE || (allow_auto && where == GM_AUTO))
+        return GM_OK;
+    return gm__fail(GM_ERR_ARG, "%s: where %d is not GM_HOST, GM_PINNED, GM_DEVICE%s", fn, (int)where,
+                    allow_auto ? " or GM_AUTO" : " (GM_AUTO is for allocation only)");
+}
+
+static gm_status gm__alloc(const char* fn, gm_mat* m, const gm_desc* d, gm__given given, gm_where where)
+{
     gm__CUcontext ctx;
     gm__CUdeviceptr p = 0;
     int dev = 0, rc;
@@ -190,9 +236,11 @@ GM_API gm_status gm_alloc_desc(gm_mat* m, const gm_desc* d, gm_where where)
     gm_status s;
     if (m)
         memset(m, 0, sizeof *m); /* safe to gm_free whatever fails below */
-    if (where != GM_HOST && where != GM_PINNED && where != GM_DEVICE)
-        return gm__fail(GM_ERR_ARG, "%s: where %d is not a gm_where", fn, (int)where);
-    s = gm__from_desc(fn, m, d, where, where == GM_DEVICE ? 256 : 1);
+    if ((s = gm__check_where(fn, where, 1)) != GM_OK)
+        return s;
+    if (where == GM_AUTO)
+        where = gm_path();
+    s = gm__from_desc(fn, m, d, given, where, where == GM_DEVICE ? 256 : 1);
     if (s != GM_OK)
         return s;
     bytes = gm__span(m);
@@ -221,6 +269,11 @@ GM_API gm_status gm_alloc_desc(gm_mat* m, const gm_desc* d, gm_where where)
     return GM_OK;
 }
 
+GM_API gm_status gm_alloc_desc(gm_mat* m, const gm_desc* d, gm_where where)
+{
+    return gm__alloc("gm_alloc_desc", m, d, GM__GIVEN_DESC, where);
+}
+
 static gm_desc gm__desc(int64_t width, int64_t height, gm_dtype dtype, int channels, gm_layout layout, int64_t pitch)
 {
     gm_desc d;
@@ -228,7 +281,8 @@ static gm_desc gm__desc(int64_t width, int64_t height, gm_dtype dtype, int chann
     d.width = width;
     d.height = height;
     d.dtype = dtype;
-    d.channels = channels ? channels : -1; /* 0 is not "default" here: the caller said 0 */
+    d.channels = channels;
+    d.batch = 1;
     d.layout = layout;
     d.pitch = pitch;
     return d;
@@ -237,14 +291,21 @@ static gm_desc gm__desc(int64_t width, int64_t height, gm_dtype dtype, int chann
 GM_API gm_status gm_alloc(gm_mat* m, int64_t width, int64_t height, gm_dtype dtype, int channels, gm_layout layout)
 {
     gm_desc d = gm__desc(width, height, dtype, channels, layout, 0);
-    return gm_alloc_desc(m, &d, GM_DEVICE);
+    return gm__alloc("gm_alloc", m, &d, GM__GIVEN_PARAMS, GM_AUTO);
+}
+
+GM_API gm_status gm_alloc_device(gm_mat* m, int64_t width, int64_t height, gm_dtype dtype, int channels,
+                                 gm_layout layout)
+{
+    gm_desc d = gm__desc(width, height, dtype, channels, layout, 0);
+    return gm__alloc("gm_alloc_device", m, &d, GM__GIVEN_PARAMS, GM_DEVICE);
 }
 
 GM_API gm_status gm_alloc_host(gm_mat* m, int64_t width, int64_t height, gm_dtype dtype, int channels,
                                gm_layout layout, int pinned)
 {
     gm_desc d = gm__desc(width, height, dtype, channels, layout, 0);
-    return gm_alloc_desc(m, &d, pinned ? GM_PINNED : GM_HOST);
+    return gm__alloc("gm_alloc_host", m, &d, GM__GIVEN_PARAMS, pinned ? GM_PINNED : GM_HOST);
 }
 
 /* For a checked GM_DEVICE descriptor: asks the driver whether m->data is
@@ -273,33 +334,32 @@ static gm_status gm__check_device_memory(const char* fn, const char* arg, gm_mat
     return GM_OK;
 }
 
-GM_API gm_status gm_wrap_desc(gm_mat* m, void* data, const gm_desc* d, gm_where where)
+static gm_status gm__wrap(const char* fn, gm_mat* m, void* data, const gm_desc* d, gm__given given, gm_where where)
 {
-    static const char fn[] = "gm_wrap";
     gm_status s;
     if (m)
         memset(m, 0, sizeof *m); /* safe to gm_free whatever fails below */
-    if (where != GM_HOST && where != GM_PINNED && where != GM_DEVICE)
-        return gm__fail(GM_ERR_ARG, "%s: where %d is not a gm_where", fn, (int)where);
-    if ((s = gm__from_desc(fn, m, d, where, 1)) != GM_OK)
+    if ((s = gm__check_where(fn, where, 0)) != GM_OK || (s = gm__from_desc(fn, m, d, given, where, 1)) != GM_OK)
         return s;
     m->data = data;
-    if ((s = gm__check(fn, "data", m)) != GM_OK) {
-        memset(m, 0, sizeof *m);
-        return s;
-    }
-    if (where == GM_DEVICE && (s = gm__check_device_memory(fn, "data", m)) != GM_OK) {
+    if ((s = gm__check_data(fn, "data", m)) != GM_OK ||
+        (where == GM_DEVICE && (s = gm__check_device_memory(fn, "data", m)) != GM_OK)) {
         memset(m, 0, sizeof *m);
         return s;
     }
     return GM_OK;
 }
 
+GM_API gm_status gm_wrap_desc(gm_mat* m, void* data, const gm_desc* d, gm_where where)
+{
+    return gm__wrap("gm_wrap_desc", m, data, d, GM__GIVEN_DESC, where);
+}
+
 GM_API gm_status gm_wrap(gm_mat* m, void* data, int64_t width, int64_t height, gm_dtype dtype, int channels,
                          gm_layout layout, int64_t pitch, gm_where where)
 {
     gm_desc d = gm__desc(width, height, dtype, channels, layout, pitch);
-    return gm_wrap_desc(m, data, &d, where);
+    return gm__wrap("gm_wrap", m, data, &d, GM__GIVEN_PARAMS, where);
 }
 
 GM_API void gm_free(gm_mat* m)
@@ -334,9 +394,14 @@ GM_API gm_status gm_roi(const gm_mat* m, gm_mat* view, int64_t x, int64_t y, int
     gm_mat v;
     if (s != GM_OK)
         return s;
-    if (width <= 0 || height <= 0 || x < 0 || y < 0 || x > m->width - width || y > m->height - height)
-        return gm__fail(GM_ERR_SIZE, "%s: rectangle (%lld,%lld %lldx%lld) is not inside the %lldx%lld image", fn,
-                        (long long)x, (long long)y, (long long)width, (long long)height, (long long)m->width,
+    if (width <= 0 || height <= 0)
+        return gm__fail(GM_ERR_SIZE, "%s: %s %lld is not positive", fn, width <= 0 ? "width" : "height",
+                        (long long)(width <= 0 ? width : height));
+    if (x < 0 || y < 0)
+        return gm__fail(GM_ERR_SIZE, "%s: %s %lld is negative", fn, x < 0 ? "x" : "y", (long long)(x < 0 ? x : y));
+    if (x > m->width - width || y > m->height - height)
+        return gm__fail(GM_ERR_SIZE, "%s: the rectangle x %lld, y %lld, width %lld, height %lld is not inside m (%lldx%lld)",
+                        fn, (long long)x, (long long)y, (long long)width, (long long)height, (long long)m->width,
                         (long long)m->height);
     v = *m;
     v.data = (char*)m->data + y * m->pitch + x * gm__xstride(m);
@@ -570,26 +635,17 @@ static int64_t gm__block_rows(const gm_mat* m, int* planes_folded, int* items_fo
     return rows;
 }
 
-GM_API gm_status gm_copy(const gm_mat* src, gm_mat* dst, gm_stream stream)
+/* Copies checked src to checked dst of the same shape; fn, src_name and
+ * dst_name are what messages call them. */
+static gm_status gm__copy(const char* fn, const char* src_name, const gm_mat* src, const char* dst_name, gm_mat* dst,
+                          gm_stream stream)
 {
-    static const char fn[] = "gm_copy";
     gm__CUcontext ctx;
     int sp, si, dp, di, fold_p, fold_i, n, c, rc, dev;
     int64_t rows, row, y;
     gm_status s;
-    if ((s = gm__check(fn, "src", src)) != GM_OK || (s = gm__check(fn, "dst", dst)) != GM_OK)
-        return s;
-    if (src->width != dst->width || src->height != dst->height || src->batch != dst->batch)
-        return gm__fail(GM_ERR_SIZE, "%s: src is %lldx%lld x%d, dst is %lldx%lld x%d", fn, (long long)src->width,
-                        (long long)src->height, (int)src->batch, (long long)dst->width, (long long)dst->height,
-                        (int)dst->batch);
-    if (src->dtype != dst->dtype || src->channels != dst->channels ||
-        (src->layout != dst->layout && src->channels > 1))
-        return gm__fail(GM_ERR_TYPE, "%s: src is %s x%d %s, dst is %s x%d %s (use gm_transform to change)", fn,
-                        gm_dtype_name(src->dtype), (int)src->channels, src->layout == GM_HWC ? "HWC" : "CHW",
-                        gm_dtype_name(dst->dtype), (int)dst->channels, dst->layout == GM_HWC ? "HWC" : "CHW");
     if (gm__on_host(src) == gm__on_host(dst) && gm__overlap(src, dst))
-        return gm__fail(GM_ERR_OVERLAP, "%s: src and dst overlap", fn);
+        return gm__fail(GM_ERR_OVERLAP, "%s: %s and %s overlap", fn, src_name, dst_name);
     row = gm_row_bytes(src);
     rows = gm__block_rows(src, &sp, &si);
     if (gm__block_rows(dst, &dp, &di) != rows || sp != dp || si != di)
@@ -631,6 +687,24 @@ GM_API gm_status gm_copy(const gm_mat* src, gm_mat* dst, gm_stream stream)
     return GM_OK;
 }
 
+GM_API gm_status gm_copy(const gm_mat* src, gm_mat* dst, gm_stream stream)
+{
+    static const char fn[] = "gm_copy";
+    gm_status s;
+    if ((s = gm__check(fn, "src", src)) != GM_OK || (s = gm__check(fn, "dst", dst)) != GM_OK)
+        return s;
+    if (src->width != dst->width || src->height != dst->height || src->batch != dst->batch)
+        return gm__fail(GM_ERR_SIZE, "%s: src is %lldx%lld x%d, dst is %lldx%lld x%d", fn, (long long)src->width,
+                        (long long)src->height, (int)src->batch, (long long)dst->width, (long long)dst->height,
+                        (int)dst->batch);
+    if (src->dtype != dst->dtype || src->channels != dst->channels ||
+        (src->layout != dst->layout && src->channels > 1))
+        return gm__fail(GM_ERR_TYPE, "%s: src is %s x%d %s, dst is %s x%d %s (use gm_transform to change)", fn,
+                        gm_dtype_name(src->dtype), (int)src->channels, src->layout == GM_HWC ? "HWC" : "CHW",
+                        gm_dtype_name(dst->dtype), (int)dst->channels, dst->layout == GM_HWC ? "HWC" : "CHW");
+    return gm__copy(fn, "src", src, "dst", dst, stream);
+}
+
 /* A host descriptor laid out like m (checked) at host: rows host_pitch apart
  * (0: compact), planes and images packed. Messages name host and host_pitch. */
 static gm_status gm__host_like(const char* fn, const gm_mat* m, const void* host, int64_t host_pitch, gm_mat* out)
@@ -641,9 +715,12 @@ static gm_status gm__host_like(const char* fn, const gm_mat* m, const void* host
         return gm__fail(GM_ERR_ARG, "%s: host is NULL", fn);
     if (host_pitch < 0)
         return gm__fail(GM_ERR_SIZE, "%s: host_pitch %lld is negative", fn, (long long)host_pitch);
-    if (host_pitch && (host_pitch < row || host_pitch % es))
-        return gm__fail(GM_ERR_SIZE, "%s: host_pitch %lld is less than a row (%lld bytes) or not a multiple of %lld",
-                        fn, (long long)host_pitch, (long long)row, (long long)es);
+    if (host_pitch && host_pitch < row)
+        return gm__fail(GM_ERR_SIZE, "%s: host_pitch %lld is less than a row (%lld bytes)", fn, (long long)host_pitch,
+                        (long long)row);
+    if (host_pitch % es)
+        return gm__fail(GM_ERR_SIZE, "%s: host_pitch %lld is not a multiple of the %lld-byte %s element", fn,
+                        (long long)host_pitch, (long long)es, gm_dtype_name(m->dtype));
     t = *m;
     t.data = (void*)(uintptr_t)host;
     t.where = GM_HOST;
@@ -661,54 +738,63 @@ static gm_status gm__host_like(const char* fn, const gm_mat* m, const void* host
     return gm__check(fn, "host", out);
 }
 
+/* gm_upload and its _sync form: host memory laid out like dst -> dst. */
+static gm_status gm__upload(const char* fn, gm_mat* dst, const void* host, int64_t host_pitch, gm_stream stream)
+{
+    gm_mat h;
+    gm_status s;
+    if ((s = gm__check(fn, "dst", dst)) != GM_OK || (s = gm__host_like(fn, dst, host, host_pitch, &h)) != GM_OK)
+        return s;
+    return gm__copy(fn, "host", &h, "dst", dst, stream);
+}
+
+/* gm_download and its _sync form: src -> host memory laid out like src. */
+static gm_status gm__download(const char* fn, const gm_mat* src, void* host, int64_t host_pitch, gm_stream stream)
+{
+    gm_mat h;
+    gm_status s;
+    if ((s = gm__check(fn, "src", src)) != GM_OK || (s = gm__host_like(fn, src, host, host_pitch, &h)) != GM_OK)
+        return s;
+    return gm__copy(fn, "src", src, "host", &h, stream);
+}
+
+static gm_status gm__sync(const char* fn, gm_stream stream)
+{
+    gm__CUcontext ctx;
+    int rc, dev;
+    gm_status s;
+    if (!stream && gm_path() == GM_HOST)
+        return GM_OK; /* the CPU path finishes every call before returning */
+    if ((s = gm__context(fn, 0, &ctx, &dev)) != GM_OK) /* cuStreamSynchronize needs a current context */
+        return s;
+    if ((rc = gm__cu.cuStreamSynchronize(stream)) != 0)
+        return gm__cuda_fail(fn, "cuStreamSynchronize", rc);
+    return GM_OK;
+}
+
 GM_API gm_status gm_upload(gm_mat* dst, const void* host, int64_t host_pitch, gm_stream stream)
 {
-    static const char fn[] = "gm_upload";
-    gm_mat h;
-    gm_status s = gm__check(fn, "dst", dst);
-    if (s != GM_OK)
-        return s;
-    if (dst->where != GM_DEVICE)
-        return gm__fail(GM_ERR_LOCATION, "%s: dst is host memory; device memory expected", fn);
-    if ((s = gm__host_like(fn, dst, host, host_pitch, &h)) != GM_OK)
-        return s;
-    return gm_copy(&h, dst, stream);
+    return gm__upload("gm_upload", dst, host, host_pitch, stream);
 }
 
 GM_API gm_status gm_download(const gm_mat* src, void* host, int64_t host_pitch, gm_stream stream)
 {
-    static const char fn[] = "gm_download";
-    gm_mat h;
-    gm_status s = gm__check(fn, "src", src);
-    if (s != GM_OK)
-        return s;
-    if (src->where != GM_DEVICE)
-        return gm__fail(GM_ERR_LOCATION, "%s: src is host memory; device memory expected", fn);
-    if ((s = gm__host_like(fn, src, host, host_pitch, &h)) != GM_OK)
-        return s;
-    return gm_copy(src, &h, stream);
+    return gm__download("gm_download", src, host, host_pitch, stream);
 }
 
-GM_API gm_status gm_sync(gm_stream stream)
-{
-    gm__CUcontext ctx;
-    int rc, dev;
-    gm_status s = gm__context("gm_sync", 0, &ctx, &dev); /* cuStreamSynchronize needs a current context */
-    if (s != GM_OK)
-        return s;
-    if ((rc = gm__cu.cuStreamSynchronize(stream)) != 0)
-        return gm__cuda_fail("gm_sync", "cuStreamSynchronize", rc);
-    return GM_OK;
-}
+GM_API gm_status gm_sync(gm_stream stream) { return gm__sync("gm_sync", stream); }
 
+/* The _sync forms wait only where a device copy was queued. */
 GM_API gm_status gm_upload_sync(gm_mat* dst, const void* host, int64_t host_pitch)
 {
-    gm_status s = gm_upload(dst, host, host_pitch, NULL);
-    return s != GM_OK ? s : gm_sync(NULL);
+    static const char fn[] = "gm_upload_sync";
+    gm_status s = gm__upload(fn, dst, host, host_pitch, NULL);
+    return s != GM_OK || gm__on_host(dst) ? s : gm__sync(fn, NULL);
 }
 
 GM_API gm_status gm_download_sync(const gm_mat* src, void* host, int64_t host_pitch)
 {
-    gm_status s = gm_download(src, host, host_pitch, NULL);
-    return s != GM_OK ? s : gm_sync(NULL);
+    static const char fn[] = "gm_download_sync";
+    gm_status s = gm__download(fn, src, host, host_pitch, NULL);
+    return s != GM_OK || gm__on_host(src) ? s : gm__sync(fn, NULL);
 }
