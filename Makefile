@@ -1,5 +1,26 @@
-# gpumat: `make` builds and runs the demo, `make test` runs every test,
-# `make examples` builds examples/, `make install` and `make single` package it.
+## gpumat's make targets (only gen, aot, bench and the tests use Python):
+##   make               build and run the demo, BUILD/demo (CPU path without a GPU)
+##   make check         the quick tests: no GPU, no NVRTC compile of every kernel
+##   make test          every test; test_nvrtc compiles each kernel (minutes)
+##   make examples      the programs in examples/ and BUILD/libgpumat.so
+##   make install       headers, gpumat.pc and the CMake package into DESTDIR/PREFIX
+##   make uninstall     remove what make install put there (same PREFIX, DESTDIR)
+##   make single        BUILD/gpumat.h: the whole library as one header
+##   make gen           regenerate include/gpumat/gen/ from gen/ and templates/
+##   make aot           ahead-of-time kernels for ARCHS into AOT_OUT (NVRTC)
+##   make bench         benchmarks and their report into BENCH_OUT (GPU, nvcc)
+##   make bench-jit     JIT first-call costs (GPU)
+##   make clean         remove BUILD
+##   make help          this list
+## Variables (make VAR=value ...):
+##   BUILD=build        where everything built goes
+##   PREFIX=/usr/local  install and uninstall root; DESTDIR= stages under it
+##   ARCHS=sm_90        make aot's GPU architectures, e.g. "sm_87 sm_90"
+##   AOT_KERNELS=all    make aot's kernels: all, used:FILE or name patterns
+##   AOT_OUT            make aot's header (default BUILD/gm_aot.h)
+##   BENCH_OUT=bench    where make bench writes its results
+##   CC CXX CFLAGS      compilers and flags (default cc, c++, -O2 -g)
+##   PYTHON=python3     the interpreter of make gen, aot and bench
 CC      ?= cc
 CXX     ?= c++
 PYTHON  ?= python3
@@ -21,19 +42,33 @@ CV_INC  := $(if $(CV_PC),$(patsubst -I%,-isystem %,$(shell pkg-config --cflags o
 CV_LIBS := $(if $(CV_PC),$(shell pkg-config --libs opencv4),-lopencv_dnn -lopencv_imgproc -lopencv_core)
 ORACLE  := $(if $(CV_PC)$(wildcard $(CV_HDR)),$(BUILD)/oracle)
 
+# run.sh's quick mode (`make check`) leaves out the two tests these build.
+SLOW    := $(BUILD)/test_nvrtc $(BUILD)/test_gpu
 TESTS   := $(addprefix $(BUILD)/,test_args test_cpu test_nvrtc test_gpu test_args_asan test_cpu_asan test_jit test_jit_asan) \
            $(ORACLE)
 TESTS   += $(addprefix $(BUILD)/,test_interop test_interop_asan)
 
-.PHONY: all demo gen test clean
+.PHONY: all demo gen test check clean help FORCE
 all: demo
+
+help:
+	@sed -n 's/^## \{0,1\}//p' $(firstword $(MAKEFILE_LIST))
+	@echo "Now: BUILD=$(BUILD) PREFIX=$(PREFIX) ARCHS=$(ARCHS) VERSION=$(VERSION)"
 
 demo: $(BUILD)/demo
 	./$(BUILD)/demo $(BUILD)
 
-# Generated headers are committed; regenerate when the generator or a template changed.
-$(GEN) &: gen/gen.py gen/model.py $(wildcard templates/*)
+# Generated headers are committed, their banners holding the sha256 of each
+# generator input. They are remade only when an input's content changed
+# (gen/stale.sh names it): file times mean nothing after a clone, and
+# building must not need Python.
+GEN_STALE := $(shell sh gen/stale.sh $(GEN))
+ifneq ($(GEN_STALE),)
+$(GEN) &: FORCE
+	@command -v $(PYTHON) > /dev/null 2>&1 || { echo "gpumat: include/gpumat/gen/ is stale ($(GEN_STALE) changed) and $(PYTHON) is not installed: install Python 3 and run 'make gen', or undo the change" >&2; exit 1; }
 	$(PYTHON) gen/gen.py
+endif
+FORCE:
 
 gen:
 	$(PYTHON) gen/gen.py
@@ -68,6 +103,9 @@ $(BUILD)/oracle: tests/oracle.cpp tests/check.h $(HEADERS) | $(BUILD)
 
 test: $(TESTS) $(BUILD)/demo $(BUILD)/aot_compile examples
 	sh tests/run.sh $(BUILD)
+
+check: $(filter-out $(SLOW),$(TESTS)) $(BUILD)/demo $(BUILD)/aot_compile examples
+	sh tests/run.sh $(BUILD) quick
 
 # `make aot ARCHS="sm_87 sm_90" AOT_KERNELS=...` writes AOT_OUT: CUBINs for
 # ARCHS and PTX for newer GPUs, embedded as arrays. AOT_KERNELS: all,
@@ -122,26 +160,34 @@ $(BUILD)/bench: bench/bench.cu $(HEADERS) | $(BUILD)
 # (pkg-config) and a CMake package (find_package(gpumat) -> gpumat::gpumat).
 # `make single`: $(BUILD)/gpumat.h, the whole library as one header.
 PREFIX  ?= /usr/local
-VERSION := $(shell sed -nE 's/^\#define GPUMAT_VERSION_(MAJOR|MINOR) ([0-9]+)/\2/p' include/gpumat.h | paste -sd.)
+# The version is MAJOR.MINOR.PATCH of include/gpumat.h, as CMakeLists.txt reads it.
+VERSION := $(shell awk '$$1 ~ /^.define$$/ { v[$$2] = $$3 } END { print v["GPUMAT_VERSION_MAJOR"] "." v["GPUMAT_VERSION_MINOR"] "." v["GPUMAT_VERSION_PATCH"] }' include/gpumat.h)
 INC_DIR := $(DESTDIR)$(PREFIX)/include
 PC_DIR  := $(DESTDIR)$(PREFIX)/share/pkgconfig
 CM_DIR  := $(DESTDIR)$(PREFIX)/share/cmake/gpumat
+# One list for install and uninstall, so uninstall removes exactly these.
+INSTALLED := $(HEADERS:include/%=$(INC_DIR)/%) $(PC_DIR)/gpumat.pc $(CM_DIR)/gpumatConfig.cmake \
+             $(CM_DIR)/gpumatConfigVersion.cmake
 
-.PHONY: install single
+.PHONY: install uninstall single
 install: $(HEADERS)
-	install -d $(INC_DIR)/gpumat/impl $(INC_DIR)/gpumat/gen $(PC_DIR) $(CM_DIR)
-	install -m 644 include/gpumat.h $(INC_DIR)
-	install -m 644 $(wildcard include/gpumat/*.h) $(INC_DIR)/gpumat
-	install -m 644 $(wildcard include/gpumat/impl/*.h) $(INC_DIR)/gpumat/impl
-	install -m 644 $(GEN) $(INC_DIR)/gpumat/gen
+	install -d $(sort $(dir $(INSTALLED)))
+	for f in $(HEADERS:include/%=%); do install -m 644 include/$$f $(INC_DIR)/$$f || exit 1; done
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' templates/gpumat.pc.in > $(PC_DIR)/gpumat.pc
 	install -m 644 templates/gpumatConfig.cmake $(CM_DIR)
 	sed -e 's|@VERSION@|$(VERSION)|' templates/gpumatConfigVersion.cmake.in > $(CM_DIR)/gpumatConfigVersion.cmake
 
+# gpumat's own folders go; the shared ones (include, share/pkgconfig, ...)
+# only where nothing else is left in them.
+uninstall:
+	rm -f $(INSTALLED)
+	rmdir $(INC_DIR)/gpumat/impl $(INC_DIR)/gpumat/gen $(INC_DIR)/gpumat $(CM_DIR) $(DESTDIR)$(PREFIX)/share/cmake \
+	    $(PC_DIR) $(INC_DIR) $(DESTDIR)$(PREFIX)/share 2> /dev/null || :
+
 single: $(BUILD)/gpumat.h
 
-$(BUILD)/gpumat.h: gen/single.py $(HEADERS) | $(BUILD)
-	$(PYTHON) gen/single.py $@
+$(BUILD)/gpumat.h: gen/single.sh $(HEADERS) | $(BUILD)
+	sh gen/single.sh $(VERSION) $@
 
 # `make bench-jit` (GPU machine): JIT first-call costs (cold NVRTC, disk
 # cache in a new process, embedded AOT images for ARCHS) and a cached call's

@@ -1,59 +1,111 @@
 #!/bin/sh
 # Installs gpumat into a temporary prefix and builds tests/consumer/consumer.c
-# three ways a user would: pkg-config, CMake find_package, the single header
-# (as C99 and C++17); each must run and print "consumer: OK". pkg-config or
-# cmake missing: SKIP here, FAIL on CI. Run alone: sh tests/packaging.sh build
+# the ways a user would: pkg-config, CMake find_package, add_subdirectory and
+# FetchContent (from a local git repository), the single header (as C99 and
+# C++17); each must run and print "consumer: OK (gpumat V)", V being
+# include/gpumat.h's GPUMAT_VERSION_STRING, which pkg-config --modversion and
+# the version CMake finds must equal too. make uninstall must then leave the
+# prefix as it was, also under DESTDIR. pkg-config, cmake or git missing: SKIP
+# here, FAIL on CI. Run alone: sh tests/packaging.sh build
 B=${1:-build}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 P=0 F=0 S=0
+pass() { P=$((P+1)); }
+fail() { echo "FAIL $*"; F=$((F+1)); }
+V=$(sed -n 's/^#define GPUMAT_VERSION_STRING "\(.*\)"$/\1/p' include/gpumat.h)
 # result NAME COMMAND...: the command builds and runs a consumer; count it.
 result() {
     name=$1; shift
-    if "$@" > "$T/$name.log" 2>&1 && grep -q '^consumer: OK' "$T/$name.log"; then
-        echo "ok $name"; P=$((P+1))
+    if "$@" > "$T/$name.log" 2>&1 && grep -qx "consumer: OK (gpumat $V)" "$T/$name.log"; then
+        echo "ok $name"; pass
     else
-        echo "FAIL $name:"; tail -20 "$T/$name.log"; F=$((F+1))
+        fail "$name (expected consumer: OK (gpumat $V)):"; tail -20 "$T/$name.log"
     fi
 }
 # missing TOOL: SKIP (FAIL on CI) a way of building that needs TOOL.
 missing() {
-    if [ "$CI" = "true" ]; then echo "FAIL $1 is not installed; CI must install it"; F=$((F+1))
+    if [ "$CI" = "true" ]; then fail "$1 is not installed; CI must install it"
     else echo "SKIP $1 is not installed: its consumer did not build"; S=$((S+1)); fi
+}
+# by_cmake HOW ARG...: tests/consumer's CMake project with GPUMAT_FROM=HOW;
+# it must build, run and have found version V.
+by_cmake() {
+    how=$1; shift
+    result "cmake-$how" sh -c 'd=$1 cc=$2 how=$3; shift 3
+        cmake -S tests/consumer -B "$d" -DCMAKE_C_COMPILER="$cc" -DGPUMAT_FROM="$how" "$@" &&
+        cmake --build "$d" && "$d/consumer"' sh "$T/cmake-$how" "$CC" "$how" "$@"
+    if grep -q "gpumat_consumer: gpumat $V ($how)" "$T/cmake-$how.log"; then pass
+    else fail "CMake ($how) did not find gpumat $V:"; grep "gpumat_consumer:" "$T/cmake-$how.log"; fi
 }
 CC=${CC:-cc}
 CXX=${CXX:-c++}
+if [ -n "$V" ]; then pass; else fail "no GPUMAT_VERSION_STRING in include/gpumat.h"; fi
 
 if make -s install PREFIX="$T/prefix" > "$T/install.log" 2>&1 && diff -r include "$T/prefix/include" > /dev/null; then
-    P=$((P+1))
+    pass
 else
-    echo "FAIL make install: headers missing or different"; cat "$T/install.log"; F=$((F+1))
+    fail "make install: headers missing or different"; cat "$T/install.log"
 fi
 
 if command -v pkg-config > /dev/null; then
     result pkg-config sh -c "PKG_CONFIG_PATH='$T/prefix/share/pkgconfig' && export PKG_CONFIG_PATH &&
         $CC -std=c99 -Wall -Wextra -Werror \$(pkg-config --cflags gpumat) tests/consumer/consumer.c \
             -o '$T/by_pkgconfig' \$(pkg-config --libs gpumat) && '$T/by_pkgconfig'"
+    got=$(PKG_CONFIG_PATH="$T/prefix/share/pkgconfig" pkg-config --modversion gpumat)
+    if [ "$got" = "$V" ]; then pass; else fail "pkg-config --modversion gpumat is '$got', not $V"; fi
 else
     missing pkg-config
 fi
 
 if command -v cmake > /dev/null; then
-    result cmake sh -c "cmake -S tests/consumer -B '$T/cmake' -DCMAKE_PREFIX_PATH='$T/prefix' -DCMAKE_C_COMPILER=$CC &&
-        cmake --build '$T/cmake' && '$T/cmake/consumer'"
+    by_cmake package -DCMAKE_PREFIX_PATH="$T/prefix"
+    by_cmake subdirectory -DGPUMAT_SOURCE="$PWD"
+    # FetchContent clones a repository of this tree as it is, committed or not.
+    if command -v git > /dev/null; then
+        mkdir -p "$T/repo"
+        git ls-files -co --exclude-standard | while IFS= read -r f; do [ -e "$f" ] && echo "$f"; done |
+            tar -cf - -T - | tar -xf - -C "$T/repo"
+        (cd "$T/repo" && git init -q && git add . && git -c user.name=gpumat -c user.email=gpumat@localhost \
+            commit -qm gpumat && git tag "v$V") > "$T/repo.log" 2>&1 || { fail "making a git repository:"; cat "$T/repo.log"; }
+        by_cmake fetchcontent -DGPUMAT_GIT="file://$T/repo" -DGPUMAT_GIT_TAG="v$V"
+    else
+        missing git
+    fi
 else
     missing cmake
 fi
 
+# uninstall: what install wrote goes, a file of someone else's stays
+touch "$T/prefix/include/other.h"
+if make -s uninstall PREFIX="$T/prefix" > "$T/uninstall.log" 2>&1 &&
+   [ "$(cd "$T/prefix" && find . -mindepth 1 | sort | tr '\n' ' ')" = "./include ./include/other.h " ]; then
+    pass
+else
+    fail "make uninstall did not leave just include/other.h:"; cat "$T/uninstall.log"; (cd "$T/prefix" && find . -mindepth 1)
+fi
+if make -s install DESTDIR="$T/stage" PREFIX=/opt/gm > "$T/stage.log" 2>&1 &&
+   grep -qx "prefix=/opt/gm" "$T/stage/opt/gm/share/pkgconfig/gpumat.pc" &&
+   diff -r include "$T/stage/opt/gm/include" > /dev/null &&
+   make -s uninstall DESTDIR="$T/stage" PREFIX=/opt/gm >> "$T/stage.log" 2>&1 &&
+   [ -z "$(find "$T/stage/opt/gm" -mindepth 1)" ]; then
+    pass
+else
+    fail "make install / uninstall with DESTDIR:"; cat "$T/stage.log"; find "$T/stage"
+fi
+
 mkdir -p "$T/single"
-if make -s single BUILD="$T/single" > "$T/single.log" 2>&1 && ! grep -q '^ *# *include *"' "$T/single/gpumat.h"; then
-    P=$((P+1))
+if make -s single BUILD="$T/single" > "$T/single.log" 2>&1 && ! grep -q '^ *# *include *"' "$T/single/gpumat.h" &&
+   [ "$(head -1 "$T/single/gpumat.h")" = "/* SPDX-License-Identifier: MIT */" ] &&
+   sed -n 2p "$T/single/gpumat.h" | grep -q "^/\* gpumat $V as a single header"; then
+    pass
     result single-c99 sh -c "$CC -std=c99 -Wall -Wextra -Werror -pedantic -I'$T/single' tests/consumer/consumer.c \
         -o '$T/single_c' -ldl -lpthread -lm && '$T/single_c'"
     result single-c++17 sh -c "$CXX -x c++ -std=c++17 -Wall -Wextra -Werror -I'$T/single' tests/consumer/consumer.c \
         -o '$T/single_cpp' -ldl -lpthread -lm && '$T/single_cpp'"
 else
-    echo "FAIL make single: no header, or it still includes local files"; cat "$T/single.log"; F=$((F+1))
+    fail "make single: no header, it still includes local files, or its banner lacks the licence or version $V:"
+    cat "$T/single.log"; head -3 "$T/single/gpumat.h"
 fi
 echo "packaging: $P passed, $F failed, $S skipped"
 [ "$F" -eq 0 ]

@@ -1,7 +1,16 @@
 #!/bin/sh
 # Runs every test and adds up their "N passed, N failed, N skipped" lines.
-# Usage: sh tests/run.sh BUILD_DIR   (what `make test` does)
+# quick runs all but the tests marked `full` below (a GPU, or NVRTC compiling
+# every kernel: minutes), which the Makefile's SLOW names for `make check`.
+# Usage: sh tests/run.sh BUILD_DIR [quick]   (`make test`; `make check`: quick)
 B=${1:-build}
+QUICK=
+case ${2-} in
+    quick) QUICK=1 ;;
+    "") ;;
+    *) echo "usage: sh tests/run.sh BUILD_DIR [quick]" >&2; exit 2 ;;
+esac
+LEFT_OUT=
 LOG=$B/test-logs
 mkdir -p "$LOG"
 P=0 F=0 S=0
@@ -24,6 +33,11 @@ run() {
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
         echo "FAIL $name: exited $rc"; F=$((F + 1))
     fi
+}
+
+# full NAME COMMAND...: a test that quick leaves out.
+full() {
+    if [ -n "$QUICK" ]; then LEFT_OUT="$LEFT_OUT $1"; else run "$@"; fi
 }
 
 run generator sh tests/gen_check.sh
@@ -49,11 +63,13 @@ else
     echo "SKIP oracle: OpenCV 4 not installed here (pkg-config opencv4), the OpenCV comparisons did not run"
     S=$((S + 1))
 fi
-run nvrtc "$B/test_nvrtc"
-run gpu "$B/test_gpu"
+full nvrtc "$B/test_nvrtc"
+full gpu "$B/test_gpu"
 run demo sh tests/demo_check.sh "$B"
 run examples sh tests/examples.sh "$B"
 run aot sh tests/aot_check.sh "$B"
+run no_python sh tests/no_python.sh
 
+[ -z "$LEFT_OUT" ] || echo "quick: left out$LEFT_OUT (make test runs them)"
 echo "TOTAL: $P passed, $F failed, $S skipped"
 [ "$F" -eq 0 ]

@@ -1,11 +1,14 @@
 /* consumer: the smallest program built against an installed or single-header
  * gpumat (tests/packaging.sh builds it through pkg-config, CMake and the
  * single header). CPU path only, so it runs anywhere: a 4x2 BGR image to an
- * RGB float blob, then out through DLPack. Prints "consumer: OK" on success. */
+ * RGB float blob, then out through DLPack. Prints "consumer: OK (gpumat
+ * VERSION)" on success, VERSION from gm_version(), once it equals the
+ * header's GPUMAT_VERSION_STRING. */
 #define GPUMAT_IMPLEMENTATION
 #include <gpumat.h>
 
 #include <stdio.h>
+#include <string.h>
 
 int main(void)
 {
@@ -25,7 +28,14 @@ int main(void)
     /* R of pixel (0, 0) is bgr[0][0][2] * 0.5; the tensor is (3, 2, 4) */
     ok = blob[0][0][0] == 15.0f && t->dl_tensor.shape[0] == 3 && t->dl_tensor.shape[2] == 4;
     t->deleter(t);
-    printf("consumer: %s (gpumat %d.%d)\n", ok ? "OK" : "FAILED: wrong values", GPUMAT_VERSION_MAJOR,
-           GPUMAT_VERSION_MINOR);
-    return ok ? 0 : 1;
+    if (!ok) {
+        printf("consumer: FAILED: wrong values\n");
+        return 1;
+    }
+    if (strcmp(gm_version(), GPUMAT_VERSION_STRING) != 0) {
+        printf("consumer: FAILED: gm_version() is %s, the header says %s\n", gm_version(), GPUMAT_VERSION_STRING);
+        return 1;
+    }
+    printf("consumer: OK (gpumat %s)\n", gm_version());
+    return 0;
 }
