@@ -161,52 +161,118 @@ static const gm__cpu_fn gm__cpu_fns[GM_DTYPE_COUNT * GM_DTYPE_COUNT] = {
        c_escape(KERNEL_ENTRY), c_escape(FAST_ENTRY), fast_pr, names, sizes, dnames, cpu, cpu_table)
 
 
+VIEWS_INTRO = """\
+/* The typed layer: one view type per (dtype, channels, layout), a gm_mat that
+ * the compiler keeps apart from the others (gm_u8c3_hwc: u8, 3 channels,
+ * interleaved; gm_f32c3_chw: f32, 3 planes), and typed functions over them:
+ *   gm_<view>_alloc, _alloc_host, _alloc_device, _free, _wrap, _roi
+ *   gm_convert_<view>_<view>, gm_split_<view>, gm_merge_<view>,
+ *   gm_blob_<view>_<view>
+ * each named in its section with the public function it wraps. A typed
+ * function names its kernel slot at compile time, and refuses a view whose
+ * descriptor holds another dtype, channel count or layout (a 1-channel image
+ * is either layout) with GM_ERR_TYPE and a message naming it and the
+ * argument: C99 lets the wrong view type through with a warning, and a
+ * wrapped or assigned descriptor can hold anything.
+ *
+ * In C11 and later (not C++, whose prototypes already refuse the wrong view
+ * type) each typed function is also a macro of the same name that lets its
+ * view arguments through only as the right type (T* or, where the function
+ * only reads the view, const T*), so that the wrong view type, or a bare
+ * NULL, is a compile error rather than C's incompatible-pointer warning.
+ * The function is still there: (gm_split_u8c3_hwc)(src, dst, stream), or a
+ * pointer to it, calls it without the compile-time check. */
+"""
+
+VIEWS_HELPERS = """\
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus)
+/* p if it is a T* (GM__CVIEW: or a const T*); anything else has no
+ * association, which _Generic makes a compile error. */
+#define GM__VIEW(T, p) _Generic((p), T*: (p))
+#define GM__CVIEW(T, p) _Generic((p), T*: (p), const T*: (p))
+#endif
+
+/* The view's descriptor (NULL stays NULL for the callee to report). */
+#define GM__MAT(p) ((p) ? &(p)->m : NULL)
+"""
+
+
+def typed_fn(ret, name, views, rest, body):
+    """One typed function: (its definition, its C11 macro). views: the leading
+    parameters that are views, as (parameter, view name, const); rest: the
+    other parameters as C text; body: the function's statements."""
+    params = ["%sgm_%s* %s" % ("const " if const else "", v, p) for p, v, const in views] + ([rest] if rest else [])
+    definition = "static inline %s %s(%s)\n{ %s }" % (ret, name, ", ".join(params), body)
+    checked = ["GM__%sVIEW(gm_%s, %s)" % ("C" if const else "", v, p) for p, v, const in views]
+    macro = "#define %s(%s) (%s)(%s)" % (name, ", ".join([p for p, _, _ in views] + (["..."] if rest else [])), name,
+                                         ", ".join(checked + (["__VA_ARGS__"] if rest else [])))
+    return definition, macro
+
+
+def view_type(dtype, channels, layout):
+    """The gm__view_type initializer of a view: its name, dtype, channels, layout."""
+    return '{"gm_%s", %s, %d, GM_%s}' % (M.view(dtype, channels, layout), M.enum(dtype), channels, layout.upper())
+
+
+def typed_op(op, private, src, dst, rest, args):
+    """A typed operation from view src to view dst, (dtype, channels, layout)
+    each: passes its description and the two descriptors to private."""
+    vs, vd = M.view(*src), M.view(*dst)
+    name = M.name(op, vs, vd) if op in ("convert", "blob") else M.name(op, vs)
+    body = ('static const gm__typed t = {__func__, %d, %s, %s};\n  return %s(&t, GM__MAT(src), GM__MAT(dst), %s);'
+            % (M.spec_index(src[0], dst[0], dst[1]), view_type(*src), view_type(*dst), private, args))
+    return typed_fn("gm_status", name, [("src", vs, True), ("dst", vd, False)], rest, body)
+
+
+def section(comment, fns):
+    """A section: its comment, the definitions, then (C11) their macros."""
+    return "\n".join(["", comment] + [d for d, _ in fns] + ["#ifdef GM__VIEW"] + [m for _, m in fns] + ["#endif"])
+
+
+def view_section(d, c, lay):
+    """A view type and the functions of mem.h for it."""
+    v, a = M.view(d, c, lay), "%s, %d, GM_%s" % (M.enum(d), c, lay.upper())
+    me = [("v", v, False)]
+    return section(
+        "/* gm_%s: %s, %d channel%s, %s. gm_alloc, gm_alloc_host, gm_alloc_device, gm_free,\n"
+        " * gm_wrap and gm_roi for it. */\ntypedef struct gm_%s { gm_mat m; } gm_%s;"
+        % (v, d, c, "s" if c > 1 else "", "interleaved" if lay == "hwc" else "planar", v, v), [
+            typed_fn("gm_status", "gm_%s_alloc" % v, me, "int64_t width, int64_t height",
+                     "return gm_alloc(GM__MAT(v), width, height, %s);" % a),
+            typed_fn("gm_status", "gm_%s_alloc_host" % v, me, "int64_t width, int64_t height, int pinned",
+                     "return gm_alloc_host(GM__MAT(v), width, height, %s, pinned);" % a),
+            typed_fn("gm_status", "gm_%s_alloc_device" % v, me, "int64_t width, int64_t height",
+                     "return gm_alloc_device(GM__MAT(v), width, height, %s);" % a),
+            typed_fn("void", "gm_%s_free" % v, me, "", "gm_free(GM__MAT(v));"),
+            typed_fn("gm_status", "gm_%s_wrap" % v, me,
+                     "void* data, int64_t width, int64_t height, int64_t pitch, gm_where where",
+                     "return gm_wrap(GM__MAT(v), data, width, height, %s, pitch, where);" % a),
+            typed_fn("gm_status", "gm_%s_roi" % v, [("v", v, True), ("roi", v, False)],
+                     "int64_t x, int64_t y, int64_t width, int64_t height",
+                     "return gm_roi(GM__MAT(v), GM__MAT(roi), x, y, width, height);")])
+
+
 def emit_views():
     out = [banner("typed views and typed operations"),
-           "#ifndef GPUMAT_GEN_VIEWS_H\n#define GPUMAT_GEN_VIEWS_H\n",
-           "/* One view type per (dtype, channels, layout): a gm_mat that the compiler\n"
-           " * keeps apart from the others. The typed functions check nothing the type\n"
-           " * already guarantees at compile time and name their kernel slot directly. */\n"]
-    for d in M.DTYPE_NAMES:
-        for c in M.CHANNELS:
-            for lay in M.LAYOUTS:
-                v = M.view(d, c, lay)
-                args = "%s, %d, GM_%s" % (M.enum(d), c, lay.upper())
-                out.append("""typedef struct gm_%(v)s { gm_mat m; } gm_%(v)s;
-static inline gm_status gm_%(v)s_alloc(gm_%(v)s* v, int64_t width, int64_t height)
-{ return gm_alloc(&v->m, width, height, %(a)s); }
-static inline gm_status gm_%(v)s_wrap(gm_%(v)s* v, void* data, int64_t width, int64_t height, int64_t pitch, gm_where where)
-{ return gm_wrap(&v->m, data, width, height, %(a)s, pitch, where); }
-static inline gm_status gm_%(v)s_roi(const gm_%(v)s* v, gm_%(v)s* roi, int64_t x, int64_t y, int64_t width, int64_t height)
-{ return gm_roi(&v->m, &roi->m, x, y, width, height); }
-""" % {"v": v, "a": args})
-    out.append("/* convert: dtype change with alpha/beta, same channels and layout. */")
-    for s in M.DTYPE_NAMES:
-        for d in M.DTYPE_NAMES:
-            for c in M.CHANNELS:
-                for lay in M.LAYOUTS:
-                    vs, vd = M.view(s, c, lay), M.view(d, c, lay)
-                    out.append("static inline gm_status %s(const gm_%s* src, gm_%s* dst, double alpha, double beta, gm_stream stream)\n"
-                               "{ return gm__convert(%d, &src->m, &dst->m, alpha, beta, stream); }"
-                               % (M.name("convert", vs, vd), vs, vd, M.spec_index(s, d, c)))
-    out.append("\n/* split (interleaved -> planar) and merge (planar -> interleaved). */")
-    for d in M.DTYPE_NAMES:
-        for c in M.CHANNELS:
-            hwc, chw, spec = M.view(d, c, "hwc"), M.view(d, c, "chw"), M.spec_index(d, d, c)
-            out.append("static inline gm_status %s(const gm_%s* src, gm_%s* dst, gm_stream stream)\n"
-                       "{ return gm__split(%d, &src->m, &dst->m, stream); }" % (M.name("split", hwc), hwc, chw, spec))
-            out.append("static inline gm_status %s(const gm_%s* src, gm_%s* dst, gm_stream stream)\n"
-                       "{ return gm__merge(%d, &src->m, &dst->m, stream); }" % (M.name("merge", chw), chw, hwc, spec))
-    out.append("\n/* blob_from_image: interleaved image -> normalised f32/f16 tensor (see gm_blob_from_image). */")
-    for s in M.DTYPE_NAMES:
-        for c in M.BLOB_CHANNELS:
-            for d in M.BLOB_OUT:
-                for lay in M.LAYOUTS:
-                    vs, vd = M.view(s, c, "hwc"), M.view(d, c, lay)
-                    out.append("static inline gm_status %s(const gm_%s* src, gm_%s* dst, double scalefactor,\n"
-                               "    const double mean[4], const double std[4], int swap_rb, gm_stream stream)\n"
-                               "{ return gm__blob(%d, &src->m, &dst->m, scalefactor, mean, std, swap_rb, stream); }"
-                               % (M.name("blob", vs, vd), vs, vd, M.spec_index(s, d, c)))
+           "#ifndef GPUMAT_GEN_VIEWS_H\n#define GPUMAT_GEN_VIEWS_H\n", VIEWS_INTRO, VIEWS_HELPERS]
+    out += [view_section(d, c, lay) for d in M.DTYPE_NAMES for c in M.CHANNELS for lay in M.LAYOUTS]
+    out.append(section("/* gm_convert: dtype change with alpha/beta, same channels and layout. */", [
+        typed_op("convert", "gm__convert", (s, c, lay), (d, c, lay), "double alpha, double beta, gm_stream stream",
+                 "alpha, beta, stream")
+        for s in M.DTYPE_NAMES for d in M.DTYPE_NAMES for c in M.CHANNELS for lay in M.LAYOUTS]))
+    out.append(section("/* gm_split: interleaved -> planar, same dtype and channels. */", [
+        typed_op("split", "gm__split", (d, c, "hwc"), (d, c, "chw"), "gm_stream stream", "stream")
+        for d in M.DTYPE_NAMES for c in M.CHANNELS]))
+    out.append(section("/* gm_merge: planar -> interleaved, same dtype and channels. */", [
+        typed_op("merge", "gm__merge", (d, c, "chw"), (d, c, "hwc"), "gm_stream stream", "stream")
+        for d in M.DTYPE_NAMES for c in M.CHANNELS]))
+    out.append(section(
+        "/* gm_blob_from_image: interleaved image -> normalised f32/f16 tensor, NCHW\n"
+        " * (chw) or NHWC (hwc); mean and std hold the channel count's values. */", [
+            typed_op("blob", "gm__blob", (s, c, "hwc"), (d, c, lay),
+                     "double scalefactor, const double* mean, const double* std, int swap_rb, gm_stream stream",
+                     "scalefactor, mean, std, swap_rb, stream")
+            for s in M.DTYPE_NAMES for c in M.BLOB_CHANNELS for d in M.BLOB_OUT for lay in M.LAYOUTS]))
     out.append("\n#endif\n")
     return "\n".join(out)
 

@@ -894,12 +894,12 @@ static void test_transform_convert(void)
     EXPECT(gm_transform(&src.m, &fake_d, &x, NULL), GM_ERR_LOCATION, "gm_transform", "dst", &src, &dst, NULL);
     EXPECT(gm_transform(&fake_s, &dst.m, &x, NULL), GM_ERR_LOCATION, "gm_transform", "src", &src, &dst, NULL);
     fake_d.device = 1;
-    EXPECT(gm_transform(&fake_s, &fake_d, &x, NULL), GM_ERR_LOCATION, "gm_transform", "device", &src, &dst,
-           NULL);
+    EXPECT(gm_transform(&fake_s, &fake_d, &x, NULL), GM_ERR_LOCATION, "gm_transform", "dst on device 1", &src,
+           &dst, NULL);
     /* overlap: dst's buffer seen as a 3-channel u8 source */
     ov = src.m;
     ov.data = dst.buf + 4;
-    EXPECT(gm_transform(&ov, &dst.m, &x, NULL), GM_ERR_OVERLAP, "gm_transform", "overlap", &dst, NULL);
+    EXPECT(gm_transform(&ov, &dst.m, &x, NULL), GM_ERR_OVERLAP, "gm_transform", "src and dst overlap", &dst, NULL);
     /* map entries beyond dst's channels are not read */
     {
         gm_xform y = gm_xform_identity();
@@ -915,15 +915,17 @@ static void test_transform_convert(void)
     /* gm_convert */
     EXPECT(gm_convert(NULL, &d16.m, 1, 0, NULL), GM_ERR_ARG, "gm_convert", "src", &d16, NULL);
     EXPECT(gm_convert(&src.m, NULL, 1, 0, NULL), GM_ERR_ARG, "gm_convert", "dst", &src, NULL);
-    EXPECT(gm_convert(&src.m, &dst.m, 1, 0, NULL), GM_ERR_TYPE, "gm_convert", "channels", &src, &dst, NULL);
-    EXPECT(gm_convert(&src.m, &d2.m, 1, 0, NULL), GM_ERR_TYPE, "gm_convert", "channels", &src, &d2, NULL);
+    EXPECT(gm_convert(&src.m, &dst.m, 1, 0, NULL), GM_ERR_TYPE, "gm_convert", "src has 3 channels, dst 4", &src, &dst,
+           NULL);
+    EXPECT(gm_convert(&src.m, &d2.m, 1, 0, NULL), GM_ERR_TYPE, "gm_convert", "src has 3 channels, dst 1", &src, &d2,
+           NULL);
     bad = d16.m; /* same bytes per row, planar */
     bad.layout = GM_CHW;
     bad.plane_pitch = d16.m.pitch * 7;
     bad.pitch = d16.m.pitch;
-    EXPECT(gm_convert(&src.m, &bad, 1, 0, NULL), GM_ERR_TYPE, "gm_convert", "planar", &src, &d16, NULL);
+    EXPECT(gm_convert(&src.m, &bad, 1, 0, NULL), GM_ERR_TYPE, "gm_convert", "dst planar", &src, &d16, NULL);
     EXPECT(gm_convert(&sb.m, &d16.m, 1, 0, NULL), GM_ERR_SIZE, "gm_convert", "dst", &sb, &d16, NULL);
-    EXPECT(gm_convert(&src.m, &src.m, 2, 1, NULL), GM_ERR_OVERLAP, "gm_convert", "overlap", &src, NULL);
+    EXPECT(gm_convert(&src.m, &src.m, 2, 1, NULL), GM_ERR_OVERLAP, "gm_convert", "src and dst overlap", &src, NULL);
     fake_d = fake_device(&d16);
     EXPECT(gm_convert(&src.m, &fake_d, 1, 0, NULL), GM_ERR_LOCATION, "gm_convert", "dst", &src, &d16, NULL);
     bad = d16.m;
@@ -933,29 +935,6 @@ static void test_transform_convert(void)
     CHECK(s == GM_OK && !timg_same(&d16), "good gm_convert: %s", gm_last_error());
     timg_snap(&d16);
 
-    /* a generated typed function handed views that hold other dtypes */
-    {
-        gm_u8c3_hwc ts;
-        gm_f32c3_hwc td;
-        timg s16, f32, f16;
-        timg_make(&s16, 9, 7, GM_S16, 3, GM_HWC, 1);
-        timg_make(&f32, 9, 7, GM_F32, 3, GM_HWC, 1);
-        timg_make(&f16, 9, 7, GM_F16, 3, GM_HWC, 1);
-        ts.m = s16.m;
-        td.m = f32.m;
-        EXPECT(gm_convert_u8c3_hwc_f32c3_hwc(&ts, &td, 1, 0, NULL), GM_ERR_TYPE, "gm_convert", "view", &s16, &f32,
-               NULL);
-        ts.m = src.m;
-        td.m = f16.m;
-        EXPECT(gm_convert_u8c3_hwc_f32c3_hwc(&ts, &td, 1, 0, NULL), GM_ERR_TYPE, "gm_convert", "view", &src, &f16,
-               NULL);
-        td.m = f32.m;
-        s = gm_convert_u8c3_hwc_f32c3_hwc(&ts, &td, 1, 0, NULL);
-        CHECK(s == GM_OK && !timg_same(&f32), "typed convert with the right views: %s", gm_last_error());
-        timg_free(&s16);
-        timg_free(&f32);
-        timg_free(&f16);
-    }
     timg_free(&src);
     timg_free(&dst);
     timg_free(&d6);
@@ -990,20 +969,25 @@ static void test_split_merge(void)
     /* gm_split / gm_merge */
     EXPECT(gm_split(NULL, &chw.m, NULL), GM_ERR_ARG, "gm_split", "src", &chw, NULL);
     EXPECT(gm_split(&hwc.m, NULL, NULL), GM_ERR_ARG, "gm_split", "dst", &hwc, NULL);
-    EXPECT(gm_split(&hwc.m, &hwc2.m, NULL), GM_ERR_TYPE, "gm_split", "dst", &hwc, &hwc2, NULL);
-    EXPECT(gm_split(&chw.m, &hwc.m, NULL), GM_ERR_TYPE, "gm_split", "src", &chw, &hwc, NULL);
-    EXPECT(gm_split(&hwc.m, &chw16.m, NULL), GM_ERR_TYPE, "gm_split", "dst", &hwc, &chw16, NULL);
-    EXPECT(gm_split(&hwc4.m, &chw.m, NULL), GM_ERR_TYPE, "gm_split", "channels", &hwc4, &chw, NULL);
+    EXPECT(gm_split(&hwc.m, &hwc2.m, NULL), GM_ERR_TYPE, "gm_split", "dst is interleaved", &hwc, &hwc2, NULL);
+    EXPECT(gm_split(&chw.m, &hwc.m, NULL), GM_ERR_TYPE, "gm_split", "src is planar", &chw, &hwc, NULL);
+    EXPECT(gm_split(&hwc.m, &chw16.m, NULL), GM_ERR_TYPE, "gm_split", "dst is u16", &hwc, &chw16, NULL);
+    EXPECT(gm_split(&hwc4.m, &chw.m, NULL), GM_ERR_TYPE, "gm_split", "src has 4 channels, dst 3", &hwc4, &chw, NULL);
     fake = fake_device(&chw);
     EXPECT(gm_split(&hwc.m, &fake, NULL), GM_ERR_LOCATION, "gm_split", "dst", &hwc, &chw, NULL);
     bad = chw.m;
     bad.data = hwc.buf;
-    EXPECT(gm_split(&hwc.m, &bad, NULL), GM_ERR_OVERLAP, "gm_split", "overlap", &hwc, NULL);
+    EXPECT(gm_split(&hwc.m, &bad, NULL), GM_ERR_OVERLAP, "gm_split", "src and dst overlap", &hwc, NULL);
     EXPECT(gm_merge(NULL, &hwc.m, NULL), GM_ERR_ARG, "gm_merge", "src", &hwc, NULL);
     EXPECT(gm_merge(&chw.m, NULL, NULL), GM_ERR_ARG, "gm_merge", "dst", &chw, NULL);
-    EXPECT(gm_merge(&hwc.m, &hwc2.m, NULL), GM_ERR_TYPE, "gm_merge", "src", &hwc, &hwc2, NULL);
-    EXPECT(gm_merge(&chw16.m, &hwc.m, NULL), GM_ERR_TYPE, "gm_merge", "dst", &chw16, &hwc, NULL);
-    EXPECT(gm_merge(&chw.m, &hwc4.m, NULL), GM_ERR_TYPE, "gm_merge", "channels", &chw, &hwc4, NULL);
+    EXPECT(gm_merge(&hwc.m, &hwc2.m, NULL), GM_ERR_TYPE, "gm_merge", "src is interleaved", &hwc, &hwc2, NULL);
+    bad = hwc2.m; /* planar u8 over hwc2's buffer */
+    bad.layout = GM_CHW;
+    bad.pitch = 9;
+    bad.plane_pitch = 63;
+    EXPECT(gm_merge(&chw.m, &bad, NULL), GM_ERR_TYPE, "gm_merge", "dst is planar", &chw, &hwc2, NULL);
+    EXPECT(gm_merge(&chw16.m, &hwc.m, NULL), GM_ERR_TYPE, "gm_merge", "dst is u8", &chw16, &hwc, NULL);
+    EXPECT(gm_merge(&chw.m, &hwc4.m, NULL), GM_ERR_TYPE, "gm_merge", "src has 3 channels, dst 4", &chw, &hwc4, NULL);
     EXPECT(gm_merge(&chw.m, &fake, NULL), GM_ERR_LOCATION, "gm_merge", "dst", &chw, NULL);
     s = gm_split(&hwc.m, &chw.m, NULL);
     CHECK(s == GM_OK && !timg_same(&chw), "good gm_split: %s", gm_last_error());
@@ -1077,8 +1061,8 @@ static void test_split_merge(void)
            NULL);
     SET_PLANES();
     planes[1].data = hwc2.buf + 3;
-    EXPECT(gm_merge_planes(planes, 3, &hwc2.m, NULL), GM_ERR_OVERLAP, "gm_merge_planes", "overlap", PL, &hwc2,
-           NULL);
+    EXPECT(gm_merge_planes(planes, 3, &hwc2.m, NULL), GM_ERR_OVERLAP, "gm_merge_planes", "planes[1] and dst overlap",
+           PL, &hwc2, NULL);
     SET_PLANES();
     EXPECT(gm_merge_planes(planes, 3, &hwc4.m, NULL), GM_ERR_ARG, "gm_merge_planes", "count", PL, &hwc4, NULL);
     EXPECT(gm_merge_planes(planes, 3, &h16.m, NULL), GM_ERR_TYPE, "gm_merge_planes", "planes[0]", PL, &h16, NULL);
@@ -1132,10 +1116,10 @@ static void test_blob(void)
            &dh, NULL);
     EXPECT(gm_blob_from_image(&chw.m, &d3.m, 1, mean, std, 0, NULL), GM_ERR_TYPE, "gm_blob_from_image", "src",
            &chw, &d3, NULL);
-    EXPECT(gm_blob_from_image(&s3.m, &d4.m, 1, mean, std, 0, NULL), GM_ERR_TYPE, "gm_blob_from_image", "channels",
-           &s3, &d4, NULL);
-    EXPECT(gm_blob_from_image(&s4.m, &d3.m, 1, mean, std, 1, NULL), GM_ERR_TYPE, "gm_blob_from_image", "channels",
-           &s4, &d3, NULL);
+    EXPECT(gm_blob_from_image(&s3.m, &d4.m, 1, mean, std, 0, NULL), GM_ERR_TYPE, "gm_blob_from_image",
+           "src has 3 channels, dst 4", &s3, &d4, NULL);
+    EXPECT(gm_blob_from_image(&s4.m, &d3.m, 1, mean, std, 1, NULL), GM_ERR_TYPE, "gm_blob_from_image",
+           "src has 4 channels, dst 3", &s4, &d3, NULL);
     std[1] = 0.0;
     EXPECT(gm_blob_from_image(&s3.m, &d3.m, 1, mean, std, 0, NULL), GM_ERR_ARG, "gm_blob_from_image", "std[1]",
            &s3, &d3, NULL);
@@ -1161,8 +1145,8 @@ static void test_blob(void)
            &s3, &d3, NULL);
     bad = s3.m;
     bad.data = d3.buf + 8;
-    EXPECT(gm_blob_from_image(&bad, &d3.m, 1, mean, std, 0, NULL), GM_ERR_OVERLAP, "gm_blob_from_image", "overlap",
-           &d3, NULL);
+    EXPECT(gm_blob_from_image(&bad, &d3.m, 1, mean, std, 0, NULL), GM_ERR_OVERLAP, "gm_blob_from_image",
+           "src and dst overlap", &d3, NULL);
     bad = s3.m;
     bad.pitch = 1;
     EXPECT(gm_blob_from_image(&bad, &d3.m, 1, mean, std, 0, NULL), GM_ERR_SIZE, "gm_blob_from_image", "src->pitch",
@@ -1244,6 +1228,119 @@ static void test_blob(void)
         timg_free(&im[i]);
     timg_free(&dst);
     timg_free(&d2b);
+}
+
+/* The generated typed functions (views.h): their messages name the typed
+ * function called, also for views holding another dtype, channel count or
+ * layout than their type says (C99 lets the wrong view type through, and any
+ * descriptor can be put in a view). tests/test_typed.c runs every one. */
+static void test_typed_functions(void)
+{
+    static const double mean[3] = {120.5, 110.25, 100.125};
+    double std[3] = {58.4, 57.1, 57.4};
+    const gm_u8c3_hwc* no_src = NULL;
+    gm_f32c3_hwc* no_dst = NULL;
+    gm_u8c3_hwc ih;
+    gm_u8c3_chw ip;
+    gm_f32c3_hwc fh;
+    gm_f32c3_chw fp;
+    timg u8, u8p, u8w, s16, f32, f16, f32p;
+    gm_status s;
+    timg_make(&u8, 9, 7, GM_U8, 3, GM_HWC, 1);
+    timg_make(&u8p, 9, 7, GM_U8, 3, GM_CHW, 1);
+    timg_make(&u8w, 8, 7, GM_U8, 3, GM_CHW, 1);
+    timg_make(&s16, 9, 7, GM_S16, 3, GM_HWC, 1);
+    timg_make(&f32, 9, 7, GM_F32, 3, GM_HWC, 1);
+    timg_make(&f16, 9, 7, GM_F16, 3, GM_HWC, 1);
+    timg_make(&f32p, 9, 7, GM_F32, 3, GM_CHW, 1);
+
+    /* gm_convert_<view>_<view> */
+    ih.m = u8.m;
+    fh.m = f32.m;
+    EXPECT(gm_convert_u8c3_hwc_f32c3_hwc(no_src, &fh, 1, 0, NULL), GM_ERR_ARG, "gm_convert_u8c3_hwc_f32c3_hwc",
+           "src is NULL", &f32, NULL);
+    EXPECT(gm_convert_u8c3_hwc_f32c3_hwc(&ih, no_dst, 1, 0, NULL), GM_ERR_ARG, "gm_convert_u8c3_hwc_f32c3_hwc",
+           "dst is NULL", &u8, NULL);
+    ih.m = s16.m;
+    EXPECT(gm_convert_u8c3_hwc_f32c3_hwc(&ih, &fh, 1, 0, NULL), GM_ERR_TYPE, "gm_convert_u8c3_hwc_f32c3_hwc",
+           "src holds s16 x3 HWC; a gm_u8c3_hwc is u8 x3 HWC", &s16, &f32, NULL);
+    ih.m = u8.m;
+    fh.m = f16.m;
+    EXPECT(gm_convert_u8c3_hwc_f32c3_hwc(&ih, &fh, 1, 0, NULL), GM_ERR_TYPE, "gm_convert_u8c3_hwc_f32c3_hwc",
+           "dst holds f16 x3 HWC; a gm_f32c3_hwc is f32 x3 HWC", &u8, &f16, NULL);
+    fh.m = f32p.m;
+    EXPECT(gm_convert_u8c3_hwc_f32c3_hwc(&ih, &fh, 1, 0, NULL), GM_ERR_TYPE, "gm_convert_u8c3_hwc_f32c3_hwc",
+           "dst holds f32 x3 CHW; a gm_f32c3_hwc is f32 x3 HWC", &u8, &f32p, NULL);
+    fh.m = fake_device(&f32);
+    EXPECT(gm_convert_u8c3_hwc_f32c3_hwc(&ih, &fh, 1, 0, NULL), GM_ERR_LOCATION, "gm_convert_u8c3_hwc_f32c3_hwc",
+           "dst is device memory", &u8, &f32, NULL);
+    fh.m = f32.m;
+    fh.m.data = NULL;
+    EXPECT(gm_convert_u8c3_hwc_f32c3_hwc(&ih, &fh, 1, 0, NULL), GM_ERR_ARG, "gm_convert_u8c3_hwc_f32c3_hwc",
+           "dst->data is NULL", &u8, &f32, NULL);
+    fh.m = f32.m;
+    s = gm_convert_u8c3_hwc_f32c3_hwc(&ih, &fh, 1, 0, NULL);
+    CHECK(s == GM_OK && !timg_same(&f32), "typed convert with the right views: %s", gm_last_error());
+    timg_snap(&f32);
+
+    /* gm_split_<view> and gm_merge_<view> */
+    ih.m = u8.m;
+    ip.m = u8p.m;
+    EXPECT(gm_split_u8c3_hwc(NULL, &ip, NULL), GM_ERR_ARG, "gm_split_u8c3_hwc", "src is NULL", &u8p, NULL);
+    EXPECT(gm_split_u8c3_hwc(&ih, NULL, NULL), GM_ERR_ARG, "gm_split_u8c3_hwc", "dst is NULL", &u8, NULL);
+    ih.m = u8p.m;
+    ip.m = u8.m;
+    EXPECT(gm_split_u8c3_hwc(&ih, &ip, NULL), GM_ERR_TYPE, "gm_split_u8c3_hwc",
+           "src holds u8 x3 CHW; a gm_u8c3_hwc is u8 x3 HWC", &u8, &u8p, NULL);
+    ih.m = u8.m;
+    EXPECT(gm_split_u8c3_hwc(&ih, &ip, NULL), GM_ERR_TYPE, "gm_split_u8c3_hwc",
+           "dst holds u8 x3 HWC; a gm_u8c3_chw is u8 x3 CHW", &u8, NULL);
+    ip.m = u8w.m;
+    EXPECT(gm_split_u8c3_hwc(&ih, &ip, NULL), GM_ERR_SIZE, "gm_split_u8c3_hwc", "but dst is 8x7", &u8, &u8w, NULL);
+    ip.m = u8p.m;
+    ip.m.data = u8.buf;
+    EXPECT(gm_split_u8c3_hwc(&ih, &ip, NULL), GM_ERR_OVERLAP, "gm_split_u8c3_hwc", "src and dst overlap", &u8,
+           NULL);
+    ip.m = u8p.m;
+    EXPECT(gm_merge_u8c3_chw(&ip, NULL, NULL), GM_ERR_ARG, "gm_merge_u8c3_chw", "dst is NULL", &u8p, NULL);
+    ih.m = s16.m;
+    EXPECT(gm_merge_u8c3_chw(&ip, &ih, NULL), GM_ERR_TYPE, "gm_merge_u8c3_chw",
+           "dst holds s16 x3 HWC; a gm_u8c3_hwc is u8 x3 HWC", &u8p, &s16, NULL);
+    ih.m = u8.m;
+    ip.m = u8.m;
+    EXPECT(gm_merge_u8c3_chw(&ip, &ih, NULL), GM_ERR_TYPE, "gm_merge_u8c3_chw",
+           "src holds u8 x3 HWC; a gm_u8c3_chw is u8 x3 CHW", &u8, NULL);
+    ip.m = u8p.m;
+    s = gm_split_u8c3_hwc(&ih, &ip, NULL);
+    CHECK(s == GM_OK && !timg_same(&u8p), "typed split with the right views: %s", gm_last_error());
+    timg_snap(&u8p);
+
+    /* gm_blob_<view>_<view> */
+    ih.m = u8.m;
+    fp.m = f32p.m;
+    EXPECT(gm_blob_u8c3_hwc_f32c3_chw(NULL, &fp, 1, mean, std, 1, NULL), GM_ERR_ARG, "gm_blob_u8c3_hwc_f32c3_chw",
+           "src is NULL", &f32p, NULL);
+    fp.m = f32.m;
+    EXPECT(gm_blob_u8c3_hwc_f32c3_chw(&ih, &fp, 1, mean, std, 1, NULL), GM_ERR_TYPE, "gm_blob_u8c3_hwc_f32c3_chw",
+           "dst holds f32 x3 HWC; a gm_f32c3_chw is f32 x3 CHW", &u8, &f32, NULL);
+    fp.m = f32p.m;
+    ih.m = u8p.m;
+    EXPECT(gm_blob_u8c3_hwc_f32c3_chw(&ih, &fp, 1, mean, std, 1, NULL), GM_ERR_TYPE, "gm_blob_u8c3_hwc_f32c3_chw",
+           "src holds u8 x3 CHW; a gm_u8c3_hwc is u8 x3 HWC", &u8p, &f32p, NULL);
+    ih.m = u8.m;
+    std[1] = 0.0;
+    EXPECT(gm_blob_u8c3_hwc_f32c3_chw(&ih, &fp, 1, mean, std, 1, NULL), GM_ERR_ARG, "gm_blob_u8c3_hwc_f32c3_chw",
+           "std[1] is 0", &u8, &f32p, NULL);
+    std[1] = 57.1;
+    s = gm_blob_u8c3_hwc_f32c3_chw(&ih, &fp, 1, mean, std, 1, NULL);
+    CHECK(s == GM_OK && !timg_same(&f32p), "typed blob with the right views: %s", gm_last_error());
+    timg_free(&u8);
+    timg_free(&u8p);
+    timg_free(&u8w);
+    timg_free(&s16);
+    timg_free(&f32);
+    timg_free(&f16);
+    timg_free(&f32p);
 }
 
 static void test_kernels(void)
@@ -1533,6 +1630,7 @@ int main(int argc, char** argv)
     test_transform_convert();
     test_split_merge();
     test_blob();
+    test_typed_functions();
     test_kernels();
     run_child(argv[0]);
     return t_summary("args");

@@ -33,8 +33,9 @@ typedef struct gm_xform {
 GM_API gm_xform gm_xform_identity(void);
 
 /* The fused operation all others are cases of: any dtype, channel count and
- * layout to any other, through x. Sizes and batch must match. */
-GM_API gm_status gm_transform(const gm_mat* src, gm_mat* dst, const gm_xform* x, gm_stream stream);
+ * layout to any other, through xform (map entries beyond dst's channels are
+ * not read). Sizes and batch must match. */
+GM_API gm_status gm_transform(const gm_mat* src, gm_mat* dst, const gm_xform* xform, gm_stream stream);
 
 /* cv::Mat::convertTo: dst = saturate(src * alpha + beta); same size, channels
  * and layout, any dtypes. */
@@ -55,17 +56,19 @@ GM_API gm_status gm_merge_planes(const gm_mat* planes, int count, gm_mat* dst, g
 /* cv::dnn::blobFromImage without resize: dst[c] = (src[c'] - mean[c]) *
  * (scalefactor / std[c]), where c' swaps channels 0 and 2 when swap_rb and
  * mean/std are in dst's channel order (as OpenCV's swapRB swaps mean). mean
- * NULL: 0; std NULL: 1. src interleaved with 1, 3 or 4 channels (swap_rb
- * needs 3 or 4); dst any dtype (f32 or f16 usually), GM_CHW (NCHW) or GM_HWC
- * (NHWC), same channels and batch. With std NULL the f32 result is
- * bit-identical to OpenCV 4's blobFromImage. */
-GM_API gm_status gm_blob_from_image(const gm_mat* src, gm_mat* dst, double scalefactor, const double mean[4],
-                                    const double std[4], int swap_rb, gm_stream stream);
+ * and std hold dst->channels values each (1, 3 or 4; only those are read);
+ * mean NULL: 0; std NULL: 1; a std value that is 0, infinite or NaN is
+ * GM_ERR_ARG. src interleaved with 1, 3 or 4 channels (swap_rb needs 3 or 4);
+ * dst any dtype (f32 or f16 usually), GM_CHW (NCHW) or GM_HWC (NHWC), same
+ * channels and batch. With std NULL the f32 result is bit-identical to
+ * OpenCV 4's blobFromImage. */
+GM_API gm_status gm_blob_from_image(const gm_mat* src, gm_mat* dst, double scalefactor, const double* mean,
+                                    const double* std, int swap_rb, gm_stream stream);
 
 /* cv::dnn::blobFromImages: count images of one size and type -> the count
- * images of batched dst. */
+ * images of batched dst; mean and std as for gm_blob_from_image. */
 GM_API gm_status gm_blob_from_images(const gm_mat* images, int count, gm_mat* dst, double scalefactor,
-                                     const double mean[4], const double std[4], int swap_rb, gm_stream stream);
+                                     const double* mean, const double* std, int swap_rb, gm_stream stream);
 
 /* Kernel specializations, for tools and tests: how many there are, the name
  * of one, and compiling one with NVRTC for sm_<arch> (e.g. 86) without a GPU;
@@ -74,13 +77,31 @@ GM_API int gm_kernel_count(void);
 GM_API const char* gm_kernel_name(int index);
 GM_API gm_status gm_kernel_compile(int index, int arch, size_t* image_size);
 
-/* Used by the generated typed functions (include/gpumat/gen/views.h): the
- * operations above with the kernel slot named at compile time (-1: look up). */
-GM_API gm_status gm__convert(int spec, const gm_mat* src, gm_mat* dst, double alpha, double beta, gm_stream stream);
-GM_API gm_status gm__split(int spec, const gm_mat* src, gm_mat* dst, gm_stream stream);
-GM_API gm_status gm__merge(int spec, const gm_mat* src, gm_mat* dst, gm_stream stream);
-GM_API gm_status gm__blob(int spec, const gm_mat* src, gm_mat* dst, double scalefactor, const double mean[4],
-                          const double std[4], int swap_rb, gm_stream stream);
+/* Used by the generated typed functions (include/gpumat/gen/views.h). Each
+ * passes a static description of itself: its name (what messages say), its
+ * kernel slot, and the dtype, channels and layout of the views it takes; the
+ * operations above then refuse a descriptor that its view type does not
+ * describe (GM_ERR_TYPE: a C99 caller or a function pointer can hand over
+ * the wrong view). The untyped functions pass NULL. */
+typedef struct gm__view_type {
+    const char* name; /* "gm_u8c3_hwc" */
+    gm_dtype dtype;
+    int channels;
+    gm_layout layout; /* a 1-channel image is either */
+} gm__view_type;
+
+typedef struct gm__typed {
+    const char* fn; /* "gm_convert_u8c3_hwc_f32c3_hwc" */
+    int spec;       /* the kernel slot: GM__SPEC(src.dtype, dst.dtype, dst.channels) */
+    gm__view_type src, dst;
+} gm__typed;
+
+GM_API gm_status gm__convert(const gm__typed* t, const gm_mat* src, gm_mat* dst, double alpha, double beta,
+                             gm_stream stream);
+GM_API gm_status gm__split(const gm__typed* t, const gm_mat* src, gm_mat* dst, gm_stream stream);
+GM_API gm_status gm__merge(const gm__typed* t, const gm_mat* src, gm_mat* dst, gm_stream stream);
+GM_API gm_status gm__blob(const gm__typed* t, const gm_mat* src, gm_mat* dst, double scalefactor, const double* mean,
+                          const double* std, int swap_rb, gm_stream stream);
 
 #ifdef __cplusplus
 }

@@ -23,16 +23,44 @@ static const char* gm__layout_name(const gm_mat* m)
     return m->channels == 1 ? "1-channel" : m->layout == GM_HWC ? "interleaved (HWC)" : "planar (CHW)";
 }
 
-/* What every operation needs of a source and a destination; src_name and
+/* The name messages give the operation: the typed function the user called,
+ * else the untyped one. */
+static const char* gm__fn(const gm__typed* t, const char* untyped) { return t ? t->fn : untyped; }
+
+/* "f32 x3 HWC"; "f32 x1" where the layout means nothing (one channel). */
+static const char* gm__type_text(char* buf, size_t size, gm_dtype dtype, int channels, gm_layout layout)
+{
+    snprintf(buf, size, "%s x%d%s", gm_dtype_name(dtype), channels,
+             channels == 1 ? "" : layout == GM_HWC ? " HWC" : " CHW");
+    return buf;
+}
+
+/* A typed function's promise about one of its views (a C99 caller, or a
+ * function pointer, can hand over a view holding something else). */
+static gm_status gm__check_view(const char* fn, const char* name, const gm_mat* m, const gm__view_type* v)
+{
+    char held[32], is[32];
+    if (m->dtype == v->dtype && m->channels == v->channels && (m->channels == 1 || m->layout == v->layout))
+        return GM_OK;
+    return gm__fail(GM_ERR_TYPE, "%s: %s holds %s; a %s is %s", fn, name,
+                    gm__type_text(held, sizeof held, m->dtype, m->channels, m->layout), v->name,
+                    gm__type_text(is, sizeof is, v->dtype, v->channels, v->layout));
+}
+
+/* What every operation needs of a source and a destination (and, from a
+ * typed function t, that they are what its view types say); src_name and
  * dst_name are what messages call them. */
-static gm_status gm__check_two(const char* fn, const char* src_name, const gm_mat* src, const char* dst_name,
-                               const gm_mat* dst)
+static gm_status gm__check_two(const char* fn, const gm__typed* t, const char* src_name, const gm_mat* src,
+                               const char* dst_name, const gm_mat* dst)
 {
     gm_status s;
     if ((s = gm__check(fn, src_name, src)) != GM_OK || (s = gm__check(fn, dst_name, dst)) != GM_OK)
         return s;
+    if (t && ((s = gm__check_view(fn, src_name, src, &t->src)) != GM_OK ||
+              (s = gm__check_view(fn, dst_name, dst, &t->dst)) != GM_OK))
+        return s;
     if (src->width != dst->width || src->height != dst->height || src->batch != dst->batch)
-        return gm__fail(GM_ERR_SIZE, "%s: %s is %lldx%lld x%d but %s is %lldx%lld x%d", fn, src_name,
+        return gm__fail(GM_ERR_SIZE, "%s: %s is %lldx%lld, batch %d, but %s is %lldx%lld, batch %d", fn, src_name,
                         (long long)src->width, (long long)src->height, (int)src->batch, dst_name,
                         (long long)dst->width, (long long)dst->height, (int)dst->batch);
     if (gm__on_host(src) != gm__on_host(dst))
@@ -47,9 +75,10 @@ static gm_status gm__check_two(const char* fn, const char* src_name, const gm_ma
     return GM_OK;
 }
 
-static gm_status gm__check_pair(const char* fn, const gm_mat* src, const char* dst_name, const gm_mat* dst)
+static gm_status gm__check_pair(const char* fn, const gm__typed* t, const gm_mat* src, const char* dst_name,
+                                const gm_mat* dst)
 {
-    return gm__check_two(fn, "src", src, dst_name, dst);
+    return gm__check_two(fn, t, "src", src, dst_name, dst);
 }
 
 /* Address of channel c at pixel (0,0) of image 0. */
@@ -329,44 +358,37 @@ static gm_status gm__run(const char* fn, int spec, gm_layout ls, gm_layout ld, i
     return GM_OK;
 }
 
-/* The specialization for (src dtype, dst dtype, dst channels); a typed caller's
- * compile-time choice must agree with the descriptors it passes. */
-static gm_status gm__spec_for(const char* fn, int spec, const gm_mat* src, const gm_mat* dst, int* out)
-{
-    int want = GM__SPEC(src->dtype, dst->dtype, dst->channels);
-    if (spec >= 0 && spec != want)
-        return gm__fail(GM_ERR_TYPE, "%s: the typed view holds %s x%d -> %s x%d, not what its type says", fn,
-                        gm_dtype_name(src->dtype), (int)src->channels, gm_dtype_name(dst->dtype), (int)dst->channels);
-    *out = want;
-    return GM_OK;
-}
-
-/* Runs x from src to dst once the pair has passed gm__check_pair (the callers
- * that check more than the pair do it once, not twice). */
-static gm_status gm__launch_xform(const char* fn, int spec, const gm_mat* src, gm_mat* dst, const gm_xform* x,
-                                  gm_stream stream)
+/* Runs xform from src to dst once the pair has passed gm__check_pair (the
+ * callers that check more than the pair do it once, not twice). */
+static gm_status gm__launch_xform(const char* fn, const gm__typed* t, const gm_mat* src, gm_mat* dst,
+                                  const gm_xform* xform, gm_stream stream)
 {
     gm__xform_args a;
-    int c;
-    gm_status s;
-    if (!x)
+    int c, spec;
+    if (!xform)
         return gm__fail(GM_ERR_ARG, "%s: xform is NULL", fn);
     for (c = 0; c < dst->channels; ++c)
-        if (x->map[c] != GM_CONST && (x->map[c] < 0 || x->map[c] >= src->channels))
+        if (xform->map[c] != GM_CONST && (xform->map[c] < 0 || xform->map[c] >= src->channels))
             return gm__fail(GM_ERR_ARG, "%s: xform->map[%d] = %d is not a channel of src (0..%d) or GM_CONST", fn, c,
-                            x->map[c], (int)src->channels - 1);
-    if ((s = gm__spec_for(fn, spec, src, dst, &spec)) != GM_OK)
-        return s;
-    a = gm__args(src, dst, NULL, x);
+                            xform->map[c], (int)src->channels - 1);
+    /* A typed function names its kernel slot at compile time; a views.h
+     * generated from another model than kernels.h (headers vendored from two
+     * versions) would name another kernel, which must not run. */
+    spec = GM__SPEC(src->dtype, dst->dtype, dst->channels);
+    if (t && t->spec != spec)
+        return gm__fail(GM_ERR_TYPE, "%s: kernel slot %d is not %s -> %s x%d (%d): gpumat/gen/views.h and "
+                        "gpumat/gen/kernels.h come from different generator runs", fn, t->spec,
+                        gm_dtype_name(src->dtype), gm_dtype_name(dst->dtype), (int)dst->channels, spec);
+    a = gm__args(src, dst, NULL, xform);
     return gm__run(fn, spec, src->layout, dst->layout, (int)src->channels, gm__on_host(src), (int)src->device, &a,
                    stream);
 }
 
 
-GM_API gm_status gm_transform(const gm_mat* src, gm_mat* dst, const gm_xform* x, gm_stream stream)
+GM_API gm_status gm_transform(const gm_mat* src, gm_mat* dst, const gm_xform* xform, gm_stream stream)
 {
-    gm_status s = gm__check_pair("gm_transform", src, "dst", dst);
-    return s != GM_OK ? s : gm__launch_xform("gm_transform", -1, src, dst, x, stream);
+    gm_status s = gm__check_pair("gm_transform", NULL, src, "dst", dst);
+    return s != GM_OK ? s : gm__launch_xform("gm_transform", NULL, src, dst, xform, stream);
 }
 
 static gm_status gm__same_shape(const char* fn, const gm_mat* src, const gm_mat* dst, int same_dtype)
@@ -379,13 +401,14 @@ static gm_status gm__same_shape(const char* fn, const gm_mat* src, const gm_mat*
     return GM_OK;
 }
 
-GM_API gm_status gm__convert(int spec, const gm_mat* src, gm_mat* dst, double alpha, double beta, gm_stream stream)
+GM_API gm_status gm__convert(const gm__typed* t, const gm_mat* src, gm_mat* dst, double alpha, double beta,
+                             gm_stream stream)
 {
-    static const char fn[] = "gm_convert";
+    const char* fn = gm__fn(t, "gm_convert");
     gm_xform x = gm_xform_identity();
     int c;
     gm_status s;
-    if ((s = gm__check_pair(fn, src, "dst", dst)) != GM_OK || (s = gm__same_shape(fn, src, dst, 0)) != GM_OK)
+    if ((s = gm__check_pair(fn, t, src, "dst", dst)) != GM_OK || (s = gm__same_shape(fn, src, dst, 0)) != GM_OK)
         return s;
     if (src->layout != dst->layout && src->channels > 1)
         return gm__fail(GM_ERR_TYPE, "%s: src is %s, dst %s (gm_split / gm_merge change layout)", fn,
@@ -394,59 +417,68 @@ GM_API gm_status gm__convert(int spec, const gm_mat* src, gm_mat* dst, double al
         x.scale[c] = alpha;
         x.offset[c] = beta;
     }
-    return gm__launch_xform(fn, spec, src, dst, &x, stream);
+    return gm__launch_xform(fn, t, src, dst, &x, stream);
 }
 
 GM_API gm_status gm_convert(const gm_mat* src, gm_mat* dst, double alpha, double beta, gm_stream stream)
 {
-    return gm__convert(-1, src, dst, alpha, beta, stream);
+    return gm__convert(NULL, src, dst, alpha, beta, stream);
 }
 
 /* split and merge: the same-dtype transform from layout `from` to the other. */
-static gm_status gm__relayout(const char* fn, int spec, const gm_mat* src, gm_mat* dst, gm_layout from, gm_stream stream)
+static gm_status gm__relayout(const char* fn, const gm__typed* t, const gm_mat* src, gm_mat* dst, gm_layout from,
+                              gm_stream stream)
 {
     gm_xform x = gm_xform_identity();
     gm_status s;
-    if ((s = gm__check_pair(fn, src, "dst", dst)) != GM_OK || (s = gm__same_shape(fn, src, dst, 1)) != GM_OK)
+    if ((s = gm__check_pair(fn, t, src, "dst", dst)) != GM_OK || (s = gm__same_shape(fn, src, dst, 1)) != GM_OK)
         return s;
-    if (src->channels > 1 && (src->layout != from || dst->layout == from))
-        return gm__fail(GM_ERR_TYPE, "%s: src is %s and dst %s; expected %s -> %s", fn, gm__layout_name(src),
-                        gm__layout_name(dst), from == GM_HWC ? "HWC" : "CHW", from == GM_HWC ? "CHW" : "HWC");
-    return gm__launch_xform(fn, spec, src, dst, &x, stream);
+    if (src->channels > 1 && src->layout != from)
+        return gm__fail(GM_ERR_TYPE, "%s: src is %s; %s expected", fn, gm__layout_name(src),
+                        from == GM_HWC ? "interleaved (HWC)" : "planar (CHW)");
+    if (src->channels > 1 && dst->layout == from)
+        return gm__fail(GM_ERR_TYPE, "%s: dst is %s; %s expected", fn, gm__layout_name(dst),
+                        from == GM_HWC ? "planar (CHW)" : "interleaved (HWC)");
+    return gm__launch_xform(fn, t, src, dst, &x, stream);
 }
 
-GM_API gm_status gm__split(int spec, const gm_mat* src, gm_mat* dst, gm_stream stream)
+GM_API gm_status gm__split(const gm__typed* t, const gm_mat* src, gm_mat* dst, gm_stream stream)
 {
-    return gm__relayout("gm_split", spec, src, dst, GM_HWC, stream);
+    return gm__relayout(gm__fn(t, "gm_split"), t, src, dst, GM_HWC, stream);
 }
 
-GM_API gm_status gm__merge(int spec, const gm_mat* src, gm_mat* dst, gm_stream stream)
+GM_API gm_status gm__merge(const gm__typed* t, const gm_mat* src, gm_mat* dst, gm_stream stream)
 {
-    return gm__relayout("gm_merge", spec, src, dst, GM_CHW, stream);
+    return gm__relayout(gm__fn(t, "gm_merge"), t, src, dst, GM_CHW, stream);
 }
 
-GM_API gm_status gm_split(const gm_mat* src, gm_mat* dst, gm_stream stream) { return gm__split(-1, src, dst, stream); }
+GM_API gm_status gm_split(const gm_mat* src, gm_mat* dst, gm_stream stream) { return gm__split(NULL, src, dst, stream); }
 
-GM_API gm_status gm_merge(const gm_mat* src, gm_mat* dst, gm_stream stream) { return gm__merge(-1, src, dst, stream); }
+GM_API gm_status gm_merge(const gm_mat* src, gm_mat* dst, gm_stream stream) { return gm__merge(NULL, src, dst, stream); }
 
-/* Checks count separate 1-channel images against the multi-channel one. */
+/* Checks count separate 1-channel images against the multi-channel one (src
+ * when the planes are the destination, else dst). */
 static gm_status gm__check_planes(const char* fn, const gm_mat* planes, int count, const gm_mat* m, int planes_are_dst)
 {
+    const char* m_name = planes_are_dst ? "src" : "dst";
     char name[32];
     int c, d;
     gm_status s;
     if (!planes)
         return gm__fail(GM_ERR_ARG, "%s: planes is NULL", fn);
     if (count != m->channels)
-        return gm__fail(GM_ERR_ARG, "%s: count %d planes for a %d-channel image", fn, count, (int)m->channels);
+        return gm__fail(GM_ERR_ARG, "%s: count %d does not match %s->channels %d", fn, count, m_name,
+                        (int)m->channels);
     for (c = 0; c < count; ++c) {
         snprintf(name, sizeof name, "planes[%d]", c);
-        s = planes_are_dst ? gm__check_pair(fn, m, name, &planes[c]) : gm__check_two(fn, name, &planes[c], "dst", m);
+        s = planes_are_dst ? gm__check_pair(fn, NULL, m, name, &planes[c])
+                           : gm__check_two(fn, NULL, name, &planes[c], m_name, m);
         if (s != GM_OK)
             return s;
         if (planes[c].channels != 1 || planes[c].dtype != m->dtype)
-            return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d; %s x1 expected", fn, name,
-                            gm_dtype_name(planes[c].dtype), (int)planes[c].channels, gm_dtype_name(m->dtype));
+            return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d; %s x1 expected (%s is %s)", fn, name,
+                            gm_dtype_name(planes[c].dtype), (int)planes[c].channels, gm_dtype_name(m->dtype), m_name,
+                            gm_dtype_name(m->dtype));
     }
     if (planes_are_dst) /* output planes must not overlap each other either: every pair */
         for (c = 0; c < count; ++c)
@@ -485,7 +517,7 @@ GM_API gm_status gm_split_planes(const gm_mat* src, gm_mat* planes, gm_stream st
     }
     for (c = 0; c < src->channels; ++c) {
         x.map[0] = c;
-        if ((s = gm__launch_xform(fn, -1, src, &planes[c], &x, stream)) != GM_OK)
+        if ((s = gm__launch_xform(fn, NULL, src, &planes[c], &x, stream)) != GM_OK)
             return s;
     }
     return GM_OK;
@@ -531,25 +563,26 @@ GM_API gm_status gm_merge_planes(const gm_mat* planes, int count, gm_mat* dst, g
 
 /* Every check of one blob_from_image(src -> dst), src named src_name in
  * messages, and the transform it is: *x. Writes nothing else. */
-static gm_status gm__blob_xform(const char* fn, const char* src_name, const gm_mat* src, const gm_mat* dst,
-                                double scalefactor, const double mean[4], const double std[4], int swap_rb,
-                                gm_xform* x)
+static gm_status gm__blob_xform(const char* fn, const gm__typed* t, const char* src_name, const gm_mat* src,
+                                const gm_mat* dst, double scalefactor, const double* mean, const double* std,
+                                int swap_rb, gm_xform* x)
 {
     int c;
     gm_status s;
     *x = gm_xform_identity();
-    if ((s = gm__check_two(fn, src_name, src, "dst", dst)) != GM_OK)
+    if ((s = gm__check_two(fn, t, src_name, src, "dst", dst)) != GM_OK)
         return s;
     if (src->channels != dst->channels)
         return gm__fail(GM_ERR_TYPE, "%s: %s has %d channels, dst %d", fn, src_name, (int)src->channels,
                         (int)dst->channels);
     if (src->layout != GM_HWC && src->channels > 1)
-        return gm__fail(GM_ERR_TYPE, "%s: %s is planar; blob_from_image takes an interleaved image", fn, src_name);
+        return gm__fail(GM_ERR_TYPE, "%s: %s is planar; an interleaved image expected", fn, src_name);
     if (src->channels == 2)
         return gm__fail(GM_ERR_TYPE, "%s: %s has 2 channels; 1, 3 or 4 expected", fn, src_name);
     if (swap_rb && src->channels < 3)
         return gm__fail(GM_ERR_ARG, "%s: swap_rb needs 3 or 4 channels, %s has %d", fn, src_name,
                         (int)src->channels);
+    /* mean and std hold dst->channels (== src->channels) values: no more are read */
     for (c = 0; c < src->channels; ++c) {
         if (std && (std[c] == 0.0 || !isfinite(std[c]))) /* NaN and infinities too */
             return gm__fail(GM_ERR_ARG, "%s: std[%d] is %g; must be finite and non-zero", fn, c, std[c]);
@@ -560,25 +593,25 @@ static gm_status gm__blob_xform(const char* fn, const char* src_name, const gm_m
     return GM_OK;
 }
 
-GM_API gm_status gm__blob(int spec, const gm_mat* src, gm_mat* dst, double scalefactor, const double mean[4],
-                          const double std[4], int swap_rb, gm_stream stream)
+GM_API gm_status gm__blob(const gm__typed* t, const gm_mat* src, gm_mat* dst, double scalefactor, const double* mean,
+                          const double* std, int swap_rb, gm_stream stream)
 {
-    static const char fn[] = "gm_blob_from_image";
+    const char* fn = gm__fn(t, "gm_blob_from_image");
     gm_xform x;
-    gm_status s = gm__blob_xform(fn, "src", src, dst, scalefactor, mean, std, swap_rb, &x);
+    gm_status s = gm__blob_xform(fn, t, "src", src, dst, scalefactor, mean, std, swap_rb, &x);
     if (s != GM_OK)
         return s;
-    return gm__launch_xform(fn, spec, src, dst, &x, stream);
+    return gm__launch_xform(fn, t, src, dst, &x, stream);
 }
 
-GM_API gm_status gm_blob_from_image(const gm_mat* src, gm_mat* dst, double scalefactor, const double mean[4],
-                                    const double std[4], int swap_rb, gm_stream stream)
+GM_API gm_status gm_blob_from_image(const gm_mat* src, gm_mat* dst, double scalefactor, const double* mean,
+                                    const double* std, int swap_rb, gm_stream stream)
 {
-    return gm__blob(-1, src, dst, scalefactor, mean, std, swap_rb, stream);
+    return gm__blob(NULL, src, dst, scalefactor, mean, std, swap_rb, stream);
 }
 
 GM_API gm_status gm_blob_from_images(const gm_mat* images, int count, gm_mat* dst, double scalefactor,
-                                     const double mean[4], const double std[4], int swap_rb, gm_stream stream)
+                                     const double* mean, const double* std, int swap_rb, gm_stream stream)
 {
     static const char fn[] = "gm_blob_from_images";
     char name[32];
@@ -600,12 +633,18 @@ GM_API gm_status gm_blob_from_images(const gm_mat* images, int count, gm_mat* ds
             return gm__fail(GM_ERR_ARG, "%s: %s is a batch of %d; single images expected", fn, name,
                             (int)images[i].batch);
         if (i > 0 && (images[i].width != images[0].width || images[i].height != images[0].height ||
-                      images[i].dtype != images[0].dtype || images[i].channels != images[0].channels))
+                      images[i].dtype != images[0].dtype || images[i].channels != images[0].channels)) {
+            char is[32], first[32];
             return gm__fail(images[i].width != images[0].width || images[i].height != images[0].height ? GM_ERR_SIZE
                                                                                                         : GM_ERR_TYPE,
-                            "%s: %s differs in size or type from images[0]", fn, name);
+                            "%s: %s is %lldx%lld %s but images[0] is %lldx%lld %s", fn, name,
+                            (long long)images[i].width, (long long)images[i].height,
+                            gm__type_text(is, sizeof is, images[i].dtype, images[i].channels, images[i].layout),
+                            (long long)images[0].width, (long long)images[0].height,
+                            gm__type_text(first, sizeof first, images[0].dtype, images[0].channels, images[0].layout));
+        }
         if ((s = gm_item(dst, &item, i)) != GM_OK ||
-            (s = gm__blob_xform(fn, name, &images[i], &item, scalefactor, mean, std, swap_rb, &x)) != GM_OK)
+            (s = gm__blob_xform(fn, NULL, name, &images[i], &item, scalefactor, mean, std, swap_rb, &x)) != GM_OK)
             return s;
         /* read while other items are written: no byte of dst at all */
         if (gm__overlap(&images[i], dst))
@@ -613,7 +652,7 @@ GM_API gm_status gm_blob_from_images(const gm_mat* images, int count, gm_mat* ds
     }
     for (i = 0; i < count; ++i)
         if ((s = gm_item(dst, &item, i)) != GM_OK ||
-            (s = gm__launch_xform(fn, -1, &images[i], &item, &x, stream)) != GM_OK)
+            (s = gm__launch_xform(fn, NULL, &images[i], &item, &x, stream)) != GM_OK)
             return s;
     return GM_OK;
 }
