@@ -29,6 +29,13 @@ for cc in gcc clang; do
         if $comp -o "$T/both" "$T/decl.o" "$T/impl.o" -ldl -lpthread -lm 2> "$T/err" && "$T/both"; then P=$((P+1)); else echo "FAIL $comp -std=$std link/run"; head -5 "$T/err"; F=$((F+1)); fi
     done
 done
+# every optimisation level: some warnings (-Wmaybe-uninitialized) appear only at one
+for opt in -O1 -O2 -O3 -Os -Og; do
+    for cc in gcc clang; do
+        if $cc -std=c99 $opt -Wall -Wextra -Werror -pedantic -Iinclude -c "$T/impl.c" -o "$T/opt.o" 2> "$T/err"; then P=$((P+1))
+        else echo "FAIL $cc $opt impl.c:"; head -5 "$T/err"; F=$((F+1)); fi
+    done
+done
 # flags that change floating-point results: refused by name in the
 # implementation's file, harmless where only the declarations are
 for flag in -ffast-math -Ofast -ffinite-math-only -fno-signed-zeros; do

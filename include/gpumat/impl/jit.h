@@ -384,7 +384,7 @@ static gm_status gm__ctx_cache_for(const char* fn, gm__CUcontext ctx, int dev, g
 static gm_status gm__kernel(const char* fn, int spec, int device, gm__CUfunction* out, int* waits, int* wave)
 {
     gm__CUcontext ctx;
-    gm__ctx_cache* cache;
+    gm__ctx_cache* cache = NULL; /* gcc -O1 cannot see gm__ctx_cache_for set it */
     gm__CUfunction f = 0;
     gm__CUmodule mod = 0;
     pthread_mutex_t* lock;
