@@ -32,6 +32,7 @@ done
 # every optimisation level: some warnings (-Wmaybe-uninitialized) appear only at one
 for opt in -O1 -O2 -O3 -Os -Og; do
     for cc in gcc clang; do
+        command -v $cc > /dev/null || continue # said once above
         if $cc -std=c99 $opt -Wall -Wextra -Werror -pedantic -Iinclude -c "$T/impl.c" -o "$T/opt.o" 2> "$T/err"; then P=$((P+1))
         else echo "FAIL $cc $opt impl.c:"; head -5 "$T/err"; F=$((F+1)); fi
     done

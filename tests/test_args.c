@@ -468,7 +468,7 @@ static void test_wrap(void)
     CHECK(g_dev ? s == GM_ERR_LOCATION : 1, "with a device, a host pointer is GM_ERR_LOCATION, got %s",
           gm_status_string(s));
     CHECK(strstr(gm_last_error(), "gm_wrap") != NULL, "message names gm_wrap: %s", gm_last_error());
-    CHECK(strstr(gm_last_error(), s == GM_ERR_LOCATION ? "data" : "libcuda") != NULL,
+    CHECK(strstr(gm_last_error(), s == GM_ERR_LOCATION ? "data" : "CUDA driver") != NULL,
           "message names data or the driver: %s", gm_last_error());
     CHECK_SAFE(m);
 

@@ -94,6 +94,7 @@ for cc in gcc clang g++ clang++; do
 done
 # C99: a warning (no -Werror), then GM_ERR_TYPE and the message at run time
 for cc in gcc clang; do
+    if ! command -v $cc > /dev/null; then echo "SKIP $cc not installed"; S=$((S+1)); continue; fi
     for n in 1 2 3 4; do
         if ! $cc -std=c99 -Wall -DRUN -DCASE=$n -Iinclude "$T/wrong.c" -o "$T/w" $LIBS 2> "$T/err"; then
             fail "$cc -std=c99 case $n did not compile:"; head -5 "$T/err"
@@ -128,7 +129,9 @@ int main(void)
     int bad = 0;
     memset(pixels, 7, sizeof pixels);
     bad |= gm_u8c3_hwc_alloc_host(&a, 8, 4, 0) != GM_OK;
-    bad |= gm_u8c3_chw_alloc(&p, 8, 4) != GM_OK; /* host memory where no GPU is usable */
+    bad |= gm_u8c3_chw_alloc(&p, 8, 4) != GM_OK || p.m.where != gm_path(); /* device memory where a GPU is */
+    gm_u8c3_chw_free(&p);
+    bad |= gm_u8c3_chw_alloc_host(&p, 8, 4, 0) != GM_OK;
     bad |= gm_f32c3_hwc_alloc_host(&fh, 8, 4, 0) != GM_OK;
     bad |= gm_f32c3_chw_alloc_host(&fp, 8, 4, 0) != GM_OK;
     bad |= gm_u8c3_hwc_wrap(&r, pixels, 8, 4, 0, GM_HOST) != GM_OK;
@@ -189,6 +192,7 @@ done
 calls=$(grep -c 'n += gm_blob_[a-z0-9]*c[0-9]_hwc_' "$T/mean3.c")
 if [ "$calls" -lt 100 ]; then fail "mean3.c calls only $calls typed blob functions"; else pass; fi
 for cc in gcc clang; do
+    if ! command -v $cc > /dev/null; then echo "SKIP $cc not installed"; S=$((S+1)); continue; fi
     for std in c99 c11; do
         if $cc -std=$std -O2 $WARN -Iinclude -c "$T/mean3.c" -o "$T/m.o" 2> "$T/err"; then pass
         else fail "$cc -std=$std -O2: mean[3] to the blob functions:"; head -10 "$T/err"

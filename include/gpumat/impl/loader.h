@@ -224,7 +224,7 @@ static void gm__load_driver(void)
     if (rc != 0) {
         const char* name = "?";
         gm__cu.cuGetErrorName(rc, &name);
-        snprintf(lib->detail, sizeof lib->detail, "cuInit failed: %s (%d)", name, rc);
+        snprintf(lib->detail, sizeof lib->detail, "CUDA driver: cuInit failed: %s (%d)", name, rc);
         lib->status = rc == 100 /* CUDA_ERROR_NO_DEVICE */ ? GM_ERR_NO_DEVICE : GM_ERR_NO_DRIVER;
         return;
     }
