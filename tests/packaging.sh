@@ -13,6 +13,8 @@ trap 'rm -rf "$T"' EXIT
 P=0 F=0 S=0
 pass() { P=$((P+1)); }
 fail() { echo "FAIL $*"; F=$((F+1)); }
+# The calling make's command-line variables (make check DESTDIR=...) stay out.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 V=$(sed -n 's/^#define GPUMAT_VERSION_STRING "\(.*\)"$/\1/p' include/gpumat.h)
 # result NAME COMMAND...: the command builds and runs a consumer; count it.
 result() {
