@@ -232,24 +232,26 @@ def section(comment, fns):
 def view_section(d, c, lay):
     """A view type and the functions of mem.h for it."""
     v, a = M.view(d, c, lay), "%s, %d, GM_%s" % (M.enum(d), c, lay.upper())
-    me = [("v", v, False)]
+    me = [("m", v, False)]
     return section(
         "/* gm_%s: %s, %d channel%s, %s. gm_alloc, gm_alloc_host, gm_alloc_device, gm_free,\n"
-        " * gm_wrap and gm_roi for it. */\ntypedef struct gm_%s { gm_mat m; } gm_%s;"
+        " * gm_wrap and gm_roi for it, whose messages name the typed function. */\n"
+        "typedef struct gm_%s { gm_mat m; } gm_%s;"
         % (v, d, c, "s" if c > 1 else "", "interleaved" if lay == "hwc" else "planar", v, v), [
             typed_fn("gm_status", "gm_%s_alloc" % v, me, "int64_t width, int64_t height",
-                     "return gm_alloc(GM__MAT(v), width, height, %s);" % a),
+                     "return gm__alloc_as(__func__, GM__MAT(m), width, height, %s, GM_AUTO);" % a),
             typed_fn("gm_status", "gm_%s_alloc_host" % v, me, "int64_t width, int64_t height, int pinned",
-                     "return gm_alloc_host(GM__MAT(v), width, height, %s, pinned);" % a),
+                     "return gm__alloc_as(__func__, GM__MAT(m), width, height, %s, pinned ? GM_PINNED : GM_HOST);"
+                     % a),
             typed_fn("gm_status", "gm_%s_alloc_device" % v, me, "int64_t width, int64_t height",
-                     "return gm_alloc_device(GM__MAT(v), width, height, %s);" % a),
-            typed_fn("void", "gm_%s_free" % v, me, "", "gm_free(GM__MAT(v));"),
+                     "return gm__alloc_as(__func__, GM__MAT(m), width, height, %s, GM_DEVICE);" % a),
+            typed_fn("void", "gm_%s_free" % v, me, "", "gm_free(GM__MAT(m));"),
             typed_fn("gm_status", "gm_%s_wrap" % v, me,
                      "void* data, int64_t width, int64_t height, int64_t pitch, gm_where where",
-                     "return gm_wrap(GM__MAT(v), data, width, height, %s, pitch, where);" % a),
-            typed_fn("gm_status", "gm_%s_roi" % v, [("v", v, True), ("roi", v, False)],
+                     "return gm__wrap_as(__func__, GM__MAT(m), data, width, height, %s, pitch, where);" % a),
+            typed_fn("gm_status", "gm_%s_roi" % v, [("m", v, True), ("view", v, False)],
                      "int64_t x, int64_t y, int64_t width, int64_t height",
-                     "return gm_roi(GM__MAT(v), GM__MAT(roi), x, y, width, height);")])
+                     "return gm__roi_as(__func__, GM__MAT(m), GM__MAT(view), x, y, width, height);")])
 
 
 def emit_views():

@@ -589,7 +589,15 @@ static void test_views(void)
         gm_u8c3_hwc ta, tv;
         ta.m = a.m;
         memset(&tv, 0x5a, sizeof tv);
-        EXPECT(gm_u8c3_hwc_roi(&ta, &tv, 12, 0, 5, 1), GM_ERR_SIZE, "gm_roi", "rectangle", &a, NULL);
+        gm_f32c1_chw tf;
+        float buf[16];
+        EXPECT(gm_u8c3_hwc_roi(&ta, &tv, 12, 0, 5, 1), GM_ERR_SIZE, "gm_u8c3_hwc_roi", "rectangle", &a, NULL);
+        EXPECT(gm_u8c3_hwc_roi(&ta, NULL, 0, 0, 1, 1), GM_ERR_ARG, "gm_u8c3_hwc_roi", "view is NULL", &a, NULL);
+        EXPECT(gm_u8c3_hwc_alloc(&tv, 0, 4), GM_ERR_SIZE, "gm_u8c3_hwc_alloc", "width 0", NULL);
+        EXPECT(gm_u8c3_hwc_alloc_host(&tv, 4, -1, 0), GM_ERR_SIZE, "gm_u8c3_hwc_alloc_host", "height -1", NULL);
+        EXPECT(gm_u8c3_hwc_alloc_device(NULL, 4, 4), GM_ERR_ARG, "gm_u8c3_hwc_alloc_device", "m is NULL", NULL);
+        EXPECT(gm_f32c1_chw_wrap(&tf, (char*)buf + 1, 2, 2, 0, GM_HOST), GM_ERR_ARG, "gm_f32c1_chw_wrap", "data", NULL);
+        EXPECT(gm_f32c1_chw_wrap(&tf, buf, 2, 2, 6, GM_HOST), GM_ERR_SIZE, "gm_f32c1_chw_wrap", "pitch 6", NULL);
     }
     timg_free(&a);
     timg_free(&p);

@@ -91,6 +91,16 @@ GM_API gm_status gm_sync(gm_stream stream);
 GM_API int64_t gm_row_bytes(const gm_mat* m);
 GM_API int64_t gm_span_bytes(const gm_mat* m);
 
+/* Used by the typed layer (gen/views.h): gm_alloc / gm_alloc_host /
+ * gm_alloc_device (where GM_AUTO, GM_HOST or GM_PINNED, GM_DEVICE), gm_wrap
+ * and gm_roi, with fn, the typed function, named in their messages. */
+GM_API gm_status gm__alloc_as(const char* fn, gm_mat* m, int64_t width, int64_t height, gm_dtype dtype, int channels,
+                              gm_layout layout, gm_where where);
+GM_API gm_status gm__wrap_as(const char* fn, gm_mat* m, void* data, int64_t width, int64_t height, gm_dtype dtype,
+                             int channels, gm_layout layout, int64_t pitch, gm_where where);
+GM_API gm_status gm__roi_as(const char* fn, const gm_mat* m, gm_mat* view, int64_t x, int64_t y, int64_t width,
+                            int64_t height);
+
 /* Whether a CUDA device is usable (loads the driver on first call); the
  * device's name and compute capability when it is. */
 GM_API gm_status gm_device(int* cc_major, int* cc_minor, char* name, size_t name_size);

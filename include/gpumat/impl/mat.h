@@ -288,24 +288,28 @@ static gm_desc gm__desc(int64_t width, int64_t height, gm_dtype dtype, int chann
     return d;
 }
 
-GM_API gm_status gm_alloc(gm_mat* m, int64_t width, int64_t height, gm_dtype dtype, int channels, gm_layout layout)
+GM_API gm_status gm__alloc_as(const char* fn, gm_mat* m, int64_t width, int64_t height, gm_dtype dtype, int channels,
+                              gm_layout layout, gm_where where)
 {
     gm_desc d = gm__desc(width, height, dtype, channels, layout, 0);
-    return gm__alloc("gm_alloc", m, &d, GM__GIVEN_PARAMS, GM_AUTO);
+    return gm__alloc(fn, m, &d, GM__GIVEN_PARAMS, where);
+}
+
+GM_API gm_status gm_alloc(gm_mat* m, int64_t width, int64_t height, gm_dtype dtype, int channels, gm_layout layout)
+{
+    return gm__alloc_as("gm_alloc", m, width, height, dtype, channels, layout, GM_AUTO);
 }
 
 GM_API gm_status gm_alloc_device(gm_mat* m, int64_t width, int64_t height, gm_dtype dtype, int channels,
                                  gm_layout layout)
 {
-    gm_desc d = gm__desc(width, height, dtype, channels, layout, 0);
-    return gm__alloc("gm_alloc_device", m, &d, GM__GIVEN_PARAMS, GM_DEVICE);
+    return gm__alloc_as("gm_alloc_device", m, width, height, dtype, channels, layout, GM_DEVICE);
 }
 
 GM_API gm_status gm_alloc_host(gm_mat* m, int64_t width, int64_t height, gm_dtype dtype, int channels,
                                gm_layout layout, int pinned)
 {
-    gm_desc d = gm__desc(width, height, dtype, channels, layout, 0);
-    return gm__alloc("gm_alloc_host", m, &d, GM__GIVEN_PARAMS, pinned ? GM_PINNED : GM_HOST);
+    return gm__alloc_as("gm_alloc_host", m, width, height, dtype, channels, layout, pinned ? GM_PINNED : GM_HOST);
 }
 
 /* For a checked GM_DEVICE descriptor: asks the driver whether m->data is
@@ -355,11 +359,17 @@ GM_API gm_status gm_wrap_desc(gm_mat* m, void* data, const gm_desc* d, gm_where 
     return gm__wrap("gm_wrap_desc", m, data, d, GM__GIVEN_DESC, where);
 }
 
+GM_API gm_status gm__wrap_as(const char* fn, gm_mat* m, void* data, int64_t width, int64_t height, gm_dtype dtype,
+                             int channels, gm_layout layout, int64_t pitch, gm_where where)
+{
+    gm_desc d = gm__desc(width, height, dtype, channels, layout, pitch);
+    return gm__wrap(fn, m, data, &d, GM__GIVEN_PARAMS, where);
+}
+
 GM_API gm_status gm_wrap(gm_mat* m, void* data, int64_t width, int64_t height, gm_dtype dtype, int channels,
                          gm_layout layout, int64_t pitch, gm_where where)
 {
-    gm_desc d = gm__desc(width, height, dtype, channels, layout, pitch);
-    return gm__wrap("gm_wrap", m, data, &d, GM__GIVEN_PARAMS, where);
+    return gm__wrap_as("gm_wrap", m, data, width, height, dtype, channels, layout, pitch, where);
 }
 
 GM_API void gm_free(gm_mat* m)
@@ -387,9 +397,9 @@ static gm_status gm__view_of(const char* fn, const gm_mat* m, gm_mat* view)
     return GM_OK;
 }
 
-GM_API gm_status gm_roi(const gm_mat* m, gm_mat* view, int64_t x, int64_t y, int64_t width, int64_t height)
+GM_API gm_status gm__roi_as(const char* fn, const gm_mat* m, gm_mat* view, int64_t x, int64_t y, int64_t width,
+                            int64_t height)
 {
-    static const char fn[] = "gm_roi";
     gm_status s = gm__view_of(fn, m, view);
     gm_mat v;
     if (s != GM_OK)
@@ -410,6 +420,11 @@ GM_API gm_status gm_roi(const gm_mat* m, gm_mat* view, int64_t x, int64_t y, int
     v.owned = NULL;
     *view = v;
     return GM_OK;
+}
+
+GM_API gm_status gm_roi(const gm_mat* m, gm_mat* view, int64_t x, int64_t y, int64_t width, int64_t height)
+{
+    return gm__roi_as("gm_roi", m, view, x, y, width, height);
 }
 
 GM_API gm_status gm_plane(const gm_mat* m, gm_mat* view, int channel)
