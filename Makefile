@@ -2,6 +2,7 @@
 ##   make               build and run the demo, BUILD/demo (CPU path without a GPU)
 ##   make check         the quick tests: no GPU, no NVRTC compile of every kernel
 ##   make test          every test; test_nvrtc compiles each kernel (minutes)
+##                      (both build and run JOBS at once)
 ##   make examples      the programs in examples/ and BUILD/libgpumat.so
 ##   make install       headers, gpumat.pc and the CMake package into DESTDIR/PREFIX
 ##   make uninstall     remove what make install put there (same PREFIX, DESTDIR)
@@ -14,6 +15,7 @@
 ##   make help          this list
 ## Variables (make VAR=value ...):
 ##   BUILD=build        where everything built goes
+##   JOBS               make check/test's jobs at once (default: the cores)
 ##   PREFIX=/usr/local  install and uninstall root; DESTDIR= stages under it
 ##   ARCHS=sm_90        make aot's GPU architectures, e.g. "sm_87 sm_90"
 ##   AOT_KERNELS=all    make aot's kernels: all, used:FILE or name patterns
@@ -29,6 +31,12 @@ CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Werror -pedantic
 LDLIBS  := -ldl -lpthread -lm
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# make check must stay within two minutes on two cores: it and make test build
+# on every core (a -j given wins), and tests/run.sh runs JOBS tests at once.
+JOBS    ?= $(shell nproc 2> /dev/null || echo 1)
+ifneq ($(filter check test,$(MAKECMDGOALS)),)
+MAKEFLAGS += -j$(JOBS)
+endif
 
 GEN     := $(addprefix include/gpumat/gen/,dtypes.h views.h pixel.h kernels.h)
 HEADERS := include/gpumat.h $(wildcard include/gpumat/*.h include/gpumat/impl/*.h) $(GEN)
@@ -47,6 +55,7 @@ SLOW    := $(BUILD)/test_nvrtc $(BUILD)/test_gpu
 TESTS   := $(addprefix $(BUILD)/,test_args test_cpu test_nvrtc test_gpu test_args_asan test_cpu_asan test_jit test_jit_asan) \
            $(ORACLE)
 TESTS   += $(addprefix $(BUILD)/,test_interop test_interop_asan)
+TESTS   += $(addprefix $(BUILD)/,test_typed test_typed_asan)
 
 .PHONY: all demo gen test check clean help FORCE
 all: demo
@@ -102,10 +111,10 @@ $(BUILD)/oracle: tests/oracle.cpp tests/check.h $(HEADERS) | $(BUILD)
 	$(CXX) -std=c++17 -O2 -g $(WARN) -Iinclude $(CV_INC) $< -o $@ $(CV_LIBS) $(LDLIBS)
 
 test: $(TESTS) $(BUILD)/demo $(BUILD)/aot_compile examples
-	sh tests/run.sh $(BUILD)
+	JOBS=$(JOBS) sh tests/run.sh $(BUILD)
 
 check: $(filter-out $(SLOW),$(TESTS)) $(BUILD)/demo $(BUILD)/aot_compile examples
-	sh tests/run.sh $(BUILD) quick
+	JOBS=$(JOBS) sh tests/run.sh $(BUILD) quick
 
 # `make aot ARCHS="sm_87 sm_90" AOT_KERNELS=...` writes AOT_OUT: CUBINs for
 # ARCHS and PTX for newer GPUs, embedded as arrays. AOT_KERNELS: all,

@@ -2,8 +2,10 @@
 # Runs every test and adds up their "N passed, N failed, N skipped" lines.
 # quick runs all but the tests marked `full` below (a GPU, or NVRTC compiling
 # every kernel: minutes), which the Makefile's SLOW names for `make check`.
-# Usage: sh tests/run.sh BUILD_DIR [quick]   (`make test`; `make check`: quick)
+# JOBS tests run at once (default: one per core), each shown whole, in order.
+# Usage: [JOBS=N] sh tests/run.sh BUILD_DIR [quick]   (`make test`; `make check`: quick)
 B=${1:-build}
+JOBS=${JOBS:-$(nproc 2> /dev/null || echo 1)}
 QUICK=
 case ${2-} in
     quick) QUICK=1 ;;
@@ -14,12 +16,38 @@ LEFT_OUT=
 LOG=$B/test-logs
 mkdir -p "$LOG"
 P=0 F=0 S=0
+STARTED=  # tests started and not shown yet, in list order
 
-# run NAME COMMAND...: runs one test, shows its output, adds its summary.
+# run NAME COMMAND...: starts one test in the background once fewer than JOBS
+# run, then shows the finished ones at the head of the list.
 run() {
+    while [ "$(unfinished)" -ge "$JOBS" ]; do show_finished; nap; done
     name=$1; shift
-    "$@" > "$LOG/$name.log" 2>&1
-    rc=$?
+    rm -f "$LOG/$name.rc"
+    { "$@" > "$LOG/$name.log" 2>&1; echo $? > "$LOG/$name.rc.tmp"; mv "$LOG/$name.rc.tmp" "$LOG/$name.rc"; } &
+    STARTED="$STARTED $name"
+    show_finished
+}
+unfinished() {
+    n=0
+    for t in $STARTED; do [ -f "$LOG/$t.rc" ] || n=$((n + 1)); done
+    echo $n
+}
+nap() { sleep 0.1 2> /dev/null || sleep 1; }
+
+# show_finished: shows the tests at the head of the list that have ended.
+show_finished() {
+    for t in $STARTED; do
+        [ -f "$LOG/$t.rc" ] || return 0
+        STARTED=${STARTED#" $t"}
+        show "$t"
+    done
+}
+
+# show NAME: a finished test's output, and its summary added to the totals.
+show() {
+    name=$1
+    rc=$(cat "$LOG/$name.rc")
     cat "$LOG/$name.log"
     line=$(grep -E '[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$LOG/$name.log" | tail -1)
     if [ -z "$line" ]; then
@@ -50,6 +78,9 @@ ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run args_asan "$B/test_args_asa
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run cpu_asan "$B/test_cpu_asan"
 run interop "$B/test_interop"
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run interop_asan "$B/test_interop_asan"
+run typed "$B/test_typed"
+ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run typed_asan "$B/test_typed_asan"
+run typed_compile sh tests/typed_compile.sh
 run dlpack_layout sh tests/dlpack_layout.sh "$B"
 run packaging sh tests/packaging.sh "$B"
 run jit "$B/test_jit"
@@ -66,10 +97,13 @@ fi
 full nvrtc "$B/test_nvrtc"
 full gpu "$B/test_gpu"
 run demo sh tests/demo_check.sh "$B"
+run readme sh tests/readme_check.sh "$B"
 run examples sh tests/examples.sh "$B"
 run aot sh tests/aot_check.sh "$B"
 run no_python sh tests/no_python.sh
 
+while [ -n "$STARTED" ]; do show_finished; [ -z "$STARTED" ] || nap; done
+wait
 [ -z "$LEFT_OUT" ] || echo "quick: left out$LEFT_OUT (make test runs them)"
 echo "TOTAL: $P passed, $F failed, $S skipped"
 [ "$F" -eq 0 ]
