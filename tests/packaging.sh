@@ -25,10 +25,10 @@ result() {
         fail "$name (expected consumer: OK (gpumat $V)):"; tail -20 "$T/$name.log"
     fi
 }
-# missing TOOL: SKIP (FAIL on CI) a way of building that needs TOOL.
+# missing WHAT: SKIP (FAIL on CI) a way of building that needs WHAT.
 missing() {
-    if [ "$CI" = "true" ]; then fail "$1 is not installed; CI must install it"
-    else echo "SKIP $1 is not installed: its consumer did not build"; S=$((S+1)); fi
+    if [ "$CI" = "true" ]; then fail "no $1 here; CI must have it"
+    else echo "SKIP no $1 here: its consumer did not build"; S=$((S+1)); fi
 }
 # by_cmake HOW ARG...: tests/consumer's CMake project with GPUMAT_FROM=HOW;
 # it must build, run and have found version V.
@@ -64,7 +64,7 @@ if command -v cmake > /dev/null; then
     by_cmake package -DCMAKE_PREFIX_PATH="$T/prefix"
     by_cmake subdirectory -DGPUMAT_SOURCE="$PWD"
     # FetchContent clones a repository of this tree as it is, committed or not.
-    if command -v git > /dev/null; then
+    if git rev-parse --git-dir > /dev/null 2>&1; then
         mkdir -p "$T/repo"
         git ls-files -co --exclude-standard | while IFS= read -r f; do [ -e "$f" ] && echo "$f"; done |
             tar -cf - -T - | tar -xf - -C "$T/repo"
@@ -72,7 +72,7 @@ if command -v cmake > /dev/null; then
             commit -qm gpumat && git tag "v$V") > "$T/repo.log" 2>&1 || { fail "making a git repository:"; cat "$T/repo.log"; }
         by_cmake fetchcontent -DGPUMAT_GIT="file://$T/repo" -DGPUMAT_GIT_TAG="v$V"
     else
-        missing git
+        missing "git checkout (or no git) to copy"
     fi
 else
     missing cmake
