@@ -10,10 +10,13 @@
  * and link with -ldl -lpthread -lm. Nothing from CUDA is needed to build:
  * the driver (libcuda.so.1) and NVRTC are opened at run time, kernels are
  * compiled for the GPU in the machine on first use and cached for the
- * process. Without a GPU every operation still works on host memory.
+ * process. Without a GPU every operation still works on host memory: the
+ * same program runs there, since gm_alloc then gives host memory and the
+ * transfers become host copies (gm_path() says which path runs).
  *
  * Compile-time options (define before the #include that has the
- * implementation):
+ * implementation; that file must not be compiled with -ffast-math or -Ofast,
+ * which would change NaN and rounding results: it refuses them by name):
  *   GPUMAT_STATIC     make every function static (one file uses gpumat)
  *   GM_API            linkage of the public functions (default: extern)
  *   GM_ERROR_SIZE     bytes kept of a failure's detail (default 8192)
@@ -26,7 +29,7 @@
  * Example: a BGR camera frame into a TensorRT-style NCHW float input.
  *
  *     gm_mat frame, blob;
- *     double mean[4] = {123.675, 116.28, 103.53}, std[4] = {58.395, 57.12, 57.375};
+ *     const double mean[3] = {123.675, 116.28, 103.53}, std[3] = {58.395, 57.12, 57.375};
  *     gm_alloc(&frame, 1920, 1080, GM_U8, 3, GM_HWC);
  *     gm_upload(&frame, pixels, pixels_pitch, stream);
  *     gm_wrap(&blob, trt_input, 1920, 1080, GM_F32, 3, GM_CHW, 0, GM_DEVICE);
@@ -37,7 +40,8 @@
  * Every function returns a gm_status; on failure gm_last_error() names the
  * function, the argument and the reason. The typed layer
  * (gpumat/gen/views.h) gives each dtype x channels x layout its own view
- * type (gm_u8c3_hwc, gm_f32c3_chw, ...) so mismatches fail to compile. */
+ * type (gm_u8c3_hwc, gm_f32c3_chw, ...) so mismatches fail to compile (C11
+ * and C++) and are refused with GM_ERR_TYPE at run time (every language). */
 #ifndef GPUMAT_H
 #define GPUMAT_H
 
