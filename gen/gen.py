@@ -9,6 +9,7 @@ import os
 import sys
 
 import model as M
+import stages
 
 VERSION = "1"
 
@@ -23,7 +24,7 @@ TEMPLATES = ("prelude_host.h", "prelude_cuda.cu", "pixel.inc", "xform.cu", "xfor
 # Every file the output depends on. Each banner records their hashes in
 # sha256sum's format, so `make` tells by content (not file times) whether the
 # committed headers are stale, without running Python.
-INPUTS = ("gen/gen.py", "gen/model.py") + tuple("templates/" + t for t in TEMPLATES)
+INPUTS = ("gen/gen.py", "gen/model.py", "gen/stages.py") + tuple("templates/" + t for t in TEMPLATES)
 
 
 def sha256(path):
@@ -48,14 +49,8 @@ def template(name):
     return rest if SPDX in first else text
 
 
-def wide_expr():
-    terms = ["(S == %s && D == %s)" % (M.enum(s), M.enum(d))
-             for s in M.DTYPE_NAMES for d in M.DTYPE_NAMES if M.wide(s, d) and d != "f64"]
-    return " ||\n           ".join(["D == GM_F64"] + terms)
-
-
 def pixel_source():
-    return template("pixel.inc").replace("@WIDE_EXPR@", wide_expr())
+    return "".join(text for _, text in stages.pieces(template))
 
 
 def c_escape(text):

@@ -17,3 +17,9 @@ __device__ __forceinline__ void gm__xform(const gm__xform_args& a)
              y += (long long)gridDim.y * blockDim.y)
             gm__pixel(S, D, CD, &a, b, y, x);
 }
+
+/* The entry point of one catalogue row of this family (gen/model.py): every
+ * family's entry macro takes the same row fields, in the same order, and uses
+ * the ones its template needs (the generic kernel: S, D and its C). */
+#define GM__ENTRY_XFORM(name, S, D, C, LS, LD, P, R, B) \
+    extern "C" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS) name(gm__xform_args a) { gm__xform<S, D, C>(a); }
