@@ -16,15 +16,30 @@
  *
  * Compile-time options (define before the #include that has the
  * implementation; that file must not be compiled with -ffast-math or -Ofast,
- * which would change NaN and rounding results: it refuses them by name):
+ * which would change NaN and rounding results: it refuses them by name;
+ * the defaults live in gpumat/impl/config.h):
  *   GPUMAT_STATIC     make every function static (one file uses gpumat)
  *   GM_API            linkage of the public functions (default: extern)
  *   GM_ERROR_SIZE     bytes kept of a failure's detail (default 8192)
  *   GM_MAX_CONTEXTS   CUDA contexts the kernel cache serves (default 16)
+ *   GM_CACHE_MAX_MB   the disk cache's default bound (default 256)
+ *   GM_AOT_HEADER     quoted path of a `make aot` header: embedded kernels
+ *   GM_NO_NVRTC       never open NVRTC: kernels come only from GM_AOT_HEADER
+ *                     (see gpumat/jit.h)
+ *   GM_MALLOC(size), GM_REALLOC(p, size), GM_FREE(p)
+ *                     the allocator of every heap block gpumat makes, all
+ *                     three or none (default malloc, realloc, free)
+ *   GM_TRACE(event, kernel)
+ *                     opt-in trace hook, see gm_trace_event in gpumat/jit.h
  * Run-time environment:
  *   GM_CUDA_PATH      the driver library to open instead of libcuda.so.1
  *   GM_NVRTC_PATH     the NVRTC library to open instead of libnvrtc.so.13,
  *                     .12, .11.2, libnvrtc.so, /usr/local/cuda/lib64/libnvrtc.so
+ *   GM_CACHE_DIR      the disk cache's folder (default $XDG_CACHE_HOME/gpumat,
+ *                     else ~/.cache/gpumat)
+ *   GM_CACHE=0        turns the disk cache off
+ *   GM_CACHE_MAX_MB   the disk cache's bound, overriding the compiled one
+ *   GM_RECORD=FILE    appends the name of each kernel a run loads to FILE
  *
  * Example: a BGR camera frame into a TensorRT-style NCHW float input.
  *
@@ -65,6 +80,7 @@
 
 #if defined(GPUMAT_IMPLEMENTATION) && !defined(GPUMAT_IMPLEMENTED)
 #define GPUMAT_IMPLEMENTED
+#include "gpumat/impl/config.h"
 /* These flags let the compiler change NaN, signed-zero and rounding results,
  * and the CPU path promises the GPU's and OpenCV's bits. Only the file that
  * defines GPUMAT_IMPLEMENTATION needs plain IEEE arithmetic (-fno-fast-math). */

@@ -45,7 +45,8 @@ extern "C" {
     X(GM_JIT_CACHE_STORE, "cache-store")   /* written to the disk cache */            \
     X(GM_JIT_CACHE_OFF, "cache-off")       /* disk cache unusable; detail says why */ \
     X(GM_JIT_EMBEDDED, "embedded")         /* image found in the AOT set */           \
-    X(GM_JIT_LOAD, "load")                 /* the driver loaded the image */
+    X(GM_JIT_LOAD, "load")                 /* the driver loaded the image */          \
+    X(GM_JIT_SOURCE, "source")             /* a compile failed; detail: the program's source, lines numbered */
 
 typedef enum gm_jit_event {
 #define GM__JIT_EVENT_ENUM(name, text) name,
@@ -55,7 +56,10 @@ typedef enum gm_jit_event {
 } gm_jit_event;
 
 /* Called on the thread that did the work; kernel is a gm_kernel_name, detail
- * a short text (a path, a reason, the arch), both valid during the call. */
+ * a short text (a path, a reason, the arch), both valid during the call.
+ * GM_JIT_SOURCE follows a failed compile (whose NVRTC log is in
+ * gm_last_error): its detail is the whole source NVRTC was given, each line
+ * numbered as in the log's messages, of any length. */
 typedef void (*gm_jit_log_fn)(gm_jit_event event, const char* kernel, double ms, const char* detail, void* user);
 
 /* Installs the log hook (NULL: off, the default); user is passed back. */

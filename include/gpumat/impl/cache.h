@@ -11,10 +11,6 @@
 #include <time.h>
 #include <utime.h>
 
-#ifndef GM_CACHE_MAX_MB
-#define GM_CACHE_MAX_MB 256 /* default bound of the disk cache; GM_CACHE_MAX_MB in the environment overrides */
-#endif
-
 #define GM__CACHE_FORMAT 1 /* bump when the entry layout or the key's recipe changes */
 #define GM__CACHE_PATH 4096                  /* the longest cache folder path */
 #define GM__ENTRY_PATH (GM__CACHE_PATH + 512) /* room for any file name in it */

@@ -12,10 +12,6 @@
 #define GM__TLS __thread
 #endif
 
-#ifndef GM_ERROR_SIZE
-#define GM_ERROR_SIZE 8192 /* bytes kept of a failure's detail (NVRTC logs included) */
-#endif
-
 static GM__TLS char gm__error[GM_ERROR_SIZE];
 
 GM_API const char* gm_version(void) { return GPUMAT_VERSION_STRING; }

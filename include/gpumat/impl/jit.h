@@ -3,10 +3,6 @@
  * NVRTC), the process-wide kernel cache (one slot per specialization per
  * context) and warm-up. */
 
-#ifndef GM_MAX_CONTEXTS
-#define GM_MAX_CONTEXTS 16 /* distinct CUDA contexts gpumat launches in */
-#endif
-
 /* The context gpumat works in: the one current on this thread, else device's
  * primary context (made current), as the CUDA runtime does. */
 static gm_status gm__context(const char* fn, int device, gm__CUcontext* ctx, int* ctx_device)
