@@ -2,7 +2,8 @@
 # Compiles the public headers, alone and with the implementation (also as a
 # GM_NO_NVRTC build and a GPUMAT_STATIC one), as C99, C11 and C++17 with gcc
 # and clang (-Wall -Wextra -Werror -pedantic), with no CUDA include path; the
-# implementation refuses -ffast-math and friends, the declarations accept them.
+# implementation refuses -ffast-math and friends, the declarations accept them;
+# GM_MALLOC, GM_REALLOC and GM_FREE are all or none.
 # Run alone: sh tests/headers.sh
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -49,5 +50,26 @@ for flag in -ffast-math -Ofast -ffinite-math-only -fno-signed-zeros; do
     else echo "FAIL gcc $flag: the declarations do not compile:"; head -3 "$T/err"; F=$((F+1)); fi
 done
 if gcc -std=c99 -Ofast -fno-fast-math -Iinclude -c "$T/impl.c" -o "$T/fm.o"; then P=$((P+1)); else echo "FAIL -Ofast -fno-fast-math refused"; F=$((F+1)); fi
+# GM_MALLOC, GM_REALLOC and GM_FREE go together: a partial set is an #error
+# naming each one missing (and no other); the whole set compiles.
+M='-DGM_MALLOC(n)=malloc(n)' R='-DGM_REALLOC(p,n)=realloc(p,n)' A='-DGM_FREE(p)=free(p)'
+allocator() { # MISSING... -- DEFINES...
+    missing=
+    while [ "$1" != -- ]; do missing="$missing $1"; shift; done
+    shift
+    if gcc -std=c99 -Wall -Wextra -Werror -pedantic "$@" -Iinclude -c "$T/impl.c" -o "$T/al.o" 2> "$T/err"; then
+        if [ -z "$missing" ]; then P=$((P+1)); else echo "FAIL allocator $*: compiled without$missing"; F=$((F+1)); fi
+        return
+    fi
+    said=$(grep -o 'GM_[A-Z]* is missing' "$T/err" | sort -u | sed 's/ is missing//' | tr '\n' ' ')
+    want=$(for n in $missing; do echo $n; done | sort | tr '\n' ' ')
+    if [ -n "$missing" ] && [ "$said" = "$want" ]; then P=$((P+1))
+    else echo "FAIL allocator $*: said missing '$said', want '$want':"; head -3 "$T/err"; F=$((F+1)); fi
+}
+allocator GM_REALLOC GM_FREE -- "$M"
+allocator GM_REALLOC -- "$M" "$A"
+allocator GM_MALLOC GM_REALLOC -- "$A"
+allocator GM_MALLOC -- "$R" "$A"
+allocator -- "$M" "$R" "$A"
 echo "headers: $P passed, $F failed, $S skipped"
 [ "$F" -eq 0 ]

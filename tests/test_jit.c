@@ -1,6 +1,7 @@
 /* The JIT without a GPU: log hook, disk cache folder choice, hits, corrupted
  * truncated and foreign entries rebuilt, the cache off, an unwritable folder,
- * the size bound, clearing, 8 processes racing on the same cold kernels, and
+ * the size bound, clearing, 8 processes racing on the same cold kernels,
+ * entry names (kernel, arch, NVRTC version), a log detail of any length, and
  * the warm-up / kernel-list arguments. Images are built for sm_90 through
  * NVRTC (no driver needed). Run alone: make build/test_jit && build/test_jit */
 #define _POSIX_C_SOURCE 200809L
@@ -60,7 +61,7 @@ static void entry_path(int k, char* path, size_t size)
     const char* why;
     gm__program_for("test_jit", &specs[k], 1, ARCH, 0, &p);
     gm__cache_folder(folder, sizeof folder, &why);
-    snprintf(path, size, "%s/%016llx.gmjit", folder, (unsigned long long)gm__program_key(&p, ARCH));
+    gm__cache_entry_path(path, size, folder, gm_kernel_name(specs[k]), gm__program_key(&p, ARCH), ARCH);
     free(p.src);
 }
 
@@ -111,6 +112,19 @@ static char* read_file(const char* path, size_t* n)
     return data;
 }
 
+/* The entry of specs[k] is stored under a name that shows the kernel, the
+ * arch and the NVRTC version, then the key. */
+static void entry_named(int k)
+{
+    char path[1024], shown[256];
+    int major = 0, minor = 0;
+    gm__rtc.nvrtcVersion(&major, &minor);
+    snprintf(shown, sizeof shown, "/%s-sm_%d-nvrtc%d.%d-", gm_kernel_name(specs[k]), ARCH, major, minor);
+    entry_path(k, path, sizeof path);
+    CHECK(strstr(path, shown) && gm__ends_with(path, ".gmjit") && access(path, F_OK) == 0, "entry %s (shows %s)",
+          path, shown);
+}
+
 static void folder_choice(void)
 {
     char path[512], home[256];
@@ -143,6 +157,7 @@ static void miss_hit(void)
           "cold: miss %d compile %d store %d", events[GM_JIT_CACHE_MISS], events[GM_JIT_COMPILE],
           events[GM_JIT_CACHE_STORE]);
     CHECK(count_files(dir, ".gmjit", NULL) == 1 && count_files(dir, ".tmp", NULL) == 0, "one entry, no temporary");
+    entry_named(0);
     reset_events();
     CHECK(image_ok(0), "warm image equals the uncached compile");
     CHECK(events[GM_JIT_CACHE_HIT] == 1 && events[GM_JIT_COMPILE] == 0, "warm: hit %d compile %d",
@@ -319,6 +334,28 @@ static void race(char* self)
     setenv("GM_CACHE_DIR", dir, 1);
 }
 
+/* gm__jit_log_text hands any length to the hook as it is. */
+static int text_whole;
+
+static void on_text(gm_jit_event e, const char* kernel, double ms, const char* detail, void* user)
+{
+    (void)ms;
+    text_whole = e == GM_JIT_SOURCE && !strcmp(kernel, "k") && !strcmp(detail, (const char*)user);
+}
+
+static void log_text(void)
+{
+    static char text[20000];
+    size_t i;
+    for (i = 0; i + 1 < sizeof text; ++i)
+        text[i] = "%s 1 %d\n"[i % 8];
+    gm_jit_set_log(on_text, text);
+    gm__jit_log_text(GM_JIT_SOURCE, "k", 0.0, text);
+    gm_jit_set_log(NULL, NULL);
+    CHECK(text_whole, "the hook got the whole %zu-byte text, unformatted", strlen(text));
+    CHECK(!strcmp(gm_jit_event_name(GM_JIT_SOURCE), "source"), "GM_JIT_SOURCE is \"source\"");
+}
+
 static void arguments(void)
 {
     int k[5], bad[2] = {0, GM__SPEC_COUNT};
@@ -351,6 +388,7 @@ int main(int argc, char** argv)
     if (argc > 1 && !strcmp(argv[1], "--racer"))
         return racer();
     arguments();
+    log_text();
     if (gm_kernel_compile(0, ARCH, &size) == GM_ERR_NO_NVRTC) {
         if (ci && !strcmp(ci, "true"))
             CHECK(0, "NVRTC is missing on CI: %s", gm_last_error());

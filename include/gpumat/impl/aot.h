@@ -2,6 +2,9 @@
 /* Implementation: kernel images embedded ahead of time. gen/aot.py writes
  * the table (`make aot`); GM_AOT_HEADER names it. */
 
+#include <stddef.h>
+#include <string.h>
+
 /* One embedded image: CUBIN for exactly sm_<arch>, or PTX for compute_<arch>
  * that the driver compiles for any GPU of that arch or newer. */
 typedef struct gm__aot_image {

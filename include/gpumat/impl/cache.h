@@ -5,10 +5,16 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
+#include <unistd.h>
 #include <utime.h>
 
 #define GM__CACHE_FORMAT 1 /* bump when the entry layout or the key's recipe changes */
@@ -129,9 +135,17 @@ static void gm__cache_off(const char* kernel, const char* fmt, const char* a, co
     gm__jit_log(GM_JIT_CACHE_OFF, kernel, 0.0, fmt, a, b);
 }
 
-static void gm__cache_entry_path(char* path, size_t size, const char* folder, uint64_t key)
+/* The entry's file: the key alone would do, the kernel, arch and NVRTC
+ * version in front say what it holds (gm_xform_u8_f32_c3-sm_90-nvrtc13.0-
+ * <key>.gmjit) to whoever lists the folder. NVRTC is loaded: the key has
+ * its version. */
+static void gm__cache_entry_path(char* path, size_t size, const char* folder, const char* kernel, uint64_t key,
+                                 int arch)
 {
-    snprintf(path, size, "%s/%016llx.gmjit", folder, (unsigned long long)key);
+    int major = 0, minor = 0;
+    gm__rtc.nvrtcVersion(&major, &minor);
+    snprintf(path, size, "%s/%s-sm_%d-nvrtc%d.%d-%016llx.gmjit", folder, kernel, arch, major, minor,
+             (unsigned long long)key);
 }
 
 static int gm__read_all(int fd, void* buf, size_t n)
@@ -167,7 +181,7 @@ static int gm__write_all(int fd, const void* buf, size_t n)
 }
 
 /* Why the entry open on fd cannot be used, or NULL when it can; on NULL the
- * image is in *image (malloc'd), *size bytes. */
+ * image is in *image (GM_MALLOC'd), *size bytes. */
 static const char* gm__cache_read(int fd, uint64_t key, int arch, char** image, size_t* size)
 {
     gm__cache_header h;
@@ -185,11 +199,11 @@ static const char* gm__cache_read(int fd, uint64_t key, int arch, char** image, 
         return "built for another architecture";
     if (h.size != (uint64_t)st.st_size - sizeof h || h.size == 0 || h.size > (uint64_t)SIZE_MAX)
         return "length does not match the file (truncated?)";
-    data = (char*)malloc((size_t)h.size);
+    data = (char*)GM_MALLOC((size_t)h.size);
     if (!data)
         return "no memory to read it";
     if (!gm__read_all(fd, data, (size_t)h.size) || gm__fnv(GM__FNV_START, data, (size_t)h.size) != h.checksum) {
-        free(data);
+        GM_FREE(data);
         return "checksum mismatch";
     }
     *image = data;
@@ -197,7 +211,7 @@ static const char* gm__cache_read(int fd, uint64_t key, int arch, char** image, 
     return NULL;
 }
 
-/* 1 and the image (malloc'd) when the cache holds a sound entry for key;
+/* 1 and the image (GM_MALLOC'd) when the cache holds a sound entry for key;
  * else 0 (a miss or a rejected entry, reported to the log hook). */
 static int gm__cache_load(const char* kernel, uint64_t key, int arch, char** image, size_t* size)
 {
@@ -207,7 +221,7 @@ static int gm__cache_load(const char* kernel, uint64_t key, int arch, char** ima
     int fd;
     if (!gm__cache_folder(folder, sizeof folder, &why))
         return 0;
-    gm__cache_entry_path(path, sizeof path, folder, key);
+    gm__cache_entry_path(path, sizeof path, folder, kernel, key, arch);
     fd = open(path, O_RDONLY);
     if (fd < 0) {
         gm__jit_log(GM_JIT_CACHE_MISS, kernel, gm__now_ms() - t0, "%s", path);
@@ -244,7 +258,7 @@ static int gm__make_folders(const char* folder)
 }
 
 typedef struct gm__cache_file {
-    char name[64];
+    char name[256]; /* NAME_MAX + 1: every entry's name fits */
     time_t mtime;
     int64_t size;
 } gm__cache_file;
@@ -283,7 +297,7 @@ static int64_t gm__cache_trim(const char* folder, int64_t max)
             continue;
         }
         if (count == cap) {
-            gm__cache_file* grown = (gm__cache_file*)realloc(files, (cap = cap ? cap * 2 : 256) * sizeof *files);
+            gm__cache_file* grown = (gm__cache_file*)GM_REALLOC(files, (cap = cap ? cap * 2 : 256) * sizeof *files);
             if (!grown)
                 break;
             files = grown;
@@ -302,7 +316,7 @@ static int64_t gm__cache_trim(const char* folder, int64_t max)
                 total -= files[i].size;
         }
     }
-    free(files);
+    GM_FREE(files);
     return total;
 }
 
@@ -334,7 +348,7 @@ static void gm__cache_store(const char* kernel, uint64_t key, int arch, const vo
         gm__cache_off(kernel, "cannot create %s (%s); compiling in memory", folder, strerror(errno));
         return;
     }
-    gm__cache_entry_path(path, sizeof path, folder, key);
+    gm__cache_entry_path(path, sizeof path, folder, kernel, key, arch);
     snprintf(temp, sizeof temp, "%s.%ld.%u.tmp", path, (long)getpid(),
              __atomic_add_fetch(&gm__cache_temp_serial, 1, __ATOMIC_RELAXED));
     fd = open(temp, O_WRONLY | O_CREAT | O_EXCL, 0600);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Implementation: the CUDA array interface description of an image. */
 
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 GM_API gm_status gm_cai_describe(const gm_mat* m, int read_only, gm_cai* out)

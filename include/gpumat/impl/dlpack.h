@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Implementation: DLPack export (versioned and legacy) and import. */
 
-#include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 /* DLPack type code of each gm_dtype; bits are 8 * gm_dtype_size. */
@@ -50,7 +50,7 @@ static void gm__dl_delete(gm_dl_managed_versioned* self)
     if (!self)
         return;
     gm_free(&((gm__dl_export*)self->manager_ctx)->moved);
-    free(self);
+    GM_FREE(self);
 }
 
 static void gm__dl_delete_legacy(gm_dl_managed* self)
@@ -58,7 +58,7 @@ static void gm__dl_delete_legacy(gm_dl_managed* self)
     if (!self)
         return;
     gm_free(&((gm__dl_export*)self->manager_ctx)->moved);
-    free(self);
+    GM_FREE(self);
 }
 
 /* Checks an export's arguments (before anything is allocated). */
@@ -110,8 +110,9 @@ GM_API gm_status gm_to_dlpack(gm_mat* m, unsigned flags, gm_dl_managed_versioned
         *out = NULL;
     if (s != GM_OK)
         return s;
-    if (!(b = (gm__dl_block*)calloc(1, sizeof *b)))
+    if (!(b = (gm__dl_block*)GM_MALLOC(sizeof *b)))
         return gm__fail(GM_ERR_NO_MEMORY, "%s: out of host memory", fn);
+    memset(b, 0, sizeof *b);
     b->managed.version.major = GM_DL_MAJOR;
     b->managed.version.minor = GM_DL_MINOR;
     b->managed.manager_ctx = &b->x;
@@ -131,8 +132,9 @@ GM_API gm_status gm_to_dlpack_legacy(gm_mat* m, unsigned flags, gm_dl_managed** 
         *out = NULL;
     if (s != GM_OK)
         return s;
-    if (!(b = (gm__dl_legacy_block*)calloc(1, sizeof *b)))
+    if (!(b = (gm__dl_legacy_block*)GM_MALLOC(sizeof *b)))
         return gm__fail(GM_ERR_NO_MEMORY, "%s: out of host memory", fn);
+    memset(b, 0, sizeof *b);
     b->managed.manager_ctx = &b->x;
     b->managed.deleter = gm__dl_delete_legacy;
     gm__dl_fill(m, flags, &b->managed.dl_tensor, &b->x);

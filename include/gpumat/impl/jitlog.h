@@ -2,6 +2,10 @@
 /* Implementation: the JIT log hook, its clock, and GM_RECORD. */
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -37,25 +41,31 @@ static double gm__now_ms(void)
     return (double)tv.tv_sec * 1e3 + (double)tv.tv_usec * 1e-3;
 }
 
-/* Reports one event to the hook, if any. Only cold paths call it, so the
- * lock costs nothing that matters; the hook runs outside it, so it may call
- * gpumat itself. */
-static void gm__jit_log(gm_jit_event event, const char* kernel, double ms, const char* fmt, ...)
+/* Reports one event to the hook, if any, with detail as it is: of any
+ * length (a whole kernel source), unformatted. Only cold paths call it, so
+ * the lock costs nothing that matters; the hook runs outside it, so it may
+ * call gpumat itself. */
+static void gm__jit_log_text(gm_jit_event event, const char* kernel, double ms, const char* detail)
 {
-    char detail[512];
-    va_list ap;
     gm_jit_log_fn fn;
     void* user;
     pthread_mutex_lock(&gm__log_lock);
     fn = gm__log_fn;
     user = gm__log_user;
     pthread_mutex_unlock(&gm__log_lock);
-    if (!fn)
-        return;
+    if (fn)
+        fn(event, kernel, ms, detail, user);
+}
+
+/* gm__jit_log_text with a short detail formatted from fmt. */
+static void gm__jit_log(gm_jit_event event, const char* kernel, double ms, const char* fmt, ...)
+{
+    char detail[512];
+    va_list ap;
     va_start(ap, fmt);
     vsnprintf(detail, sizeof detail, fmt, ap);
     va_end(ap);
-    fn(event, kernel, ms, detail, user);
+    gm__jit_log_text(event, kernel, ms, detail);
 }
 
 /* GM_RECORD=FILE: appends the kernel's name as one line. One write() of an

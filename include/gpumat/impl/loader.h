@@ -5,7 +5,10 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef int gm__CUresult;
 typedef int gm__CUdevice;
@@ -67,107 +70,151 @@ enum {
     GM__CU_POINTER_RANGE_SIZE = 12
 };
 
-/* name, symbol, parameters: each becomes a typedef, a table member and a dlsym. */
-#define GM__DRIVER_LIST(X)                                                                         \
-    X(cuInit, "cuInit", (unsigned int))                                                            \
-    X(cuDriverGetVersion, "cuDriverGetVersion", (int*))                                            \
-    X(cuGetErrorName, "cuGetErrorName", (gm__CUresult, const char**))                              \
-    X(cuDeviceGetCount, "cuDeviceGetCount", (int*))                                                \
-    X(cuDeviceGet, "cuDeviceGet", (gm__CUdevice*, int))                                            \
-    X(cuDeviceGetAttribute, "cuDeviceGetAttribute", (int*, int, gm__CUdevice))                     \
-    X(cuDeviceGetName, "cuDeviceGetName", (char*, int, gm__CUdevice))                              \
-    X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", (gm__CUcontext*, gm__CUdevice))        \
-    X(cuCtxGetCurrent, "cuCtxGetCurrent", (gm__CUcontext*))                                        \
-    X(cuCtxSetCurrent, "cuCtxSetCurrent", (gm__CUcontext))                                         \
-    X(cuCtxGetDevice, "cuCtxGetDevice", (gm__CUdevice*))                                           \
-    X(cuMemAlloc, "cuMemAlloc_v2", (gm__CUdeviceptr*, size_t))                                     \
-    X(cuMemFree, "cuMemFree_v2", (gm__CUdeviceptr))                                                \
-    X(cuMemHostAlloc, "cuMemHostAlloc", (void**, size_t, unsigned int))                            \
-    X(cuMemFreeHost, "cuMemFreeHost", (void*))                                                     \
-    X(cuMemcpy2DAsync, "cuMemcpy2DAsync_v2", (const gm__memcpy2d*, gm_stream))                     \
-    X(cuPointerGetAttribute, "cuPointerGetAttribute", (void*, int, gm__CUdeviceptr))               \
-    X(cuStreamSynchronize, "cuStreamSynchronize", (gm_stream))                                     \
-    X(cuModuleLoadData, "cuModuleLoadData", (gm__CUmodule*, const void*))                          \
-    X(cuModuleGetFunction, "cuModuleGetFunction", (gm__CUfunction*, gm__CUmodule, const char*))    \
-    X(cuFuncGetAttribute, "cuFuncGetAttribute", (int*, int, gm__CUfunction))                       \
-    X(cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor",  \
-      (int*, gm__CUfunction, int, size_t))                                                         \
-    X(cuLaunchKernel, "cuLaunchKernel",                                                            \
-      (gm__CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,       \
-       gm_stream, void**, void**))
+/* name, symbol, need, return type, parameters: each becomes a typedef, a
+ * table member and a dlsym (T: the table's type, for the last). An optional
+ * entry the library lacks stays NULL (callers test it); a required one
+ * missing refuses the whole library. */
+enum { GM__OPTIONAL, GM__REQUIRED };
+#define GM__DRIVER_LIST(X, T)                                                                              \
+    X(T, cuInit, "cuInit", GM__REQUIRED, int, (unsigned int))                                              \
+    X(T, cuDriverGetVersion, "cuDriverGetVersion", GM__REQUIRED, int, (int*))                              \
+    X(T, cuGetErrorName, "cuGetErrorName", GM__REQUIRED, int, (gm__CUresult, const char**))                \
+    X(T, cuDeviceGetCount, "cuDeviceGetCount", GM__REQUIRED, int, (int*))                                  \
+    X(T, cuDeviceGet, "cuDeviceGet", GM__REQUIRED, int, (gm__CUdevice*, int))                              \
+    X(T, cuDeviceGetAttribute, "cuDeviceGetAttribute", GM__REQUIRED, int, (int*, int, gm__CUdevice))       \
+    X(T, cuDeviceGetName, "cuDeviceGetName", GM__REQUIRED, int, (char*, int, gm__CUdevice))                \
+    X(T, cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", GM__REQUIRED, int,                          \
+      (gm__CUcontext*, gm__CUdevice))                                                                      \
+    X(T, cuCtxGetCurrent, "cuCtxGetCurrent", GM__REQUIRED, int, (gm__CUcontext*))                          \
+    X(T, cuCtxSetCurrent, "cuCtxSetCurrent", GM__REQUIRED, int, (gm__CUcontext))                           \
+    X(T, cuCtxGetDevice, "cuCtxGetDevice", GM__REQUIRED, int, (gm__CUdevice*))                             \
+    X(T, cuMemAlloc, "cuMemAlloc_v2", GM__REQUIRED, int, (gm__CUdeviceptr*, size_t))                       \
+    X(T, cuMemFree, "cuMemFree_v2", GM__REQUIRED, int, (gm__CUdeviceptr))                                  \
+    X(T, cuMemHostAlloc, "cuMemHostAlloc", GM__REQUIRED, int, (void**, size_t, unsigned int))              \
+    X(T, cuMemFreeHost, "cuMemFreeHost", GM__REQUIRED, int, (void*))                                       \
+    X(T, cuMemcpy2DAsync, "cuMemcpy2DAsync_v2", GM__REQUIRED, int, (const gm__memcpy2d*, gm_stream))       \
+    X(T, cuPointerGetAttribute, "cuPointerGetAttribute", GM__REQUIRED, int, (void*, int, gm__CUdeviceptr)) \
+    X(T, cuStreamSynchronize, "cuStreamSynchronize", GM__REQUIRED, int, (gm_stream))                       \
+    X(T, cuModuleLoadData, "cuModuleLoadData", GM__REQUIRED, int, (gm__CUmodule*, const void*))            \
+    X(T, cuModuleGetFunction, "cuModuleGetFunction", GM__REQUIRED, int,                                    \
+      (gm__CUfunction*, gm__CUmodule, const char*))                                                        \
+    X(T, cuFuncGetAttribute, "cuFuncGetAttribute", GM__REQUIRED, int, (int*, int, gm__CUfunction))         \
+    X(T, cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor",       \
+      GM__REQUIRED, int, (int*, gm__CUfunction, int, size_t))                                              \
+    X(T, cuLaunchKernel, "cuLaunchKernel", GM__REQUIRED, int,                                              \
+      (gm__CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,               \
+       gm_stream, void**, void**))                                                                         \
+    /* drivers before CUDA 11.8 lack it: launches then go without the attribute */                         \
+    X(T, cuLaunchKernelEx, "cuLaunchKernelEx", GM__OPTIONAL, int,                                          \
+      (const gm__launch_config*, gm__CUfunction, void**, void**))
 
 /* GM_NO_NVRTC builds (ahead-of-time images only) must not even name NVRTC. */
 #ifdef GM_NO_NVRTC
-#define GM__NVRTC_LIST(X)
+#define GM__NVRTC_LIST(X, T)
 #else
-#define GM__NVRTC_LIST(X)                                                                          \
-    X(nvrtcVersion, "nvrtcVersion", (int*, int*))                                                  \
-    X(nvrtcCreateProgram, "nvrtcCreateProgram",                                                    \
-      (gm__nvrtcProgram*, const char*, const char*, int, const char* const*, const char* const*))  \
-    X(nvrtcDestroyProgram, "nvrtcDestroyProgram", (gm__nvrtcProgram*))                             \
-    X(nvrtcCompileProgram, "nvrtcCompileProgram", (gm__nvrtcProgram, int, const char* const*))     \
-    X(nvrtcGetProgramLogSize, "nvrtcGetProgramLogSize", (gm__nvrtcProgram, size_t*))               \
-    X(nvrtcGetProgramLog, "nvrtcGetProgramLog", (gm__nvrtcProgram, char*))                         \
-    X(nvrtcGetCUBINSize, "nvrtcGetCUBINSize", (gm__nvrtcProgram, size_t*))                         \
-    X(nvrtcGetCUBIN, "nvrtcGetCUBIN", (gm__nvrtcProgram, char*))                                   \
-    X(nvrtcGetPTXSize, "nvrtcGetPTXSize", (gm__nvrtcProgram, size_t*))                             \
-    X(nvrtcGetPTX, "nvrtcGetPTX", (gm__nvrtcProgram, char*))                                       \
-    X(nvrtcGetNumSupportedArchs, "nvrtcGetNumSupportedArchs", (int*))                              \
-    X(nvrtcGetSupportedArchs, "nvrtcGetSupportedArchs", (int*))
+#define GM__NVRTC_LIST(X, T)                                                                               \
+    X(T, nvrtcVersion, "nvrtcVersion", GM__REQUIRED, int, (int*, int*))                                    \
+    X(T, nvrtcGetErrorString, "nvrtcGetErrorString", GM__REQUIRED, const char*, (int))                     \
+    X(T, nvrtcCreateProgram, "nvrtcCreateProgram", GM__REQUIRED, int,                                      \
+      (gm__nvrtcProgram*, const char*, const char*, int, const char* const*, const char* const*))          \
+    X(T, nvrtcDestroyProgram, "nvrtcDestroyProgram", GM__REQUIRED, int, (gm__nvrtcProgram*))               \
+    X(T, nvrtcCompileProgram, "nvrtcCompileProgram", GM__REQUIRED, int,                                    \
+      (gm__nvrtcProgram, int, const char* const*))                                                         \
+    X(T, nvrtcGetProgramLogSize, "nvrtcGetProgramLogSize", GM__REQUIRED, int, (gm__nvrtcProgram, size_t*)) \
+    X(T, nvrtcGetProgramLog, "nvrtcGetProgramLog", GM__REQUIRED, int, (gm__nvrtcProgram, char*))           \
+    X(T, nvrtcGetCUBINSize, "nvrtcGetCUBINSize", GM__REQUIRED, int, (gm__nvrtcProgram, size_t*))           \
+    X(T, nvrtcGetCUBIN, "nvrtcGetCUBIN", GM__REQUIRED, int, (gm__nvrtcProgram, char*))                     \
+    X(T, nvrtcGetPTXSize, "nvrtcGetPTXSize", GM__REQUIRED, int, (gm__nvrtcProgram, size_t*))               \
+    X(T, nvrtcGetPTX, "nvrtcGetPTX", GM__REQUIRED, int, (gm__nvrtcProgram, char*))                         \
+    X(T, nvrtcGetNumSupportedArchs, "nvrtcGetNumSupportedArchs", GM__REQUIRED, int, (int*))                \
+    X(T, nvrtcGetSupportedArchs, "nvrtcGetSupportedArchs", GM__REQUIRED, int, (int*))
 #endif
 
-#define GM__TYPEDEF(name, symbol, params) typedef int (*gm__pfn_##name) params;
-GM__DRIVER_LIST(GM__TYPEDEF)
-GM__NVRTC_LIST(GM__TYPEDEF)
+#define GM__TYPEDEF(T, name, symbol, need, ret, params) typedef ret(*gm__pfn_##name) params;
+GM__DRIVER_LIST(GM__TYPEDEF, )
+GM__NVRTC_LIST(GM__TYPEDEF, )
 #undef GM__TYPEDEF
 
-#define GM__MEMBER(name, symbol, params) gm__pfn_##name name;
-typedef int (*gm__pfn_cuLaunchKernelEx)(const gm__launch_config*, gm__CUfunction, void**, void**);
+#define GM__MEMBER(T, name, symbol, need, ret, params) gm__pfn_##name name;
 typedef struct gm__driver {
-    GM__DRIVER_LIST(GM__MEMBER)
-    gm__pfn_cuLaunchKernelEx cuLaunchKernelEx; /* drivers from CUDA 11.8 on; NULL before */
+    GM__DRIVER_LIST(GM__MEMBER, )
 } gm__driver;
 #ifndef GM_NO_NVRTC
 typedef struct gm__nvrtc {
-    GM__NVRTC_LIST(GM__MEMBER)
-    const char* (*nvrtcGetErrorString)(int);
+    GM__NVRTC_LIST(GM__MEMBER, )
 } gm__nvrtc;
 #endif
 #undef GM__MEMBER
 
-/* The outcome of loading a library, decided once per process. */
+/* One entry of a list, for the loop that resolves it: where its pointer goes. */
+typedef struct gm__symbol {
+    const char* symbol;
+    size_t offset;
+    int need;
+} gm__symbol;
+
+/* A library to open, and the outcome, decided once per process. */
 typedef struct gm__lib {
+    const char* what;          /* "CUDA driver": how messages name it */
+    const char* env;           /* the variable that pins its path */
+    const char* const* names;  /* the candidates, in order, NULL-ended */
+    int env_hint;              /* suggest env even when nothing was found */
+    gm_status missing;         /* the status when it does not open or lacks a symbol */
+    void* table;               /* where the entry points go */
+    const gm__symbol* symbols; /* the list, NULL-ended */
+    gm_status (*init)(struct gm__lib* lib); /* run once the symbols resolve; NULL: none */
+    void (*open)(void);        /* gm__open for this library, as pthread_once calls it */
     pthread_once_t once;
     gm_status status;
     char detail[512];
 } gm__lib;
 
-static gm__driver gm__cu;
-static gm__lib gm__cu_lib = {PTHREAD_ONCE_INIT, GM_OK, ""};
-#ifndef GM_NO_NVRTC
-static gm__nvrtc gm__rtc;
-static gm__lib gm__rtc_lib = {PTHREAD_ONCE_INIT, GM_OK, ""};
-#endif
+static void gm__open(gm__lib* lib);
+static gm_status gm__driver_init(gm__lib* lib);
 
-/* dlopen the first of names that opens; the environment variable, when set,
- * is the only candidate (so a deployment or a test can pin or break it). The
- * detail names every library tried; it suggests the variable only where a
- * library was found but did not load, or for what may live off the search
- * path (env_hint): a machine with no driver at all needs no such advice. */
-static void* gm__open_first(gm__lib* lib, const char* env, const char* const* names, const char* what, int env_hint)
+/* Declares library lib: its table gm__<lib> of type T filled from LIST, its
+ * symbol list, its gm__lib gm__<lib>_lib (candidates gm__<lib>_names) and
+ * the function pthread_once runs to open it. */
+#define GM__SYMBOL(T, name, symbol, need, ret, params) {symbol, offsetof(T, name), need},
+#define GM__LIBRARY(lib, T, LIST, what, env, env_hint, missing, init)                                           \
+    static T gm__##lib;                                                                                         \
+    static void gm__open_##lib(void);                                                                           \
+    static const gm__symbol gm__##lib##_symbols[] = {LIST(GM__SYMBOL, T){NULL, 0, 0}};                          \
+    static gm__lib gm__##lib##_lib = {what, env, gm__##lib##_names, env_hint, missing, &gm__##lib,              \
+                                      gm__##lib##_symbols, init, gm__open_##lib, PTHREAD_ONCE_INIT, GM_OK, ""}; \
+    static void gm__open_##lib(void) { gm__open(&gm__##lib##_lib); }
+
+/* A machine with no driver at all needs no advice on GM_CUDA_PATH. */
+static const char* const gm__cu_names[] = {"libcuda.so.1", 0};
+GM__LIBRARY(cu, gm__driver, GM__DRIVER_LIST, "CUDA driver", "GM_CUDA_PATH", 0, GM_ERR_NO_DRIVER, gm__driver_init)
+#ifndef GM_NO_NVRTC
+/* NVRTC often lives off the search path (a toolkit folder): suggest GM_NVRTC_PATH. */
+static const char* const gm__rtc_names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2", "libnvrtc.so",
+                                            "/usr/local/cuda/lib64/libnvrtc.so", 0};
+GM__LIBRARY(rtc, gm__nvrtc, GM__NVRTC_LIST, "NVRTC", "GM_NVRTC_PATH", 1, GM_ERR_NO_NVRTC, NULL)
+#endif
+#undef GM__LIBRARY
+#undef GM__SYMBOL
+
+/* dlopen the first of the library's names that opens; its environment
+ * variable, when set, is the only candidate (so a deployment or a test can
+ * pin or break it). The detail names every library tried; it suggests the
+ * variable only where a library was found but did not load, or for what may
+ * live off the search path (env_hint). */
+static void* gm__open_first(gm__lib* lib)
 {
-    const char* pinned = getenv(env);
+    const char* pinned = getenv(lib->env);
     size_t used = 0;
     int i, found = 0;
     if (pinned && *pinned) {
         void* h = dlopen(pinned, RTLD_NOW | RTLD_LOCAL);
         if (!h)
-            snprintf(lib->detail, sizeof lib->detail, "%s: tried %s=%s: %s", what, env, pinned, dlerror());
+            snprintf(lib->detail, sizeof lib->detail, "%s: tried %s=%s: %s", lib->what, lib->env, pinned, dlerror());
         return h;
     }
-    used = (size_t)snprintf(lib->detail, sizeof lib->detail, "%s: tried", what);
-    for (i = 0; names[i]; ++i) {
-        void* h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    used = (size_t)snprintf(lib->detail, sizeof lib->detail, "%s: tried", lib->what);
+    for (i = 0; lib->names[i]; ++i) {
+        void* h = dlopen(lib->names[i], RTLD_NOW | RTLD_LOCAL);
         const char* why;
         if (h)
             return h;
@@ -175,107 +222,68 @@ static void* gm__open_first(gm__lib* lib, const char* env, const char* const* na
         why = why && !strstr(why, "No such file") ? why : NULL; /* there, but it did not load: say why */
         found |= why != NULL;
         if (used < sizeof lib->detail)
-            used += (size_t)snprintf(lib->detail + used, sizeof lib->detail - used, " %s%s%s%s", names[i],
+            used += (size_t)snprintf(lib->detail + used, sizeof lib->detail - used, " %s%s%s%s", lib->names[i],
                                      why ? " (" : "", why ? why : "", why ? ")" : "");
     }
     if (used < sizeof lib->detail)
         used += (size_t)snprintf(lib->detail + used, sizeof lib->detail - used, found ? "" : ": not found");
-    if ((found || env_hint) && used < sizeof lib->detail)
-        snprintf(lib->detail + used, sizeof lib->detail - used, "; set %s to the library's path", env);
+    if ((found || lib->env_hint) && used < sizeof lib->detail)
+        snprintf(lib->detail + used, sizeof lib->detail - used, "; set %s to the library's path", lib->env);
     return NULL;
 }
 
-/* dlsym through a union: ISO C has no cast from void* to a function pointer. */
-static int gm__sym(void* h, const char* symbol, void* slot, gm__lib* lib, const char* what)
+/* Fills the library's table from h; 0 (with the detail) when a required
+ * symbol is missing. dlsym's void* goes through a union: ISO C has no cast
+ * from void* to a function pointer. */
+static int gm__resolve(gm__lib* lib, void* h)
 {
-    union { void* obj; int (*fn)(void); } u;
-    u.obj = dlsym(h, symbol);
-    if (!u.obj) {
-        snprintf(lib->detail, sizeof lib->detail, "%s: missing symbol %s", what, symbol);
-        return 0;
+    const gm__symbol* e;
+    for (e = lib->symbols; e->symbol; ++e) {
+        union { void* obj; int (*fn)(void); } u;
+        u.obj = dlsym(h, e->symbol);
+        if (!u.obj && e->need == GM__REQUIRED) {
+            snprintf(lib->detail, sizeof lib->detail, "%s: missing symbol %s", lib->what, e->symbol);
+            return 0;
+        }
+        memcpy((char*)lib->table + e->offset, &u.fn, sizeof u.fn);
     }
-    memcpy(slot, &u.fn, sizeof u.fn);
     return 1;
 }
 
-static void gm__load_driver(void)
+static void gm__open(gm__lib* lib)
 {
-    static const char* const names[] = {"libcuda.so.1", 0};
-    gm__lib* lib = &gm__cu_lib;
-    void* h = gm__open_first(lib, "GM_CUDA_PATH", names, "CUDA driver", 0);
-    int rc;
-    if (!h) {
-        lib->status = GM_ERR_NO_DRIVER;
-        return;
-    }
-#define GM__RESOLVE(name, symbol, params)                                \
-    if (!gm__sym(h, symbol, &gm__cu.name, lib, "CUDA driver")) {         \
-        lib->status = GM_ERR_NO_DRIVER;                                  \
-        return;                                                          \
-    }
-    GM__DRIVER_LIST(GM__RESOLVE)
-#undef GM__RESOLVE
-    {
-        union { void* obj; gm__pfn_cuLaunchKernelEx fn; } u;
-        u.obj = dlsym(h, "cuLaunchKernelEx");
-        gm__cu.cuLaunchKernelEx = u.fn;
-    }
-    rc = gm__cu.cuInit(0);
-    if (rc != 0) {
-        const char* name = "?";
-        gm__cu.cuGetErrorName(rc, &name);
-        snprintf(lib->detail, sizeof lib->detail, "CUDA driver: cuInit failed: %s (%d)", name, rc);
-        lib->status = rc == 100 /* CUDA_ERROR_NO_DEVICE */ ? GM_ERR_NO_DEVICE : GM_ERR_NO_DRIVER;
-        return;
-    }
-    lib->status = GM_OK;
+    void* h = gm__open_first(lib);
+    if (!h || !gm__resolve(lib, h))
+        lib->status = lib->missing;
+    else
+        lib->status = lib->init ? lib->init(lib) : GM_OK;
 }
 
-#ifndef GM_NO_NVRTC
-static void gm__load_nvrtc(void)
+/* A driver that loads may still have no device, or a broken install. */
+static gm_status gm__driver_init(gm__lib* lib)
 {
-    static const char* const names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2", "libnvrtc.so",
-                                        "/usr/local/cuda/lib64/libnvrtc.so", 0};
-    gm__lib* lib = &gm__rtc_lib;
-    void* h = gm__open_first(lib, "GM_NVRTC_PATH", names, "NVRTC", 1);
-    if (!h) {
-        lib->status = GM_ERR_NO_NVRTC;
-        return;
-    }
-#define GM__RESOLVE(name, symbol, params)                          \
-    if (!gm__sym(h, symbol, &gm__rtc.name, lib, "NVRTC")) {        \
-        lib->status = GM_ERR_NO_NVRTC;                             \
-        return;                                                    \
-    }
-    GM__NVRTC_LIST(GM__RESOLVE)
-#undef GM__RESOLVE
-    if (!gm__sym(h, "nvrtcGetErrorString", &gm__rtc.nvrtcGetErrorString, lib, "NVRTC")) {
-        lib->status = GM_ERR_NO_NVRTC;
-        return;
-    }
-    lib->status = GM_OK;
+    const char* name = "?";
+    int rc = gm__cu.cuInit(0);
+    if (rc == 0)
+        return GM_OK;
+    gm__cu.cuGetErrorName(rc, &name);
+    snprintf(lib->detail, sizeof lib->detail, "%s: cuInit failed: %s (%d)", lib->what, name, rc);
+    return rc == 100 /* CUDA_ERROR_NO_DEVICE */ ? GM_ERR_NO_DEVICE : GM_ERR_NO_DRIVER;
 }
 
-#endif
-
-/* GM_OK once the driver is loaded and initialised; else the reason, recorded
- * as this thread's error with the caller's name. */
-static gm_status gm__driver_ready(const char* fn)
+/* GM_OK once the library is loaded (and initialised); else the reason,
+ * recorded as this thread's error with the caller's name. */
+static gm_status gm__lib_ready(const char* fn, gm__lib* lib)
 {
-    pthread_once(&gm__cu_lib.once, gm__load_driver);
-    if (gm__cu_lib.status != GM_OK)
-        return gm__fail(gm__cu_lib.status, "%s: %s", fn, gm__cu_lib.detail);
+    pthread_once(&lib->once, lib->open);
+    if (lib->status != GM_OK)
+        return gm__fail(lib->status, "%s: %s", fn, lib->detail);
     return GM_OK;
 }
 
+static gm_status gm__driver_ready(const char* fn) { return gm__lib_ready(fn, &gm__cu_lib); }
 #ifndef GM_NO_NVRTC
-static gm_status gm__nvrtc_ready(const char* fn)
-{
-    pthread_once(&gm__rtc_lib.once, gm__load_nvrtc);
-    if (gm__rtc_lib.status != GM_OK)
-        return gm__fail(gm__rtc_lib.status, "%s: %s", fn, gm__rtc_lib.detail);
-    return GM_OK;
-}
+static gm_status gm__nvrtc_ready(const char* fn) { return gm__lib_ready(fn, &gm__rtc_lib); }
 #endif
 
 /* A failed driver call as a status with the call's name and CUDA's error name. */
