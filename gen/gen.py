@@ -20,7 +20,7 @@ FAST_ENTRY = ('extern "C" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS
               '{ gm__xform_fast<%d, %d, %d, %d, %d, %d, %d>(a); }\n')
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPDX = "SPDX-License-Identifier: MIT"
-TEMPLATES = ("prelude_host.h", "prelude_cuda.cu", "pixel.inc", "xform.cu", "xform_fast.cu")
+TEMPLATES = ("prelude_host.h", "prelude_cuda.cu", "codec.inc", "pixel.inc", "xform.cu", "xform_fast.cu")
 # Every file the output depends on. Each banner records their hashes in
 # sha256sum's format, so `make` tells by content (not file times) whether the
 # committed headers are stale, without running Python.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Host prelude: what templates/pixel.inc expects from its includer, for the
- * CPU path. memcpy keeps the float<->bits casts free of aliasing trouble in C
- * and C++ alike. */
+/* Host prelude: what the per-pixel templates (codec.inc, pixel.inc) expect
+ * from their includer, for the CPU path. memcpy keeps the float<->bits casts
+ * free of aliasing trouble in C and C++ alike. */
 #include <math.h>
 #include <string.h>
 

@@ -7,10 +7,11 @@
  * swap_rb). A runtime map inside the kernel would cost registers spilled to
  * local memory, so other maps take the generic kernel. The host takes it
  * only where every row, plane and image start is aligned to those widths;
- * otherwise it launches gm__xform. The arithmetic is pixel.inc's, shared with
- * the CPU path, so both kernels and the CPU agree bit for bit. S, D: dtypes;
- * C: channels; LS, LD: source and destination layout (0 interleaved, 1
- * planar); P: pixels per unit; R: units per thread. */
+ * otherwise it launches gm__xform. Each element goes through the stages of
+ * codec.inc and pixel.inc, shared with the CPU path, so both kernels and the
+ * CPU agree bit for bit. S, D: dtypes; C: channels; LS, LD: source and
+ * destination layout (0 interleaved, 1 planar); P: pixels per unit; R: units
+ * per thread. */
 
 /* An element's bytes as one integer, so values stay in registers. */
 template <int N> struct gm__raw;

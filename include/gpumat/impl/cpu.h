@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Implementation: the CPU path. gm__pixel is the same code the kernels run
- * (templates/pixel.inc); the generated per-dtype-pair wrappers in
- * gen/kernels.h call this loop with constant S and D so its switches fold. */
+ * (templates/codec.inc and pixel.inc: decode, compute, encode); the
+ * generated per-dtype-pair wrappers in gen/kernels.h call this loop with
+ * constant S and D so the stages' switches fold. */
 
 #if defined(__GNUC__)
 #define GM__ALWAYS_INLINE __attribute__((always_inline)) inline
