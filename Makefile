@@ -18,7 +18,7 @@
 ##   JOBS               make check/test's jobs at once (default: the cores)
 ##   PREFIX=/usr/local  install and uninstall root; DESTDIR= stages under it
 ##   ARCHS=sm_90        make aot's GPU architectures, e.g. "sm_87 sm_90"
-##   AOT_KERNELS=all    make aot's kernels: all, used:FILE or name patterns
+##   AOT_KERNELS=all    make aot's kernels: all, used:FILE, name patterns, for:u8:f32:3
 ##   AOT_OUT            make aot's header (default BUILD/gm_aot.h)
 ##   BENCH_OUT=bench    where make bench writes its results
 ##   CC CXX CFLAGS      compilers and flags (default cc, c++, -O2 -g)
@@ -56,7 +56,7 @@ TESTS   := $(addprefix $(BUILD)/,test_args test_cpu test_nvrtc test_gpu test_arg
            $(ORACLE)
 TESTS   += $(addprefix $(BUILD)/,test_interop test_interop_asan)
 TESTS   += $(addprefix $(BUILD)/,test_typed test_typed_asan)
-TESTS   += $(addprefix $(BUILD)/,test_alloc test_alloc_asan)
+TESTS   += $(BUILD)/test_plan
 
 .PHONY: all demo gen test check clean help FORCE
 all: demo
@@ -119,8 +119,8 @@ check: $(filter-out $(SLOW),$(TESTS)) $(BUILD)/demo $(BUILD)/aot_compile example
 
 # `make aot ARCHS="sm_87 sm_90" AOT_KERNELS=...` writes AOT_OUT: CUBINs for
 # ARCHS and PTX for newer GPUs, embedded as arrays. AOT_KERNELS: all,
-# used:FILE (from a run with GM_RECORD=FILE) or names/patterns such as
-# "gm_xform_u8_f32_c3*". Build with -DGM_AOT_HEADER='"$(AOT_OUT)"', and
+# used:FILE (from a run with GM_RECORD=FILE), names/patterns such as
+# "gm_xform_u8_f32_c3*", or for:SRC:DST:CHANNELS (gm_kernels_for's list). Build with -DGM_AOT_HEADER='"$(AOT_OUT)"', and
 # -DGM_NO_NVRTC for a program that never opens NVRTC.
 ARCHS       ?= sm_90
 AOT_KERNELS ?= all
@@ -202,7 +202,7 @@ $(BUILD)/gpumat.h: gen/single.sh $(HEADERS) | $(BUILD)
 # `make bench-jit` (GPU machine): JIT first-call costs (cold NVRTC, disk
 # cache in a new process, embedded AOT images for ARCHS) and a cached call's
 # host overhead; rows on stdout and in BENCH_OUT/jit_rows.jsonl.
-BENCH_JIT_KERNELS := gm_xform_u8_f32_c3* gm_xform_u8_f32_c1* gm_xform_u8_f16_c3* gm_xform_f32_u8_c1* gm_xform_u8_u8_c4*
+BENCH_JIT_KERNELS := for:u8:f32:3 for:u8:f16:3 for:f32:u8:1 for:u8:u8:4
 .PHONY: bench-jit
 bench-jit: $(BUILD)/bench_jit $(BUILD)/bench_jit_aot
 	mkdir -p $(BENCH_OUT)

@@ -700,8 +700,8 @@ double now_us()
 
 // Host time per call with the kernel cached: 10000 gm_convert calls on an
 // 8x8 image against 10000 bare launches of the same kernel with the same
-// arguments and geometry (what gm__run does, without argument checks and
-// lookup).
+// arguments and geometry (gm__run's launch, without the description, the
+// plan and the lookup before it).
 void host_section()
 {
     const int n = 10000;
@@ -724,28 +724,22 @@ void host_section()
     }
     why[0] = ok ? "" : g_err;
     if (ok) {
-        // What gm_convert builds and gm__run launches (include/gpumat/impl/ops.h).
-        gm_xform x = gm_xform_identity();
-        for (int c = 0; c < 4; ++c)
-            x.scale[c] = 1.0 / 255.0;
-        // The aligned 8x8 image takes the fast kernel, with the arguments
-        // gm__fast rewrites for it, gm__run's geometry and its launch call.
-        gm__xform_args a = gm__args(&s, &d, NULL, &x);
-        gm__CUfunction f = 0;
-        void* params[1] = {&a};
-        int waits = 0, wave = 0;
-        long fast0 = gm__fast_launches;
-        int fast = gm__fast(&a, GM_U8, GM_F32, 3, GM_HWC, GM_HWC);
-        ok = gm_ok(gm_convert(&s, &d, 1.0 / 255.0, 0.0, st)) &&
-             (gm__fast_launches == fast0 + 1 || fail("gm_convert did not take the fast kernel")) &&
-             (fast >= 0 || fail("no fast kernel for the 8x8 convert")) &&
-             gm_ok(gm__kernel("bench", fast, s.device, &f, &waits, &wave));
-        const unsigned char* pr = ok ? gm__fast_pr[fast - GM__GENERIC_COUNT] : NULL;
-        gm__geometry g = ok ? gm__geometry_for(&a, pr[0], pr[1], wave) : gm__geometry();
+        // gm_convert's description of itself, planned once and made ready as
+        // gm__run does (plan.h, run.h); then only run's launch, repeated.
+        gm__ops ops;
+        gm__plan plan;
+        gm__ready ready;
+        ops.n = 0;
+        ok = gm_ok(gm__convert_ops(NULL, &s, &d, 1.0 / 255.0, 0.0, &ops)) && (ops.n == 1 || fail("%d ops", ops.n));
+        if (ok)
+            gm__plan_op(&ops.op[0], &plan);
+        ok = ok && (gm__kernels[plan.kernel].family == GM__FAMILY_XFORM_FAST || fail("no fast kernel for the 8x8 convert")) &&
+             gm_ok(gm__prepare(&plan, &ready));
+        void* params[1] = {&plan.args};
         const char* api = "";
         double t0 = now_us();
         for (int i = 0; ok && i < n; ++i) {
-            int rc = gm__launch(f, &g, waits, st, params, &api);
+            int rc = gm__launch(&ready, st, params, &api);
             ok = rc == 0 || fail("%s returned %d", api, rc);
         }
         us[1] = (now_us() - t0) / n;

@@ -13,8 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The kernels measured: what a u8 camera pipeline uses (the AOT build embeds
- * exactly these; see BENCH_JIT_KERNELS in the Makefile). */
+/* The kernels measured: what a u8 camera pipeline uses, gm_kernels_for's
+ * lists (the AOT build embeds exactly these: BENCH_JIT_KERNELS in the
+ * Makefile). */
 static const struct {
     gm_dtype src, dst;
     int channels;
@@ -44,7 +45,7 @@ static int first_calls(FILE* out, const char* phase)
     double first = 0, rest = 0;
     char op[64], note[128];
     for (i = 0; i < (int)(sizeof ops / sizeof ops[0]); ++i)
-        n += gm_kernels_for(ops[i].src, ops[i].dst, ops[i].channels, specs + n);
+        n += gm_kernels_for(ops[i].src, ops[i].dst, ops[i].channels, specs + n, 32 - n);
     for (k = 0; k < n; ++k) {
         double t0 = now_us(), dt;
         if (gm_warmup(&specs[k], 1, 0) != GM_OK) {

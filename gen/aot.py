@@ -5,8 +5,10 @@
 Usage: python3 gen/aot.py --compiler BUILD/aot_compile --archs "sm_87 sm_90"
                           --kernels SPEC --out FILE.h
 SPEC: "all"; "used:FILE" (kernel names one a line, as GM_RECORD=FILE writes
-them); or names and shell-style patterns separated by spaces or commas
-("gm_xform_u8_f32_c3*"). The header holds a CUBIN for each arch and PTX for
+them); or, separated by spaces or commas, names, shell-style patterns
+("gm_xform_u8_f32_c3*") and "for:SRC:DST:CHANNELS" (the kernels
+gm_kernels_for lists: every operation from SRC to DST writing CHANNELS
+channels, "for:u8:f32:3"). The header holds a CUBIN for each arch and PTX for
 the newest one (the driver compiles it for newer GPUs). Use it with
     #define GM_AOT_HEADER "FILE.h"   (and GM_NO_NVRTC to leave NVRTC out)
 before the #include that has GPUMAT_IMPLEMENTATION. Deterministic: same
@@ -26,7 +28,9 @@ def run(args, stdin=None):
     return subprocess.run(args, input=stdin, stdout=subprocess.PIPE, check=True, text=True).stdout
 
 
-def select(spec, names):
+def select(spec, names, kernels_for):
+    """The kernel names spec selects; kernels_for(src, dst, channels) lists
+    gm_kernels_for's names."""
     if spec == "all":
         return list(names)
     if spec.startswith("used:"):
@@ -36,7 +40,15 @@ def select(spec, names):
         if unknown:
             sys.exit("aot.py: %s names unknown kernels: %s" % (spec[5:], " ".join(unknown)))
         return [n for n in names if n in wanted]
-    patterns = [p for p in re.split(r"[\s,]+", spec) if p]
+    patterns = []
+    for p in (p for p in re.split(r"[\s,]+", spec) if p):
+        parts = p.split(":")
+        if parts[0] == "for":
+            if len(parts) != 4:
+                sys.exit("aot.py: %r is not for:SRC:DST:CHANNELS" % p)
+            patterns += kernels_for(*parts[1:])
+        else:
+            patterns.append(p)
     for p in patterns:
         if not fnmatch.filter(names, p):
             sys.exit("aot.py: %r matches no kernel (aot_compile --list names them)" % p)
@@ -84,7 +96,7 @@ def main():
     if not archs:
         sys.exit("aot.py: --archs is empty")
     names = run([args.compiler, "--list"]).split()
-    chosen = select(args.kernels, names)
+    chosen = select(args.kernels, names, lambda *key: run([args.compiler, "--for"] + list(key)).split())
     if not chosen:
         sys.exit("aot.py: no kernels selected by %r" % args.kernels)
     source_hash = run([args.compiler, "--hash"]).strip()

@@ -13,6 +13,7 @@
 #include "gpumat.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 static int* specs;
@@ -33,7 +34,7 @@ static int compile_one(int spec)
     /* NVRTC falls back to PTX for an arch it does not know; a CUBIN was asked for */
     if (!ptx && (size < 4 || memcmp(image, "\177ELF", 4) != 0)) {
         fprintf(stderr, "aot_compile: this NVRTC cannot make CUBIN for %s\n", target);
-        free(image);
+        GM_FREE(image);
         return 0;
     }
     snprintf(path, sizeof path, "%s/%s.%s", out_dir, gm_kernel_name(spec), target);
@@ -42,7 +43,7 @@ static int compile_one(int spec)
     ok = (f && fclose(f) == 0) && ok;
     if (!ok)
         fprintf(stderr, "aot_compile: cannot write %s\n", path);
-    free(image);
+    GM_FREE(image);
     return ok;
 }
 
@@ -64,6 +65,28 @@ static void* worker(void* unused)
     }
 }
 
+/* The dtype named name ("u8", ...); GM_DTYPE_COUNT where none is. */
+static gm_dtype dtype_named(const char* name)
+{
+    int d;
+    for (d = 0; d < GM_DTYPE_COUNT && strcmp(gm_dtype_name((gm_dtype)d), name); ++d)
+        ;
+    return (gm_dtype)d;
+}
+
+/* --for: the names gm_kernels_for gives, one a line. */
+static int list_for(const char* src, const char* dst, int channels)
+{
+    int kernels[16], n = gm_kernels_for(dtype_named(src), dtype_named(dst), channels, kernels, 16), i;
+    if (n == 0) {
+        fprintf(stderr, "aot_compile: --for %s %s %d: %s\n", src, dst, channels, gm_last_error());
+        return 2;
+    }
+    for (i = 0; i < n; ++i)
+        printf("%s\n", gm_kernel_name(kernels[i]));
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     pthread_t threads[64];
@@ -79,8 +102,10 @@ int main(int argc, char** argv)
             printf("%s\n", gm_kernel_name(i));
         return 0;
     }
+    if (argc == 5 && !strcmp(argv[1], "--for"))
+        return list_for(argv[2], argv[3], atoi(argv[4]));
     if (argc != 3 || (sscanf(argv[2], "sm_%d", &arch) != 1 && sscanf(argv[2], "compute_%d", &arch) != 1)) {
-        fprintf(stderr, "usage: aot_compile --hash | --list | DIR sm_XY|compute_XY < names\n");
+        fprintf(stderr, "usage: aot_compile --hash | --list | --for SRC DST CHANNELS | DIR sm_XY|compute_XY < names\n");
         return 2;
     }
     out_dir = argv[1];

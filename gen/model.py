@@ -49,12 +49,6 @@ def name(op, *parts):
     return "_".join(("gm", op) + parts)
 
 
-def spec_index(src, dst, channels):
-    """Generic kernel slot: (source dtype, destination dtype, channels
-    written). Layouts, pitches and channel maps are launch arguments."""
-    return (DTYPE_NAMES.index(src) * len(DTYPES) + DTYPE_NAMES.index(dst)) * len(CHANNELS) + channels - 1
-
-
 def specs():
     for s in DTYPE_NAMES:
         for d in DTYPE_NAMES:
@@ -62,22 +56,37 @@ def specs():
                 yield s, d, c
 
 
-def kernel_name(src, dst, channels):
-    return name("xform", src, dst, "c%d" % channels)
+# The kernel families: each is a template (templates/<family>.cu, whose entry
+# macro GM__ENTRY_<FAMILY> turns a row into a kernel) and the rows below.
+FAMILIES = ["xform", "xform_fast"]
 
 
-# Fast kernels: transforms that keep the channel count, one per (source dtype,
-# destination dtype, channels, source layout, destination layout), numbered
-# after the generic ones in the same order as this loop.
-def fast_specs():
-    for s, d, c in specs():
-        for ls in LAYOUTS:
-            for ld in LAYOUTS:
-                yield s, d, c, ls, ld
+class Kernel:
+    """One row of the catalogue: a kernel specialization, by named fields.
+    Fields a family does not use are None (0 in C; layouts -1)."""
+    FIELDS = ("family", "src", "dst", "channels", "src_layout", "dst_layout", "pixels", "units", "min_blocks")
+
+    def __init__(self, family, src, dst, channels, src_layout=None, dst_layout=None):
+        self.family, self.src, self.dst, self.channels = family, src, dst, channels
+        self.src_layout, self.dst_layout = src_layout, dst_layout
+        fast = family == "xform_fast"
+        args = (src, dst, channels, src_layout, dst_layout)
+        self.pixels = pixels_per_unit(*args) if fast else None
+        self.units = units_per_thread(*args) if fast else None
+        self.min_blocks = min_blocks(*args) if fast else None
+        self.name = name("xform", src, dst, "c%d" % channels, *((src_layout, dst_layout) if fast else ()))
 
 
-def fast_kernel_name(src, dst, channels, ls, ld):
-    return name("xform", src, dst, "c%d" % channels, ls, ld)
+def catalogue():
+    """Every kernel that exists, in index order: the generic transform of each
+    (source dtype, destination dtype, channels written), whose layouts,
+    pitches and channel map are launch arguments; then the fast transform of
+    each of those with its layouts fixed. One channel has no layouts: the
+    planner runs it as interleaved, so its only fast kernel is hwc -> hwc."""
+    rows = [Kernel("xform", s, d, c) for s, d, c in specs()]
+    rows += [Kernel("xform_fast", s, d, c, ls, ld) for s, d, c in specs() for ls in LAYOUTS for ld in LAYOUTS
+             if c > 1 or ls == ld == "hwc"]
+    return rows
 
 
 def size(dtype):
@@ -98,9 +107,8 @@ def pixels_per_unit(src, dst, channels, ls, ld):
     unit; where none is, the fewest whose destination run is a multiple of 16
     bytes, halved while the unit would hold more than 320 bytes. One channel
     from a 1-byte type to a wider one takes 16, so that a lane loads 16 bytes
-    (the destination run, up to 128 bytes, is staged): on the H200 each of
-    those 14 pairs ran 1-7 points of copy faster so, and gm_convert u8 -> f32
-    of 3 channels (one channel, three times as wide) at 4K 88.9 -> 91.8."""
+    (the destination run, up to 128 bytes, is staged): wide loads are what
+    those kernels lack. Measurements: bench/RESULTS.md."""
     srun = size(src) * (channels if ls == "hwc" else 1)
     drun = size(dst) * (channels if ld == "hwc" else 1)
     if channels == 1 and size(src) == 1 and size(dst) > 1:
@@ -122,22 +130,13 @@ def units_per_thread(src, dst, channels, ls, ld):
     read and written, 1 to 4; up to 8 units of at most 32 bytes, so that a
     thread's fixed work (its task's indices, the parameters) is spread over
     enough pixels. Narrowing conversions from a staged source read at most
-    64 bytes a thread: in the H200 sweep 99 of 104 of them measured ran faster
-    so, by up to 20 points of copy (more threads resident, more waves). One
-    channel from a 1-byte type to a 4-byte one takes 2 (of its 16-pixel
-    units), not 3: a padded row of 1920 bytes (a 640-pixel 3-channel u8
-    image, as gm_convert flattens it) is then two tasks of 64 and 56 units
-    rather than 96 and 24; on the H200, gm_convert u8 -> f32 of 3 channels at
-    32x640x640 went 91.8 -> 93.5% of copy, at 4K 91.8 -> 90.7 (joined rows,
-    where R = 3 has no short tasks). R = 2 for the 2-byte destinations too
-    (from 4) measured 4-5 points lower on the 4K sweep, in a run whose
-    streaming stores cost those kernels about 0.7 themselves. Units of 96
-    bytes or more read and written take 1, not 2: shorter tasks end the
-    kernel sooner, and at 64 registers more threads stay resident; on the
-    H200 (with the half blocks of grids beyond a wave) gm_split f32 of 3
-    channels at 4K went 96.4 -> 96.9% of copy, at 32x640x640 98.5 -> 98.9,
-    and the 70 sweep configurations measured that run such kernels moved +0.3
-    (median; -1.1 to +2.9)."""
+    64 bytes a thread: more threads stay resident. One channel from a 1-byte
+    type to a 4-byte one takes 2 of its 16-pixel units: a padded row of 1920
+    bytes (a 640-pixel 3-channel u8 image, as gm_convert flattens it) is then
+    two even tasks rather than a long and a short one (2-byte destinations
+    keep 4: they measured slower at 2). Units of 96 bytes or more read and
+    written take 1: shorter tasks end the kernel sooner, and at 64 registers
+    more threads stay resident. Measurements: bench/RESULTS.md."""
     p = pixels_per_unit(src, dst, channels, ls, ld)
     if channels == 1 and size(src) == 1 and size(dst) == 4:
         return 2
@@ -157,9 +156,7 @@ def min_blocks(src, dst, channels, ls, ld):
     threads resident, where a thread holds little: one unit (R = 1) of at
     most 112 bytes with one destination stream, or two units (R = 2) of at
     most 80; else 2 (at most 128 registers: one block a multiprocessor would
-    leave it mostly idle). Beyond those sizes ptxas spills at 64 registers
-    (within them a few kernels spill 16 bytes, which cost nothing measurable);
-    other kernels moved a few points either way with 4 in the H200 sweep."""
+    leave it mostly idle). Beyond those sizes ptxas spills at 64 registers."""
     p = pixels_per_unit(src, dst, channels, ls, ld)
     r = units_per_thread(src, dst, channels, ls, ld)
     stream = p * size(dst) * (channels if ld == "hwc" else 1)

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Ahead of time: `make aot`'s generator embeds the demo's kernels, the demo
+# Ahead of time: `make aot`'s generator embeds the demo's kernels (the list
+# gm_kernels_for gives for u8 -> f32 of 3 channels), the demo
 # builds with GM_NO_NVRTC and must name neither the NVRTC library nor any
 # NVRTC symbol; on a GPU it must run from the embedded CUBIN, from PTX alone
 # (driver JIT, archs below the GPU's), and fail naming a kernel left out.
@@ -25,7 +26,7 @@ if ! echo gm_xform_u8_u8_c1 | "$B/aot_compile" "$T" sm_90 > "$T/probe.log" 2>&1 
     echo "aot: 0 passed, 0 failed, 1 skipped"
     exit 0
 fi
-if aot full "sm_80 sm_90" "gm_xform_u8_f32_c3*"; then pass; else fail "building the AOT demo (sm_80 sm_90)"; fi
+if aot full "sm_80 sm_90" "for:u8:f32:3"; then pass; else fail "building the AOT demo (sm_80 sm_90, gm_kernels_for's list)"; fi
 if aot ptx "sm_75" "gm_xform_u8_f32_c3*"; then pass; else fail "building the AOT demo (sm_75 + PTX)"; fi
 if aot partial "sm_80 sm_90" "gm_xform_u8_f32_c3"; then pass; else fail "building the AOT demo (generic kernel only)"; fi
 if [ -x "$T/full" ]; then

@@ -73,6 +73,7 @@ run licence sh tests/licence.sh
 run headers sh tests/headers.sh
 run args "$B/test_args"
 run cpu "$B/test_cpu"
+run plan "$B/test_plan"
 # CUDA's driver needs the address range ASan keeps for its shadow gap.
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run args_asan "$B/test_args_asan"
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run cpu_asan "$B/test_cpu_asan"
@@ -85,8 +86,6 @@ run dlpack_layout sh tests/dlpack_layout.sh "$B"
 run packaging sh tests/packaging.sh "$B"
 run jit "$B/test_jit"
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run jit_asan "$B/test_jit_asan"
-run alloc "$B/test_alloc"
-ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run alloc_asan "$B/test_alloc_asan"
 if [ -x "$B/oracle" ]; then
     run oracle "$B/oracle"
 elif [ "$CI" = "true" ]; then
@@ -103,6 +102,8 @@ run readme sh tests/readme_check.sh "$B"
 run examples sh tests/examples.sh "$B"
 run aot sh tests/aot_check.sh "$B"
 run no_python sh tests/no_python.sh
+run alloc_check sh tests/alloc_check.sh
+run impl_files sh tests/impl_files.sh
 
 while [ -n "$STARTED" ]; do show_finished; [ -z "$STARTED" ] || nap; done
 wait

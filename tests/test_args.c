@@ -1378,7 +1378,7 @@ static void test_kernels(void)
     EXPECT(gm_kernel_compile(0, -86, &size), GM_ERR_ARG, "gm_kernel_compile", "arch", NULL);
     EXPECT(gm_kernel_compile(0, 0, NULL), GM_ERR_ARG, "gm_kernel_compile", "arch", NULL);
     {
-        int bad[2] = {0, -1}, kernels[5];
+        int bad[2] = {0, -1}, kernels[7];
         char dir[2];
         EXPECT(gm_warmup(NULL, 3, 0), GM_ERR_ARG, "gm_warmup", "kernels is NULL but count is 3", NULL);
         EXPECT(gm_warmup(bad, 0, 0), GM_ERR_ARG, "gm_warmup", "count 0", NULL);
@@ -1386,9 +1386,14 @@ static void test_kernels(void)
         EXPECT(gm_cache_dir(NULL, 64), GM_ERR_ARG, "gm_cache_dir", "path", NULL);
         EXPECT(gm_cache_dir(dir, sizeof dir), GM_ERR_ARG, "gm_cache_dir", "size 2", NULL);
         reset_error();
-        CHECK(gm_kernels_for(GM_U8, GM_F32, 3, NULL) == 0 && strncmp(gm_last_error(), "gm_kernels_for: kernels", 23) == 0,
-              "gm_kernels_for(..., NULL): %s", gm_last_error());
-        CHECK(gm_kernels_for(GM_U8, GM_F32, 3, kernels) > 0, "gm_kernels_for: %s", gm_last_error());
+        CHECK(gm_kernels_for(GM_U8, GM_F32, 3, NULL, 7) == 0 &&
+                  strncmp(gm_last_error(), "gm_kernels_for: kernels", 23) == 0,
+              "gm_kernels_for(..., NULL, 7): %s", gm_last_error());
+        reset_error();
+        CHECK(gm_kernels_for(GM_U8, GM_F32, 3, kernels, -1) == 0 && strncmp(gm_last_error(), "gm_kernels_for: max", 19) == 0,
+              "gm_kernels_for(..., -1): %s", gm_last_error());
+        CHECK(gm_kernels_for(GM_U8, GM_F32, 3, NULL, 0) == 6, "gm_kernels_for(..., NULL, 0) counts: %s", gm_last_error());
+        CHECK(gm_kernels_for(GM_U8, GM_F32, 3, kernels, 7) == 6, "gm_kernels_for: %s", gm_last_error());
     }
     CHECK(size == 12345, "image_size written on an argument failure: %zu", size);
     reset_error();

@@ -2,19 +2,42 @@
  * data, odd sizes, ROIs at odd offsets, foreign pitches, both layouts,
  * batches; dense images whose rows the host joins; rows of several warp
  * tasks; grids each side of a wave (full and half blocks); the
- * split/merge/blob entry points; transfers; an image over 2^31 bytes; N threads racing on a
- * cold kernel; 32 dependent launches on one stream, and the same captured
- * into a CUDA graph. Prints SKIP without a GPU.
+ * split/merge/blob entry points; transfers; an image over 2^31 bytes; N
+ * threads racing on a cold kernel; warm-up from gm_kernels_for's list
+ * leaving nothing to load; 32 dependent launches on one stream, and the
+ * same captured into a CUDA graph. Prints SKIP without a GPU.
  * Run alone: make build/test_gpu && build/test_gpu [--sanitize]  (--sanitize: the subset
  * for compute-sanitizer: all but every specialization, every fast kernel and the big image) */
 #define _POSIX_C_SOURCE 200809L
 #define GPUMAT_IMPLEMENTATION
+/* The trace hook (gpumat/jit.h) counts launches by kernel family and loads. */
+static void trace(int event, int kernel);
+#define GM_TRACE(event, kernel) trace(event, kernel)
 #include "gpumat.h"
 #include "check.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
 #include <sys/time.h>
+
+static long fast_launches, generic_launches, half_block_launches, loads;
+
+static void trace(int event, int kernel)
+{
+    int fast = gm__kernels[kernel].family == GM__FAMILY_XFORM_FAST;
+    if (event == GM_TRACE_LAUNCH || event == GM_TRACE_LAUNCH_HALF)
+        __atomic_add_fetch(fast ? &fast_launches : &generic_launches, 1, __ATOMIC_RELAXED);
+    if (event == GM_TRACE_LAUNCH_HALF)
+        __atomic_add_fetch(&half_block_launches, 1, __ATOMIC_RELAXED);
+    if (event == GM_TRACE_LOAD)
+        __atomic_add_fetch(&loads, 1, __ATOMIC_RELAXED);
+}
+
+/* The fast kernel of S -> D, cn channels, ls -> ld (one channel: its only one). */
+static const gm__kernel_row* fast_kernel(int S, int D, int cn, int ls, int ld)
+{
+    return &gm__kernels[cn == 1 ? gm__fast_row[S][D][0][GM_HWC][GM_HWC] : gm__fast_row[S][D][cn - 1][ls][ld]];
+}
 
 /* A host image and a device image of identical geometry (same explicit
  * pitches, a few bytes of slack per row), and an ROI of each at the same
@@ -300,7 +323,7 @@ static void fast_paths(void)
                         gm_xform x = gm_xform_identity();
                         int kind = k % 3, aligned = k % 7 != 3, batch = k % 4 == 1 ? 2 : 1;
                         int64_t w = 16 * (1 + k % 5) + k % 17, h = 1 + k % 9;
-                        long fast0 = gm__fast_launches, generic0 = gm__generic_launches;
+                        long fast0 = fast_launches, generic0 = generic_launches;
                         for (c = 0; c < cn; ++c) {
                             x.map[c] = cn - 1 - c; /* reversed: BGR <-> RGB and friends */
                             if (kind > 0) {
@@ -324,14 +347,13 @@ static void fast_paths(void)
                         /* the reversed map folds into plane addresses unless both sides interleave;
                          * misaligned memory may still suit a unit that needs little alignment */
                         int foldable = kind < 2 && (cn == 1 || ls == 1 || ld == 1);
-                        int p = gm__fast_pr[(cn == 1 ? GM__FAST_SPEC(S, D, 1, 0, 0) : GM__FAST_SPEC(S, D, cn, ls, ld)) -
-                                            GM__GENERIC_COUNT][0];
+                        int p = fast_kernel(S, D, cn, ls, ld)->pixels;
                         int fits = unit_aligned(&src.dev_roi, p) && unit_aligned(&dst.dev_roi, p);
                         CHECK(!aligned || fits, "%s: aligned memory fails the fast kernel's alignment", what);
                         if (foldable && fits)
-                            CHECK(gm__fast_launches == fast0 + 1, "%s: the fast kernel did not run", what);
+                            CHECK(fast_launches == fast0 + 1, "%s: the fast kernel did not run", what);
                         else
-                            CHECK(gm__generic_launches == generic0 + 1, "%s: the generic kernel did not run", what);
+                            CHECK(generic_launches == generic0 + 1, "%s: the generic kernel did not run", what);
                         free_pair(&src);
                         free_pair(&dst);
                     }
@@ -341,9 +363,9 @@ static void fast_paths(void)
  * pairs. */
 static void compare_fast_and_free(const char* what, pair* src, pair* dst, const gm_xform* x)
 {
-    long fast0 = gm__fast_launches;
+    long fast0 = fast_launches;
     compare_op(what, src, dst, op_transform, x);
-    CHECK(gm__fast_launches == fast0 + 1, "%s: the fast kernel did not run", what);
+    CHECK(fast_launches == fast0 + 1, "%s: the fast kernel did not run", what);
     free_pair(src);
     free_pair(dst);
 }
@@ -442,25 +464,26 @@ static void long_rows(void)
 }
 
 /* Fast grids of more tasks than the kernel's wave take half blocks, the
- * others full ones (ops.h): the rule each side of the boundary, then a dense
+ * others full ones (run.h): the rule each side of the boundary, then a dense
  * u8 -> f32 convert (P 16, R 2: 1024 pixels a task, 4 a 4096-pixel row) just
  * within and beyond the wave on the GPU, same bytes as the CPU path. */
 static void block_sizes(void)
 {
-    int spec = GM__FAST_SPEC(GM_U8, GM_F32, 1, 0, 0), wave = 0, beyond, sms = 0;
-    const unsigned char* pr = gm__fast_pr[spec - GM__GENERIC_COUNT];
+    int kernel = gm__fast_row[GM_U8][GM_F32][0][GM_HWC][GM_HWC], wave = 0, beyond, sms = 0;
+    const gm__kernel_row* k = &gm__kernels[kernel];
     gm__CUfunction f;
     gm__CUdevice dev = 0;
     gm__xform_args a;
-    CHECK(gm__kernel("test_gpu", spec, 0, &f, NULL, &wave) == GM_OK && wave > 0,
+    CHECK(gm__function("test_gpu", kernel, 0, &f, NULL, &wave) == GM_OK && wave > 0,
           "the u8 -> f32 kernel has no wave (%d): %s", wave, gm_last_error());
     /* a multiprocessor holds at most 64 warps (sm_90; fewer elsewhere) */
     CHECK(gm__cu.cuDeviceGet(&dev, 0) == 0 && gm__cu.cuDeviceGetAttribute(&sms, GM__CU_ATTR_MULTIPROCESSOR_COUNT, dev) == 0 &&
               sms > 0 && wave % (GM__BLOCK_WARPS * sms) == 0 && wave <= 64 * sms,
           "a wave of %d warps is not whole %d-warp blocks on each of %d multiprocessors, 64 warps at most", wave,
           GM__BLOCK_WARPS, sms);
-    CHECK(pr[0] == 16 && pr[1] == 2, "the u8 -> f32 kernel moved to P %d, R %d; this test assumes 16, 2", pr[0], pr[1]);
-    if (wave <= 0 || pr[0] != 16 || pr[1] != 2)
+    CHECK(k->pixels == 16 && k->units == 2, "the u8 -> f32 kernel moved to P %d, R %d; this test assumes 16, 2",
+          k->pixels, k->units);
+    if (wave <= 0 || k->pixels != 16 || k->units != 2)
         return;
     memset(&a, 0, sizeof a);
     a.batch = 1;
@@ -468,18 +491,18 @@ static void block_sizes(void)
     for (beyond = 0; beyond < 2; ++beyond) {
         gm__geometry g;
         a.height = wave + beyond;
-        g = gm__geometry_for(&a, pr[0], pr[1], wave);
+        g = gm__geometry_for(k, &a, wave);
         CHECK(g.block[0] == (beyond ? 16u : 32u) * GM__BLOCK_WARPS && (long long)g.grid[0] * g.block[0] / 32 >= a.height &&
                   (long long)(g.grid[0] - 1) * g.block[0] / 32 < a.height,
               "%lld tasks against a wave of %d: %u blocks of %u threads", a.height, wave, g.grid[0], g.block[0]);
     }
     for (beyond = 0; beyond < 2; ++beyond) {
-        fast_case k = {GM_U8, GM_F32, 1, GM_HWC, GM_HWC, 4096, 0, 1, 1};
-        long half0 = gm__half_block_launches;
-        k.h = beyond ? wave / 4 + 3 : wave / 4 - 1;
-        run_fast_case(beyond ? "beyond a wave" : "within a wave", &k, 1, beyond);
-        CHECK(gm__half_block_launches == half0 + beyond, "%s a wave of %d: %ld half-block launches",
-              beyond ? "beyond" : "within", wave, gm__half_block_launches - half0);
+        fast_case c = {GM_U8, GM_F32, 1, GM_HWC, GM_HWC, 4096, 0, 1, 1};
+        long half0 = half_block_launches;
+        c.h = beyond ? wave / 4 + 3 : wave / 4 - 1;
+        run_fast_case(beyond ? "beyond a wave" : "within a wave", &c, 1, beyond);
+        CHECK(half_block_launches == half0 + beyond, "%s a wave of %d: %ld half-block launches",
+              beyond ? "beyond" : "within", wave, half_block_launches - half0);
     }
 }
 
@@ -518,7 +541,7 @@ static void dependent_chain(int major)
     graph_api api;
     gm__CUfunction f;
     int waits = -1;
-    CHECK(gm__kernel("test_gpu", GM__FAST_SPEC(GM_U8, GM_F32, 1, 0, 0), 0, &f, &waits, NULL) == GM_OK &&
+    CHECK(gm__function("test_gpu", gm__fast_row[GM_U8][GM_F32][0][GM_HWC][GM_HWC], 0, &f, &waits, NULL) == GM_OK &&
               waits == (major >= 9),
           "a kernel built for sm_%d0+ %s for its predecessor (waits %d)", major, major >= 9 ? "waits" : "does not wait",
           waits);
@@ -670,23 +693,88 @@ static void* racer(void* i)
 static void first_use_race(void)
 {
     pthread_t t[8];
-    int i, before;
+    int i;
+    long before;
     gm_alloc(&race_src, 64, 8, GM_S16, 2, GM_CHW);
     for (i = 0; i < 8; ++i)
         gm_alloc(&race_dst[i], 64, 8, GM_BF16, 2, GM_CHW);
-    before = __atomic_load_n(&gm__compile_count, __ATOMIC_RELAXED);
+    before = __atomic_load_n(&loads, __ATOMIC_RELAXED);
     for (i = 0; i < 8; ++i)
         pthread_create(&t[i], NULL, racer, (void*)(intptr_t)i);
     for (i = 0; i < 8; ++i)
         pthread_join(t[i], NULL);
     for (i = 0; i < 8; ++i)
         CHECK(race_status[i] == GM_OK, "racer %d: %s", i, gm_status_string(race_status[i]));
-    CHECK(__atomic_load_n(&gm__compile_count, __ATOMIC_RELAXED) - before == 1, "8 racers compiled %d times",
-          __atomic_load_n(&gm__compile_count, __ATOMIC_RELAXED) - before);
+    CHECK(__atomic_load_n(&loads, __ATOMIC_RELAXED) - before == 1, "8 racers compiled %ld times",
+          __atomic_load_n(&loads, __ATOMIC_RELAXED) - before);
     gm_sync(NULL);
     gm_free(&race_src);
     for (i = 0; i < 8; ++i)
         gm_free(&race_dst[i]);
+}
+
+/* Warm-up from gm_kernels_for's list is enough: afterwards the operations
+ * of those dtypes and channels, aligned or not, in either layout, load no
+ * kernel (the first frame compiles nothing). Runs before warm_up_all, on
+ * dtype pairs nothing before it has used. */
+static void warm_list_suffices(void)
+{
+    static const struct {
+        gm_dtype src, dst;
+        int channels;
+    } cases[] = {{GM_U16, GM_F16, 3}, {GM_F32, GM_F32, 4}, {GM_U8, GM_S16, 1}};
+    static const double mean[4] = {1, 2, 3, 4}, std[4] = {2, 3, 4, 5};
+    size_t i;
+    int c;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        gm_dtype S = cases[i].src, D = cases[i].dst;
+        int cn = cases[i].channels, list[16], n = gm_kernels_for(S, D, cn, list, 16), ok = 1;
+        gm_mat a[2], b[2], ra, rb, planes[4];
+        gm_xform x = gm_xform_identity();
+        long before;
+        CHECK(n > 0 && gm_warmup(list, n, 0) == GM_OK, "warm-up of %s -> %s x%d: %s", gm_dtype_name(S),
+              gm_dtype_name(D), cn, gm_last_error());
+        before = __atomic_load_n(&loads, __ATOMIC_RELAXED);
+        for (c = 0; c < 2; ++c) {
+            ok &= gm_alloc(&a[c], 67, 5, S, cn, (gm_layout)c) == GM_OK;
+            ok &= gm_alloc(&b[c], 67, 5, D, cn, (gm_layout)c) == GM_OK;
+        }
+        for (c = 0; c < cn; ++c) {
+            gm_desc d;
+            memset(&d, 0, sizeof d);
+            d.width = 67;
+            d.height = 5;
+            d.dtype = S;
+            d.pitch = 256 * (2 + c); /* planes of other pitches: one launch a plane */
+            ok &= gm_alloc_desc(&planes[c], &d, GM_DEVICE) == GM_OK;
+            x.scale[c] = 2.0 + c;
+        }
+        ok &= gm_roi(&a[0], &ra, 1, 1, 63, 3) == GM_OK && gm_roi(&b[0], &rb, 1, 1, 63, 3) == GM_OK;
+        for (c = 0; c < 2; ++c)
+            ok &= gm_convert(&a[c], &b[c], 1.0, 0.0, NULL) == GM_OK && gm_convert(&a[c], &b[c], 0.5, 2.0, NULL) == GM_OK;
+        ok &= gm_convert(&ra, &rb, 0.5, 1.0, NULL) == GM_OK;
+        ok &= gm_transform(&a[0], &b[1], &x, NULL) == GM_OK && gm_transform(&a[0], &b[0], &x, NULL) == GM_OK;
+        x.map[cn - 1] = GM_CONST;
+        ok &= gm_transform(&a[1], &b[0], &x, NULL) == GM_OK;
+        if (cn != 2)
+            ok &= gm_blob_from_image(&a[0], &b[1], 1 / 255.0, mean, std, cn > 2, NULL) == GM_OK &&
+                  gm_blob_from_image(&a[0], &b[0], 1 / 255.0, NULL, NULL, 0, NULL) == GM_OK;
+        if (S == D) {
+            ok &= gm_split(&a[0], &b[1], NULL) == GM_OK && gm_merge(&a[1], &b[0], NULL) == GM_OK;
+            ok &= gm_split_planes(&a[0], planes, NULL) == GM_OK && gm_merge_planes(planes, cn, &b[0], NULL) == GM_OK;
+        }
+        ok &= gm_sync(NULL) == GM_OK;
+        CHECK(ok, "%s -> %s x%d: %s", gm_dtype_name(S), gm_dtype_name(D), cn, gm_last_error());
+        CHECK(__atomic_load_n(&loads, __ATOMIC_RELAXED) == before,
+              "%s -> %s x%d: %ld kernels loaded after warming up gm_kernels_for's %d", gm_dtype_name(S),
+              gm_dtype_name(D), cn, __atomic_load_n(&loads, __ATOMIC_RELAXED) - before, n);
+        for (c = 0; c < 2; ++c) {
+            gm_free(&a[c]);
+            gm_free(&b[c]);
+        }
+        for (c = 0; c < cn; ++c)
+            gm_free(&planes[c]);
+    }
 }
 
 /* Every specialization compiled (or read from the disk cache) and loaded
@@ -715,6 +803,7 @@ int main(int argc, char** argv)
     printf("gpu: %s, sm_%d%d\n", name, major, minor);
     t_seed_from_env("gpu");
     first_use_race();
+    warm_list_suffices();
     if (argc > 1 && !strcmp(argv[1], "--sanitize")) {
         /* under compute-sanitizer: both kernel families, not every specialization */
         SKIP("every specialization, every fast kernel and the big image (--sanitize)");
@@ -731,6 +820,6 @@ int main(int argc, char** argv)
     dependent_chain(major);
     entry_points();
     transfers();
-    printf("gpu: %d kernels compiled\n", gm__compile_count);
+    printf("gpu: %ld kernels loaded\n", loads);
     return t_summary("gpu");
 }

@@ -1,8 +1,9 @@
 /* The JIT without a GPU: log hook, disk cache folder choice, hits, corrupted
  * truncated and foreign entries rebuilt, the cache off, an unwritable folder,
  * the size bound, clearing, 8 processes racing on the same cold kernels,
- * entry names (kernel, arch, NVRTC version), a log detail of any length, and
- * the warm-up / kernel-list arguments. Images are built for sm_90 through
+ * entry names (kernel, arch, NVRTC version), a log detail of any length, a
+ * failed compile's messages and numbered source pointing into templates/,
+ * and the warm-up / kernel-list arguments. Images are built for sm_90 through
  * NVRTC (no driver needed). Run alone: make build/test_jit && build/test_jit */
 #define _POSIX_C_SOURCE 200809L
 #define GPUMAT_IMPLEMENTATION
@@ -29,7 +30,7 @@ static void on_event(gm_jit_event e, const char* kernel, double ms, const char* 
 static void reset_events(void) { memset(events, 0, sizeof events); }
 
 /* Three kernels from different families, used throughout. */
-static const int specs[3] = {5, 200, GM__GENERIC_COUNT + 77};
+static const int specs[3] = {5, 200, 401}; /* two generic kernels and a fast one */
 static uint64_t ref_hash[3];
 static size_t ref_size[3];
 static char dir[256];
@@ -356,18 +357,84 @@ static void log_text(void)
     CHECK(!strcmp(gm_jit_event_name(GM_JIT_SOURCE), "source"), "GM_JIT_SOURCE is \"source\"");
 }
 
+/* A failed compile: NVRTC's messages name a template file and line (the
+ * kernel source's #line markers), that line of the file is what the log
+ * hook's numbered source (GM_JIT_SOURCE) shows there, and the entry lines
+ * are named as such. The broken kernel: a fast entry of a dtype that does
+ * not exist. */
+static char* numbered;
+
+static void on_source(gm_jit_event e, const char* kernel, double ms, const char* detail, void* user)
+{
+    (void)kernel;
+    (void)ms;
+    (void)user;
+    if (e == GM_JIT_SOURCE && !numbered)
+        numbered = strdup(detail);
+}
+
+static void failed_compile(void)
+{
+    static const char bad[] = "GM__ENTRY_XFORM_FAST(gm_bad, 99, 0, 1, 0, 0, 1, 1, 4)\n";
+    gm__program p;
+    int kernel = 0, line = 0, n;
+    char *image = NULL, *grown, file[64] = "", text[512] = "", shown[640], where[96];
+    size_t size = 0;
+    const char* at;
+    FILE* f;
+    gm_status s = gm__program_for("test_jit", &kernel, 1, ARCH, 0, &p);
+    CHECK(s == GM_OK, "program: %s", gm_last_error());
+    if (s != GM_OK)
+        return;
+    grown = (char*)GM_REALLOC(p.src, strlen(p.src) + sizeof bad);
+    CHECK(grown != NULL, "no memory");
+    if (!grown)
+        return;
+    p.src = strcat(grown, bad);
+    gm_jit_set_log(on_source, NULL);
+    s = gm__nvrtc_build("test_jit", &p, &kernel, 1, &image, &size);
+    gm_jit_set_log(NULL, NULL);
+    GM_FREE(p.src);
+    at = strstr(gm_last_error(), "templates/");
+    CHECK(s == GM_ERR_COMPILE && at && sscanf(at, "%63[^(](%d)", file, &line) == 2 && line > 0,
+          "the log names a template line: %.300s", gm_last_error());
+    CHECK(strstr(gm_last_error(), "of entry points"), "the entry line is named: %.300s", gm_last_error());
+    CHECK(numbered != NULL, "the hook got the numbered source");
+    if (!numbered || line <= 0)
+        return;
+    f = fopen(file, "r"); /* tests run from the repository's root */
+    for (n = 0; f && n < line && fgets(text, sizeof text, f); ++n)
+        ;
+    if (f)
+        fclose(f);
+    text[strcspn(text, "\n")] = 0;
+    snprintf(where, sizeof where, "%s:%d: ", file, line);
+    snprintf(shown, sizeof shown, "\n%s%s\n", where, text);
+    CHECK(text[0] && strstr(numbered, shown), "the numbered source shows %s as the file has it: %s", where, text);
+    CHECK(strstr(numbered, "\nentry points:1: ") && strstr(numbered, "gm_bad"), "the entry lines are numbered");
+    free(numbered);
+    numbered = NULL;
+}
+
 static void arguments(void)
 {
-    int k[5], bad[2] = {0, GM__SPEC_COUNT};
-    CHECK(gm_kernels_for(GM_U8, GM_F32, 3, k) == 5 && k[0] == GM__SPEC(GM_U8, GM_F32, 3) &&
-              !strcmp(gm_kernel_name(k[4]), "gm_xform_u8_f32_c3_chw_chw"),
-          "gm_kernels_for u8 -> f32 c3: %s", gm_kernel_name(k[4]));
-    CHECK(gm_kernels_for(GM_U8, GM_U8, 1, k) == 2, "one channel has one fast kernel");
-    CHECK(gm_kernels_for((gm_dtype)99, GM_U8, 1, k) == 0 && strstr(gm_last_error(), "dtype"), "bad dtype: %s",
+    int k[7], bad[2] = {0, GM__KERNEL_COUNT};
+    CHECK(gm_kernels_for(GM_U8, GM_F32, 3, k, 7) == 6 && k[0] == gm__xform_row[GM_U8][GM_F32][2] &&
+              !strcmp(gm_kernel_name(k[4]), "gm_xform_u8_f32_c3_chw_chw") &&
+              !strcmp(gm_kernel_name(k[5]), "gm_xform_u8_f32_c1_hwc_hwc"),
+          "gm_kernels_for u8 -> f32 c3: %s, %s", gm_kernel_name(k[4]), gm_kernel_name(k[5]));
+    CHECK(gm_kernels_for(GM_U8, GM_U8, 3, k, 7) == 7 && !strcmp(gm_kernel_name(k[6]), "gm_xform_u8_u8_c1"),
+          "u8 -> u8 c3 also lists the generic one-channel kernel: %s", gm_kernel_name(k[6]));
+    CHECK(gm_kernels_for(GM_U8, GM_U8, 1, k, 7) == 2, "one channel has one fast kernel");
+    k[2] = -5;
+    CHECK(gm_kernels_for(GM_U8, GM_U8, 3, k, 2) == 7 && k[1] == gm__fast_row[GM_U8][GM_U8][2][GM_HWC][GM_HWC] &&
+              k[2] == -5,
+          "max 2 writes 2 and counts 7");
+    CHECK(gm_kernels_for((gm_dtype)99, GM_U8, 1, k, 7) == 0 && strstr(gm_last_error(), "dtype"), "bad dtype: %s",
           gm_last_error());
-    CHECK(gm_kernels_for(GM_U8, GM_U8, 5, k) == 0 && strstr(gm_last_error(), "channels"), "bad channels: %s",
+    CHECK(gm_kernels_for(GM_U8, GM_U8, 5, k, 7) == 0 && strstr(gm_last_error(), "channels"), "bad channels: %s",
           gm_last_error());
-    CHECK(gm_kernels_for(GM_U8, GM_U8, 1, NULL) == 0 && strstr(gm_last_error(), "kernels"), "NULL kernels");
+    CHECK(gm_kernels_for(GM_U8, GM_U8, 1, NULL, 7) == 0 && strstr(gm_last_error(), "kernels"), "NULL kernels");
     CHECK(gm_kernel_find(gm_kernel_name(1234)) == 1234 && gm_kernel_find("nope") == -1 && gm_kernel_find(NULL) == -1,
           "gm_kernel_find");
     CHECK(gm_warmup(NULL, 3, 0) == GM_ERR_ARG && strstr(gm_last_error(), "count"), "warm-up NULL with a count: %s",
@@ -404,6 +471,7 @@ int main(int argc, char** argv)
     setenv("GM_CACHE_DIR", dir, 1);
     unsetenv("GM_CACHE");
     unsetenv("GM_CACHE_MAX_MB");
+    failed_compile();
     folder_choice();
     /* the references: NVRTC with no cache */
     setenv("GM_CACHE", "0", 1);

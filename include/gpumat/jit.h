@@ -68,6 +68,23 @@ GM_API void gm_jit_set_log(gm_jit_log_fn fn, void* user);
 /* "compile", "cache-hit", ...; "?" for an unknown event. */
 GM_API const char* gm_jit_event_name(gm_jit_event event);
 
+/* What the compile-time trace hook hears about: define GM_TRACE(event,
+ * kernel) before the #include that has the implementation (gpumat.h) and
+ * gpumat calls it at each of these, with the event's id and the catalogue
+ * index of the kernel concerned; undefined, it costs nothing. */
+#define GM_TRACE_EVENT_LIST(X)                                                                   \
+    X(GM_TRACE_LAUNCH, "launch")           /* the kernel was launched */                         \
+    X(GM_TRACE_LAUNCH_HALF, "launch-half") /* launched in half blocks: a grid beyond one wave */ \
+    X(GM_TRACE_CPU, "cpu")                 /* the CPU path ran the kernel's loop */              \
+    X(GM_TRACE_LOAD, "load")               /* a context's first use: image found or compiled, loaded */
+
+typedef enum gm_trace_event {
+#define GM__TRACE_EVENT_ENUM(name, text) name,
+    GM_TRACE_EVENT_LIST(GM__TRACE_EVENT_ENUM)
+#undef GM__TRACE_EVENT_ENUM
+    GM_TRACE_EVENT_COUNT
+} gm_trace_event;
+
 /* Makes specializations kernels[0..count) ready on device (compiled or read,
  * and loaded into the current context, else the device's primary context),
  * on as many threads as there are cores (at most 16), so the first frame
@@ -75,14 +92,28 @@ GM_API const char* gm_jit_event_name(gm_jit_event event);
  * first failure; GM_ERR_ARG for a bad index or count. */
 GM_API gm_status gm_warmup(const int* kernels, int count, int device);
 
-/* The specializations an operation from src to dst with `channels`
- * destination channels may run: the generic kernel and the fast ones (all
- * layout pairs). Writes up to 5 indexes to kernels and returns how many; 0
- * for a bad dtype or channel count (gm_last_error says which). */
-GM_API int gm_kernels_for(gm_dtype src, gm_dtype dst, int channels, int kernels[5]);
-
-/* The index of the specialization named name (gm_kernel_name); -1 if none. */
+/* The kernels of the catalogue (include/gpumat/gen/kernels.h), for tools
+ * and tests: how many there are, the name of one (NULL outside 0..count),
+ * the index of the one named name (-1 if none), and compiling one with
+ * NVRTC for sm_<arch> (e.g. 86) without a GPU; *image_size (may be NULL)
+ * receives the image's size. */
+GM_API int gm_kernel_count(void);
+GM_API const char* gm_kernel_name(int index);
 GM_API int gm_kernel_find(const char* name);
+GM_API gm_status gm_kernel_compile(int index, int arch, size_t* image_size);
+
+/* The kernels that any operation from src to dst writing `channels`
+ * channels may launch, whatever its layouts, pitches and alignment: the
+ * generic kernel of the three, their fast kernels (one channel: the one;
+ * more: each layout pair, and the one-channel kernel, as which interleaved
+ * channels treated alike run), and for src == dst the generic one-channel
+ * kernel (gm_split_planes and gm_merge_planes write separate planes of other
+ * pitches one at a time). The list gm_warmup takes for those operations, or
+ * `make aot` (by name): every kernel such an operation runs is in it, and
+ * each kernel in it runs for some such operation. Writes up to max indexes
+ * to kernels and returns how many there are (at most 7); 0 for a bad dtype,
+ * channel count, or kernels NULL with max > 0 (gm_last_error says which). */
+GM_API int gm_kernels_for(gm_dtype src, gm_dtype dst, int channels, int* kernels, int max);
 
 /* The disk cache folder in effect (from the environment, see above) into
  * path[0..size). GM_ERR_IO when the cache is off; GM_ERR_ARG for path NULL

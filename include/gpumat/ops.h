@@ -70,13 +70,6 @@ GM_API gm_status gm_blob_from_image(const gm_mat* src, gm_mat* dst, double scale
 GM_API gm_status gm_blob_from_images(const gm_mat* images, int count, gm_mat* dst, double scalefactor,
                                      const double* mean, const double* std, int swap_rb, gm_stream stream);
 
-/* Kernel specializations, for tools and tests: how many there are, the name
- * of one, and compiling one with NVRTC for sm_<arch> (e.g. 86) without a GPU;
- * *image_size receives the CUBIN size. */
-GM_API int gm_kernel_count(void);
-GM_API const char* gm_kernel_name(int index);
-GM_API gm_status gm_kernel_compile(int index, int arch, size_t* image_size);
-
 /* Used by the generated typed functions (include/gpumat/gen/views.h). Each
  * passes a static description of itself: its name (what messages say), its
  * kernel slot, and the dtype, channels and layout of the views it takes; the
@@ -92,7 +85,7 @@ typedef struct gm__view_type {
 
 typedef struct gm__typed {
     const char* fn; /* "gm_convert_u8c3_hwc_f32c3_hwc" */
-    int spec;       /* the kernel slot: GM__SPEC(src.dtype, dst.dtype, dst.channels) */
+    int kernel;     /* the generic kernel of src.dtype -> dst.dtype, dst.channels (catalogue index) */
     gm__view_type src, dst;
 } gm__typed;
 

@@ -60,46 +60,6 @@ static int64_t gm__cache_bytes = -1;
 static char gm__cache_counted[GM__CACHE_PATH];
 static pthread_mutex_t gm__cache_lock_bytes = PTHREAD_MUTEX_INITIALIZER;
 
-GM_API gm_status gm_cache_dir(char* path, size_t size)
-{
-    char folder[GM__CACHE_PATH];
-    const char* why;
-    if (!path)
-        return gm__fail(GM_ERR_ARG, "gm_cache_dir: path is NULL");
-    if (!gm__cache_folder(folder, sizeof folder, &why))
-        return gm__fail(GM_ERR_IO, "gm_cache_dir: the disk cache is off: %s", why);
-    if (strlen(folder) >= size)
-        return gm__fail(GM_ERR_ARG, "gm_cache_dir: size %zu is too small for %s", size, folder);
-    memcpy(path, folder, strlen(folder) + 1);
-    return GM_OK;
-}
-
-GM_API gm_status gm_cache_clear(void)
-{
-    char folder[GM__CACHE_PATH], path[GM__ENTRY_PATH];
-    const char* why;
-    gm_status s = GM_OK;
-    struct dirent* e;
-    DIR* d;
-    if (!gm__cache_folder(folder, sizeof folder, &why))
-        return GM_OK; /* nothing is cached when the cache is off */
-    if (!(d = opendir(folder)))
-        return errno == ENOENT ? GM_OK : gm__fail(GM_ERR_IO, "gm_cache_clear: cannot open %s: %s", folder, strerror(errno));
-    pthread_mutex_lock(&gm__cache_lock_bytes);
-    while ((e = readdir(d)) != NULL) {
-        if (!gm__ends_with(e->d_name, ".gmjit") && !gm__ends_with(e->d_name, ".tmp"))
-            continue;
-        snprintf(path, sizeof path, "%s/%s", folder, e->d_name);
-        if (unlink(path) != 0 && errno != ENOENT && s == GM_OK)
-            s = gm__fail(GM_ERR_IO, "gm_cache_clear: cannot remove %s: %s", path, strerror(errno));
-    }
-    gm__cache_bytes = -1; /* count again at the next store */
-    gm__cache_counted[0] = 0;
-    pthread_mutex_unlock(&gm__cache_lock_bytes);
-    closedir(d);
-    return s;
-}
-
 #ifndef GM_NO_NVRTC /* what only a build that compiles kernels needs */
 #define GM__FNV_START 14695981039346656037ull
 

@@ -13,25 +13,6 @@ static gm_jit_log_fn gm__log_fn;
 static void* gm__log_user;
 static pthread_mutex_t gm__log_lock = PTHREAD_MUTEX_INITIALIZER;
 
-GM_API void gm_jit_set_log(gm_jit_log_fn fn, void* user)
-{
-    pthread_mutex_lock(&gm__log_lock);
-    gm__log_fn = fn;
-    gm__log_user = user;
-    pthread_mutex_unlock(&gm__log_lock);
-}
-
-GM_API const char* gm_jit_event_name(gm_jit_event event)
-{
-    switch (event) {
-#define GM__JIT_EVENT_CASE(name, text) \
-    case name: return text;
-        GM_JIT_EVENT_LIST(GM__JIT_EVENT_CASE)
-#undef GM__JIT_EVENT_CASE
-    default: return "?";
-    }
-}
-
 /* Milliseconds on a clock that strict C99 builds can reach (gettimeofday);
  * only differences are used. */
 static double gm__now_ms(void)

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Implementation: the operations. Each one checks its arguments, describes
- * itself as a gm__xform_args (per-channel addresses, strides, map, scale) and
- * runs one specialization of the transform, on the GPU or the CPU. */
+/* Implementation: the operations of gpumat/ops.h. Each one checks its
+ * arguments and describes itself as ops (plan.h: per-channel addresses,
+ * strides, map, arithmetic), which the planner and the runner (run.h) carry
+ * out on the GPU or the CPU. gm__<op>_ops describes without running, for
+ * tests that ask the planner what an operation would launch. */
 
-#include <float.h>
+#include <math.h>
+#include <stdio.h>
 
 GM_API gm_xform gm_xform_identity(void)
 {
@@ -81,314 +84,61 @@ static gm_status gm__check_pair(const char* fn, const gm__typed* t, const gm_mat
     return gm__check_two(fn, t, "src", src, dst_name, dst);
 }
 
-/* Address of channel c at pixel (0,0) of image 0. */
-static unsigned long long gm__channel_addr(const gm_mat* m, int c)
+/* The most ops one operation describes: one a channel. */
+#define GM__MAX_OPS 4
+
+/* What an operation comes to: ops run in order (plan.h, run.h). */
+typedef struct gm__ops {
+    gm__op op[GM__MAX_OPS];
+    int n;
+} gm__ops;
+
+/* Runs what an operation described, once it described it without fault. */
+static gm_status gm__run_described(gm_status described, const gm__ops* d, gm_stream stream)
 {
-    int64_t off = m->layout == GM_CHW ? c * m->plane_pitch : c * (int64_t)gm_dtype_size(m->dtype);
-    return (unsigned long long)(uintptr_t)((const char*)m->data + off);
+    return described != GM_OK ? described : gm__run_ops(d->op, d->n, stream);
 }
 
-/* Launch arguments for src -> dst through x; dst_planes (count dst->channels
- * 1-channel images sharing dst's pitches) replaces dst's own channel addresses. */
-static gm__xform_args gm__args(const gm_mat* src, const gm_mat* dst, const gm_mat* dst_planes, const gm_xform* x)
+/* Adds src -> dst through xform to d, once the pair has passed
+ * gm__check_pair (the callers that check more than the pair do it once, not
+ * twice). */
+static gm_status gm__xform_op(const char* fn, const gm__typed* t, const gm_mat* src, const gm_mat* dst,
+                              const gm_xform* xform, gm__ops* d)
 {
-    gm__xform_args a;
-    int c;
-    memset(&a, 0, sizeof a);
-    for (c = 0; c < src->channels; ++c)
-        a.src[c] = gm__channel_addr(src, c);
-    for (c = 0; c < dst->channels; ++c) {
-        a.map[c] = x->map[c] == GM_CONST ? -1 : x->map[c];
-        a.dst[c] = dst_planes ? (unsigned long long)(uintptr_t)dst_planes[c].data : gm__channel_addr(dst, c);
-        a.pre[c] = x->pre[c];
-        a.scale[c] = x->scale[c];
-        a.offset[c] = x->offset[c];
-    }
-    a.kind = GM__ANY;
-    for (c = 0; c < dst->channels; ++c) {
-        int plain = gm__is_plain(a.map[c] < 0, a.pre[c], a.scale[c], a.offset[c]);
-        int k = plain ? GM__PLAIN : a.map[c] < 0 ? GM__ANY : GM__SCALED;
-        a.kind = c == 0 || k == a.kind ? k : GM__ANY;
-    }
-    a.width = src->width;
-    a.height = src->height;
-    a.batch = src->batch;
-    a.src_pitch = src->pitch;
-    a.src_xstride = gm__xstride(src);
-    a.src_bstride = src->batch_pitch;
-    a.dst_pitch = dst->pitch;
-    a.dst_xstride = gm__xstride(dst);
-    a.dst_bstride = dst->batch_pitch;
-    return a;
-}
-
-/* For tests: which kernels ran, and how many fast launches took half blocks. */
-static long gm__fast_launches, gm__generic_launches, gm__half_block_launches;
-
-/* The widest of 16, 8, 4, 2, 1 bytes dividing k: the unit the fast kernel
- * moves a run of k bytes in. */
-static long long gm__unit_bytes(long long k)
-{
-    long long u = 16;
-    while (k % u)
-        u /= 2;
-    return u;
-}
-
-/* Whether every start the fast kernel loads or stores from is aligned to its
- * unit: one interleaved run of p * channels elements, or one run of p per
- * plane, at each row and image. */
-static int gm__aligned(const unsigned long long* base, int channels, gm_layout layout, long long pitch,
-                       long long bstride, int batch, long long es, int p)
-{
-    long long u = gm__unit_bytes(p * es * (layout == GM_HWC ? channels : 1));
-    int c, planes = layout == GM_HWC ? 1 : channels;
-    if (pitch % u || (batch > 1 && bstride % u))
-        return 0;
-    for (c = 0; c < planes; ++c)
-        if (base[c] % (unsigned long long)u)
-            return 0;
-    return 1;
-}
-
-/* Rewrites a so its map is the identity, where that is free: a planar
- * source reads channel map[c] through plane address src[map[c]]; a planar
- * destination of a permutation writes source channel k to the plane (and
- * with the parameters) of the channel that reads it. 0 where it cannot. */
-static int gm__fold_map(gm__xform_args* a, int channels, gm_layout ls, gm_layout ld)
-{
-    gm__xform_args t = *a;
-    int c, identity = 1, seen = 0;
-    for (c = 0; c < channels; ++c) {
-        identity &= a->map[c] == c;
-        seen |= 1 << a->map[c];
-    }
-    if (identity)
-        return 1;
-    if (ls == GM_CHW || channels == 1) {
-        for (c = 0; c < channels; ++c)
-            t.src[c] = a->src[a->map[c]];
-    } else if (ld == GM_CHW && seen == (1 << channels) - 1) {
-        for (c = 0; c < channels; ++c) {
-            int k = a->map[c];
-            t.dst[k] = a->dst[c];
-            t.pre[k] = a->pre[c];
-            t.scale[k] = a->scale[c];
-            t.offset[k] = a->offset[c];
-        }
-    } else {
-        return 0;
-    }
-    for (c = 0; c < channels; ++c)
-        t.map[c] = c;
-    *a = t;
-    return 1;
-}
-
-/* Whether every channel reads its own source channel with the same
- * parameters, so interleaved pixels are just a longer row of one channel. */
-static int gm__uniform(const gm__xform_args* a, int channels)
-{
-    int c;
-    for (c = 0; c < channels; ++c)
-        if (a->map[c] != c || a->pre[c] != a->pre[0] || a->scale[c] != a->scale[0] || a->offset[c] != a->offset[0])
-            return 0;
-    return 1;
-}
-
-/* Whether every channel's parameters are finite, also once rounded to float
- * (at most FLT_MAX): the fast kernel counts on it (an integer source then
- * gives no NaN); the generic kernel takes the rest. */
-static int gm__finite_params(const gm__xform_args* a, int channels)
-{
-    int c;
-    for (c = 0; c < channels; ++c)
-        if (!(fabs(a->pre[c]) <= FLT_MAX && fabs(a->scale[c]) <= FLT_MAX && fabs(a->offset[c]) <= FLT_MAX))
-            return 0;
-    return 1;
-}
-
-/* Rows that follow each other without padding, in source and destination,
- * as one long row (images too, where they follow each other likewise), so
- * that the fast kernel's warps are full everywhere but at the very end. The
- * joined pitch is a multiple of the old one, so an aligned pitch stays
- * aligned (an unaligned one may keep the fast kernel off needlessly). */
-static void gm__join_rows(gm__xform_args* a)
-{
-    if (a->height < 2 || a->src_pitch != a->width * a->src_xstride || a->dst_pitch != a->width * a->dst_xstride)
-        return;
-    if (a->batch > 1 && a->src_bstride == a->height * a->src_pitch && a->dst_bstride == a->height * a->dst_pitch) {
-        a->height *= a->batch;
-        a->batch = 1;
-    }
-    a->width *= a->height;
-    a->height = 1;
-    a->src_pitch = a->width * a->src_xstride;
-    a->dst_pitch = a->width * a->dst_xstride;
-}
-
-/* The fast kernel for a (C channels in and out, no constants, finite
- * parameters), rewriting a for it: channels alike and interleaved on both
- * sides become one channel C times as wide, a channel map folds into plane
- * addresses, rows without padding join into one, and every run the kernel
- * moves must be aligned to its unit. -1, a untouched, where it cannot. */
-static int gm__fast(gm__xform_args* a, int S, int D, int channels, gm_layout ls, gm_layout ld)
-{
-    gm__xform_args t = *a;
-    int fast, p;
-    if (!gm__finite_params(&t, channels))
-        return -1;
-    if (channels > 1 && ls == GM_HWC && ld == GM_HWC && gm__uniform(&t, channels)) {
-        t.width *= channels;
-        t.src_xstride /= channels;
-        t.dst_xstride /= channels;
-        channels = 1;
-    }
-    if (channels == 1)
-        ls = ld = GM_HWC;
-    if (!gm__fold_map(&t, channels, ls, ld))
-        return -1;
-    gm__join_rows(&t);
-    fast = GM__FAST_SPEC(S, D, channels, ls, ld);
-    p = gm__fast_pr[fast - GM__GENERIC_COUNT][0];
-    if (!gm__aligned(t.src, channels, ls, t.src_pitch, t.src_bstride, (int)t.batch, gm__dtype_sizes[S], p) ||
-        !gm__aligned(t.dst, channels, ld, t.dst_pitch, t.dst_bstride, (int)t.batch, gm__dtype_sizes[D], p))
-        return -1;
-    *a = t;
-    return fast;
-}
-
-/* A launch's grid and block. */
-typedef struct gm__geometry {
-    unsigned grid[3], block[2];
-} gm__geometry;
-
-/* The fast kernel (p pixels a unit, r units a lane; p 0 for the generic
- * kernel): 1-D blocks, one warp task a warp (xform_fast.cu), a huge image
- * looping. Blocks of GM__BLOCK_WARPS warps, or half that where the tasks
- * outnumber the kernel's wave (the warps the device holds at once in full
- * blocks, gm__kernel): the blocks of the last wave then finish closer
- * together, so less of the kernel's end runs below the copy rate. On the
- * H200 that took split f32 at 4K from 95.7% of copy to 96.2-96.4, blob f32
- * at 32x640x640 from 90.7 to 92.5-93.0 and convert u8 -> f32 at 1080p from
- * 71.8 to 78.5; a grid within one wave keeps full blocks, as half blocks cost
- * the one-channel 1-byte copies at 4K (0.96 waves) 2.7-4.7 points. The
- * generic kernel: blocks of 32 pixels by GM__BLOCK_WARPS rows. */
-static gm__geometry gm__geometry_for(const gm__xform_args* a, int p, int r, int wave)
-{
-    gm__geometry g;
-    if (p) {
-        long long tasks = a->batch * a->height * gm__tasks_per_row(a->width, p, r);
-        int warps = wave > 0 && tasks > wave ? GM__BLOCK_WARPS / 2 : GM__BLOCK_WARPS;
-        long long blocks = (tasks + warps - 1) / warps;
-        g.grid[0] = (unsigned)(blocks < 1 << 30 ? blocks : 1 << 30);
-        g.grid[1] = g.grid[2] = 1;
-        g.block[0] = 32 * warps, g.block[1] = 1;
-    } else {
-        long long rows = (a->height + GM__BLOCK_WARPS - 1) / GM__BLOCK_WARPS;
-        g.block[0] = 32, g.block[1] = GM__BLOCK_WARPS;
-        g.grid[0] = (unsigned)((a->width + 31) / 32);
-        g.grid[1] = (unsigned)(rows < 65535 ? rows : 65535);
-        g.grid[2] = (unsigned)(a->batch < 65535 ? a->batch : 65535);
-    }
-    return g;
-}
-
-/* Launches f on stream, overlapping the kernel before it (programmatic
- * stream serialization, loader.h) where f waits for it (gm__kernel's waits)
- * and the driver has cuLaunchKernelEx. The driver's code; *api names the
- * call made. */
-static int gm__launch(gm__CUfunction f, const gm__geometry* g, int waits, gm_stream stream, void** params,
-                      const char** api)
-{
-    gm__launch_attr pdl;
-    gm__launch_config cfg;
-    if (!waits || !gm__cu.cuLaunchKernelEx) {
-        *api = "cuLaunchKernel";
-        return gm__cu.cuLaunchKernel(f, g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], 1, 0, stream,
-                                     params, NULL);
-    }
-    memset(&pdl, 0, sizeof pdl);
-    pdl.id = GM__CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-    pdl.v.value = 1;
-    memcpy(cfg.grid, g->grid, sizeof cfg.grid);
-    cfg.block[0] = g->block[0], cfg.block[1] = g->block[1], cfg.block[2] = 1;
-    cfg.shared = 0;
-    cfg.stream = stream;
-    cfg.attrs = &pdl;
-    cfg.nattrs = 1;
-    *api = "cuLaunchKernelEx";
-    return gm__cu.cuLaunchKernelEx(&cfg, f, params, NULL);
-}
-
-/* Runs a over the CPU for host memory; on the GPU, the fast kernel when the
- * channel count is kept, the channels are all plain or all scaled (no
- * constants, finite parameters) and the memory is aligned for it, else the
- * generic kernel (spec), queued on stream in the current context. ls, ld, cs: the
- * source and destination layouts and the source channel count (0 keeps the
- * fast kernel off, for arguments with rewritten strides). */
-static gm_status gm__run(const char* fn, int spec, gm_layout ls, gm_layout ld, int cs, int on_host, int device,
-                         gm__xform_args* a, gm_stream stream)
-{
-    gm__CUfunction f = 0;
-    void* params[1];
-    int cd = spec % 4 + 1, S = spec / 4 / GM_DTYPE_COUNT, D = spec / 4 % GM_DTYPE_COUNT, run = spec, p = 0, r = 1, rc;
-    int fast, waits = 0, wave = 0;
-    gm__geometry g;
-    const char* api;
-    gm_status s;
-    if (on_host) {
-        gm__cpu_fns[spec / 4](a, cd);
-        return GM_OK;
-    }
-    if (cs == cd && a->kind != GM__ANY && (fast = gm__fast(a, S, D, cd, ls, ld)) >= 0) {
-        run = fast;
-        p = gm__fast_pr[fast - GM__GENERIC_COUNT][0];
-        r = gm__fast_pr[fast - GM__GENERIC_COUNT][1];
-    }
-    if ((s = gm__kernel(fn, run, device, &f, &waits, &wave)) != GM_OK)
-        return s;
-    params[0] = a;
-    g = gm__geometry_for(a, p, r, wave);
-    if ((rc = gm__launch(f, &g, waits, stream, params, &api)) != 0)
-        return gm__cuda_fail(fn, api, rc);
-    __atomic_add_fetch(run == spec ? &gm__generic_launches : &gm__fast_launches, 1, __ATOMIC_RELAXED);
-    if (p && g.block[0] < 32 * GM__BLOCK_WARPS)
-        __atomic_add_fetch(&gm__half_block_launches, 1, __ATOMIC_RELAXED);
-    return GM_OK;
-}
-
-/* Runs xform from src to dst once the pair has passed gm__check_pair (the
- * callers that check more than the pair do it once, not twice). */
-static gm_status gm__launch_xform(const char* fn, const gm__typed* t, const gm_mat* src, gm_mat* dst,
-                                  const gm_xform* xform, gm_stream stream)
-{
-    gm__xform_args a;
-    int c, spec;
+    gm__side from, to;
+    int c, kernel;
     if (!xform)
         return gm__fail(GM_ERR_ARG, "%s: xform is NULL", fn);
     for (c = 0; c < dst->channels; ++c)
         if (xform->map[c] != GM_CONST && (xform->map[c] < 0 || xform->map[c] >= src->channels))
             return gm__fail(GM_ERR_ARG, "%s: xform->map[%d] = %d is not a channel of src (0..%d) or GM_CONST", fn, c,
                             xform->map[c], (int)src->channels - 1);
-    /* A typed function names its kernel slot at compile time; a views.h
+    /* A typed function names its generic kernel at compile time; a views.h
      * generated from another model than kernels.h (headers vendored from two
      * versions) would name another kernel, which must not run. */
-    spec = GM__SPEC(src->dtype, dst->dtype, dst->channels);
-    if (t && t->spec != spec)
-        return gm__fail(GM_ERR_TYPE, "%s: kernel slot %d is not %s -> %s x%d (%d): gpumat/gen/views.h and "
-                        "gpumat/gen/kernels.h come from different generator runs", fn, t->spec,
-                        gm_dtype_name(src->dtype), gm_dtype_name(dst->dtype), (int)dst->channels, spec);
-    a = gm__args(src, dst, NULL, xform);
-    return gm__run(fn, spec, src->layout, dst->layout, (int)src->channels, gm__on_host(src), (int)src->device, &a,
-                   stream);
+    kernel = gm__xform_row[src->dtype][dst->dtype][dst->channels - 1];
+    if (t && t->kernel != kernel)
+        return gm__fail(GM_ERR_TYPE, "%s: kernel %d is not %s -> %s x%d (%d): gpumat/gen/views.h and "
+                        "gpumat/gen/kernels.h come from different generator runs", fn, t->kernel,
+                        gm_dtype_name(src->dtype), gm_dtype_name(dst->dtype), (int)dst->channels, kernel);
+    from = gm__side_of(src);
+    to = gm__side_of(dst);
+    d->op[d->n++] = gm__op_of(fn, &from, &to, src, xform);
+    return GM_OK;
 }
 
+static gm_status gm__transform_ops(const gm_mat* src, const gm_mat* dst, const gm_xform* xform, gm__ops* d)
+{
+    static const char fn[] = "gm_transform";
+    gm_status s = gm__check_pair(fn, NULL, src, "dst", dst);
+    return s != GM_OK ? s : gm__xform_op(fn, NULL, src, dst, xform, d);
+}
 
 GM_API gm_status gm_transform(const gm_mat* src, gm_mat* dst, const gm_xform* xform, gm_stream stream)
 {
-    gm_status s = gm__check_pair("gm_transform", NULL, src, "dst", dst);
-    return s != GM_OK ? s : gm__launch_xform("gm_transform", NULL, src, dst, xform, stream);
+    gm__ops d;
+    d.n = 0;
+    return gm__run_described(gm__transform_ops(src, dst, xform, &d), &d, stream);
 }
 
 static gm_status gm__same_shape(const char* fn, const gm_mat* src, const gm_mat* dst, int same_dtype)
@@ -401,8 +151,8 @@ static gm_status gm__same_shape(const char* fn, const gm_mat* src, const gm_mat*
     return GM_OK;
 }
 
-GM_API gm_status gm__convert(const gm__typed* t, const gm_mat* src, gm_mat* dst, double alpha, double beta,
-                             gm_stream stream)
+static gm_status gm__convert_ops(const gm__typed* t, const gm_mat* src, const gm_mat* dst, double alpha, double beta,
+                                 gm__ops* d)
 {
     const char* fn = gm__fn(t, "gm_convert");
     gm_xform x = gm_xform_identity();
@@ -417,7 +167,15 @@ GM_API gm_status gm__convert(const gm__typed* t, const gm_mat* src, gm_mat* dst,
         x.scale[c] = alpha;
         x.offset[c] = beta;
     }
-    return gm__launch_xform(fn, t, src, dst, &x, stream);
+    return gm__xform_op(fn, t, src, dst, &x, d);
+}
+
+GM_API gm_status gm__convert(const gm__typed* t, const gm_mat* src, gm_mat* dst, double alpha, double beta,
+                             gm_stream stream)
+{
+    gm__ops d;
+    d.n = 0;
+    return gm__run_described(gm__convert_ops(t, src, dst, alpha, beta, &d), &d, stream);
 }
 
 GM_API gm_status gm_convert(const gm_mat* src, gm_mat* dst, double alpha, double beta, gm_stream stream)
@@ -426,9 +184,10 @@ GM_API gm_status gm_convert(const gm_mat* src, gm_mat* dst, double alpha, double
 }
 
 /* split and merge: the same-dtype transform from layout `from` to the other. */
-static gm_status gm__relayout(const char* fn, const gm__typed* t, const gm_mat* src, gm_mat* dst, gm_layout from,
-                              gm_stream stream)
+static gm_status gm__relayout_ops(const gm__typed* t, const gm_mat* src, const gm_mat* dst, gm_layout from,
+                                  gm__ops* d)
 {
+    const char* fn = gm__fn(t, from == GM_HWC ? "gm_split" : "gm_merge");
     gm_xform x = gm_xform_identity();
     gm_status s;
     if ((s = gm__check_pair(fn, t, src, "dst", dst)) != GM_OK || (s = gm__same_shape(fn, src, dst, 1)) != GM_OK)
@@ -439,17 +198,21 @@ static gm_status gm__relayout(const char* fn, const gm__typed* t, const gm_mat* 
     if (src->channels > 1 && dst->layout == from)
         return gm__fail(GM_ERR_TYPE, "%s: dst is %s; %s expected", fn, gm__layout_name(dst),
                         from == GM_HWC ? "planar (CHW)" : "interleaved (HWC)");
-    return gm__launch_xform(fn, t, src, dst, &x, stream);
+    return gm__xform_op(fn, t, src, dst, &x, d);
 }
 
 GM_API gm_status gm__split(const gm__typed* t, const gm_mat* src, gm_mat* dst, gm_stream stream)
 {
-    return gm__relayout(gm__fn(t, "gm_split"), t, src, dst, GM_HWC, stream);
+    gm__ops d;
+    d.n = 0;
+    return gm__run_described(gm__relayout_ops(t, src, dst, GM_HWC, &d), &d, stream);
 }
 
 GM_API gm_status gm__merge(const gm__typed* t, const gm_mat* src, gm_mat* dst, gm_stream stream)
 {
-    return gm__relayout(gm__fn(t, "gm_merge"), t, src, dst, GM_CHW, stream);
+    gm__ops d;
+    d.n = 0;
+    return gm__run_described(gm__relayout_ops(t, src, dst, GM_CHW, &d), &d, stream);
 }
 
 GM_API gm_status gm_split(const gm_mat* src, gm_mat* dst, gm_stream stream) { return gm__split(NULL, src, dst, stream); }
@@ -497,68 +260,66 @@ static int gm__same_pitches(const gm_mat* planes, int count)
     return 1;
 }
 
-GM_API gm_status gm_split_planes(const gm_mat* src, gm_mat* planes, gm_stream stream)
+/* Planes that share their pitches are one planar image with its own plane
+ * addresses (one op); others are written one channel at a time. */
+static gm_status gm__split_planes_ops(const gm_mat* src, const gm_mat* planes, gm__ops* d)
 {
     static const char fn[] = "gm_split_planes";
     gm_xform x = gm_xform_identity();
-    gm__xform_args a;
-    int c, spec;
+    gm__side from, to;
+    int c;
     gm_status s;
     if ((s = gm__check(fn, "src", src)) != GM_OK || (s = gm__check_planes(fn, planes, src->channels, src, 1)) != GM_OK)
         return s;
+    from = gm__side_of(src);
     if (gm__same_pitches(planes, src->channels)) {
-        gm_mat dst = planes[0];
-        dst.channels = src->channels;
-        dst.layout = GM_CHW;
-        spec = GM__SPEC(src->dtype, src->dtype, src->channels);
-        a = gm__args(src, &dst, planes, &x);
-        return gm__run(fn, spec, src->layout, GM_CHW, (int)src->channels, gm__on_host(src), (int)src->device, &a,
-                       stream);
+        to = gm__side_of_planes(planes, src->channels);
+        d->op[d->n++] = gm__op_of(fn, &from, &to, src, &x);
+        return GM_OK;
     }
     for (c = 0; c < src->channels; ++c) {
-        x.map[0] = c;
-        if ((s = gm__launch_xform(fn, NULL, src, &planes[c], &x, stream)) != GM_OK)
-            return s;
+        from = gm__side_of_channel(src, c);
+        to = gm__side_of(&planes[c]);
+        d->op[d->n++] = gm__op_of(fn, &from, &to, src, &x);
+    }
+    return GM_OK;
+}
+
+GM_API gm_status gm_split_planes(const gm_mat* src, gm_mat* planes, gm_stream stream)
+{
+    gm__ops d;
+    d.n = 0;
+    return gm__run_described(gm__split_planes_ops(src, planes, &d), &d, stream);
+}
+
+static gm_status gm__merge_planes_ops(const gm_mat* planes, int count, const gm_mat* dst, gm__ops* d)
+{
+    static const char fn[] = "gm_merge_planes";
+    gm_xform x = gm_xform_identity();
+    gm__side from, to;
+    int c;
+    gm_status s;
+    if ((s = gm__check(fn, "dst", dst)) != GM_OK || (s = gm__check_planes(fn, planes, count, dst, 0)) != GM_OK)
+        return s;
+    to = gm__side_of(dst);
+    if (gm__same_pitches(planes, count)) {
+        from = gm__side_of_planes(planes, count);
+        d->op[d->n++] = gm__op_of(fn, &from, &to, dst, &x);
+        return GM_OK;
+    }
+    for (c = 0; c < count; ++c) {
+        from = gm__side_of(&planes[c]);
+        to = gm__side_of_channel(dst, c);
+        d->op[d->n++] = gm__op_of(fn, &from, &to, dst, &x);
     }
     return GM_OK;
 }
 
 GM_API gm_status gm_merge_planes(const gm_mat* planes, int count, gm_mat* dst, gm_stream stream)
 {
-    static const char fn[] = "gm_merge_planes";
-    gm_xform x = gm_xform_identity();
-    gm__xform_args a;
-    gm_mat src;
-    int c, spec;
-    gm_status s;
-    if ((s = gm__check(fn, "dst", dst)) != GM_OK || (s = gm__check_planes(fn, planes, count, dst, 0)) != GM_OK)
-        return s;
-    if (!gm__same_pitches(planes, count)) {
-        for (c = 0; c < count; ++c) {
-            gm_mat one;
-            gm_xform pick = gm_xform_identity();
-            /* write only channel c: a 1-channel view of dst's channel c */
-            one = *dst;
-            one.data = (void*)(uintptr_t)gm__channel_addr(dst, c); /* interleaved or planar dst */
-            one.channels = 1;
-            one.layout = GM_HWC;
-            a = gm__args(&planes[c], &one, NULL, &pick);
-            a.dst_xstride = gm__xstride(dst);
-            if ((s = gm__run(fn, GM__SPEC(dst->dtype, dst->dtype, 1), GM_HWC, GM_HWC, 0, gm__on_host(dst),
-                             (int)dst->device, &a, stream)) != GM_OK)
-                return s;
-        }
-        return GM_OK;
-    }
-    src = planes[0];
-    src.channels = count;
-    src.layout = GM_CHW;
-    a = gm__args(&src, dst, NULL, &x);
-    for (c = 0; c < count; ++c)
-        a.src[c] = (unsigned long long)(uintptr_t)planes[c].data;
-    a.src_xstride = (long long)gm_dtype_size(dst->dtype);
-    spec = GM__SPEC(dst->dtype, dst->dtype, count);
-    return gm__run(fn, spec, GM_CHW, dst->layout, count, gm__on_host(dst), (int)dst->device, &a, stream);
+    gm__ops d;
+    d.n = 0;
+    return gm__run_described(gm__merge_planes_ops(planes, count, dst, &d), &d, stream);
 }
 
 /* Every check of one blob_from_image(src -> dst), src named src_name in
@@ -593,15 +354,21 @@ static gm_status gm__blob_xform(const char* fn, const gm__typed* t, const char* 
     return GM_OK;
 }
 
-GM_API gm_status gm__blob(const gm__typed* t, const gm_mat* src, gm_mat* dst, double scalefactor, const double* mean,
-                          const double* std, int swap_rb, gm_stream stream)
+static gm_status gm__blob_ops(const gm__typed* t, const gm_mat* src, const gm_mat* dst, double scalefactor,
+                              const double* mean, const double* std, int swap_rb, gm__ops* d)
 {
     const char* fn = gm__fn(t, "gm_blob_from_image");
     gm_xform x;
     gm_status s = gm__blob_xform(fn, t, "src", src, dst, scalefactor, mean, std, swap_rb, &x);
-    if (s != GM_OK)
-        return s;
-    return gm__launch_xform(fn, t, src, dst, &x, stream);
+    return s != GM_OK ? s : gm__xform_op(fn, t, src, dst, &x, d);
+}
+
+GM_API gm_status gm__blob(const gm__typed* t, const gm_mat* src, gm_mat* dst, double scalefactor, const double* mean,
+                          const double* std, int swap_rb, gm_stream stream)
+{
+    gm__ops d;
+    d.n = 0;
+    return gm__run_described(gm__blob_ops(t, src, dst, scalefactor, mean, std, swap_rb, &d), &d, stream);
 }
 
 GM_API gm_status gm_blob_from_image(const gm_mat* src, gm_mat* dst, double scalefactor, const double* mean,
@@ -610,6 +377,9 @@ GM_API gm_status gm_blob_from_image(const gm_mat* src, gm_mat* dst, double scale
     return gm__blob(NULL, src, dst, scalefactor, mean, std, swap_rb, stream);
 }
 
+/* Every image checked before the first is written, so a bad images[count -
+ * 1] leaves dst untouched; then one op an image, described and run in turn
+ * (count has no bound). */
 GM_API gm_status gm_blob_from_images(const gm_mat* images, int count, gm_mat* dst, double scalefactor,
                                      const double* mean, const double* std, int swap_rb, gm_stream stream)
 {
@@ -625,8 +395,6 @@ GM_API gm_status gm_blob_from_images(const gm_mat* images, int count, gm_mat* ds
         return s;
     if (count < 1 || count != dst->batch)
         return gm__fail(GM_ERR_ARG, "%s: count %d does not match dst->batch %d", fn, count, (int)dst->batch);
-    /* every image checked before the first write: a bad images[count - 1]
-     * leaves dst untouched */
     for (i = 0; i < count; ++i) {
         snprintf(name, sizeof name, "images[%d]", i);
         if (images[i].batch != 1)
@@ -650,9 +418,12 @@ GM_API gm_status gm_blob_from_images(const gm_mat* images, int count, gm_mat* ds
         if (gm__overlap(&images[i], dst))
             return gm__fail(GM_ERR_OVERLAP, "%s: %s and dst overlap", fn, name);
     }
-    for (i = 0; i < count; ++i)
+    for (i = 0; i < count; ++i) {
+        gm__ops d;
+        d.n = 0;
         if ((s = gm_item(dst, &item, i)) != GM_OK ||
-            (s = gm__launch_xform(fn, NULL, &images[i], &item, &x, stream)) != GM_OK)
+            (s = gm__run_described(gm__xform_op(fn, NULL, &images[i], &item, &x, &d), &d, stream)) != GM_OK)
             return s;
+    }
     return GM_OK;
 }

@@ -1,59 +1,36 @@
 /* SPDX-License-Identifier: MIT */
-/* Implementation: descriptor checks, allocation, wrapping, views, copies. */
+/* Implementation: the functions of gpumat/mem.h: which path runs,
+ * allocation, wrapping, views, copies and transfers. */
 
+#include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
-GM_API size_t gm_dtype_size(gm_dtype dtype)
+GM_API gm_where gm_path(void)
 {
-    return (unsigned)dtype < GM_DTYPE_COUNT ? gm__dtype_sizes[dtype] : 0;
+    pthread_once(&gm__path_once, gm__decide_path);
+    return gm__path_where;
 }
 
-GM_API const char* gm_dtype_name(gm_dtype dtype)
+GM_API gm_status gm_device(int* cc_major, int* cc_minor, char* name, size_t name_size)
 {
-    return (unsigned)dtype < GM_DTYPE_COUNT ? gm__dtype_names[dtype] : "?";
-}
-
-GM_API int gm_cv_type(gm_dtype dtype, int channels)
-{
-    if ((unsigned)dtype > GM_F16 || channels < 1 || channels > 4)
-        return -1;
-    return (int)dtype + ((channels - 1) << 3);
-}
-
-GM_API gm_status gm_from_cv_type(int cv_type, gm_dtype* dtype, int* channels)
-{
-    int depth = cv_type & 7, cn = (cv_type >> 3) + 1;
-    if (!dtype || !channels)
-        return gm__fail(GM_ERR_ARG, "gm_from_cv_type: %s is NULL", !dtype ? "dtype" : "channels");
-    if (cv_type < 0 || cn > 4)
-        return gm__fail(GM_ERR_TYPE, "gm_from_cv_type: cv_type %d has no gpumat equivalent", cv_type);
-    *dtype = (gm_dtype)depth;
-    *channels = cn;
+    gm__CUcontext ctx;
+    int dev, major = 0, minor = 0;
+    gm_status s = gm__context("gm_device", 0, &ctx, &dev);
+    if (s != GM_OK)
+        return s;
+    gm__cu.cuDeviceGetAttribute(&major, GM__CU_ATTR_CC_MAJOR, dev);
+    gm__cu.cuDeviceGetAttribute(&minor, GM__CU_ATTR_CC_MINOR, dev);
+    if (cc_major)
+        *cc_major = major;
+    if (cc_minor)
+        *cc_minor = minor;
+    if (name && name_size > 0)
+        gm__cu.cuDeviceGetName(name, (int)(name_size > 4096 ? 4096 : name_size), dev);
     return GM_OK;
 }
 
-/* a * b for non-negative a, b; 0 when it would pass INT64_MAX. */
-static int gm__mul(int64_t a, int64_t b, int64_t* r)
-{
-    if (a < 0 || b < 0 || (b != 0 && a > INT64_MAX / b))
-        return 0;
-    *r = a * b;
-    return 1;
-}
-
-static int gm__add(int64_t a, int64_t b, int64_t* r)
-{
-    if (a < 0 || b < 0 || a > INT64_MAX - b)
-        return 0;
-    *r = a + b;
-    return 1;
-}
-
-/* Bytes between horizontally adjacent pixels of one channel. */
-static int64_t gm__xstride(const gm_mat* m)
-{
-    return (int64_t)gm_dtype_size(m->dtype) * (m->layout == GM_HWC ? m->channels : 1);
-}
 
 GM_API int64_t gm_row_bytes(const gm_mat* m)
 {
@@ -61,107 +38,8 @@ GM_API int64_t gm_row_bytes(const gm_mat* m)
     return !m ? 0 : gm__mul(m->width, gm__xstride(m), &r) ? r : -1; /* -1: overflow or a bad descriptor */
 }
 
-/* Offset of the last byte + 1, or -1 on overflow. Every term is non-negative,
- * so the last element is at the sum of the largest index times each stride. */
-static int64_t gm__span(const gm_mat* m)
-{
-    int64_t t, span;
-    if (!gm__mul(m->width, gm__xstride(m), &span) || !gm__mul(m->height - 1, m->pitch, &t) ||
-        !gm__add(span, t, &span))
-        return -1;
-    if (m->layout == GM_CHW && (!gm__mul(m->channels - 1, m->plane_pitch, &t) || !gm__add(span, t, &span)))
-        return -1;
-    if (!gm__mul(m->batch - 1, m->batch_pitch, &t) || !gm__add(span, t, &span))
-        return -1;
-    return span;
-}
-
 GM_API int64_t gm_span_bytes(const gm_mat* m) { return m ? gm__span(m) : 0; }
 
-/* The fields of a descriptor, before any size arithmetic relies on them.
- * Messages name the descriptor as arg ("src") and its fields with the prefix
- * pre ("src->pitch"; just "pitch" where the user passed them as parameters). */
-static gm_status gm__check_fields(const char* fn, const char* arg, const char* pre, const gm_mat* m)
-{
-    if (!m)
-        return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn, arg);
-    if ((unsigned)m->dtype >= GM_DTYPE_COUNT)
-        return gm__fail(GM_ERR_TYPE, "%s: %sdtype %d is not a gm_dtype", fn, pre, (int)m->dtype);
-    if (m->channels < 1 || m->channels > 4)
-        return gm__fail(GM_ERR_TYPE, "%s: %schannels %d is outside 1..4", fn, pre, (int)m->channels);
-    if (m->layout != GM_HWC && m->layout != GM_CHW)
-        return gm__fail(GM_ERR_TYPE, "%s: %slayout %d is not a gm_layout", fn, pre, (int)m->layout);
-    if (m->where != GM_HOST && m->where != GM_PINNED && m->where != GM_DEVICE)
-        return gm__fail(GM_ERR_ARG, "%s: %swhere %d is not GM_HOST, GM_PINNED or GM_DEVICE", fn, pre, (int)m->where);
-    if (m->width <= 0)
-        return gm__fail(GM_ERR_SIZE, "%s: %swidth %lld is not positive", fn, pre, (long long)m->width);
-    if (m->height <= 0)
-        return gm__fail(GM_ERR_SIZE, "%s: %sheight %lld is not positive", fn, pre, (long long)m->height);
-    if (m->batch <= 0)
-        return gm__fail(GM_ERR_SIZE, "%s: %sbatch %d is not positive", fn, pre, (int)m->batch);
-    return GM_OK;
-}
-
-/* Everything gpumat relies on about one descriptor but its data pointer;
- * arg and pre as for gm__check_fields. */
-static gm_status gm__check_layout(const char* fn, const char* arg, const char* pre, const gm_mat* m)
-{
-    int64_t es, row, image, t;
-    gm_status s = gm__check_fields(fn, arg, pre, m);
-    if (s != GM_OK)
-        return s;
-    es = (int64_t)gm_dtype_size(m->dtype);
-    if (!gm__mul(m->width, gm__xstride(m), &row))
-        return gm__fail(GM_ERR_SIZE, "%s: %swidth %lld overflows a row", fn, pre, (long long)m->width);
-    if (m->pitch < row)
-        return gm__fail(GM_ERR_SIZE, "%s: %spitch %lld is less than a row (%lld bytes)", fn, pre, (long long)m->pitch,
-                        (long long)row);
-    if (m->pitch % es)
-        return gm__fail(GM_ERR_SIZE, "%s: %spitch %lld is not a multiple of the %lld-byte %s element", fn, pre,
-                        (long long)m->pitch, (long long)es, gm_dtype_name(m->dtype));
-    if (!gm__mul(m->height - 1, m->pitch, &image) || !gm__add(image, row, &image))
-        return gm__fail(GM_ERR_SIZE, "%s: %s overflows 64-bit sizes", fn, arg);
-    if (m->layout == GM_CHW && m->channels > 1) {
-        /* planes one after the other, or rows of all planes side by side */
-        int planes_apart = m->plane_pitch >= image;
-        int rows_apart = m->plane_pitch >= row && m->pitch / m->channels >= m->plane_pitch;
-        if (m->plane_pitch % es || !(planes_apart || rows_apart))
-            return gm__fail(GM_ERR_SIZE, "%s: %splane_pitch %lld makes planes overlap", fn, pre,
-                            (long long)m->plane_pitch);
-        if (!gm__mul(m->channels - 1, m->plane_pitch, &t) || !gm__add(image, t, &image))
-            return gm__fail(GM_ERR_SIZE, "%s: %s overflows 64-bit sizes", fn, arg);
-    }
-    if (m->batch > 1 && (m->batch_pitch < image || m->batch_pitch % es))
-        return gm__fail(GM_ERR_SIZE, "%s: %sbatch_pitch %lld is less than one image (%lld bytes)", fn, pre,
-                        (long long)m->batch_pitch, (long long)image);
-    if (gm__span(m) < 0)
-        return gm__fail(GM_ERR_SIZE, "%s: %s overflows 64-bit sizes", fn, arg);
-    return GM_OK;
-}
-
-/* The data pointer of a descriptor, named data in messages. */
-static gm_status gm__check_data(const char* fn, const char* data, const gm_mat* m)
-{
-    int64_t es = (int64_t)gm_dtype_size(m->dtype);
-    if (!m->data)
-        return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn, data);
-    if ((uintptr_t)m->data % (uintptr_t)es)
-        return gm__fail(GM_ERR_ARG, "%s: %s %p is not aligned to its %lld-byte %s elements", fn, data, m->data,
-                        (long long)es, gm_dtype_name(m->dtype));
-    return GM_OK;
-}
-
-/* Everything gpumat relies on about one descriptor; arg names it in messages. */
-static gm_status gm__check(const char* fn, const char* arg, const gm_mat* m)
-{
-    char pre[64], data[72];
-    gm_status s;
-    snprintf(pre, sizeof pre, "%s->", arg);
-    snprintf(data, sizeof data, "%sdata", pre);
-    if ((s = gm__check_layout(fn, arg, pre, m)) != GM_OK)
-        return s;
-    return gm__check_data(fn, data, m);
-}
 
 /* How the allocating and wrapping functions got their image's description:
  * a gm_desc (zero fields mean defaults, messages say desc->width) or plain
@@ -247,7 +125,7 @@ static gm_status gm__alloc(const char* fn, gm_mat* m, const gm_desc* d, gm__give
     if ((uint64_t)bytes > (uint64_t)SIZE_MAX)
         return gm__fail(GM_ERR_SIZE, "%s: %lld bytes do not fit size_t", fn, (long long)bytes);
     if (where == GM_HOST) {
-        m->owned = m->data = malloc((size_t)bytes);
+        m->owned = m->data = GM_MALLOC((size_t)bytes);
         if (!m->data)
             return gm__fail(GM_ERR_NO_MEMORY, "%s: malloc of %lld bytes failed", fn, (long long)bytes);
         return GM_OK;
@@ -378,7 +256,7 @@ GM_API void gm_free(gm_mat* m)
         return;
     if (m->owned) {
         if (m->where == GM_HOST)
-            free(m->owned);
+            GM_FREE(m->owned);
         else if (m->where == GM_PINNED)
             gm__cu.cuMemFreeHost(m->owned);
         else
@@ -463,177 +341,6 @@ GM_API gm_status gm_item(const gm_mat* m, gm_mat* view, int index)
     return GM_OK;
 }
 
-static int gm__on_host(const gm_mat* m) { return m->where != GM_DEVICE; }
-
-/* The rows of a descriptor (every image, plane and row) as a nested lattice:
- * row starts base + sum of i[k] * stride[k], 0 <= i[k] < count[k], levels
- * outermost first, each stride past the whole extent of the levels inside it,
- * so rows in index order are in address order. Positions are bytes from an
- * origin the two descriptors being compared share. */
-typedef struct gm__rows {
-    uint64_t base, row;
-    uint64_t stride[3];
-    int64_t count[3];
-    int levels;
-} gm__rows;
-
-/* 0 when m's rows do not nest (gm__check never accepts such a descriptor). */
-static int gm__rows_of(const gm_mat* m, uint64_t base, gm__rows* r)
-{
-    int64_t st[3], cnt[3], extent = gm_row_bytes(m), t;
-    int n = 0, i, k;
-    if (m->batch > 1)
-        st[n] = m->batch_pitch, cnt[n++] = m->batch;
-    if (m->layout == GM_CHW && m->channels > 1)
-        st[n] = m->plane_pitch, cnt[n++] = m->channels;
-    if (m->height > 1)
-        st[n] = m->pitch, cnt[n++] = m->height;
-    r->base = base;
-    r->row = (uint64_t)extent;
-    r->levels = n;
-    for (i = 0; i < n; ++i) { /* widest stride first (rows side by side: planes inside rows) */
-        for (k = i; k > 0 && st[k] > st[k - 1]; --k) {
-            int64_t ts = st[k], tc = cnt[k];
-            st[k] = st[k - 1], cnt[k] = cnt[k - 1];
-            st[k - 1] = ts, cnt[k - 1] = tc;
-        }
-    }
-    if (extent <= 0)
-        return 0;
-    for (k = n - 1; k >= 0; --k) { /* each stride clears everything inside it */
-        if (st[k] < extent || !gm__mul(cnt[k] - 1, st[k], &t) || !gm__add(extent, t, &extent))
-            return 0;
-        r->stride[k] = (uint64_t)st[k];
-        r->count[k] = cnt[k];
-    }
-    return 1;
-}
-
-/* The first row of r that starts at or after t; 0 when there is none. */
-static int gm__rows_seek(const gm__rows* r, uint64_t t, uint64_t* at)
-{
-    uint64_t pos = r->base, o, i, idx[3];
-    int k;
-    if (t <= pos) {
-        *at = pos;
-        return 1;
-    }
-    o = t - pos;
-    for (k = 0; k < r->levels; ++k) { /* the last row starting at or before t */
-        i = o / r->stride[k];
-        if (i > (uint64_t)(r->count[k] - 1))
-            i = (uint64_t)(r->count[k] - 1);
-        idx[k] = i;
-        pos += i * r->stride[k];
-        o -= i * r->stride[k];
-    }
-    if (o == 0) {
-        *at = pos;
-        return 1;
-    }
-    for (k = r->levels - 1; k >= 0; --k) { /* then the row after it */
-        pos -= idx[k] * r->stride[k];
-        if (idx[k] + 1 < (uint64_t)r->count[k]) {
-            *at = pos + (idx[k] + 1) * r->stride[k];
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* Whether two row lists (in address order) share a byte: each jumps straight
- * to the first of its rows that reaches the other's current row, so the cost
- * is the number of times the two interleave. */
-static int gm__rows_meet(const gm__rows* a, const gm__rows* b)
-{
-    uint64_t x = a->base, y = b->base;
-    for (;;) {
-        if (x <= y) {
-            if (y - x < a->row)
-                return 1;
-            if (!gm__rows_seek(a, y - a->row + 1, &x))
-                return 0;
-        } else {
-            if (x - y < b->row)
-                return 1;
-            if (!gm__rows_seek(b, x - b->row + 1, &y))
-                return 0;
-        }
-    }
-}
-
-/* Whether rows x + i*p (i < nx, ra bytes each) and y + j*p (j < ny, rb
- * bytes) share a byte, in O(1): some i - j puts a row of x within (y' - ra,
- * y' + rb) of y' = y + (ny-1)*p, the last row of y, for i - j + ny - 1 in
- * 0 .. nx + ny - 2. */
-static int gm__prog_meet(uint64_t x, int64_t nx, uint64_t ra, uint64_t y, int64_t ny, uint64_t rb, uint64_t p)
-{
-    uint64_t last = y + (uint64_t)(ny - 1) * p, lo = last + 1 > ra ? last + 1 - ra : 0, k;
-    k = lo <= x ? 0 : (lo - x + p - 1) / p;
-    return k <= (uint64_t)(nx + ny - 2) && x + k * p < last + rb;
-}
-
-/* r's innermost level as blocks: the lattice of block starts (each block
- * row bytes long: its whole extent) and the progression inside a block. */
-static void gm__blocks_of(const gm__rows* r, gm__rows* blocks, uint64_t* stride, int64_t* count)
-{
-    *blocks = *r;
-    *stride = r->row, *count = 1; /* one row: a block of one */
-    if (r->levels > 0) {
-        blocks->levels = r->levels - 1;
-        *stride = r->stride[blocks->levels];
-        *count = r->count[blocks->levels];
-        blocks->row = (uint64_t)(*count - 1) * *stride + r->row;
-    }
-}
-
-/* Whether a and b (checked descriptors on the same side) share a byte, exactly.
- * Their address ranges are the quick answer; only ranges that intersect
- * (planes or items of one buffer, side-by-side ROIs) are compared block by
- * block (a block: the rows of one plane of one image, or the planes of one
- * row where rows hold planes side by side), blocks walked in address order,
- * each block pair whose extents intersect tested in O(1) when their rows
- * share a pitch (else row by row). No allocation. */
-static int gm__overlap(const gm_mat* a, const gm_mat* b)
-{
-    uint64_t a0 = (uint64_t)(uintptr_t)a->data, b0 = (uint64_t)(uintptr_t)b->data, o = a0 < b0 ? a0 : b0;
-    uint64_t sa = (uint64_t)gm__span(a), sb = (uint64_t)gm__span(b), x, y, pa, pb;
-    int64_t na, nb;
-    gm__rows ra, rb, ba, bb;
-    if ((int64_t)sa < 0 || (int64_t)sb < 0)
-        return 1; /* unchecked and overflowing: assume the worst */
-    a0 -= o, b0 -= o; /* one of them is 0 */
-    if (!(a0 < b0 + sb && b0 < a0 + sa))
-        return 0;
-    if (!gm__rows_of(a, a0, &ra) || !gm__rows_of(b, b0, &rb))
-        return 1; /* not a layout gm__check accepts: assume the worst */
-    gm__blocks_of(&ra, &ba, &pa, &na);
-    gm__blocks_of(&rb, &bb, &pb, &nb);
-    x = ba.base, y = bb.base;
-    for (;;) {
-        if (x <= y && y - x >= ba.row) { /* block x ends before block y: skip a's blocks that do */
-            if (!gm__rows_seek(&ba, y - ba.row + 1, &x))
-                return 0;
-        } else if (y < x && x - y >= bb.row) {
-            if (!gm__rows_seek(&bb, x - bb.row + 1, &y))
-                return 0;
-        } else { /* the two blocks' extents intersect */
-            if (na == 1 || nb == 1 || pa == pb) {
-                if (gm__prog_meet(x, na, ra.row, y, nb, rb.row, na > 1 ? pa : nb > 1 ? pb : 1))
-                    return 1;
-            } else {
-                gm__rows one_a, one_b;
-                one_a.base = x, one_a.row = ra.row, one_a.levels = 1, one_a.stride[0] = pa, one_a.count[0] = na;
-                one_b.base = y, one_b.row = rb.row, one_b.levels = 1, one_b.stride[0] = pb, one_b.count[0] = nb;
-                if (gm__rows_meet(&one_a, &one_b))
-                    return 1;
-            }
-            /* the block that ends first meets no later block of the other */
-            if (x + ba.row <= y + bb.row ? !gm__rows_seek(&ba, x + 1, &x) : !gm__rows_seek(&bb, y + 1, &y))
-                return 0;
-        }
-    }
-}
 
 /* Rows of one block gm_copy can move as one 2D copy: planes (and then images)
  * fold into it when they follow each other at exactly pitch intervals. */

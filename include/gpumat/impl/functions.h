@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/* Implementation: the process-wide cache of loaded kernel functions, one
+ * slot per catalogue kernel per CUDA context, each filled once (image.h) and
+ * then read without a lock. */
+
+#include <pthread.h>
+#include <string.h>
+
+/* The cache: per context, one function pointer per specialization, written
+ * once under a lock and read without one. */
+typedef struct gm__ctx_cache {
+    gm__CUcontext ctx;
+    int arch, sms;
+    gm__CUfunction fns[GM__KERNEL_COUNT];
+    unsigned char waits[GM__KERNEL_COUNT]; /* fns[i] was built for sm_90+, so it starts with griddepcontrol.wait */
+    int wave[GM__KERNEL_COUNT]; /* warps of fns[i] the device holds at once in blocks of GM__BLOCK_WARPS; 0 unknown */
+} gm__ctx_cache;
+
+static gm__ctx_cache* gm__caches[GM_MAX_CONTEXTS];
+static pthread_mutex_t gm__cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t gm__compile_locks[16] = {
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER};
+
+static gm_status gm__ctx_cache_for(const char* fn, gm__CUcontext ctx, int dev, gm__ctx_cache** out)
+{
+    int i, major = 0, minor = 0;
+    gm_status s = GM_OK;
+    for (i = 0; i < GM_MAX_CONTEXTS; ++i) {
+        gm__ctx_cache* c = __atomic_load_n(&gm__caches[i], __ATOMIC_ACQUIRE);
+        if (c && c->ctx == ctx) {
+            *out = c;
+            return GM_OK;
+        }
+    }
+    pthread_mutex_lock(&gm__cache_lock);
+    for (i = 0; i < GM_MAX_CONTEXTS && gm__caches[i]; ++i)
+        if (gm__caches[i]->ctx == ctx)
+            break;
+    if (i == GM_MAX_CONTEXTS) {
+        s = gm__fail(GM_ERR_CUDA, "%s: more than GM_MAX_CONTEXTS (%d) CUDA contexts", fn, GM_MAX_CONTEXTS);
+    } else if (!gm__caches[i]) {
+        gm__ctx_cache* c = (gm__ctx_cache*)GM_MALLOC(sizeof *c);
+        if (c)
+            memset(c, 0, sizeof *c);
+        if (!c) {
+            s = gm__fail(GM_ERR_NO_MEMORY, "%s: no memory for the kernel cache", fn);
+        } else {
+            gm__cu.cuDeviceGetAttribute(&major, GM__CU_ATTR_CC_MAJOR, dev);
+            gm__cu.cuDeviceGetAttribute(&minor, GM__CU_ATTR_CC_MINOR, dev);
+            gm__cu.cuDeviceGetAttribute(&c->sms, GM__CU_ATTR_MULTIPROCESSOR_COUNT, dev);
+            c->ctx = ctx;
+            c->arch = major * 10 + minor;
+            __atomic_store_n(&gm__caches[i], c, __ATOMIC_RELEASE);
+        }
+    }
+    if (s == GM_OK)
+        *out = gm__caches[i];
+    pthread_mutex_unlock(&gm__cache_lock);
+    return s;
+}
+
+/* The function of kernel in the current context, compiled on first use; N
+ * threads racing on a cold slot compile it once. waits (may be NULL): whether
+ * the function was built for sm_90+ and so waits for the kernel before it
+ * (templates/prelude_cuda.cu), which alone makes an overlapping launch safe:
+ * PTX for an older arch, from an older NVRTC or an ahead-of-time set, has no
+ * such wait. wave (may be NULL): its warps the device holds at once in
+ * blocks of GM__BLOCK_WARPS (0 where the driver could not say), which sizes
+ * the launch (run.h). */
+static gm_status gm__function(const char* fn, int kernel, int device, gm__CUfunction* out, int* waits, int* wave)
+{
+    gm__CUcontext ctx;
+    gm__ctx_cache* cache = NULL; /* gcc -O1 cannot see gm__ctx_cache_for set it */
+    gm__CUfunction f = 0;
+    gm__CUmodule mod = 0;
+    pthread_mutex_t* lock;
+    const void* image = NULL;
+    char* owned = NULL;
+    size_t size = 0;
+    double t0;
+    int dev, rc;
+    gm_status s = gm__context(fn, device, &ctx, &dev);
+    if (s != GM_OK)
+        return s;
+    if (dev != device)
+        return gm__fail(GM_ERR_LOCATION, "%s: the images are on device %d but the current context is on device %d",
+                        fn, device, dev);
+    if ((s = gm__ctx_cache_for(fn, ctx, dev, &cache)) != GM_OK)
+        return s;
+    f = __atomic_load_n(&cache->fns[kernel], __ATOMIC_ACQUIRE);
+    if (f) {
+        *out = f;
+        if (waits)
+            *waits = cache->waits[kernel];
+        if (wave)
+            *wave = cache->wave[kernel];
+        return GM_OK;
+    }
+    lock = &gm__compile_locks[kernel % 16];
+    pthread_mutex_lock(lock);
+    f = cache->fns[kernel];
+    if (!f) {
+        s = gm__image(fn, kernel, cache->arch, &image, &size, &owned);
+        GM_TRACE(GM_TRACE_LOAD, kernel);
+        t0 = gm__now_ms();
+        if (s == GM_OK && (rc = gm__cu.cuModuleLoadData(&mod, image)) != 0)
+            s = gm__cuda_fail(fn, "cuModuleLoadData", rc);
+        if (s == GM_OK && (rc = gm__cu.cuModuleGetFunction(&f, mod, gm__kernels[kernel].name)) != 0)
+            s = gm__cuda_fail(fn, "cuModuleGetFunction", rc);
+        GM_FREE(owned);
+        if (s == GM_OK) {
+            int ptx = 0, blocks = 0;
+            gm__cu.cuFuncGetAttribute(&ptx, GM__CU_FUNC_ATTRIBUTE_PTX_VERSION, f);
+            cache->waits[kernel] = ptx >= 90;
+            if (gm__cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, 32 * GM__BLOCK_WARPS, 0) == 0)
+                cache->wave[kernel] = blocks * GM__BLOCK_WARPS * cache->sms;
+            gm__jit_log(GM_JIT_LOAD, gm__kernels[kernel].name, gm__now_ms() - t0, "sm_%d, %zu bytes", cache->arch, size);
+            gm__record(gm__kernels[kernel].name);
+            __atomic_store_n(&cache->fns[kernel], f, __ATOMIC_RELEASE);
+        }
+    }
+    pthread_mutex_unlock(lock);
+    *out = f;
+    if (waits)
+        *waits = cache->waits[kernel];
+    if (wave)
+        *wave = cache->wave[kernel];
+    return s;
+}

@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: MIT */
+/* Implementation: the launch planner. An operation describes itself as one or
+ * more gm__op (which channels of which pixels go where, through which
+ * per-channel arithmetic); gm__plan_op picks the catalogue's kernel for it
+ * and rewrites its arguments for that kernel; run.h runs the plan. Planning
+ * touches neither memory nor GPU, so tests ask it what would run. */
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+/* One side of an operation as the kernels address it: channel c of pixel
+ * (x, y) of item b lies at chan[c] + b * bstride + y * pitch + x * xstride,
+ * so interleaved images, planar ones and separate planes are all alike. */
+typedef struct gm__side {
+    unsigned long long chan[4];
+    long long pitch, xstride, bstride;
+    gm_dtype dtype;
+    int channels;
+} gm__side;
+
+/* What an operation does, over width x height pixels of batch items:
+ * destination channel c = saturate((source channel xform.map[c] + pre[c]) *
+ * scale[c] + offset[c]), or saturate(offset[c]) where map[c] is GM_CONST. */
+typedef struct gm__op {
+    const char* fn; /* the function the user called, for messages */
+    gm__side src, dst;
+    long long width, height, batch;
+    gm_xform xform;
+    int on_host; /* both sides in host memory: the CPU path */
+    int device;  /* otherwise the device both sides are on */
+} gm__op;
+
+/* What runs: a kernel of the catalogue and its arguments, on the GPU or (on
+ * the CPU path) the CPU loop of the kernel's dtype pair and channels. */
+typedef struct gm__plan {
+    const char* fn;
+    int kernel; /* index into gm__kernels */
+    gm__xform_args args;
+    int on_host, device;
+} gm__plan;
+
+/* Address of channel c at pixel (0,0) of item 0. */
+static unsigned long long gm__channel_addr(const gm_mat* m, int c)
+{
+    int64_t off = m->layout == GM_CHW ? c * m->plane_pitch : c * (int64_t)gm_dtype_size(m->dtype);
+    return (unsigned long long)(uintptr_t)((const char*)m->data + off);
+}
+
+/* The whole of checked m. */
+static gm__side gm__side_of(const gm_mat* m)
+{
+    gm__side s;
+    int c;
+    memset(&s, 0, sizeof s);
+    for (c = 0; c < m->channels; ++c)
+        s.chan[c] = gm__channel_addr(m, c);
+    s.pitch = m->pitch;
+    s.xstride = gm__xstride(m);
+    s.bstride = m->batch_pitch;
+    s.dtype = m->dtype;
+    s.channels = m->channels;
+    return s;
+}
+
+/* count separate 1-channel images with planes[0]'s pitches, as the planes of
+ * one image. */
+static gm__side gm__side_of_planes(const gm_mat* planes, int count)
+{
+    gm__side s = gm__side_of(&planes[0]);
+    int c;
+    for (c = 0; c < count; ++c)
+        s.chan[c] = (unsigned long long)(uintptr_t)planes[c].data;
+    s.channels = count;
+    return s;
+}
+
+/* Channel c of checked m alone. */
+static gm__side gm__side_of_channel(const gm_mat* m, int c)
+{
+    gm__side s = gm__side_of(m);
+    s.chan[0] = s.chan[c];
+    s.channels = 1;
+    return s;
+}
+
+/* src to dst through x over the pixels of shape (checked, where the
+ * operation's memory is). */
+static gm__op gm__op_of(const char* fn, const gm__side* src, const gm__side* dst, const gm_mat* shape,
+                        const gm_xform* x)
+{
+    gm__op op;
+    memset(&op, 0, sizeof op);
+    op.fn = fn;
+    op.src = *src;
+    op.dst = *dst;
+    op.width = shape->width;
+    op.height = shape->height;
+    op.batch = shape->batch;
+    op.xform = *x;
+    op.on_host = shape->where != GM_DEVICE;
+    op.device = (int)shape->device;
+    return op;
+}
+
+/* The layout a side's addresses make: GM_HWC where a pixel's channels are
+ * adjacent elements (one channel: adjacent pixels), GM_CHW where each
+ * channel's pixels are, -1 where neither (one channel of an interleaved
+ * image, taken alone), which only the generic kernel reads or writes. */
+static int gm__side_layout(const gm__side* s)
+{
+    long long es = gm__dtype_sizes[s->dtype];
+    int c, adjacent = s->xstride == es * s->channels;
+    for (c = 1; adjacent && c < s->channels; ++c)
+        adjacent = s->chan[c] == s->chan[0] + (unsigned long long)(c * es);
+    return adjacent ? GM_HWC : s->channels > 1 && s->xstride == es ? GM_CHW : -1;
+}
+
+/* The generic kernel's arguments for op. */
+static gm__xform_args gm__args(const gm__op* op)
+{
+    const gm_xform* x = &op->xform;
+    gm__xform_args a;
+    int c;
+    memset(&a, 0, sizeof a);
+    for (c = 0; c < op->src.channels; ++c)
+        a.src[c] = op->src.chan[c];
+    for (c = 0; c < op->dst.channels; ++c) {
+        a.map[c] = x->map[c] == GM_CONST ? -1 : x->map[c];
+        a.dst[c] = op->dst.chan[c];
+        a.pre[c] = x->pre[c];
+        a.scale[c] = x->scale[c];
+        a.offset[c] = x->offset[c];
+    }
+    a.kind = GM__ANY;
+    for (c = 0; c < op->dst.channels; ++c) {
+        int plain = gm__is_plain(a.map[c] < 0, a.pre[c], a.scale[c], a.offset[c]);
+        int k = plain ? GM__PLAIN : a.map[c] < 0 ? GM__ANY : GM__SCALED;
+        a.kind = c == 0 || k == a.kind ? k : GM__ANY;
+    }
+    a.width = op->width;
+    a.height = op->height;
+    a.batch = op->batch;
+    a.src_pitch = op->src.pitch;
+    a.src_xstride = op->src.xstride;
+    a.src_bstride = op->src.bstride;
+    a.dst_pitch = op->dst.pitch;
+    a.dst_xstride = op->dst.xstride;
+    a.dst_bstride = op->dst.bstride;
+    return a;
+}
+
+/* The widest of 16, 8, 4, 2, 1 bytes dividing k: the unit the fast kernel
+ * moves a run of k bytes in. */
+static long long gm__unit_bytes(long long k)
+{
+    long long u = 16;
+    while (k % u)
+        u /= 2;
+    return u;
+}
+
+/* Whether every start the fast kernel loads or stores from is aligned to its
+ * unit: one interleaved run of p * channels elements, or one run of p per
+ * plane, at each row and image. */
+static int gm__aligned(const unsigned long long* base, int channels, int layout, long long pitch, long long bstride,
+                       long long batch, long long es, int p)
+{
+    long long u = gm__unit_bytes(p * es * (layout == GM_HWC ? channels : 1));
+    int c, planes = layout == GM_HWC ? 1 : channels;
+    if (pitch % u || (batch > 1 && bstride % u))
+        return 0;
+    for (c = 0; c < planes; ++c)
+        if (base[c] % (unsigned long long)u)
+            return 0;
+    return 1;
+}
+
+/* Rewrites a so its map is the identity, where that is free: a planar
+ * source reads channel map[c] through plane address src[map[c]]; a planar
+ * destination of a permutation writes source channel k to the plane (and
+ * with the parameters) of the channel that reads it. 0 where it cannot. */
+static int gm__fold_map(gm__xform_args* a, int channels, int ls, int ld)
+{
+    gm__xform_args t = *a;
+    int c, identity = 1, seen = 0;
+    for (c = 0; c < channels; ++c) {
+        identity &= a->map[c] == c;
+        seen |= 1 << a->map[c];
+    }
+    if (identity)
+        return 1;
+    if (ls == GM_CHW || channels == 1) {
+        for (c = 0; c < channels; ++c)
+            t.src[c] = a->src[a->map[c]];
+    } else if (ld == GM_CHW && seen == (1 << channels) - 1) {
+        for (c = 0; c < channels; ++c) {
+            int k = a->map[c];
+            t.dst[k] = a->dst[c];
+            t.pre[k] = a->pre[c];
+            t.scale[k] = a->scale[c];
+            t.offset[k] = a->offset[c];
+        }
+    } else {
+        return 0;
+    }
+    for (c = 0; c < channels; ++c)
+        t.map[c] = c;
+    *a = t;
+    return 1;
+}
+
+/* Whether every channel reads its own source channel with the same
+ * parameters, so interleaved pixels are just a longer row of one channel. */
+static int gm__uniform(const gm__xform_args* a, int channels)
+{
+    int c;
+    for (c = 0; c < channels; ++c)
+        if (a->map[c] != c || a->pre[c] != a->pre[0] || a->scale[c] != a->scale[0] || a->offset[c] != a->offset[0])
+            return 0;
+    return 1;
+}
+
+/* Whether every channel's parameters are finite, also once rounded to float
+ * (at most FLT_MAX): the fast kernel counts on it (an integer source then
+ * gives no NaN); the generic kernel takes the rest. */
+static int gm__finite_params(const gm__xform_args* a, int channels)
+{
+    int c;
+    for (c = 0; c < channels; ++c)
+        if (!(fabs(a->pre[c]) <= FLT_MAX && fabs(a->scale[c]) <= FLT_MAX && fabs(a->offset[c]) <= FLT_MAX))
+            return 0;
+    return 1;
+}
+
+/* Rows that follow each other without padding, in source and destination,
+ * as one long row (images too, where they follow each other likewise), so
+ * that the fast kernel's warps are full everywhere but at the very end. The
+ * joined pitch is a multiple of the old one, so an aligned pitch stays
+ * aligned (an unaligned one may keep the fast kernel off needlessly). */
+static void gm__join_rows(gm__xform_args* a)
+{
+    if (a->height < 2 || a->src_pitch != a->width * a->src_xstride || a->dst_pitch != a->width * a->dst_xstride)
+        return;
+    if (a->batch > 1 && a->src_bstride == a->height * a->src_pitch && a->dst_bstride == a->height * a->dst_pitch) {
+        a->height *= a->batch;
+        a->batch = 1;
+    }
+    a->width *= a->height;
+    a->height = 1;
+    a->src_pitch = a->width * a->src_xstride;
+    a->dst_pitch = a->width * a->dst_xstride;
+}
+
+/* The fast kernel for op, rewriting *a (op's generic arguments) for it: it
+ * keeps the channel count, every channel plain or every one scaled (no
+ * constants) with finite parameters, both sides interleaved or planar.
+ * Channels alike and interleaved on both sides become one channel C times
+ * as wide, a channel map folds into plane addresses, rows without padding
+ * join into one, and every run the kernel moves must be aligned to its
+ * unit. -1, *a untouched, where there is none. */
+static int gm__fast(const gm__op* op, gm__xform_args* a)
+{
+    gm__xform_args t = *a;
+    int channels = op->dst.channels, ls = gm__side_layout(&op->src), ld = gm__side_layout(&op->dst), row;
+    const gm__kernel_row* k;
+    if (op->src.channels != channels || a->kind == GM__ANY || ls < 0 || ld < 0 || !gm__finite_params(&t, channels))
+        return -1;
+    if (channels > 1 && ls == GM_HWC && ld == GM_HWC && gm__uniform(&t, channels)) {
+        t.width *= channels;
+        t.src_xstride /= channels;
+        t.dst_xstride /= channels;
+        channels = 1;
+    }
+    if (!gm__fold_map(&t, channels, ls, ld))
+        return -1;
+    gm__join_rows(&t);
+    row = gm__fast_row[op->src.dtype][op->dst.dtype][channels - 1][ls][ld];
+    k = &gm__kernels[row];
+    if (!gm__aligned(t.src, channels, ls, t.src_pitch, t.src_bstride, t.batch, gm__dtype_sizes[k->src], k->pixels) ||
+        !gm__aligned(t.dst, channels, ld, t.dst_pitch, t.dst_bstride, t.batch, gm__dtype_sizes[k->dst], k->pixels))
+        return -1;
+    *a = t;
+    return row;
+}
+
+/* The plan of op: on the GPU its fast kernel where there is one, else the
+ * generic kernel of its dtype pair and destination channels; on the CPU the
+ * loop of that generic kernel. */
+static void gm__plan_op(const gm__op* op, gm__plan* plan)
+{
+    int fast = -1;
+    plan->fn = op->fn;
+    plan->on_host = op->on_host;
+    plan->device = op->device;
+    plan->args = gm__args(op);
+    if (!op->on_host)
+        fast = gm__fast(op, &plan->args);
+    plan->kernel = fast >= 0 ? fast : gm__xform_row[op->src.dtype][op->dst.dtype][op->dst.channels - 1];
+}

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/* Implementation: the runner. A plan (plan.h) runs on the CPU, done on
+ * return, or as one launch of its kernel, queued on the stream. */
+
+#include <string.h>
+
+/* A launch's grid and block. */
+typedef struct gm__geometry {
+    unsigned grid[3], block[2];
+} gm__geometry;
+
+/* A plan made ready to launch in the current context: its kernel's
+ * function, the geometry, and whether the launch may overlap the kernel
+ * before it (the function waits for it, gm__function). */
+typedef struct gm__ready {
+    gm__CUfunction f;
+    gm__geometry geometry;
+    int waits;
+} gm__ready;
+
+/* The fast kernel k: 1-D blocks, one warp task a warp (xform_fast.cu), a
+ * huge image looping. Blocks of GM__BLOCK_WARPS warps, or half that where
+ * the tasks outnumber the kernel's wave (the warps the device holds at once
+ * in full blocks; 0 unknown): the blocks of the last wave then finish closer
+ * together, so less of the kernel's end runs below the copy rate; a grid
+ * within one wave keeps full blocks, which the one-wave grids of small
+ * elements need. The generic kernel: blocks of 32 pixels by GM__BLOCK_WARPS
+ * rows. Measurements: bench/RESULTS.md. */
+static gm__geometry gm__geometry_for(const gm__kernel_row* k, const gm__xform_args* a, int wave)
+{
+    gm__geometry g;
+    if (k->family == GM__FAMILY_XFORM_FAST) {
+        long long tasks = a->batch * a->height * gm__tasks_per_row(a->width, k->pixels, k->units);
+        int warps = wave > 0 && tasks > wave ? GM__BLOCK_WARPS / 2 : GM__BLOCK_WARPS;
+        long long blocks = (tasks + warps - 1) / warps;
+        g.grid[0] = (unsigned)(blocks < 1 << 30 ? blocks : 1 << 30);
+        g.grid[1] = g.grid[2] = 1;
+        g.block[0] = 32 * warps, g.block[1] = 1;
+    } else {
+        long long rows = (a->height + GM__BLOCK_WARPS - 1) / GM__BLOCK_WARPS;
+        g.block[0] = 32, g.block[1] = GM__BLOCK_WARPS;
+        g.grid[0] = (unsigned)((a->width + 31) / 32);
+        g.grid[1] = (unsigned)(rows < 65535 ? rows : 65535);
+        g.grid[2] = (unsigned)(a->batch < 65535 ? a->batch : 65535);
+    }
+    return g;
+}
+
+/* The function of p's kernel in the current context (compiled or loaded on
+ * first use) and the launch's geometry. */
+static gm_status gm__prepare(const gm__plan* p, gm__ready* r)
+{
+    int wave = 0;
+    gm_status s = gm__function(p->fn, p->kernel, p->device, &r->f, &r->waits, &wave);
+    if (s == GM_OK)
+        r->geometry = gm__geometry_for(&gm__kernels[p->kernel], &p->args, wave);
+    return s;
+}
+
+/* Launches r on stream with the arguments params, overlapping the kernel
+ * before it (programmatic stream serialization, loader.h) where r's
+ * function waits for it and the driver has cuLaunchKernelEx. The driver's
+ * code; *api names the call made. */
+static int gm__launch(const gm__ready* r, gm_stream stream, void** params, const char** api)
+{
+    const gm__geometry* g = &r->geometry;
+    gm__launch_attr pdl;
+    gm__launch_config cfg;
+    if (!r->waits || !gm__cu.cuLaunchKernelEx) {
+        *api = "cuLaunchKernel";
+        return gm__cu.cuLaunchKernel(r->f, g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], 1, 0, stream,
+                                     params, NULL);
+    }
+    memset(&pdl, 0, sizeof pdl);
+    pdl.id = GM__CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    pdl.v.value = 1;
+    memcpy(cfg.grid, g->grid, sizeof cfg.grid);
+    cfg.block[0] = g->block[0], cfg.block[1] = g->block[1], cfg.block[2] = 1;
+    cfg.shared = 0;
+    cfg.stream = stream;
+    cfg.attrs = &pdl;
+    cfg.nattrs = 1;
+    *api = "cuLaunchKernelEx";
+    return gm__cu.cuLaunchKernelEx(&cfg, r->f, params, NULL);
+}
+
+/* Runs p: on the CPU, the loop of its kernel's dtype pair over its
+ * arguments; on the GPU, its kernel queued on stream in the current context. */
+static gm_status gm__run(const gm__plan* p, gm_stream stream)
+{
+    const gm__kernel_row* k = &gm__kernels[p->kernel];
+    gm__xform_args args = p->args;
+    void* params[1];
+    gm__ready r;
+    const char* api;
+    int rc;
+    gm_status s;
+    if (p->on_host) {
+        gm__cpu_fns[k->src][k->dst](&args, k->channels);
+        GM_TRACE(GM_TRACE_CPU, p->kernel);
+        return GM_OK;
+    }
+    if ((s = gm__prepare(p, &r)) != GM_OK)
+        return s;
+    params[0] = &args;
+    if ((rc = gm__launch(&r, stream, params, &api)) != 0)
+        return gm__cuda_fail(p->fn, api, rc);
+    GM_TRACE(r.geometry.block[0] * r.geometry.block[1] < 32 * GM__BLOCK_WARPS ? GM_TRACE_LAUNCH_HALF : GM_TRACE_LAUNCH,
+             p->kernel);
+    return GM_OK;
+}
+
+/* Plans and runs ops[0..n) in order. */
+static gm_status gm__run_ops(const gm__op* ops, int n, gm_stream stream)
+{
+    gm__plan p;
+    int i;
+    gm_status s;
+    for (i = 0; i < n; ++i) {
+        gm__plan_op(&ops[i], &p);
+        if ((s = gm__run(&p, stream)) != GM_OK)
+            return s;
+    }
+    return GM_OK;
+}

@@ -1,0 +1,216 @@
+/* The planner, without a GPU: every operation (transform, convert, split,
+ * merge, blob, split_planes, merge_planes) on every dtype pair, channel
+ * count and layout pair, on device descriptors (never dereferenced) that are
+ * aligned with padded rows, aligned and dense, or misaligned, asks the
+ * planner which kernel each of its ops would launch. That kernel must be in
+ * gm_kernels_for's list for the operation's dtypes and channels written;
+ * every kernel of every list must be picked by some such operation; and
+ * every kernel of the catalogue by some operation (no kernel exists that
+ * nothing runs). Run alone: make build/test_plan && build/test_plan */
+#define GPUMAT_IMPLEMENTATION
+#include "gpumat.h"
+#include "check.h"
+
+enum { PADDED, DENSE, MISALIGNED, SHAPES };
+
+/* For each (src, dst, channels): which positions of its list were picked. */
+static unsigned reached_in_list[GM_DTYPE_COUNT][GM_DTYPE_COUNT][4];
+static unsigned char reached[GM__KERNEL_COUNT];
+
+/* A device image at base, never touched: rows padded to 256 bytes, dense,
+ * or misaligned by one element with an odd pitch. */
+static gm_mat fake(gm_dtype dt, int cn, gm_layout lay, int batch, int shape, uintptr_t base)
+{
+    gm_mat m;
+    int64_t es = (int64_t)gm_dtype_size(dt), row;
+    memset(&m, 0, sizeof m);
+    m.dtype = dt;
+    m.channels = cn;
+    m.layout = lay;
+    m.width = 67;
+    m.height = 5;
+    m.batch = batch;
+    m.where = GM_DEVICE;
+    row = m.width * es * (lay == GM_HWC ? cn : 1);
+    m.pitch = shape == PADDED ? (row + 255) / 256 * 256 : shape == DENSE ? row : row + es;
+    m.plane_pitch = lay == GM_CHW ? m.pitch * m.height : 0;
+    m.batch_pitch = m.pitch * m.height * (lay == GM_CHW ? cn : 1);
+    m.data = (void*)(base + (shape == MISALIGNED ? (uintptr_t)es : 0));
+    return m;
+}
+
+/* Plans every op of d (described by an operation from src to dst writing
+ * channels) and checks each kernel against gm_kernels_for. */
+static void check_ops(const char* what, gm_status described, const gm__ops* d, gm_dtype src, gm_dtype dst, int channels)
+{
+    int list[16], n = gm_kernels_for(src, dst, channels, list, 16), i, k;
+    CHECK(described == GM_OK && d->n > 0, "%s: not described: %s", what, gm_last_error());
+    for (i = 0; described == GM_OK && i < d->n; ++i) {
+        gm__plan p;
+        gm__plan_op(&d->op[i], &p);
+        reached[p.kernel] = 1;
+        for (k = 0; k < n && list[k] != p.kernel; ++k)
+            ;
+        CHECK(k < n, "%s: op %d runs %s, which gm_kernels_for(%s, %s, %d) does not list", what, i,
+              gm__kernels[p.kernel].name, gm_dtype_name(src), gm_dtype_name(dst), channels);
+        if (k < n)
+            reached_in_list[src][dst][channels - 1] |= 1u << k;
+    }
+}
+
+#define SRC_BASE ((uintptr_t)1 << 32)
+#define DST_BASE ((uintptr_t)2 << 32)
+#define PLANE_BASE(c) (((uintptr_t)3 << 32) + ((uintptr_t)(c) << 28))
+
+/* The xforms transform is tried with: identity, channels scaled alike
+ * but differently from one another, reversed, and a constant last channel. */
+static gm_xform xform_variant(int v, int src_channels, int dst_channels)
+{
+    gm_xform x = gm_xform_identity();
+    int c;
+    for (c = 0; c < dst_channels; ++c) {
+        x.map[c] = v == 2 ? (src_channels - 1 - c % src_channels) : c % src_channels;
+        if (v == 1)
+            x.scale[c] = 2.0 + c;
+    }
+    if (v == 3)
+        x.map[dst_channels - 1] = GM_CONST;
+    return x;
+}
+
+static void transforms(void)
+{
+    int S, D, cs, cd, ls, ld, shape, v, batch;
+    char what[160];
+    for (S = 0; S < GM_DTYPE_COUNT; ++S)
+        for (D = 0; D < GM_DTYPE_COUNT; ++D)
+            for (cs = 1; cs <= 4; ++cs)
+                for (cd = 1; cd <= 4; ++cd)
+                    for (ls = 0; ls < 2; ++ls)
+                        for (ld = 0; ld < 2; ++ld)
+                            for (shape = 0; shape < SHAPES; ++shape)
+                                for (v = 0; v < 4; ++v) {
+                                    gm__ops d;
+                                    gm_xform x = xform_variant(v, cs, cd);
+                                    gm_mat src, dst;
+                                    batch = 1 + (S + D + v) % 2;
+                                    src = fake((gm_dtype)S, cs, (gm_layout)ls, batch, shape, SRC_BASE);
+                                    dst = fake((gm_dtype)D, cd, (gm_layout)ld, batch, shape, DST_BASE);
+                                    d.n = 0;
+                                    snprintf(what, sizeof what, "transform %s x%d %d -> %s x%d %d, shape %d, xform %d",
+                                             gm_dtype_name((gm_dtype)S), cs, ls, gm_dtype_name((gm_dtype)D), cd, ld,
+                                             shape, v);
+                                    check_ops(what, gm__transform_ops(&src, &dst, &x, &d), &d, (gm_dtype)S,
+                                              (gm_dtype)D, cd);
+                                }
+}
+
+static void converts_and_relayouts(void)
+{
+    int S, D, c, lay, shape, scaled;
+    char what[160];
+    for (S = 0; S < GM_DTYPE_COUNT; ++S)
+        for (c = 1; c <= 4; ++c)
+            for (shape = 0; shape < SHAPES; ++shape) {
+                for (D = 0; D < GM_DTYPE_COUNT; ++D)
+                    for (lay = 0; lay < 2; ++lay)
+                        for (scaled = 0; scaled < 2; ++scaled) {
+                            gm__ops d;
+                            gm_mat src = fake((gm_dtype)S, c, (gm_layout)lay, 2, shape, SRC_BASE);
+                            gm_mat dst = fake((gm_dtype)D, c, (gm_layout)lay, 2, shape, DST_BASE);
+                            d.n = 0;
+                            snprintf(what, sizeof what, "convert %s -> %s x%d layout %d shape %d%s",
+                                     gm_dtype_name((gm_dtype)S), gm_dtype_name((gm_dtype)D), c, lay, shape,
+                                     scaled ? " scaled" : "");
+                            check_ops(what, gm__convert_ops(NULL, &src, &dst, scaled ? 0.5 : 1.0, 0.0, &d), &d,
+                                      (gm_dtype)S, (gm_dtype)D, c);
+                        }
+                for (lay = 0; lay < 2; ++lay) {
+                    gm__ops d;
+                    gm_mat src = fake((gm_dtype)S, c, (gm_layout)lay, 1, shape, SRC_BASE);
+                    gm_mat dst = fake((gm_dtype)S, c, (gm_layout)!lay, 1, shape, DST_BASE);
+                    d.n = 0;
+                    snprintf(what, sizeof what, "%s %s x%d shape %d", lay == GM_HWC ? "split" : "merge",
+                             gm_dtype_name((gm_dtype)S), c, shape);
+                    check_ops(what, gm__relayout_ops(NULL, &src, &dst, (gm_layout)lay, &d), &d, (gm_dtype)S,
+                              (gm_dtype)S, c);
+                }
+            }
+}
+
+static void blobs(void)
+{
+    static const int channels[] = {1, 3, 4};
+    static const double mean[4] = {1, 2, 3, 4}, std[4] = {2, 3, 4, 5};
+    int S, D, i, lay, shape, swap;
+    char what[160];
+    for (S = 0; S < GM_DTYPE_COUNT; ++S)
+        for (D = 0; D < GM_DTYPE_COUNT; ++D)
+            for (i = 0; i < 3; ++i)
+                for (lay = 0; lay < 2; ++lay)
+                    for (shape = 0; shape < SHAPES; ++shape)
+                        for (swap = 0; swap < (channels[i] > 1 ? 2 : 1); ++swap) {
+                            gm__ops d;
+                            gm_mat src = fake((gm_dtype)S, channels[i], GM_HWC, 1, shape, SRC_BASE);
+                            gm_mat dst = fake((gm_dtype)D, channels[i], (gm_layout)lay, 1, shape, DST_BASE);
+                            d.n = 0;
+                            snprintf(what, sizeof what, "blob %s x%d -> %s %s shape %d swap %d",
+                                     gm_dtype_name((gm_dtype)S), channels[i], gm_dtype_name((gm_dtype)D),
+                                     lay ? "NCHW" : "NHWC", shape, swap);
+                            check_ops(what,
+                                      gm__blob_ops(NULL, &src, &dst, 1 / 255.0, swap ? mean : NULL, std, swap, &d),
+                                      &d, (gm_dtype)S, (gm_dtype)D, channels[i]);
+                        }
+}
+
+/* Separate planes with one pitch (one op), or another pitch for plane 1
+ * (one op a plane). */
+static void planes(void)
+{
+    int S, c, k, lay, shape, same;
+    char what[160];
+    for (S = 0; S < GM_DTYPE_COUNT; ++S)
+        for (c = 1; c <= 4; ++c)
+            for (lay = 0; lay < 2; ++lay)
+                for (shape = 0; shape < SHAPES; ++shape)
+                    for (same = 0; same < 2; ++same) {
+                        gm__ops d;
+                        gm_mat m = fake((gm_dtype)S, c, (gm_layout)lay, 1, shape, SRC_BASE), p[4];
+                        for (k = 0; k < c; ++k) {
+                            p[k] = fake((gm_dtype)S, 1, GM_HWC, 1, shape, PLANE_BASE(k));
+                            if (!same && k == 1)
+                                p[k].pitch += 256;
+                        }
+                        d.n = 0;
+                        snprintf(what, sizeof what, "split_planes %s x%d layout %d shape %d%s",
+                                 gm_dtype_name((gm_dtype)S), c, lay, shape, same ? "" : ", plane 1 wider");
+                        check_ops(what, gm__split_planes_ops(&m, p, &d), &d, (gm_dtype)S, (gm_dtype)S, c);
+                        d.n = 0;
+                        m.data = (void*)((uintptr_t)m.data - SRC_BASE + DST_BASE);
+                        snprintf(what, sizeof what, "merge_planes %s x%d layout %d shape %d%s",
+                                 gm_dtype_name((gm_dtype)S), c, lay, shape, same ? "" : ", plane 1 wider");
+                        check_ops(what, gm__merge_planes_ops(p, c, &m, &d), &d, (gm_dtype)S, (gm_dtype)S, c);
+                    }
+}
+
+int main(void)
+{
+    int S, D, c, k, n, list[16], unreached = 0;
+    transforms();
+    converts_and_relayouts();
+    blobs();
+    planes();
+    for (S = 0; S < GM_DTYPE_COUNT; ++S)
+        for (D = 0; D < GM_DTYPE_COUNT; ++D)
+            for (c = 1; c <= 4; ++c) {
+                n = gm_kernels_for((gm_dtype)S, (gm_dtype)D, c, list, 16);
+                for (k = 0; k < n; ++k)
+                    CHECK(reached_in_list[S][D][c - 1] >> k & 1,
+                          "gm_kernels_for(%s, %s, %d) lists %s, which none of those operations ran",
+                          gm_dtype_name((gm_dtype)S), gm_dtype_name((gm_dtype)D), c, gm__kernels[list[k]].name);
+            }
+    for (k = 0; k < gm_kernel_count(); ++k)
+        unreached += !reached[k];
+    CHECK(unreached == 0, "%d of %d kernels in the catalogue ran for no operation", unreached, gm_kernel_count());
+    return t_summary("plan");
+}
