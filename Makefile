@@ -56,6 +56,7 @@ TESTS   := $(addprefix $(BUILD)/,test_args test_cpu test_nvrtc test_gpu test_arg
            $(ORACLE)
 TESTS   += $(addprefix $(BUILD)/,test_interop test_interop_asan)
 TESTS   += $(addprefix $(BUILD)/,test_typed test_typed_asan)
+TESTS   += $(addprefix $(BUILD)/,test_alloc test_alloc_asan)
 TESTS   += $(BUILD)/test_plan
 
 .PHONY: all demo gen test check clean help FORCE

@@ -86,6 +86,8 @@ run dlpack_layout sh tests/dlpack_layout.sh "$B"
 run packaging sh tests/packaging.sh "$B"
 run jit "$B/test_jit"
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run jit_asan "$B/test_jit_asan"
+run alloc "$B/test_alloc"
+ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run alloc_asan "$B/test_alloc_asan"
 if [ -x "$B/oracle" ]; then
     run oracle "$B/oracle"
 elif [ "$CI" = "true" ]; then
