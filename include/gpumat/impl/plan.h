@@ -91,7 +91,6 @@ static gm__op gm__op_of(const char* fn, const gm__side* src, const gm__side* dst
                         const gm_xform* x)
 {
     gm__op op;
-    memset(&op, 0, sizeof op);
     op.fn = fn;
     op.src = *src;
     op.dst = *dst;

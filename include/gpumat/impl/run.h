@@ -89,20 +89,19 @@ static int gm__launch(const gm__ready* r, gm_stream stream, void** params, const
 static gm_status gm__run(const gm__plan* p, gm_stream stream)
 {
     const gm__kernel_row* k = &gm__kernels[p->kernel];
-    gm__xform_args args = p->args;
     void* params[1];
     gm__ready r;
     const char* api;
     int rc;
     gm_status s;
     if (p->on_host) {
-        gm__cpu_fns[k->src][k->dst](&args, k->channels);
+        gm__cpu_fns[k->src][k->dst](&p->args, k->channels);
         GM_TRACE(GM_TRACE_CPU, p->kernel);
         return GM_OK;
     }
     if ((s = gm__prepare(p, &r)) != GM_OK)
         return s;
-    params[0] = &args;
+    params[0] = (void*)&p->args; /* the driver only reads it */
     if ((rc = gm__launch(&r, stream, params, &api)) != 0)
         return gm__cuda_fail(p->fn, api, rc);
     GM_TRACE(r.geometry.block[0] * r.geometry.block[1] < 32 * GM__BLOCK_WARPS ? GM_TRACE_LAUNCH_HALF : GM_TRACE_LAUNCH,
