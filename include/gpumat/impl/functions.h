@@ -6,8 +6,8 @@
 #include <pthread.h>
 #include <string.h>
 
-/* The cache: per context, one function pointer per specialization, written
- * once under a lock and read without one. */
+/* The cache: per context, one function pointer per kernel, written once
+ * under a lock and read without one. */
 typedef struct gm__ctx_cache {
     gm__CUcontext ctx;
     int arch, sms;
@@ -43,11 +43,10 @@ static gm_status gm__ctx_cache_for(const char* fn, gm__CUcontext ctx, int dev, g
         s = gm__fail(GM_ERR_CUDA, "%s: more than GM_MAX_CONTEXTS (%d) CUDA contexts", fn, GM_MAX_CONTEXTS);
     } else if (!gm__caches[i]) {
         gm__ctx_cache* c = (gm__ctx_cache*)GM_MALLOC(sizeof *c);
-        if (c)
-            memset(c, 0, sizeof *c);
         if (!c) {
             s = gm__fail(GM_ERR_NO_MEMORY, "%s: no memory for the kernel cache", fn);
         } else {
+            memset(c, 0, sizeof *c);
             gm__cu.cuDeviceGetAttribute(&major, GM__CU_ATTR_CC_MAJOR, dev);
             gm__cu.cuDeviceGetAttribute(&minor, GM__CU_ATTR_CC_MINOR, dev);
             gm__cu.cuDeviceGetAttribute(&c->sms, GM__CU_ATTR_MULTIPROCESSOR_COUNT, dev);
@@ -99,7 +98,7 @@ static gm_status gm__function(const char* fn, int kernel, int device, gm__CUfunc
             *wave = cache->wave[kernel];
         return GM_OK;
     }
-    lock = &gm__compile_locks[kernel % 16];
+    lock = &gm__compile_locks[kernel % 16]; /* a stripe: racers on one kernel meet, others rarely wait */
     pthread_mutex_lock(lock);
     f = cache->fns[kernel];
     if (!f) {
