@@ -8,6 +8,7 @@
 ##   make uninstall     remove what make install put there (same PREFIX, DESTDIR)
 ##   make single        BUILD/gpumat.h: the whole library as one header
 ##   make gen           regenerate include/gpumat/gen/ from gen/ and templates/
+##   make fuzz          every libFuzzer harness for FUZZ_SECONDS each (clang)
 ##   make aot           ahead-of-time kernels for ARCHS into AOT_OUT (NVRTC)
 ##   make bench         benchmarks and their report into BENCH_OUT (GPU, nvcc)
 ##   make bench-jit     JIT first-call costs (GPU)
@@ -20,6 +21,7 @@
 ##   ARCHS=sm_90        make aot's GPU architectures, e.g. "sm_87 sm_90"
 ##   AOT_KERNELS=all    make aot's kernels: all, used:FILE, name patterns, for:u8:f32:3
 ##   AOT_OUT            make aot's header (default BUILD/gm_aot.h)
+##   FUZZ_SECONDS=60    how long make fuzz (and make test) runs each harness
 ##   BENCH_OUT=bench    where make bench writes its results
 ##   CC CXX CFLAGS      compilers and flags (default cc, c++, -O2 -g)
 ##   PYTHON=python3     the interpreter of make gen, aot and bench
@@ -113,10 +115,18 @@ $(BUILD)/oracle: tests/oracle.cpp tests/check.h $(HEADERS) | $(BUILD)
 	$(CXX) -std=c++17 -O2 -g $(WARN) -Iinclude $(CV_INC) $< -o $@ $(CV_LIBS) $(LDLIBS)
 
 test: $(TESTS) $(BUILD)/demo $(BUILD)/aot_compile examples
-	JOBS=$(JOBS) sh tests/run.sh $(BUILD)
+	JOBS=$(JOBS) FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/run.sh $(BUILD)
 
 check: $(filter-out $(SLOW),$(TESTS)) $(BUILD)/demo $(BUILD)/aot_compile examples
 	JOBS=$(JOBS) sh tests/run.sh $(BUILD) quick
+
+# `make fuzz`: tests/fuzz.sh builds every tests/fuzz_*.c with clang's
+# libFuzzer, ASan and UBSan and runs each for FUZZ_SECONDS from its seed
+# corpus in tests/corpus/ (make test runs it too).
+FUZZ_SECONDS ?= 60
+.PHONY: fuzz
+fuzz: | $(BUILD)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz.sh $(BUILD)
 
 # `make aot ARCHS="sm_87 sm_90" AOT_KERNELS=...` writes AOT_OUT: CUBINs for
 # ARCHS and PTX for newer GPUs, embedded as arrays. AOT_KERNELS: all,

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs every test and adds up their "N passed, N failed, N skipped" lines.
-# quick runs all but the tests marked `full` below (a GPU, or NVRTC compiling
-# every kernel: minutes), which the Makefile's SLOW names for `make check`.
+# quick runs all but the tests marked `full` below (a GPU, NVRTC compiling
+# every kernel, or the fuzzers' FUZZ_SECONDS each: minutes), which the
+# Makefile's SLOW names for `make check`.
 # JOBS tests run at once (default: one per core), each shown whole, in order.
 # Usage: [JOBS=N] sh tests/run.sh BUILD_DIR [quick]   (`make test`; `make check`: quick)
 B=${1:-build}
@@ -99,6 +100,7 @@ else
 fi
 full nvrtc "$B/test_nvrtc"
 full gpu "$B/test_gpu"
+full fuzz sh tests/fuzz.sh "$B"
 run demo sh tests/demo_check.sh "$B"
 run readme sh tests/readme_check.sh "$B"
 run examples sh tests/examples.sh "$B"
