@@ -59,7 +59,7 @@ TESTS   := $(addprefix $(BUILD)/,test_args test_cpu test_nvrtc test_gpu test_arg
 TESTS   += $(addprefix $(BUILD)/,test_interop test_interop_asan)
 TESTS   += $(addprefix $(BUILD)/,test_typed test_typed_asan)
 TESTS   += $(addprefix $(BUILD)/,test_alloc test_alloc_asan)
-TESTS   += $(BUILD)/test_plan
+TESTS   += $(BUILD)/test_plan $(BUILD)/test_threads_tsan
 
 .PHONY: all demo gen test check clean help FORCE
 all: demo
@@ -110,6 +110,9 @@ $(BUILD)/test_%: tests/test_%.c tests/check.h $(HEADERS) | $(BUILD)
 
 $(BUILD)/test_%_asan: tests/test_%.c tests/check.h $(HEADERS) | $(BUILD)
 	$(CC) -std=c99 -O1 -g $(SAN) $(WARN) -Iinclude $< -o $@ $(LDLIBS)
+
+$(BUILD)/test_%_tsan: tests/test_%.c tests/check.h $(HEADERS) | $(BUILD)
+	$(CC) -std=c99 -O1 -g -fsanitize=thread $(WARN) -Iinclude $< -o $@ $(LDLIBS)
 
 $(BUILD)/oracle: tests/oracle.cpp tests/check.h $(HEADERS) | $(BUILD)
 	$(CXX) -std=c++17 -O2 -g $(WARN) -Iinclude $(CV_INC) $< -o $@ $(CV_LIBS) $(LDLIBS)
