@@ -183,6 +183,21 @@ static void test_foreign_layouts(void)
         CHECK(gm_from_dlpack(&m, &t, GM_CHW) == GM_OK && m.batch == 1 && m.channels == 1 && m.pitch == 20,
               "size-1 dims: %s", gm_last_error());
     }
+    { /* one pixel a row with adjacent channels is planar and interleaved at once: order decides */
+        int64_t chw[3] = {2, 1, 1}, hwc[3] = {1, 1, 2}, ones[3] = {1, 1, 1};
+        t = tensor(px, u8, 3, chw, ones);
+        CHECK(gm_from_dlpack(&m, &t, GM_CHW) == GM_OK && m.layout == GM_CHW && m.channels == 2 && m.plane_pitch == 1,
+              "1x1 planes one apart, CHW: %s", gm_last_error());
+        t = tensor(px, u8, 3, hwc, ones);
+        CHECK(gm_from_dlpack(&m, &t, GM_HWC) == GM_OK && m.layout == GM_HWC && m.channels == 2,
+              "1x1 adjacent channels, HWC: %s", gm_last_error());
+    }
+    { /* an image that would end past the address space */
+        int64_t shape[2] = {2, 2};
+        t = tensor((void*)(UINTPTR_MAX - 15), u8, 2, shape, NULL);
+        t.byte_offset = 14;
+        REFUSED(gm_from_dlpack(&m, &t, GM_HWC), GM_ERR_SIZE, "gm_from_dlpack", "address space");
+    }
     { /* a versioned read-only tensor is fine to read, and import never calls the deleter */
         gm_dl_managed_versioned v;
         int64_t shape[3] = {4, 5, 3};

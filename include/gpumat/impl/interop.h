@@ -202,16 +202,17 @@ static gm_status gm__dl_extents(const char* fn, const char* pre, const gm_dl_ten
 }
 
 /* The memory layout t's strides give: channels adjacent (interleaved) or
- * pixels adjacent (planar); -1 for neither. One channel takes order. */
+ * pixels adjacent (planar); -1 for neither. Where both fit (one channel, or
+ * rows of one pixel with adjacent channels) it is order's, so an export
+ * comes back as it left. */
 static int gm__dl_layout(const int64_t size[4], const int64_t stride[4], gm__dl_roles r, int64_t es, gm_layout order)
 {
     int64_t channels = r.c < 0 ? 1 : size[r.c];
-    int pixels_apart_one = size[r.w] == 1 || stride[r.w] == es;
-    if (channels == 1)
-        return pixels_apart_one ? (int)order : -1;
-    if (stride[r.c] == es && (size[r.w] == 1 || stride[r.w] == es * channels))
-        return GM_HWC;
-    return pixels_apart_one ? GM_CHW : -1;
+    int planar = size[r.w] == 1 || stride[r.w] == es;
+    int interleaved = channels == 1 ? planar : stride[r.c] == es && (size[r.w] == 1 || stride[r.w] == es * channels);
+    if (planar && interleaved) /* one channel, or one pixel a row with adjacent channels: as order says */
+        return (int)order;
+    return interleaved ? GM_HWC : planar ? GM_CHW : -1;
 }
 
 static gm_status gm__dl_import(const char* fn, const char* pre, gm_mat* m, const gm_dl_tensor* t, gm_layout order)
@@ -278,6 +279,9 @@ static gm_status gm__dl_import(const char* fn, const char* pre, gm_mat* m, const
         v.batch_pitch = extent;
     if ((s = gm__check(fn, "t", &v)) != GM_OK)
         return s;
+    if (v.data && (uint64_t)gm__span(&v) > (uint64_t)(UINTPTR_MAX - (uintptr_t)v.data))
+        return gm__fail(GM_ERR_SIZE, "%s: %sdata + byte_offset + %lld bytes of image runs past the address space", fn,
+                        pre, (long long)gm__span(&v));
     if (v.where == GM_DEVICE) {
         if ((s = gm__check_device_memory(fn, "t->data", &v)) != GM_OK)
             return s;
