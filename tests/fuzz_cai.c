@@ -15,36 +15,12 @@
  * (or FUZZ_SECONDS=60 sh tests/fuzz.sh build for every harness). */
 #define GPUMAT_IMPLEMENTATION
 #include "gpumat.h"
+#define FUZZ_NAME "fuzz_cai"
+#include "fuzz.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Stops the fuzzer with a message when a property does not hold. */
-#define MUST(cond, ...)                                  \
-    do {                                                 \
-        if (!(cond)) {                                   \
-            fprintf(stderr, "fuzz_cai: %s: ", #cond);    \
-            fprintf(stderr, __VA_ARGS__);                \
-            fprintf(stderr, "\n");                       \
-            abort();                                     \
-        }                                                \
-    } while (0)
-
-/* The input, read as little-endian integers; zeros once it runs out. */
-typedef struct reader {
-    const uint8_t* p;
-    size_t n;
-} reader;
-
-static uint64_t take(reader* r, int bytes)
-{
-    uint64_t v = 0;
-    int i;
-    for (i = 0; i < bytes && r->n; ++i, ++r->p, --r->n)
-        v |= (uint64_t)*r->p << (8 * i);
-    return v;
-}
 
 /* numpy's typestr of each gm_dtype but bf16, written out independently of the library. */
 static const char* const typestrs[GM_BF16] = {"|u1", "|i1", "<u2", "<i2", "<i4", "<f4", "<f8", "<f2"};

@@ -14,6 +14,8 @@
  * (tests/fuzz.sh does it, from tests/corpus/desc/). */
 #define GPUMAT_IMPLEMENTATION
 #include "gpumat.h"
+#define FUZZ_NAME "fuzz_desc"
+#include "fuzz.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -22,28 +24,8 @@
 
 #define MAX_SPAN (1 << 20)
 
-typedef struct input {
-    const uint8_t* p;
-    size_t n;
-} input;
-
-/* The next `bytes` bytes of the input as an integer (0 once it runs out). */
-static uint64_t take(input* in, int bytes)
-{
-    uint64_t v = 0;
-    int i;
-    for (i = 0; i < bytes; ++i) {
-        v <<= 8;
-        if (in->n) {
-            v |= *in->p++;
-            --in->n;
-        }
-    }
-    return v;
-}
-
 /* A small value, mostly in [lo, lo + range), else any 64-bit pattern. */
-static int64_t field(input* in, int64_t lo, int64_t range)
+static int64_t field(reader* in, int64_t lo, int64_t range)
 {
     uint8_t pick = (uint8_t)take(in, 1);
     if (pick >= 250)
@@ -51,7 +33,7 @@ static int64_t field(input* in, int64_t lo, int64_t range)
     return lo + (int64_t)(take(in, 2) % (uint64_t)range);
 }
 
-static void fuzz_desc(input* in, gm_desc* d)
+static void fuzz_desc(reader* in, gm_desc* d)
 {
     memset(d, 0, sizeof *d);
     d->width = field(in, -1, 24);
@@ -72,7 +54,7 @@ typedef struct image {
     int64_t size;
 } image;
 
-static int make_image(input* in, image* im)
+static int make_image(reader* in, image* im)
 {
     gm_desc d;
     int64_t span;
@@ -80,8 +62,7 @@ static int make_image(input* in, image* im)
     fuzz_desc(in, &d);
     /* the span first, on an address no one reads */
     if (gm_wrap_desc(&im->m, (void*)(uintptr_t)64, &d, GM_HOST) != GM_OK) {
-        if (strncmp(gm_last_error(), "gm_wrap_desc: ", 14))
-            abort();
+        MUST(!strncmp(gm_last_error(), "gm_wrap_desc: ", 14), "the message does not name it: %s", gm_last_error());
         return 0;
     }
     span = gm_span_bytes(&im->m);
@@ -92,8 +73,8 @@ static int make_image(input* in, image* im)
     if (!im->buf)
         return 0;
     memset(im->buf, 0xa5, (size_t)span);
-    if (gm_wrap_desc(&im->m, im->buf, &d, GM_HOST) != GM_OK)
-        abort(); /* the same description on an aligned buffer: accepted before */
+    MUST(gm_wrap_desc(&im->m, im->buf, &d, GM_HOST) == GM_OK, "accepted on one aligned address, not another: %s",
+         gm_last_error());
     return 1;
 }
 
@@ -112,7 +93,7 @@ static void mark_rows(const gm_mat* m, const unsigned char* base, unsigned char*
 }
 
 /* A view of im from the input (the whole image, an ROI, a plane or an item). */
-static gm_mat view_of(input* in, const gm_mat* m)
+static gm_mat view_of(reader* in, const gm_mat* m)
 {
     gm_mat v = *m;
     switch (take(in, 1) % 4) {
@@ -124,7 +105,7 @@ static gm_mat view_of(input* in, const gm_mat* m)
     return v;
 }
 
-static double number(input* in)
+static double number(reader* in)
 {
     static const double specials[] = {0.0, 1.0, -1.0, 0.5, 255.0, 1e300, -1e-300, 1.0 / 0.0, 0.0 / 0.0};
     uint8_t pick = (uint8_t)take(in, 1);
@@ -147,7 +128,7 @@ static int64_t host_bytes(const gm_mat* m, int64_t host_pitch)
 
 /* Runs operation op from src to dst (and planes for the plane functions);
  * its name for the message check, or NULL where it did not run. */
-static const char* run_op(input* in, int op, const gm_mat* src, gm_mat* dst, gm_mat* planes, int nplanes,
+static const char* run_op(reader* in, int op, const gm_mat* src, gm_mat* dst, gm_mat* planes, int nplanes,
                           gm_status* s)
 {
     int64_t host_pitch = take(in, 1) & 1 ? field(in, 0, 512) : 0, need;
@@ -190,7 +171,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
-    input in = {data, size};
+    reader in = {data, size};
     image a, b, p[4];
     gm_mat src, dst, planes[4];
     unsigned char *before = NULL, *mask = NULL;
@@ -226,20 +207,15 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         }
     }
     fn = run_op(&in, op, &src, &dst, planes, nplanes, &s);
-    if (fn && s != GM_OK && (strncmp(gm_last_error(), fn, strlen(fn)) || strncmp(gm_last_error() + strlen(fn), ": ", 2))) {
-        fprintf(stderr, "%s failed with a message not naming it: %s\n", fn, gm_last_error());
-        abort();
-    }
+    MUST(!fn || s == GM_OK || (!strncmp(gm_last_error(), fn, strlen(fn)) && !strncmp(gm_last_error() + strlen(fn), ": ", 2)),
+         "%s failed with a message not naming it: %s", fn, gm_last_error());
     if (fn && before && mask) {
         image* out = shared ? &a : &b;
         int writes_dst = op != 6 && op != 9; /* split_planes and download write elsewhere */
         int64_t i;
         for (i = 0; i < out->size; ++i)
-            if (out->buf[i] != before[i] && !(writes_dst && s == GM_OK && mask[i])) {
-                fprintf(stderr, "%s (status %d) changed byte %lld outside the destination\n", fn, (int)s,
-                        (long long)i);
-                abort();
-            }
+            MUST(out->buf[i] == before[i] || (writes_dst && s == GM_OK && mask[i]),
+                 "%s (status %d) changed byte %lld outside the destination", fn, (int)s, (long long)i);
     }
     free(before);
     free(mask);

@@ -18,36 +18,12 @@
  * (or FUZZ_SECONDS=60 sh tests/fuzz.sh build for every harness). */
 #define GPUMAT_IMPLEMENTATION
 #include "gpumat.h"
+#define FUZZ_NAME "fuzz_dlpack"
+#include "fuzz.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Stops the fuzzer with a message when a property does not hold. */
-#define MUST(cond, ...)                                     \
-    do {                                                    \
-        if (!(cond)) {                                      \
-            fprintf(stderr, "fuzz_dlpack: %s: ", #cond);    \
-            fprintf(stderr, __VA_ARGS__);                   \
-            fprintf(stderr, "\n");                          \
-            abort();                                        \
-        }                                                   \
-    } while (0)
-
-/* The input, read as little-endian integers; zeros once it runs out. */
-typedef struct reader {
-    const uint8_t* p;
-    size_t n;
-} reader;
-
-static uint64_t take(reader* r, int bytes)
-{
-    uint64_t v = 0;
-    int i;
-    for (i = 0; i < bytes && r->n; ++i, ++r->p, --r->n)
-        v |= (uint64_t)*r->p << (8 * i);
-    return v;
-}
 
 /* Leaves another function's failure behind, so that a refusal must set its own message. */
 static void stale_error(void)
