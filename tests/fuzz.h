@@ -1,8 +1,11 @@
 /* What the libFuzzer harnesses (tests/fuzz_*.c) share: the input read as a
- * stream of little-endian integers, and MUST, which stops the fuzzer with a
- * message when a property does not hold. Define FUZZ_NAME first. */
+ * stream of little-endian integers, MUST, which stops the fuzzer with a
+ * message when a property does not hold, and where gm_mat's formula puts an
+ * element. Define FUZZ_NAME first. */
 #ifndef GM_TEST_FUZZ_H
 #define GM_TEST_FUZZ_H
+
+#include "gpumat.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -24,13 +27,23 @@ typedef struct reader {
     size_t n;
 } reader;
 
-static uint64_t take(reader* r, int bytes)
+static inline uint64_t take(reader* r, int bytes)
 {
     uint64_t v = 0;
     int i;
     for (i = 0; i < bytes && r->n; ++i, ++r->p, --r->n)
         v |= (uint64_t)*r->p << (8 * i);
     return v;
+}
+
+/* Byte offset of element (n, y, x, c) by gm_mat's documented formula (wrapping, never UB). */
+static inline uint64_t mat_offset(const gm_mat* m, uint64_t n, uint64_t y, uint64_t x, uint64_t c)
+{
+    uint64_t es = gm_dtype_size(m->dtype);
+    uint64_t o = n * (uint64_t)m->batch_pitch + y * (uint64_t)m->pitch;
+    if (m->layout == GM_HWC)
+        return o + x * (uint64_t)m->channels * es + c * es;
+    return o + c * (uint64_t)m->plane_pitch + x * es;
 }
 
 #endif

@@ -25,16 +25,6 @@
 /* numpy's typestr of each gm_dtype but bf16, written out independently of the library. */
 static const char* const typestrs[GM_BF16] = {"|u1", "|i1", "<u2", "<i2", "<i4", "<f4", "<f8", "<f2"};
 
-/* Byte offset of element (n, y, x, c) by gm_mat's documented formula (wrapping, never UB). */
-static uint64_t mat_offset(const gm_mat* m, uint64_t n, uint64_t y, uint64_t x, uint64_t c)
-{
-    uint64_t es = gm_dtype_size(m->dtype);
-    uint64_t o = n * (uint64_t)m->batch_pitch + y * (uint64_t)m->pitch;
-    if (m->layout == GM_HWC)
-        return o + x * (uint64_t)m->channels * es + c * es;
-    return o + c * (uint64_t)m->plane_pitch + x * es;
-}
-
 /* Properties of a GM_OK description out of checked m. */
 static void check_described(const gm_mat* m, int read_only, const gm_cai* out)
 {

@@ -59,16 +59,6 @@ static void count_delete_legacy(gm_dl_managed* self)
 static const uint8_t dl_codes[GM_DTYPE_COUNT] = {GM_DL_UINT, GM_DL_INT,   GM_DL_UINT,  GM_DL_INT,  GM_DL_INT,
                                                  GM_DL_FLOAT, GM_DL_FLOAT, GM_DL_FLOAT, GM_DL_BFLOAT};
 
-/* Byte offset of element (n, y, x, c) by gm_mat's documented formula (wrapping, never UB). */
-static uint64_t mat_offset(const gm_mat* m, uint64_t n, uint64_t y, uint64_t x, uint64_t c)
-{
-    uint64_t es = gm_dtype_size(m->dtype);
-    uint64_t o = n * (uint64_t)m->batch_pitch + y * (uint64_t)m->pitch;
-    if (m->layout == GM_HWC)
-        return o + x * (uint64_t)m->channels * es + c * es;
-    return o + c * (uint64_t)m->plane_pitch + x * es;
-}
-
 /* The extent in bytes of t (from data + byte_offset to one past its last
  * element) with its strides in bytes, computed here from shape, strides
  * and bits; -1 when a stride is negative or it overflows. */
