@@ -5,6 +5,8 @@
 // line to the file named on the command line; bench/report.py turns those
 // rows (and bench/bench_torch.py's) into bench/RESULTS.md.
 //
+// gm_resize's throughput is its own section (resize_section).
+//
 // Build and run: `make bench` (on a GPU machine), or by hand:
 //   nvcc -O3 -std=c++17 -arch=sm_90 -Iinclude bench/bench.cu -o build/bench -ldl -lpthread
 //   build/bench bench/bench_rows.jsonl
@@ -850,6 +852,91 @@ void sweep_section(const char* only)
     }
 }
 
+// ---------------------------------------------------------------- resize
+
+// Source rows a resize reads (the floor counts each once): the rows of both
+// taps of every destination row for linear, one for nearest, each cell's
+// rows for area, as gm__resize_pixel computes them.
+double rows_read(const gm__resize_args& a, int sampler)
+{
+    std::vector<char> used((size_t)a.src_height, 0);
+    for (long long y = 0; y < a.height; ++y) {
+        long long s, lo, hi;
+        if (sampler == GM__SAMPLER_NEAREST) {
+            lo = hi = gm__nearest(y, a.scale_y, a.src_height);
+        } else if (sampler == GM__SAMPLER_LINEAR) {
+            gm__linear_coord(y, a.scale_y, a.inv_y, a.area_coeffs, &s);
+            lo = gm__clip(s, 0, a.src_height - 1);
+            hi = gm__clip(s + 1, 0, a.src_height - 1);
+        } else if (sampler == GM__SAMPLER_AREA_FAST) {
+            lo = y * a.iscale_y;
+            hi = std::min(lo + a.iscale_y, a.src_height) - 1;
+        } else {
+            gm__area_axis ax = gm__area_axis_of(y, a.scale_y, a.src_height);
+            lo = gm__area_first(&ax);
+            hi = gm__area_end(&ax) - 1;
+        }
+        for (long long r = lo; r <= hi; ++r)
+            used[(size_t)r] = 1;
+    }
+    return (double)std::count(used.begin(), used.end(), 1);
+}
+
+// gm_resize throughput: bytes = the source rows read (whole rows) + the
+// destination written, over time; interleaved 3-channel images.
+void resize_one(int sw, int sh, int dw, int dh, gm_dtype dt, gm_interp interp, const char* name)
+{
+    gm_desc sd = desc_of(sw, sh, 1, 3, dt, GM_HWC), dd = desc_of(dw, dh, 1, 3, dt, GM_HWC);
+    gm_mat sv[SETS], dv[SETS];
+    void* src[SETS] = {0};
+    void* dst[SETS] = {0};
+    size_t es = gm_dtype_size(dt), sbytes = (size_t)sw * sh * 3 * es, dbytes = (size_t)dw * dh * 3 * es;
+    std::string size = std::to_string(sw) + "x" + std::to_string(sh) + "->" + std::to_string(dw) + "x" +
+                       std::to_string(dh);
+    Row r("resize", std::string("resize_") + gm_dtype_name(dt) + "_c3_" + name, size, "gpumat");
+    Timing t;
+    bool ok = true;
+    for (int i = 0; ok && i < SETS; ++i)
+        ok = CUDA_OK(cudaMalloc(&src[i], sbytes)) && CUDA_OK(cudaMalloc(&dst[i], dbytes)) &&
+             fill_random(src[i], sbytes, dt, 0, 255) && gm_ok(gm_wrap_desc(&sv[i], src[i], &sd, GM_DEVICE)) &&
+             gm_ok(gm_wrap_desc(&dv[i], dst[i], &dd, GM_DEVICE));
+    if (ok) {
+        gm__ops ops;
+        ops.n = 0;
+        ok = gm_ok(gm__resize_ops("gm_resize", &sv[0], &dv[0], interp, 0, 0, &ops));
+        if (ok) {
+            gm__plan plan;
+            gm__plan_op(&ops.op[0], &plan);
+            int sampler = gm__kernels[plan.kernel].sampler;
+            r.bytes = rows_read(plan.args.resize, sampler) * sw * 3 * es + (double)dbytes;
+            r.extra = std::string(", \"kernel\": ") + json_str(gm__kernels[plan.kernel].name);
+        }
+    }
+    ok = ok && time_call([&](int i) { return gm_ok(gm_resize(&sv[i], &dv[i], interp, (gm_stream)g_stream)); }, true,
+                         &t);
+    r.us = t.us;
+    r.latency_us = t.latency_us;
+    emit(ok ? r : r.error());
+    for (int i = 0; i < SETS; ++i) {
+        cudaFree(src[i]);
+        cudaFree(dst[i]);
+    }
+}
+
+void resize_section()
+{
+    resize_one(3840, 2160, 1920, 1080, GM_U8, GM_INTER_LINEAR, "linear");
+    resize_one(3840, 2160, 1920, 1080, GM_U8, GM_INTER_AREA, "area");
+    resize_one(1920, 1080, 3840, 2160, GM_U8, GM_INTER_LINEAR, "linear");
+    resize_one(1920, 1080, 640, 360, GM_U8, GM_INTER_LINEAR, "linear");
+    resize_one(1920, 1080, 608, 342, GM_U8, GM_INTER_LINEAR, "linear");
+    resize_one(1920, 1080, 608, 342, GM_U8, GM_INTER_AREA, "area");
+    resize_one(1920, 1080, 640, 360, GM_U8, GM_INTER_NEAREST, "nearest");
+    resize_one(1920, 1080, 640, 360, GM_U8, GM_INTER_LINEAR_EXACT, "linear_exact");
+    resize_one(3840, 2160, 1920, 1080, GM_F32, GM_INTER_LINEAR, "linear");
+    resize_one(1920, 1080, 3840, 2160, GM_F32, GM_INTER_LINEAR, "linear");
+}
+
 // The CUDA runtime's primary context, made current here, is the one gpumat
 // then uses (it takes the context current on the calling thread).
 bool setup()
@@ -872,7 +959,7 @@ int main(int argc, char** argv)
 {
     /* CASE (optional): only the cases whose "op size" contains it, e.g.
      * "merge_f32_u8 3840", for a profiler run (ncu), or "host" for the host
-     * overhead alone, or the sweep's configurations whose "transform SRC DST
+     * overhead alone, "resize" for gm_resize alone, or the sweep's configurations whose "transform SRC DST
      * cN LAYOUT" contains it, e.g. "transform u8 f32 c1"; no NVRTC section
      * then. */
     const char* only = argc == 3 ? argv[2] : NULL;
@@ -904,6 +991,8 @@ int main(int argc, char** argv)
                 run_case(op, z);
     if (!only || !strcmp(only, "host"))
         host_section();
+    if (!only || !strcmp(only, "resize"))
+        resize_section();
     if (!only || !strncmp(only, "transform", 9))
         sweep_section(only);
     if (!only)

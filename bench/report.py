@@ -150,6 +150,16 @@ def host_section(rows):
     return md
 
 
+def resize_section(rows):
+    res = [r for r in rows if r.get("section") == "resize"]
+    md = ["## gm_resize (3 channels, throughput; bytes = source rows read + destination written)", ""]
+    if not res:
+        return md + ["Not run.", ""]
+    return md + table(["op", "size", "kernel", "us", "% of copy", "latency us", "note"],
+                      [[r["op"], r["size"], r.get("kernel", ""), fmt(r.get("us"), 2), fmt(r.get("pct_of_copy"), 1),
+                        fmt(r.get("latency_us"), 2), r.get("note", "")] for r in res])
+
+
 def nvrtc_section(rows):
     comp = [r for r in rows if r.get("section") == "nvrtc"]
     timed = [r for r in comp if r.get("us")]
@@ -253,7 +263,8 @@ def main():
     if ref:
         md += [f"Ceiling used for every % below: **{ref['gbps']:,.0f} GB/s** ({ref['impl']}).", ""]
     op_md, summary = op_sections(groups)
-    md += summary_section(summary) + op_md + sweep_section(rows) + host_section(rows) + nvrtc_section(rows)
+    md += summary_section(summary) + op_md + sweep_section(rows) + host_section(rows) + resize_section(rows)
+    md += nvrtc_section(rows)
     md += jit_section(rows)
     md += not_run_section(rows, problems, plot_note)
     if not plot_note:

@@ -16,12 +16,12 @@ VERSION = "1"
 # The line that instantiates one catalogue row: its family's entry macro
 # (defined by the family's template) and the row's fields, in Kernel.FIELDS
 # order after the name (printf formats the library fills).
-ENTRY = "%s(%s, %d, %d, %d, %d, %d, %d, %d, %d)\n"
+ENTRY = "%s(%s, %d, %d, %d, %d, %d, %d, %d, %d, %d)\n"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPDX = "SPDX-License-Identifier: MIT"
 # Each family's template is templates/<family>.cu (gen/model.py FAMILIES).
 FAMILY_TEMPLATES = tuple(f + ".cu" for f in M.FAMILIES)
-TEMPLATES = ("prelude_host.h", "prelude_cuda.cu", "codec.inc", "pixel.inc") + FAMILY_TEMPLATES
+TEMPLATES = ("prelude_host.h", "prelude_cuda.cu", "codec.inc", "pixel.inc", "resize.inc") + FAMILY_TEMPLATES
 # Every file the output depends on. Each banner records their hashes in
 # sha256sum's format, so `make` tells by content (not file times) whether the
 # committed headers are stale, without running Python.
@@ -102,23 +102,26 @@ def emit_pixel():
         template("prelude_host.h") + "\n" + pixel_source() + "\n#endif\n"
 
 
-def c_field(value, none="0"):
+def c_field(field, value):
+    """A row's field as C: dtypes, layouts and samplers by their enum names;
+    a layout or sampler the row lacks is -1, another field 0."""
     if value is None:
-        return none
+        return "-1" if field.endswith("layout") or field == "sampler" else "0"
+    if field == "sampler":
+        return "GM__SAMPLER_" + value.upper()
     return M.enum(value) if value in M.DTYPE_NAMES else "GM_" + value.upper() if value in M.LAYOUTS else str(value)
 
 
 def kernel_row(k):
     return "    {%s}," % ", ".join(['"%s"' % k.name, "GM__FAMILY_" + k.family.upper()] +
-                                   [c_field(getattr(k, f), "-1" if f.endswith("layout") else "0")
-                                    for f in M.Kernel.FIELDS[1:]])
+                                   [c_field(f, getattr(k, f)) for f in M.Kernel.FIELDS[1:]])
 
 
 def entry_args(k):
     """The row's fields as the entry line prints them (gm__kernel_source)."""
     return [M.DTYPE_NAMES.index(k.src), M.DTYPE_NAMES.index(k.dst), k.channels] + \
         [M.LAYOUTS.index(v) if v else -1 for v in (k.src_layout, k.dst_layout)] + \
-        [v or 0 for v in (k.pixels, k.units, k.min_blocks)]
+        [v or 0 for v in (k.pixels, k.units, k.min_blocks)] + [M.SAMPLERS.index(k.sampler) if k.sampler else -1]
 
 
 def lookup(rows, family, dims, key):
@@ -147,12 +150,17 @@ def emit_kernels():
                        lambda k: (k.src, k.dst, k.channels))
     fast_row = lookup(rows, "xform_fast", [M.DTYPE_NAMES, M.DTYPE_NAMES, M.CHANNELS, M.LAYOUTS, M.LAYOUTS],
                       lambda k: (k.src, k.dst, k.channels, k.src_layout, k.dst_layout))
+    resize_row = lookup(rows, "resize", [M.DTYPE_NAMES, M.CHANNELS, M.SAMPLERS],
+                        lambda k: (k.src, k.channels, k.sampler))
     sizes = ", ".join(str(sz) for _, _, sz in M.DTYPES)
     dnames = ", ".join('"%s"' % n for n in M.DTYPE_NAMES)
     cpu = "\n".join("static void gm__cpu_%s_%s(const gm__xform_args* a, int cd) { gm__cpu_loop(%s, %s, cd, a); }"
                     % (s, d, M.enum(s), M.enum(d)) for s in M.DTYPE_NAMES for d in M.DTYPE_NAMES)
     cpu_table = "\n".join("    {%s}," % ", ".join("gm__cpu_%s_%s" % (s, d) for d in M.DTYPE_NAMES)
                           for s in M.DTYPE_NAMES)
+    cpu_resize = "\n".join("static void gm__cpu_resize_%s(const gm__resize_args* a, int c, int sampler) "
+                           "{ gm__cpu_resize_loop(%s, c, sampler, a); }" % (t, M.enum(t)) for t in M.DTYPE_NAMES)
+    cpu_resize_table = ", ".join("gm__cpu_resize_%s" % t for t in M.DTYPE_NAMES)
     # everything that shapes a kernel image, so AOT headers can prove they match
     source_hash = fnv1a64(cuda + ENTRY + entries + "".join("%s%s" % (k.name, entry_args(k)) for k in rows))
     return banner("kernel source and the kernel catalogue (implementation only)") + """#ifndef GPUMAT_GEN_KERNELS_H
@@ -178,8 +186,8 @@ enum {
 static const char* const gm__family_entry[GM__FAMILY_COUNT] = {%s};
 
 /* The line that instantiates one row: its family's entry macro, the row's
- * name, src, dst, channels, src_layout, dst_layout, pixels, units and
- * min_blocks. */
+ * name, src, dst, channels, src_layout, dst_layout, pixels, units,
+ * min_blocks and sampler. */
 static const char gm__entry_format[] = "%s";
 
 /* One kernel of the catalogue (gen/model.py Kernel). */
@@ -192,6 +200,7 @@ typedef struct gm__kernel_row {
     unsigned char pixels;            /* fast: P, pixels a unit; 0 otherwise */
     unsigned char units;             /* fast: R, units a lane keeps in flight */
     unsigned char min_blocks;        /* fast: blocks a multiprocessor must fit (__launch_bounds__) */
+    signed char sampler;             /* resize: GM__SAMPLER_...; -1 otherwise */
 } gm__kernel_row;
 
 #define GM__KERNEL_COUNT %d
@@ -217,9 +226,19 @@ static const gm__cpu_fn gm__cpu_fns[GM_DTYPE_COUNT][GM_DTYPE_COUNT] = {
 %s
 };
 
+/* The row of the resize kernel, -1 where there is none:
+ * [dtype][channels - 1][sampler]. */
+static const short gm__resize_row[GM_DTYPE_COUNT][4][GM__SAMPLER_COUNT] = %s;
+
+/* CPU path of resize: one function per dtype. */
+%s
+
+typedef void (*gm__cpu_resize_fn)(const gm__resize_args*, int, int);
+static const gm__cpu_resize_fn gm__cpu_resize_fns[GM_DTYPE_COUNT] = {%s};
+
 #endif
 """ % (source_hash, c_string_lines(cuda), families, entries, c_escape(ENTRY), len(rows), table, xform_row, fast_row,
-       sizes, dnames, cpu, cpu_table)
+       sizes, dnames, cpu, cpu_table, resize_row, cpu_resize, cpu_resize_table)
 
 
 VIEWS_INTRO = """\

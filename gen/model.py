@@ -58,23 +58,36 @@ def specs():
 
 # The kernel families: each is a template (templates/<family>.cu, whose entry
 # macro GM__ENTRY_<FAMILY> turns a row into a kernel) and the rows below.
-FAMILIES = ["xform", "xform_fast"]
+FAMILIES = ["xform", "xform_fast", "resize"]
+
+# What a resize kernel computes (templates/resize.inc): cv::resize's
+# algorithms, which the host picks from the interpolation and the scales as
+# cv::resize does (INTER_AREA is area_fast for integer factors, area for
+# other downscales, linear with area coefficients for upscales).
+SAMPLERS = ["nearest", "linear", "area_fast", "area", "linear_exact"]
+# The dtypes of linear_exact's fixed point (OpenCV's resize_bitExact; floating
+# dtypes run linear instead, as OpenCV does).
+EXACT_DTYPES = ["u8"]
 
 
 class Kernel:
     """One row of the catalogue: a kernel specialization, by named fields.
     Fields a family does not use are None (0 in C; layouts -1)."""
-    FIELDS = ("family", "src", "dst", "channels", "src_layout", "dst_layout", "pixels", "units", "min_blocks")
+    FIELDS = ("family", "src", "dst", "channels", "src_layout", "dst_layout", "pixels", "units", "min_blocks",
+              "sampler")
 
-    def __init__(self, family, src, dst, channels, src_layout=None, dst_layout=None):
+    def __init__(self, family, src, dst, channels, src_layout=None, dst_layout=None, sampler=None):
         self.family, self.src, self.dst, self.channels = family, src, dst, channels
-        self.src_layout, self.dst_layout = src_layout, dst_layout
+        self.src_layout, self.dst_layout, self.sampler = src_layout, dst_layout, sampler
         fast = family == "xform_fast"
         args = (src, dst, channels, src_layout, dst_layout)
         self.pixels = pixels_per_unit(*args) if fast else None
         self.units = units_per_thread(*args) if fast else None
         self.min_blocks = min_blocks(*args) if fast else None
-        self.name = name("xform", src, dst, "c%d" % channels, *((src_layout, dst_layout) if fast else ()))
+        if family == "resize":
+            self.name = name("resize", src, "c%d" % channels, sampler)
+        else:
+            self.name = name("xform", src, dst, "c%d" % channels, *((src_layout, dst_layout) if fast else ()))
 
 
 def catalogue():
@@ -82,10 +95,14 @@ def catalogue():
     (source dtype, destination dtype, channels written), whose layouts,
     pitches and channel map are launch arguments; then the fast transform of
     each of those with its layouts fixed. One channel has no layouts: the
-    planner runs it as interleaved, so its only fast kernel is hwc -> hwc."""
+    planner runs it as interleaved, so its only fast kernel is hwc -> hwc.
+    Then the resize of each dtype and channel count by each sampler, whose
+    layouts and pitches are launch arguments."""
     rows = [Kernel("xform", s, d, c) for s, d, c in specs()]
     rows += [Kernel("xform_fast", s, d, c, ls, ld) for s, d, c in specs() for ls in LAYOUTS for ld in LAYOUTS
              if c > 1 or ls == ld == "hwc"]
+    rows += [Kernel("resize", t, t, c, sampler=r) for t in DTYPE_NAMES for c in CHANNELS for r in SAMPLERS
+             if r != "linear_exact" or t in EXACT_DTYPES]
     return rows
 
 

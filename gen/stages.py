@@ -91,6 +91,13 @@ def dispatch_source():
         copy_bits()])
 
 
+def samplers_enum():
+    """The resize samplers of the model as one line of C: GM__SAMPLER_<NAME>
+    numbered in gen/model.py SAMPLERS order, and their count."""
+    return "enum { %s, GM__SAMPLER_COUNT };" % ", ".join(
+        "GM__SAMPLER_%s = %d" % (r.upper(), i) for i, r in enumerate(M.SAMPLERS))
+
+
 def pieces(template):
     """The per-pixel source as (template name, text) pieces in order; the name
     is None for generated code. template(name) reads a template. A
@@ -99,4 +106,5 @@ def pieces(template):
     longer generated code is a piece of its own."""
     return [("codec.inc", template("codec.inc")),
             (None, dispatch_source()),
-            ("pixel.inc", template("pixel.inc").replace("@WIDE_EXPR@", wide_expr()))]
+            ("pixel.inc", template("pixel.inc").replace("@WIDE_EXPR@", wide_expr())),
+            ("resize.inc", template("resize.inc").replace("@SAMPLERS@", samplers_enum()))]

@@ -5,6 +5,10 @@
 #define GM__FN __device__ __forceinline__ static
 #define GM__F32_BITS(f) __float_as_uint(f)
 #define GM__BITS_F32(u) __uint_as_float(u)
+/* Products rounded on their own: the _rn intrinsics are never fused into a
+ * multiply-add, whatever -fmad says. */
+#define GM__MUL_D(a, b) __dmul_rn(a, b)
+#define GM__MUL_F(a, b) __fmul_rn(a, b)
 
 /* Hardware float -> f16 / bf16, round to nearest even (bf16 needs sm_80). */
 __device__ __forceinline__ unsigned int gm__hw_f16(float f)
@@ -54,4 +58,21 @@ __device__ __forceinline__ void gm__grid_begin()
     asm volatile("griddepcontrol.wait;" ::: "memory");
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 #endif
+}
+
+/* Runs pixel(b, y, x) for every pixel of a width x height x batch launch of
+ * the 2-D kernels (blocks of 32 pixels by rows, one image a z block): rows
+ * and images beyond the grid are covered by stride loops, so any height and
+ * batch fit in the launch limits. */
+template <class Pixel>
+__device__ __forceinline__ void gm__each_pixel(long long width, long long height, long long batch, Pixel pixel)
+{
+    long long x = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    gm__grid_begin();
+    if (x >= width)
+        return;
+    for (long long b = blockIdx.z; b < batch; b += gridDim.z)
+        for (long long y = (long long)blockIdx.y * blockDim.y + threadIdx.y; y < height;
+             y += (long long)gridDim.y * blockDim.y)
+            pixel(b, y, x);
 }

@@ -21,5 +21,22 @@ static inline float gm__bits_f32(unsigned int u)
     return f;
 }
 
+/* Products rounded on their own: a product stored to a volatile is computed
+ * and rounded before anything is added to it, so no -ffp-contract setting
+ * fuses it into a multiply-add (C offers no portable pragma that GCC obeys). */
+static inline double gm__mul_d(double a, double b)
+{
+    volatile double p = a * b;
+    return p;
+}
+
+static inline float gm__mul_f(float a, float b)
+{
+    volatile float p = a * b;
+    return p;
+}
+
 #define GM__F32_BITS(f) gm__f32_bits(f)
 #define GM__BITS_F32(u) gm__bits_f32(u)
+#define GM__MUL_D(a, b) gm__mul_d(a, b)
+#define GM__MUL_F(a, b) gm__mul_f(a, b)

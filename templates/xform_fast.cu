@@ -415,6 +415,6 @@ __device__ __forceinline__ void gm__xform_fast(const gm__xform_args& a)
 /* The entry point of one catalogue row of this family: B is the row's
  * min_blocks, the blocks of 32 * GM__BLOCK_WARPS threads a multiprocessor
  * must fit. */
-#define GM__ENTRY_XFORM_FAST(name, S, D, C, LS, LD, P, R, B)                                       \
+#define GM__ENTRY_XFORM_FAST(name, S, D, C, LS, LD, P, R, B, I)                                    \
     extern "C" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS, B) name(gm__xform_args a) \
     { gm__xform_fast<S, D, C, LS, LD, P, R>(a); }

@@ -1,4 +1,4 @@
-// Checks gpumat's CPU path bit for bit against OpenCV 4.6 (convertTo, split/merge, cvtColor swaps, dnn::blobFromImage(s)); alone: make build/oracle && ./build/oracle
+// Checks gpumat's CPU path bit for bit against OpenCV 4.6 (convertTo, split/merge, cvtColor swaps, dnn::blobFromImage(s), resize); alone: make build/oracle && ./build/oracle
 //
 // GM_TEST_SEED=n varies the random data. One line per group gives its counts;
 // the first few mismatching elements of each failing case are printed.
@@ -945,6 +945,153 @@ void test_blobs()
                 }
 }
 
+// ------------------------------------------------------------------- resize
+
+// cv::resize of src (dtype d) to w x h, or at fx, fy when fx > 0. The dtypes
+// OpenCV 4 cannot resize are resized as the wider dtype holding the same
+// values and rounded back, as gpumat documents: s8 as s16, s32 as f64, f16
+// and bf16 as f32 (to nearest even).
+cv::Mat expected_resize(const cv::Mat& src, gm_dtype d, int w, int h, double fx, double fy, int interp)
+{
+    cv::Mat wide, out, back;
+    int via = d == GM_S8 ? CV_16S : d == GM_S32 ? CV_64F : d == GM_F16 || d == GM_BF16 ? CV_32F : -1;
+    if (via < 0)
+        wide = src;
+    else if (d == GM_BF16)
+        wide = opencv_source(src, d);
+    else
+        src.convertTo(wide, via);
+    if (fx > 0)
+        cv::resize(wide, out, cv::Size(), fx, fy, interp);
+    else
+        cv::resize(wide, out, cv::Size(w, h), 0, 0, interp);
+    if (via < 0)
+        return out;
+    if (d == GM_BF16) {
+        back.create(out.rows, out.cols, CV_16UC(out.channels()));
+        for (int y = 0; y < out.rows; ++y)
+            for (int i = 0; i < out.cols * out.channels(); ++i)
+                back.ptr<uint16_t>(y)[i] = float_to_bf16(out.ptr<float>(y)[i]);
+        return back;
+    }
+    out.convertTo(back, cv_depth(d));
+    return back;
+}
+
+// Source values for resize: integers over their whole range, floats finite
+// and mixed in magnitude (rand_real); bf16 as the bits of such floats.
+void fill_resize(cv::Mat& m, gm_dtype d)
+{
+    if (d == GM_BF16) {
+        for (int y = 0; y < m.rows; ++y)
+            for (int i = 0; i < m.cols * m.channels(); ++i)
+                m.ptr<uint16_t>(y)[i] = float_to_bf16((float)rand_real(1e30));
+        return;
+    }
+    fill(m, d);
+}
+
+// One resize from sw x sh to dw x dh (fx > 0: the explicit-scale form, whose
+// destination size follows from fx, fy), source and destination each
+// interleaved or planar, compact or as ROIs; the planar side is compared
+// plane by plane with the interleaved expectation.
+void resize_case(Group& g, gm_dtype d, int ch, int sw, int sh, int dw, int dh, double fx, double fy, int interp,
+                 bool roi, bool src_planar, bool dst_planar)
+{
+    std::string name = strf("resize %s c%d %dx%d -> %dx%d fx=%g fy=%g interp %d%s%s%s", gm_dtype_name(d), ch, sw, sh,
+                            dw, dh, fx, fy, interp, roi ? " roi" : "", src_planar ? " planar src" : "",
+                            dst_planar ? " planar dst" : "");
+    Problems p;
+    Region src = src_planar ? planar(d, ch, sw, sh, roi) : interleaved(d, ch, sw, sh, roi);
+    Region dst = dst_planar ? planar(d, ch, dw, dh, roi) : interleaved(d, ch, dw, dh, roi);
+    p.add(src.error);
+    p.add(dst.error);
+    if (p.text.empty()) {
+        cv::Mat image(sh, sw, CV_MAKETYPE(cv_depth(d), ch));
+        fill_resize(image, d);
+        if (src_planar) {
+            std::vector<cv::Mat> planes;
+            cv::split(image, planes);
+            for (int c = 0; c < ch; ++c)
+                planes[c].copyTo(src.views[c]);
+        } else {
+            image.copyTo(src.view());
+        }
+        src.arm();
+        dst.arm();
+        if (fx > 0)
+            p.status("gm_resize_scale", gm_resize_scale(&src.m, &dst.m, fx, fy, (gm_interp)interp, NULL));
+        else
+            p.status("gm_resize", gm_resize(&src.m, &dst.m, (gm_interp)interp, NULL));
+        p.add(intact(src, "the source"));
+        p.add(intact(dst, "the padding of the destination"));
+        cv::Mat exp = expected_resize(image, d, dw, dh, fx, fy, interp);
+        if (dst_planar) {
+            std::vector<cv::Mat> planes;
+            cv::split(exp, planes);
+            long bad = 0;
+            for (int c = 0; c < ch; ++c)
+                bad += compare(name, dst.views[c], planes[c], d, c);
+            p.diff(bad, (long)exp.total() * ch);
+        } else {
+            p.diff(compare(name, dst.view(), exp, d), (long)exp.total() * ch);
+        }
+    }
+    verdict(g, name, p.text);
+}
+
+// Source and destination sizes that reach every path of cv::resize: 1-pixel
+// edges (1xN, Nx1, 1x1), exact 2x and other whole-factor downscales (area's
+// cell means, and linear's reroute to them), non-integer downscales (area's
+// partial cells), upscales (area as bilinear), equal sizes (a copy), and a
+// camera frame to a network input.
+struct ResizeSizes {
+    int sw, sh, dw, dh;
+};
+const ResizeSizes kResizeSizes[] = {{1, 1, 3, 2},   {1, 13, 4, 5},  {13, 1, 6, 1},   {7, 5, 1, 1},   {16, 10, 8, 5},
+                                    {17, 11, 8, 5}, {30, 12, 10, 4}, {24, 18, 6, 9},  {37, 23, 11, 7}, {9, 7, 23, 19},
+                                    {40, 30, 31, 17}, {10, 8, 10, 8}, {20, 9, 7, 30}};
+// Explicit scales, among them factors whose size rounds (0.5 of an odd
+// width: cells the image cuts) and ones that differ from the size ratio.
+const double kResizeScales[][2] = {{0.5, 0.5}, {0.4667, 0.4667}, {1.7, 0.3}, {0.25, 0.5}, {3.0, 2.0}};
+
+void test_resize()
+{
+    Group g("resize");
+    const int interps[] = {GM_INTER_NEAREST, GM_INTER_LINEAR, GM_INTER_AREA, GM_INTER_LINEAR_EXACT};
+    int n = 0;
+    for (gm_dtype d : kDtypes) {
+        bool exact = d == GM_U8 || is_float(d); // LINEAR_EXACT of the other integers: not yet (test_args)
+        for (int ch = 1; ch <= 4; ++ch)
+            for (int interp : interps) {
+                if (interp == GM_INTER_LINEAR_EXACT && !exact)
+                    continue;
+                for (const ResizeSizes& z : kResizeSizes) {
+                    ++n;
+                    resize_case(g, d, ch, z.sw, z.sh, z.dw, z.dh, 0, 0, interp, n % 2 == 0, n % 5 == 1, n % 7 == 3);
+                }
+                for (const auto& f : kResizeScales) {
+                    int sw = 11 + (int)(t_rand() % 40), sh = 9 + (int)(t_rand() % 30);
+                    ++n;
+                    resize_case(g, d, ch, sw, sh, (int)std::nearbyint(sw * f[0]), (int)std::nearbyint(sh * f[1]), f[0],
+                                f[1], interp, n % 2 == 0, false, n % 3 == 0);
+                }
+                // random sizes up and down
+                for (int r = 0; r < 6; ++r) {
+                    ++n;
+                    resize_case(g, d, ch, 1 + (int)(t_rand() % 90), 1 + (int)(t_rand() % 60), 1 + (int)(t_rand() % 90),
+                                1 + (int)(t_rand() % 60), 0, 0, interp, n % 2 == 0, n % 4 == 1, n % 3 == 2);
+                }
+            }
+    }
+    // A camera frame to network sizes (u8, 3 channels: the common case).
+    for (int interp : interps) {
+        resize_case(g, GM_U8, 3, 1920, 1080, 640, 360, 0, 0, interp, true, false, false);
+        resize_case(g, GM_U8, 3, 1920, 1080, 608, 342, 0, 0, interp, false, false, true);
+        resize_case(g, GM_F32, 3, 1280, 720, 224, 224, 0, 0, interp, true, false, false);
+    }
+}
+
 } // namespace
 
 int main()
@@ -955,5 +1102,6 @@ int main()
     test_swaps();
     test_payloads();
     test_blobs();
+    test_resize();
     return t_summary("oracle");
 }

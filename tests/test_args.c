@@ -1091,6 +1091,62 @@ static void test_split_merge(void)
     timg_free(&p8w);
 }
 
+/* ------------------------------------------------------------- gm_resize */
+
+static void test_resize(void)
+{
+    timg s3, d3, d1, df, dbatch, s16, d16, chw;
+    gm_mat fake, bad;
+    timg_make(&s3, 11, 6, GM_U8, 3, GM_HWC, 1);
+    timg_make(&d3, 7, 4, GM_U8, 3, GM_HWC, 1);
+    timg_make(&d1, 7, 4, GM_U8, 1, GM_HWC, 1);
+    timg_make(&df, 7, 4, GM_F32, 3, GM_HWC, 1);
+    timg_make(&dbatch, 7, 4, GM_U8, 3, GM_HWC, 2);
+    timg_make(&s16, 11, 6, GM_S16, 3, GM_HWC, 1);
+    timg_make(&d16, 7, 4, GM_S16, 3, GM_HWC, 1);
+    timg_make(&chw, 6, 3, GM_U8, 3, GM_CHW, 1);
+
+    EXPECT(gm_resize(NULL, &d3.m, GM_INTER_LINEAR, NULL), GM_ERR_ARG, "gm_resize", "src", &d3, NULL);
+    EXPECT(gm_resize(&s3.m, NULL, GM_INTER_LINEAR, NULL), GM_ERR_ARG, "gm_resize", "dst", &s3, NULL);
+    EXPECT(gm_resize(&s3.m, &d3.m, (gm_interp)2, NULL), GM_ERR_ARG, "gm_resize", "interp 2", &s3, &d3, NULL);
+    EXPECT(gm_resize(&s3.m, &d3.m, (gm_interp)-1, NULL), GM_ERR_ARG, "gm_resize", "interp -1", &s3, &d3, NULL);
+    EXPECT(gm_resize(&s3.m, &d1.m, GM_INTER_LINEAR, NULL), GM_ERR_TYPE, "gm_resize", "dst is u8 x1", &s3, &d1, NULL);
+    EXPECT(gm_resize(&s3.m, &df.m, GM_INTER_AREA, NULL), GM_ERR_TYPE, "gm_resize", "dst is f32 x3", &s3, &df, NULL);
+    EXPECT(gm_resize(&s3.m, &dbatch.m, GM_INTER_NEAREST, NULL), GM_ERR_SIZE, "gm_resize", "batch", &s3, &dbatch,
+           NULL);
+    EXPECT(gm_resize(&s16.m, &d16.m, GM_INTER_LINEAR_EXACT, NULL), GM_ERR_TYPE, "gm_resize",
+           "GM_INTER_LINEAR_EXACT of s16", &s16, &d16, NULL);
+    fake = fake_device(&d3);
+    EXPECT(gm_resize(&s3.m, &fake, GM_INTER_LINEAR, NULL), GM_ERR_LOCATION, "gm_resize", "dst", &s3, &d3, NULL);
+    bad = d3.m;
+    bad.data = s3.buf + 5;
+    EXPECT(gm_resize(&s3.m, &bad, GM_INTER_LINEAR, NULL), GM_ERR_OVERLAP, "gm_resize", "src and dst overlap", &s3,
+           NULL);
+    bad = s3.m;
+    bad.pitch = 2;
+    EXPECT(gm_resize(&bad, &d3.m, GM_INTER_LINEAR, NULL), GM_ERR_SIZE, "gm_resize", "src->pitch", &s3, &d3, NULL);
+
+    EXPECT(gm_resize_scale(&s3.m, &d3.m, 0.0, 0.5, GM_INTER_LINEAR, NULL), GM_ERR_ARG, "gm_resize_scale", "fx 0",
+           &s3, &d3, NULL);
+    EXPECT(gm_resize_scale(&s3.m, &d3.m, 0.5, NAN, GM_INTER_LINEAR, NULL), GM_ERR_ARG, "gm_resize_scale", "fy nan",
+           &s3, &d3, NULL);
+    EXPECT(gm_resize_scale(&s3.m, &d3.m, INFINITY, 0.5, GM_INTER_LINEAR, NULL), GM_ERR_ARG, "gm_resize_scale",
+           "fx inf", &s3, &d3, NULL);
+    /* 11 x 0.5 = 5.5 rounds to 6 (half to even), 6 x 0.5 = 3: dst must be 6x3, not 7x4 */
+    EXPECT(gm_resize_scale(&s3.m, &d3.m, 0.5, 0.5, GM_INTER_LINEAR, NULL), GM_ERR_SIZE, "gm_resize_scale",
+           "makes 6x3, but dst is 7x4", &s3, &d3, NULL);
+    EXPECT(gm_resize_scale(&s3.m, &chw.m, 0.5, 0.5, GM_INTER_AREA, NULL), GM_OK, "gm_resize_scale", NULL, &s3, NULL);
+    EXPECT(gm_resize(&s3.m, &d3.m, GM_INTER_AREA, NULL), GM_OK, "gm_resize", NULL, &s3, NULL);
+    timg_free(&s3);
+    timg_free(&d3);
+    timg_free(&d1);
+    timg_free(&df);
+    timg_free(&dbatch);
+    timg_free(&s16);
+    timg_free(&d16);
+    timg_free(&chw);
+}
+
 static void test_blob(void)
 {
     static const double mean[4] = {120.5, 110.25, 100.125, 90};
@@ -1643,6 +1699,7 @@ int main(int argc, char** argv)
     test_transform_convert();
     test_split_merge();
     test_blob();
+    test_resize();
     test_typed_functions();
     test_kernels();
     run_child(argv[0]);

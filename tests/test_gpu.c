@@ -290,6 +290,66 @@ static void every_specialization(void)
             }
 }
 
+/* A resize, at the size ratio (ctx NULL) or at explicit scales. */
+typedef struct resize_how {
+    gm_interp interp;
+    double fx, fy; /* 0: the size ratio */
+} resize_how;
+
+static gm_status op_resize(const gm_mat* s, gm_mat* d, const void* p)
+{
+    const resize_how* h = (const resize_how*)p;
+    return h->fx > 0 ? gm_resize_scale(s, d, h->fx, h->fy, h->interp, NULL) : gm_resize(s, d, h->interp, NULL);
+}
+
+/* Every resize kernel (each dtype, channel count and sampler) against the
+ * CPU path: sizes that reach each sampler (a non-integer downscale, exact 2x,
+ * 3x, an upscale, 1-pixel edges, an explicit scale whose last cells the
+ * image cuts), each interpolation, random layouts, batches of 2 and 1.
+ * some: u8 x3 and f32 x1 only (under compute-sanitizer). */
+static void resizes(int some)
+{
+    static const int64_t rs[][4] = {{37, 29, 18, 14}, {40, 30, 20, 15}, {39, 27, 13, 9},
+                                    {13, 7, 40, 23},  {1, 13, 4, 5},    {13, 1, 3, 3}};
+    static const gm_interp interps[] = {GM_INTER_NEAREST, GM_INTER_LINEAR, GM_INTER_AREA, GM_INTER_LINEAR_EXACT};
+    int T, c, i, z, k = 0, cases = 0;
+    char what[160];
+    for (T = 0; T < GM_DTYPE_COUNT; ++T)
+        for (c = 1; c <= 4; ++c) {
+            if (some && !((T == GM_U8 && c == 3) || (T == GM_F32 && c == 1)))
+                continue;
+            for (i = 0; i < 4; ++i) {
+                int exact_ok = T == GM_U8 || T == GM_F32 || T == GM_F64 || T == GM_F16 || T == GM_BF16;
+                if (interps[i] == GM_INTER_LINEAR_EXACT && !exact_ok)
+                    continue;
+                for (z = 0; z <= (int)(sizeof rs / sizeof rs[0]); ++z, ++k) {
+                    pair src, dst;
+                    resize_how h;
+                    int batch = k % 3 == 0 ? 2 : 1;
+                    int64_t sw = z < 6 ? rs[z][0] : 31, sh = z < 6 ? rs[z][1] : 17;
+                    int64_t dw = z < 6 ? rs[z][2] : 16, dh = z < 6 ? rs[z][3] : 8;
+                    gm_layout ls = (gm_layout)(k & 1), ld = (gm_layout)((k >> 1) & 1);
+                    h.interp = interps[i];
+                    h.fx = z < 6 ? 0 : 0.5; /* 31 x 0.5 rounds to 16: the last cell is cut */
+                    h.fy = z < 6 ? 0 : 0.5;
+                    snprintf(what, sizeof what, "resize %s x%d %s -> %s %lldx%lld -> %lldx%lld b%d interp %d%s",
+                             gm_dtype_name((gm_dtype)T), c, ls ? "chw" : "hwc", ld ? "chw" : "hwc", (long long)sw,
+                             (long long)sh, (long long)dw, (long long)dh, batch, (int)h.interp, h.fx > 0 ? " fx 0.5" : "");
+                    if (!make_pair(&src, sw, sh, batch, (gm_dtype)T, c, ls) ||
+                        !make_pair(&dst, dw, dh, batch, (gm_dtype)T, c, ld)) {
+                        CHECK(0, "%s: setup failed", what);
+                        continue;
+                    }
+                    compare_op(what, &src, &dst, op_resize, &h);
+                    ++cases;
+                    free_pair(&src);
+                    free_pair(&dst);
+                }
+            }
+        }
+    printf("gpu: %d resize cases\n", cases);
+}
+
 /* Whether every row, plane and image start of m is a multiple of what the
  * fast kernel with P pixels a unit needs: the widest of 16, 8, 4, 2, 1
  * bytes dividing a unit's run (P pixels interleaved, or P of one plane). */
@@ -491,7 +551,7 @@ static void block_sizes(void)
     for (beyond = 0; beyond < 2; ++beyond) {
         gm__geometry g;
         a.height = wave + beyond;
-        g = gm__geometry_for(k, &a, wave);
+        g = gm__geometry_for(k, a.width, a.height, a.batch, wave);
         CHECK(g.block[0] == (beyond ? 16u : 32u) * GM__BLOCK_WARPS && (long long)g.grid[0] * g.block[0] / 32 >= a.height &&
                   (long long)(g.grid[0] - 1) * g.block[0] / 32 < a.height,
               "%lld tasks against a wave of %d: %u blocks of %u threads", a.height, wave, g.grid[0], g.block[0]);
@@ -806,11 +866,13 @@ int main(int argc, char** argv)
     warm_list_suffices();
     if (argc > 1 && !strcmp(argv[1], "--sanitize")) {
         /* under compute-sanitizer: both kernel families, not every specialization */
-        SKIP("every specialization, every fast kernel and the big image (--sanitize)");
+        SKIP("every specialization, every fast kernel, every resize kernel and the big image (--sanitize)");
+        resizes(1);
     } else {
         warm_up_all(); /* after the race, which needs a cold kernel */
         every_specialization();
         fast_paths();
+        resizes(0);
         big_image();
     }
     flattened();

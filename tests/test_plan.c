@@ -1,5 +1,5 @@
 /* The planner, without a GPU: every operation (transform, convert, split,
- * merge, blob, split_planes, merge_planes) on every dtype pair, channel
+ * merge, blob, split_planes, merge_planes, resize) on every dtype pair, channel
  * count and layout pair, on device descriptors (never dereferenced) that are
  * aligned with padded rows, aligned and dense, or misaligned, asks the
  * planner which kernel each of its ops would launch. That kernel must be in
@@ -19,7 +19,8 @@ static unsigned char reached[GM__KERNEL_COUNT];
 
 /* A device image at base, never touched: rows padded to 256 bytes, dense,
  * or misaligned by one element with an odd pitch. */
-static gm_mat fake(gm_dtype dt, int cn, gm_layout lay, int batch, int shape, uintptr_t base)
+static gm_mat fake_sized(gm_dtype dt, int cn, gm_layout lay, int batch, int shape, uintptr_t base, int64_t width,
+                         int64_t height)
 {
     gm_mat m;
     int64_t es = (int64_t)gm_dtype_size(dt), row;
@@ -27,8 +28,8 @@ static gm_mat fake(gm_dtype dt, int cn, gm_layout lay, int batch, int shape, uin
     m.dtype = dt;
     m.channels = cn;
     m.layout = lay;
-    m.width = 67;
-    m.height = 5;
+    m.width = width;
+    m.height = height;
     m.batch = batch;
     m.where = GM_DEVICE;
     row = m.width * es * (lay == GM_HWC ? cn : 1);
@@ -37,6 +38,11 @@ static gm_mat fake(gm_dtype dt, int cn, gm_layout lay, int batch, int shape, uin
     m.batch_pitch = m.pitch * m.height * (lay == GM_CHW ? cn : 1);
     m.data = (void*)(base + (shape == MISALIGNED ? (uintptr_t)es : 0));
     return m;
+}
+
+static gm_mat fake(gm_dtype dt, int cn, gm_layout lay, int batch, int shape, uintptr_t base)
+{
+    return fake_sized(dt, cn, lay, batch, shape, base, 67, 5);
 }
 
 /* Plans every op of d (described by an operation from src to dst writing
@@ -193,6 +199,44 @@ static void planes(void)
                     }
 }
 
+/* gm_resize at sizes that reach each sampler (cv::resize's reroutes): an
+ * exact 2x downscale, 3x by 2x, a non-integer downscale, an upscale, equal
+ * sizes (a copy), and the explicit-scale form, each interpolation, in every
+ * layout pair. */
+static void resizes(void)
+{
+    static const int64_t sizes[][4] = {{64, 40, 32, 20}, {66, 40, 22, 20}, {67, 5, 30, 3},
+                                       {20, 10, 45, 23}, {67, 5, 67, 5},   {64, 40, 33, 21}};
+    static const gm_interp interps[] = {GM_INTER_NEAREST, GM_INTER_LINEAR, GM_INTER_AREA, GM_INTER_LINEAR_EXACT};
+    int T, c, ls, ld, z, i, scaled;
+    char what[160];
+    for (T = 0; T < GM_DTYPE_COUNT; ++T)
+        for (c = 1; c <= 4; ++c)
+            for (ls = 0; ls < 2; ++ls)
+                for (ld = 0; ld < 2; ++ld)
+                    for (z = 0; z < (int)(sizeof sizes / sizeof sizes[0]); ++z)
+                        for (i = 0; i < 4; ++i)
+                            for (scaled = 0; scaled < 2; ++scaled) {
+                                gm__ops d;
+                                const int64_t* sz = sizes[z];
+                                gm_mat src = fake_sized((gm_dtype)T, c, (gm_layout)ls, 2, PADDED, SRC_BASE, sz[0], sz[1]);
+                                gm_mat dst = fake_sized((gm_dtype)T, c, (gm_layout)ld, 2, DENSE, DST_BASE, sz[2], sz[3]);
+                                /* a scale whose product rounds to the same size */
+                                double fx = scaled ? ((double)sz[2] + 0.25) / (double)sz[0] : 0.0;
+                                double fy = scaled ? ((double)sz[3] + 0.25) / (double)sz[1] : 0.0;
+                                gm_status s;
+                                if (interps[i] == GM_INTER_LINEAR_EXACT &&
+                                    (T == GM_S8 || T == GM_U16 || T == GM_S16 || T == GM_S32))
+                                    continue; /* not implemented: GM_ERR_TYPE (test_args) */
+                                d.n = 0;
+                                snprintf(what, sizeof what, "resize %s x%d %d -> %d, %lldx%lld -> %lldx%lld, interp %d%s",
+                                         gm_dtype_name((gm_dtype)T), c, ls, ld, (long long)sz[0], (long long)sz[1],
+                                         (long long)sz[2], (long long)sz[3], (int)interps[i], scaled ? ", scaled" : "");
+                                s = gm__resize_ops(what, &src, &dst, interps[i], fx, fy, &d);
+                                check_ops(what, s, &d, (gm_dtype)T, (gm_dtype)T, c);
+                            }
+}
+
 int main(void)
 {
     int S, D, c, k, n, list[16], unreached = 0;
@@ -200,6 +244,7 @@ int main(void)
     converts_and_relayouts();
     blobs();
     planes();
+    resizes();
     for (S = 0; S < GM_DTYPE_COUNT; ++S)
         for (D = 0; D < GM_DTYPE_COUNT; ++D)
             for (c = 1; c <= 4; ++c) {

@@ -18,3 +18,13 @@ static GM__ALWAYS_INLINE void gm__cpu_loop(int S, int D, int cd, const gm__xform
             for (x = 0; x < a->width; ++x)
                 gm__pixel(S, D, cd, a, b, y, x);
 }
+
+/* The resize kernel's loop (templates/resize.inc), S constant per dtype. */
+static GM__ALWAYS_INLINE void gm__cpu_resize_loop(int S, int c, int sampler, const gm__resize_args* a)
+{
+    long long b, y, x;
+    for (b = 0; b < a->batch; ++b)
+        for (y = 0; y < a->height; ++y)
+            for (x = 0; x < a->width; ++x)
+                gm__resize_pixel(S, c, sampler, a, b, y, x);
+}

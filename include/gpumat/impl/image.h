@@ -15,7 +15,7 @@ static int gm__entry(char* out, size_t size, int k)
 {
     const gm__kernel_row* r = &gm__kernels[k];
     return snprintf(out, size, gm__entry_format, gm__family_entry[r->family], r->name, r->src, r->dst, r->channels,
-                    r->src_layout, r->dst_layout, r->pixels, r->units, r->min_blocks);
+                    r->src_layout, r->dst_layout, r->pixels, r->units, r->min_blocks, r->sampler);
 }
 
 /* The NVRTC source of kernels[0..n): the shared text plus one entry line

@@ -50,6 +50,23 @@ static gm_status gm__check_view(const char* fn, const char* name, const gm_mat* 
                     gm__type_text(is, sizeof is, v->dtype, v->channels, v->layout));
 }
 
+/* Where two checked images are: the same memory (host, or one device) and
+ * not overlapping. */
+static gm_status gm__check_place(const char* fn, const char* src_name, const gm_mat* src, const char* dst_name,
+                                 const gm_mat* dst)
+{
+    if (gm__on_host(src) != gm__on_host(dst))
+        return gm__fail(GM_ERR_LOCATION, "%s: %s is %s memory but %s is %s memory (gm_copy moves between them)", fn,
+                        src_name, gm__on_host(src) ? "host" : "device", dst_name,
+                        gm__on_host(dst) ? "host" : "device");
+    if (!gm__on_host(src) && src->device != dst->device)
+        return gm__fail(GM_ERR_LOCATION, "%s: %s is on device %d, %s on device %d", fn, src_name, (int)src->device,
+                        dst_name, (int)dst->device);
+    if (gm__overlap(src, dst))
+        return gm__fail(GM_ERR_OVERLAP, "%s: %s and %s overlap", fn, src_name, dst_name);
+    return GM_OK;
+}
+
 /* What every operation needs of a source and a destination (and, from a
  * typed function t, that they are what its view types say); src_name and
  * dst_name are what messages call them. */
@@ -66,16 +83,7 @@ static gm_status gm__check_two(const char* fn, const gm__typed* t, const char* s
         return gm__fail(GM_ERR_SIZE, "%s: %s is %lldx%lld, batch %d, but %s is %lldx%lld, batch %d", fn, src_name,
                         (long long)src->width, (long long)src->height, (int)src->batch, dst_name,
                         (long long)dst->width, (long long)dst->height, (int)dst->batch);
-    if (gm__on_host(src) != gm__on_host(dst))
-        return gm__fail(GM_ERR_LOCATION, "%s: %s is %s memory but %s is %s memory (gm_copy moves between them)", fn,
-                        src_name, gm__on_host(src) ? "host" : "device", dst_name,
-                        gm__on_host(dst) ? "host" : "device");
-    if (!gm__on_host(src) && src->device != dst->device)
-        return gm__fail(GM_ERR_LOCATION, "%s: %s is on device %d, %s on device %d", fn, src_name, (int)src->device,
-                        dst_name, (int)dst->device);
-    if (gm__overlap(src, dst))
-        return gm__fail(GM_ERR_OVERLAP, "%s: %s and %s overlap", fn, src_name, dst_name);
-    return GM_OK;
+    return gm__check_place(fn, src_name, src, dst_name, dst);
 }
 
 static gm_status gm__check_pair(const char* fn, const gm__typed* t, const gm_mat* src, const char* dst_name,
@@ -426,4 +434,119 @@ GM_API gm_status gm_blob_from_images(const gm_mat* images, int count, gm_mat* ds
             return s;
     }
     return GM_OK;
+}
+
+static int gm__floating(gm_dtype d)
+{
+    return d == GM_F32 || d == GM_F64 || d == GM_F16 || d == GM_BF16;
+}
+
+/* Where cv::resize samples from a W x H source for a destination at
+ * OpenCV's inverse scales inv_x, inv_y (dw / W, or the caller's fx), with
+ * its reroutes: LINEAR_EXACT of a floating dtype is LINEAR; an exact 2x
+ * downscale by LINEAR (or by LINEAR_EXACT, but for 2 channels) is AREA;
+ * AREA by whole factors is the cell mean (area_fast), another downscale the
+ * general area sampler, an upscale (either axis) the linear sampler with
+ * area coefficients. */
+static gm__resize_geo gm__resize_geo_of(const gm_mat* src, gm_interp interp, double inv_x, double inv_y)
+{
+    gm__resize_geo g;
+    int fast;
+    memset(&g, 0, sizeof g);
+    g.src_width = src->width;
+    g.src_height = src->height;
+    g.inv_x = inv_x;
+    g.inv_y = inv_y;
+    g.scale_x = 1.0 / inv_x;
+    g.scale_y = 1.0 / inv_y;
+    g.iscale_x = (int)rint(g.scale_x);
+    g.iscale_y = (int)rint(g.scale_y);
+    fast = fabs(g.scale_x - g.iscale_x) < DBL_EPSILON && fabs(g.scale_y - g.iscale_y) < DBL_EPSILON;
+    if (interp == GM_INTER_LINEAR_EXACT && gm__floating(src->dtype))
+        interp = GM_INTER_LINEAR;
+    if (interp == GM_INTER_LINEAR_EXACT) {
+        if (!(fast && g.iscale_x == 2 && g.iscale_y == 2 && src->channels != 2)) {
+            g.sampler = GM__SAMPLER_LINEAR_EXACT;
+            return g;
+        }
+        interp = GM_INTER_AREA;
+    }
+    if (interp == GM_INTER_NEAREST) {
+        g.sampler = GM__SAMPLER_NEAREST;
+        return g;
+    }
+    if (interp == GM_INTER_LINEAR && fast && g.iscale_x == 2 && g.iscale_y == 2)
+        interp = GM_INTER_AREA;
+    if (interp == GM_INTER_AREA && g.scale_x >= 1.0 && g.scale_y >= 1.0) {
+        g.sampler = fast ? GM__SAMPLER_AREA_FAST : GM__SAMPLER_AREA;
+        return g;
+    }
+    g.sampler = GM__SAMPLER_LINEAR;
+    g.area_coeffs = interp == GM_INTER_AREA;
+    return g;
+}
+
+/* Checks one resize and describes it: a copy where the sizes are equal (as
+ * cv::resize does), else the sampler's op. fx, fy: cv::resize's explicit
+ * scales, or 0 for the size ratio. */
+static gm_status gm__resize_ops(const char* fn, const gm_mat* src, const gm_mat* dst, gm_interp interp, double fx,
+                                double fy, gm__ops* d)
+{
+    gm_xform identity = gm_xform_identity();
+    gm__side from, to;
+    gm_status s;
+    if ((s = gm__check(fn, "src", src)) != GM_OK || (s = gm__check(fn, "dst", dst)) != GM_OK)
+        return s;
+    if (interp != GM_INTER_NEAREST && interp != GM_INTER_LINEAR && interp != GM_INTER_AREA &&
+        interp != GM_INTER_LINEAR_EXACT)
+        return gm__fail(GM_ERR_ARG, "%s: interp %d is not GM_INTER_NEAREST (0), _LINEAR (1), _AREA (3) or "
+                        "_LINEAR_EXACT (5)", fn, (int)interp);
+    if (src->dtype != dst->dtype || src->channels != dst->channels) {
+        char from_text[32], to_text[32];
+        return gm__fail(GM_ERR_TYPE, "%s: src is %s but dst is %s; resize keeps the dtype and channels", fn,
+                        gm__type_text(from_text, sizeof from_text, src->dtype, src->channels, src->layout),
+                        gm__type_text(to_text, sizeof to_text, dst->dtype, dst->channels, dst->layout));
+    }
+    if (interp == GM_INTER_LINEAR_EXACT && src->dtype != GM_U8 && !gm__floating(src->dtype))
+        return gm__fail(GM_ERR_TYPE, "%s: GM_INTER_LINEAR_EXACT of %s is not implemented yet (u8 and the floating "
+                        "dtypes are)", fn, gm_dtype_name(src->dtype));
+    if (src->batch != dst->batch)
+        return gm__fail(GM_ERR_SIZE, "%s: src is a batch of %d but dst of %d", fn, (int)src->batch, (int)dst->batch);
+    if (fx > 0.0) {
+        double w = rint((double)src->width * fx), h = rint((double)src->height * fy);
+        if (w != (double)dst->width || h != (double)dst->height)
+            return gm__fail(GM_ERR_SIZE, "%s: src %lldx%lld at fx %g, fy %g makes %.0fx%.0f, but dst is %lldx%lld", fn,
+                            (long long)src->width, (long long)src->height, fx, fy, w, h, (long long)dst->width,
+                            (long long)dst->height);
+    } else {
+        fx = (double)dst->width / (double)src->width;
+        fy = (double)dst->height / (double)src->height;
+    }
+    if ((s = gm__check_place(fn, "src", src, "dst", dst)) != GM_OK)
+        return s;
+    if (src->width == dst->width && src->height == dst->height)
+        return gm__xform_op(fn, NULL, src, dst, &identity, d);
+    from = gm__side_of(src);
+    to = gm__side_of(dst);
+    d->op[d->n] = gm__op_of(fn, &from, &to, dst, &identity);
+    d->op[d->n++].resize = gm__resize_geo_of(src, interp, fx, fy);
+    return GM_OK;
+}
+
+GM_API gm_status gm_resize(const gm_mat* src, gm_mat* dst, gm_interp interp, gm_stream stream)
+{
+    gm__ops d;
+    d.n = 0;
+    return gm__run_described(gm__resize_ops("gm_resize", src, dst, interp, 0.0, 0.0, &d), &d, stream);
+}
+
+GM_API gm_status gm_resize_scale(const gm_mat* src, gm_mat* dst, double fx, double fy, gm_interp interp,
+                                 gm_stream stream)
+{
+    static const char fn[] = "gm_resize_scale";
+    gm__ops d;
+    d.n = 0;
+    if (!(fx > 0.0 && isfinite(fx)) || !(fy > 0.0 && isfinite(fy)))
+        return gm__fail(GM_ERR_ARG, "%s: fx %g and fy %g must be positive and finite", fn, fx, fy);
+    return gm__run_described(gm__resize_ops(fn, src, dst, interp, fx, fy, &d), &d, stream);
 }

@@ -20,24 +20,41 @@ typedef struct gm__side {
     int channels;
 } gm__side;
 
+/* Where a resize reads (ops.h, as cv::resize decides it): the sampler
+ * (GM__SAMPLER_..., templates/resize.inc), the source size, and the scales
+ * of gm__resize_args. */
+typedef struct gm__resize_geo {
+    int sampler; /* -1: no resize, the pixels map one to one */
+    long long src_width, src_height;
+    double scale_x, scale_y, inv_x, inv_y;
+    int area_coeffs, iscale_x, iscale_y;
+} gm__resize_geo;
+
 /* What an operation does, over width x height pixels of batch items:
  * destination channel c = saturate((source channel xform.map[c] + pre[c]) *
- * scale[c] + offset[c]), or saturate(offset[c]) where map[c] is GM_CONST. */
+ * scale[c] + offset[c]), or saturate(offset[c]) where map[c] is GM_CONST;
+ * or, with a resize, destination pixel (x, y) = the source resampled there
+ * (same dtype and channels). */
 typedef struct gm__op {
     const char* fn; /* the function the user called, for messages */
     gm__side src, dst;
     long long width, height, batch;
     gm_xform xform;
+    gm__resize_geo resize;
     int on_host; /* both sides in host memory: the CPU path */
     int device;  /* otherwise the device both sides are on */
 } gm__op;
 
-/* What runs: a kernel of the catalogue and its arguments, on the GPU or (on
- * the CPU path) the CPU loop of the kernel's dtype pair and channels. */
+/* What runs: a kernel of the catalogue and its arguments (as its family
+ * takes them), on the GPU or (on the CPU path) the CPU loop of the kernel's
+ * dtypes and channels. */
 typedef struct gm__plan {
     const char* fn;
     int kernel; /* index into gm__kernels */
-    gm__xform_args args;
+    union {
+        gm__xform_args xform;
+        gm__resize_args resize;
+    } args;
     int on_host, device;
 } gm__plan;
 
@@ -98,6 +115,7 @@ static gm__op gm__op_of(const char* fn, const gm__side* src, const gm__side* dst
     op.height = shape->height;
     op.batch = shape->batch;
     op.xform = *x;
+    op.resize.sampler = -1;
     op.on_host = shape->where != GM_DEVICE;
     op.device = (int)shape->device;
     return op;
@@ -284,17 +302,52 @@ static int gm__fast(const gm__op* op, gm__xform_args* a)
     return row;
 }
 
-/* The plan of op: on the GPU its fast kernel where there is one, else the
- * generic kernel of its dtype pair and destination channels; on the CPU the
- * loop of that generic kernel. */
+/* The resize kernel's arguments for op. */
+static gm__resize_args gm__resize_args_of(const gm__op* op)
+{
+    const gm__resize_geo* g = &op->resize;
+    gm__resize_args a;
+    memset(&a, 0, sizeof a);
+    memcpy(a.src, op->src.chan, sizeof a.src);
+    memcpy(a.dst, op->dst.chan, sizeof a.dst);
+    a.width = op->width;
+    a.height = op->height;
+    a.batch = op->batch;
+    a.src_width = g->src_width;
+    a.src_height = g->src_height;
+    a.src_pitch = op->src.pitch;
+    a.src_xstride = op->src.xstride;
+    a.src_bstride = op->src.bstride;
+    a.dst_pitch = op->dst.pitch;
+    a.dst_xstride = op->dst.xstride;
+    a.dst_bstride = op->dst.bstride;
+    a.scale_x = g->scale_x;
+    a.scale_y = g->scale_y;
+    a.inv_x = g->inv_x;
+    a.inv_y = g->inv_y;
+    a.area_coeffs = g->area_coeffs;
+    a.iscale_x = g->iscale_x;
+    a.iscale_y = g->iscale_y;
+    return a;
+}
+
+/* The plan of op: a resize runs its sampler's kernel for its dtype and
+ * channels; a transform, on the GPU, its fast kernel where there is one,
+ * else the generic kernel of its dtype pair and destination channels. The
+ * CPU path runs the loop of the kernel planned. */
 static void gm__plan_op(const gm__op* op, gm__plan* plan)
 {
     int fast = -1;
     plan->fn = op->fn;
     plan->on_host = op->on_host;
     plan->device = op->device;
-    plan->args = gm__args(op);
+    if (op->resize.sampler >= 0) {
+        plan->args.resize = gm__resize_args_of(op);
+        plan->kernel = gm__resize_row[op->dst.dtype][op->dst.channels - 1][op->resize.sampler];
+        return;
+    }
+    plan->args.xform = gm__args(op);
     if (!op->on_host)
-        fast = gm__fast(op, &plan->args);
+        fast = gm__fast(op, &plan->args.xform);
     plan->kernel = fast >= 0 ? fast : gm__xform_row[op->src.dtype][op->dst.dtype][op->dst.channels - 1];
 }

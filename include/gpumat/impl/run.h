@@ -24,24 +24,25 @@ typedef struct gm__ready {
  * in full blocks; 0 unknown): the blocks of the last wave then finish closer
  * together, so less of the kernel's end runs below the copy rate; a grid
  * within one wave keeps full blocks, which the one-wave grids of small
- * elements need. The generic kernel: blocks of 32 pixels by GM__BLOCK_WARPS
- * rows. Measurements: bench/RESULTS.md. */
-static gm__geometry gm__geometry_for(const gm__kernel_row* k, const gm__xform_args* a, int wave)
+ * elements need. The generic and resize kernels: blocks of 32 pixels by
+ * GM__BLOCK_WARPS rows. Measurements: bench/RESULTS.md. */
+static gm__geometry gm__geometry_for(const gm__kernel_row* k, long long width, long long height, long long batch,
+                                     int wave)
 {
     gm__geometry g;
     if (k->family == GM__FAMILY_XFORM_FAST) {
-        long long tasks = a->batch * a->height * gm__tasks_per_row(a->width, k->pixels, k->units);
+        long long tasks = batch * height * gm__tasks_per_row(width, k->pixels, k->units);
         int warps = wave > 0 && tasks > wave ? GM__BLOCK_WARPS / 2 : GM__BLOCK_WARPS;
         long long blocks = (tasks + warps - 1) / warps;
         g.grid[0] = (unsigned)(blocks < 1 << 30 ? blocks : 1 << 30);
         g.grid[1] = g.grid[2] = 1;
         g.block[0] = 32 * warps, g.block[1] = 1;
     } else {
-        long long rows = (a->height + GM__BLOCK_WARPS - 1) / GM__BLOCK_WARPS;
+        long long rows = (height + GM__BLOCK_WARPS - 1) / GM__BLOCK_WARPS;
         g.block[0] = 32, g.block[1] = GM__BLOCK_WARPS;
-        g.grid[0] = (unsigned)((a->width + 31) / 32);
+        g.grid[0] = (unsigned)((width + 31) / 32);
         g.grid[1] = (unsigned)(rows < 65535 ? rows : 65535);
-        g.grid[2] = (unsigned)(a->batch < 65535 ? a->batch : 65535);
+        g.grid[2] = (unsigned)(batch < 65535 ? batch : 65535);
     }
     return g;
 }
@@ -52,8 +53,13 @@ static gm_status gm__prepare(const gm__plan* p, gm__ready* r)
 {
     int wave = 0;
     gm_status s = gm__function(p->fn, p->kernel, p->device, &r->f, &r->waits, &wave);
-    if (s == GM_OK)
-        r->geometry = gm__geometry_for(&gm__kernels[p->kernel], &p->args, wave);
+    const gm__kernel_row* k = &gm__kernels[p->kernel];
+    if (s != GM_OK)
+        return s;
+    if (k->family == GM__FAMILY_RESIZE)
+        r->geometry = gm__geometry_for(k, p->args.resize.width, p->args.resize.height, p->args.resize.batch, wave);
+    else
+        r->geometry = gm__geometry_for(k, p->args.xform.width, p->args.xform.height, p->args.xform.batch, wave);
     return s;
 }
 
@@ -95,7 +101,10 @@ static gm_status gm__run(const gm__plan* p, gm_stream stream)
     int rc;
     gm_status s;
     if (p->on_host) {
-        gm__cpu_fns[k->src][k->dst](&p->args, k->channels);
+        if (k->family == GM__FAMILY_RESIZE)
+            gm__cpu_resize_fns[k->src](&p->args.resize, k->channels, k->sampler);
+        else
+            gm__cpu_fns[k->src][k->dst](&p->args.xform, k->channels);
         GM_TRACE(GM_TRACE_CPU, p->kernel);
         return GM_OK;
     }
