@@ -67,7 +67,7 @@ FAMILIES = ["xform", "xform_fast", "resize"]
 SAMPLERS = ["nearest", "linear", "area_fast", "area", "linear_exact"]
 # The dtypes of linear_exact's fixed point (OpenCV's resize_bitExact; floating
 # dtypes run linear instead, as OpenCV does).
-EXACT_DTYPES = ["u8"]
+EXACT_DTYPES = ["u8", "s8", "u16", "s16"]
 
 
 class Kernel:

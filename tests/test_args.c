@@ -1095,15 +1095,15 @@ static void test_split_merge(void)
 
 static void test_resize(void)
 {
-    timg s3, d3, d1, df, dbatch, s16, d16, chw;
+    timg s3, d3, d1, df, dbatch, s32, d32, chw;
     gm_mat fake, bad;
     timg_make(&s3, 11, 6, GM_U8, 3, GM_HWC, 1);
     timg_make(&d3, 7, 4, GM_U8, 3, GM_HWC, 1);
     timg_make(&d1, 7, 4, GM_U8, 1, GM_HWC, 1);
     timg_make(&df, 7, 4, GM_F32, 3, GM_HWC, 1);
     timg_make(&dbatch, 7, 4, GM_U8, 3, GM_HWC, 2);
-    timg_make(&s16, 11, 6, GM_S16, 3, GM_HWC, 1);
-    timg_make(&d16, 7, 4, GM_S16, 3, GM_HWC, 1);
+    timg_make(&s32, 11, 6, GM_S32, 3, GM_HWC, 1);
+    timg_make(&d32, 7, 4, GM_S32, 3, GM_HWC, 1);
     timg_make(&chw, 6, 3, GM_U8, 3, GM_CHW, 1);
 
     EXPECT(gm_resize(NULL, &d3.m, GM_INTER_LINEAR, NULL), GM_ERR_ARG, "gm_resize", "src", &d3, NULL);
@@ -1114,8 +1114,8 @@ static void test_resize(void)
     EXPECT(gm_resize(&s3.m, &df.m, GM_INTER_AREA, NULL), GM_ERR_TYPE, "gm_resize", "dst is f32 x3", &s3, &df, NULL);
     EXPECT(gm_resize(&s3.m, &dbatch.m, GM_INTER_NEAREST, NULL), GM_ERR_SIZE, "gm_resize", "batch", &s3, &dbatch,
            NULL);
-    EXPECT(gm_resize(&s16.m, &d16.m, GM_INTER_LINEAR_EXACT, NULL), GM_ERR_TYPE, "gm_resize",
-           "GM_INTER_LINEAR_EXACT of s16", &s16, &d16, NULL);
+    EXPECT(gm_resize(&s32.m, &d32.m, GM_INTER_LINEAR_EXACT, NULL), GM_ERR_TYPE, "gm_resize",
+           "GM_INTER_LINEAR_EXACT of s32", &s32, &d32, NULL);
     fake = fake_device(&d3);
     EXPECT(gm_resize(&s3.m, &fake, GM_INTER_LINEAR, NULL), GM_ERR_LOCATION, "gm_resize", "dst", &s3, &d3, NULL);
     bad = d3.m;
@@ -1142,8 +1142,8 @@ static void test_resize(void)
     timg_free(&d1);
     timg_free(&df);
     timg_free(&dbatch);
-    timg_free(&s16);
-    timg_free(&d16);
+    timg_free(&s32);
+    timg_free(&d32);
     timg_free(&chw);
 }
 

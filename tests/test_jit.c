@@ -429,7 +429,8 @@ static void arguments(void)
           "u8 -> u8 c3 also lists the generic one-channel kernel and the resizes: %s, %s, %s", gm_kernel_name(k[6]),
           gm_kernel_name(k[7]), gm_kernel_name(k[11]));
     CHECK(gm_kernels_for(GM_U8, GM_U8, 1, k, 12) == 7, "one channel has one fast kernel, and five resizes");
-    CHECK(gm_kernels_for(GM_F32, GM_F32, 1, k, 12) == 6, "f32 resizes without linear_exact");
+    CHECK(gm_kernels_for(GM_F32, GM_F32, 1, k, 12) == 6 && gm_kernels_for(GM_S32, GM_S32, 1, k, 12) == 6,
+          "f32 and s32 resizes without linear_exact");
     k[2] = -5;
     CHECK(gm_kernels_for(GM_U8, GM_U8, 3, k, 2) == 12 && k[1] == gm__fast_row[GM_U8][GM_U8][2][GM_HWC][GM_HWC] &&
               k[2] == -5,

@@ -75,20 +75,20 @@ typedef enum gm_interp {
     GM_INTER_NEAREST = 0,     /* the pixel floor(x * src/dst): no half-pixel offset, as OpenCV */
     GM_INTER_LINEAR = 1,      /* bilinear, half-pixel centres; u8 in OpenCV's 11-bit fixed point */
     GM_INTER_AREA = 3,        /* pixel-area mean downscaling; bilinear-like upscaling */
-    GM_INTER_LINEAR_EXACT = 5 /* OpenCV's bit-exact bilinear (u8; floating dtypes: LINEAR) */
+    GM_INTER_LINEAR_EXACT = 5 /* OpenCV's bit-exact bilinear (fixed point; floating dtypes: LINEAR) */
 } gm_interp;
 
 /* cv::resize(src, dst, dst size, 0, 0, interp): src resampled to dst's size,
  * same dtype, channels and batch; layouts may differ (a planar dst is a
  * resize and a split in one pass). Any dtype, 1-4 channels, ROIs and foreign
  * pitches. Bit-exact with OpenCV 4.6 and 5.0's CPU cv::resize (without IPP)
- * for the dtypes OpenCV resizes: u8, u16, s16, f32, f64 (LINEAR_EXACT:
- * u8), including its reroutes (an exact 2x downscale by LINEAR is AREA's
+ * for the dtypes OpenCV resizes: u8, u16, s16, f32, f64 (LINEAR_EXACT: u8,
+ * s8, u16, s16), including its reroutes (an exact 2x downscale by LINEAR is AREA's
  * cell mean; equal sizes copy). OpenCV has no resize of s8, s32, f16 or
  * bf16: gpumat gives what OpenCV's resize of a wider dtype holding the same
  * values gives, rounded back: s8 as s16, s32 as f64, f16 and bf16 as f32
- * (to nearest even). LINEAR_EXACT of s8, u16, s16 and s32 is not
- * implemented yet (GM_ERR_TYPE). The CPU path gives the same bits. */
+ * (to nearest even). LINEAR_EXACT of s32 is not implemented yet
+ * (GM_ERR_TYPE). The CPU path gives the same bits. */
 GM_API gm_status gm_resize(const gm_mat* src, gm_mat* dst, gm_interp interp, gm_stream stream);
 
 /* cv::resize(src, dst, Size(), fx, fy, interp): the explicit-scale form,
