@@ -859,20 +859,20 @@ void sweep_section(const char* only)
 // rows for area, as gm__resize_pixel computes them.
 double rows_read(const gm__resize_args& a, int sampler)
 {
-    std::vector<char> used((size_t)a.src_height, 0);
+    std::vector<char> used((size_t)a.map.src_height, 0);
     for (long long y = 0; y < a.height; ++y) {
         long long s, lo, hi;
         if (sampler == GM__SAMPLER_NEAREST) {
-            lo = hi = gm__nearest(y, a.scale_y, a.src_height);
+            lo = hi = gm__nearest(y, a.map.scale_y, a.map.src_height);
         } else if (sampler == GM__SAMPLER_LINEAR) {
-            gm__linear_coord(y, a.scale_y, a.inv_y, a.area_coeffs, &s);
-            lo = gm__clip(s, 0, a.src_height - 1);
-            hi = gm__clip(s + 1, 0, a.src_height - 1);
+            gm__linear_coord(y, a.map.scale_y, a.map.inv_y, a.map.area_coeffs, &s);
+            lo = gm__clip(s, 0, a.map.src_height - 1);
+            hi = gm__clip(s + 1, 0, a.map.src_height - 1);
         } else if (sampler == GM__SAMPLER_AREA_FAST) {
-            lo = y * a.iscale_y;
-            hi = std::min(lo + a.iscale_y, a.src_height) - 1;
+            lo = y * a.map.iscale_y;
+            hi = std::min(lo + a.map.iscale_y, a.map.src_height) - 1;
         } else {
-            gm__area_axis ax = gm__area_axis_of(y, a.scale_y, a.src_height);
+            gm__area_axis ax = gm__area_axis_of(y, a.map.scale_y, a.map.src_height);
             lo = gm__area_first(&ax);
             hi = gm__area_end(&ax) - 1;
         }

@@ -21,7 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPDX = "SPDX-License-Identifier: MIT"
 # Each family's template is templates/<family>.cu (gen/model.py FAMILIES).
 FAMILY_TEMPLATES = tuple(f + ".cu" for f in M.FAMILIES)
-TEMPLATES = ("prelude_host.h", "prelude_cuda.cu", "codec.inc", "pixel.inc", "resize.inc") + FAMILY_TEMPLATES
+TEMPLATES = ("prelude_host.h", "prelude_cuda.cu", "codec.inc", "pixel.inc", "resize.inc", "prep.inc") + FAMILY_TEMPLATES
 # Every file the output depends on. Each banner records their hashes in
 # sha256sum's format, so `make` tells by content (not file times) whether the
 # committed headers are stale, without running Python.
@@ -161,6 +161,13 @@ def emit_kernels():
     cpu_resize = "\n".join("static void gm__cpu_resize_%s(const gm__resize_args* a, int c, int sampler) "
                            "{ gm__cpu_resize_loop(%s, c, sampler, a); }" % (t, M.enum(t)) for t in M.DTYPE_NAMES)
     cpu_resize_table = ", ".join("gm__cpu_resize_%s" % t for t in M.DTYPE_NAMES)
+    prep_row = lookup(rows, "prep", [M.DTYPE_NAMES, M.DTYPE_NAMES, M.CHANNELS],
+                      lambda k: (k.src, k.dst, k.channels))
+    cpu_prep = "\n".join("static void gm__cpu_prep_%s_%s(const gm__prep_args* a, int c) { gm__cpu_prep_loop(%s, %s, c, a); }"
+                         % (s, d, M.enum(s), M.enum(d)) for s in M.PREP_SRC for d in M.PREP_DST)
+    cpu_prep_table = "\n".join("    {%s}," % ", ".join("gm__cpu_prep_%s_%s" % (s, d) if s in M.PREP_SRC and
+                                                        d in M.PREP_DST else "0" for d in M.DTYPE_NAMES)
+                               for s in M.DTYPE_NAMES)
     # everything that shapes a kernel image, so AOT headers can prove they match
     source_hash = fnv1a64(cuda + ENTRY + entries + "".join("%s%s" % (k.name, entry_args(k)) for k in rows))
     return banner("kernel source and the kernel catalogue (implementation only)") + """#ifndef GPUMAT_GEN_KERNELS_H
@@ -236,9 +243,21 @@ static const short gm__resize_row[GM_DTYPE_COUNT][4][GM__SAMPLER_COUNT] = %s;
 typedef void (*gm__cpu_resize_fn)(const gm__resize_args*, int, int);
 static const gm__cpu_resize_fn gm__cpu_resize_fns[GM_DTYPE_COUNT] = {%s};
 
+/* The row of the pre-process kernel, -1 where there is none:
+ * [src][dst][source channels - 1]. */
+static const short gm__prep_row[GM_DTYPE_COUNT][GM_DTYPE_COUNT][4] = %s;
+
+/* CPU path of the pre-process: one function per dtype pair it has, else 0. */
+%s
+
+typedef void (*gm__cpu_prep_fn)(const gm__prep_args*, int);
+static const gm__cpu_prep_fn gm__cpu_prep_fns[GM_DTYPE_COUNT][GM_DTYPE_COUNT] = {
+%s
+};
+
 #endif
 """ % (source_hash, c_string_lines(cuda), families, entries, c_escape(ENTRY), len(rows), table, xform_row, fast_row,
-       sizes, dnames, cpu, cpu_table, resize_row, cpu_resize, cpu_resize_table)
+       sizes, dnames, cpu, cpu_table, resize_row, cpu_resize, cpu_resize_table, prep_row, cpu_prep, cpu_prep_table)
 
 
 VIEWS_INTRO = """\

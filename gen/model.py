@@ -58,7 +58,7 @@ def specs():
 
 # The kernel families: each is a template (templates/<family>.cu, whose entry
 # macro GM__ENTRY_<FAMILY> turns a row into a kernel) and the rows below.
-FAMILIES = ["xform", "xform_fast", "resize"]
+FAMILIES = ["xform", "xform_fast", "resize", "prep"]
 
 # What a resize kernel computes (templates/resize.inc): cv::resize's
 # algorithms, which the host picks from the interpolation and the scales as
@@ -68,6 +68,12 @@ SAMPLERS = ["nearest", "linear", "area_fast", "area", "linear_exact"]
 # The dtypes of linear_exact's fixed point (OpenCV's resize_bitExact; floating
 # dtypes run linear instead, as OpenCV does).
 EXACT_DTYPES = ["u8", "s8", "u16", "s16"]
+
+# The pre-process (gm_preprocess, templates/prep.inc): the source dtypes and
+# channel counts of camera frames and decoded images, and the dtypes networks
+# take. Destination channels and layout are launch arguments.
+PREP_SRC = ["u8", "u16", "f32"]
+PREP_DST = ["u8", "f16", "bf16", "f32"]
 
 
 class Kernel:
@@ -86,6 +92,8 @@ class Kernel:
         self.min_blocks = min_blocks(*args) if fast else None
         if family == "resize":
             self.name = name("resize", src, "c%d" % channels, sampler)
+        elif family == "prep":
+            self.name = name("prep", src, dst, "c%d" % channels)
         else:
             self.name = name("xform", src, dst, "c%d" % channels, *((src_layout, dst_layout) if fast else ()))
 
@@ -97,12 +105,14 @@ def catalogue():
     each of those with its layouts fixed. One channel has no layouts: the
     planner runs it as interleaved, so its only fast kernel is hwc -> hwc.
     Then the resize of each dtype and channel count by each sampler, whose
-    layouts and pitches are launch arguments."""
+    layouts and pitches are launch arguments; then the pre-process of each
+    source dtype, destination dtype and source channel count."""
     rows = [Kernel("xform", s, d, c) for s, d, c in specs()]
     rows += [Kernel("xform_fast", s, d, c, ls, ld) for s, d, c in specs() for ls in LAYOUTS for ld in LAYOUTS
              if c > 1 or ls == ld == "hwc"]
     rows += [Kernel("resize", t, t, c, sampler=r) for t in DTYPE_NAMES for c in CHANNELS for r in SAMPLERS
              if r != "linear_exact" or t in EXACT_DTYPES]
+    rows += [Kernel("prep", s, d, c) for s in PREP_SRC for d in PREP_DST for c in BLOB_CHANNELS]
     return rows
 
 

@@ -107,4 +107,5 @@ def pieces(template):
     return [("codec.inc", template("codec.inc")),
             (None, dispatch_source()),
             ("pixel.inc", template("pixel.inc").replace("@WIDE_EXPR@", wide_expr())),
-            ("resize.inc", template("resize.inc").replace("@SAMPLERS@", samplers_enum()))]
+            ("resize.inc", template("resize.inc").replace("@SAMPLERS@", samplers_enum())),
+            ("prep.inc", template("prep.inc"))]

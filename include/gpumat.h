@@ -72,6 +72,7 @@
 #include "gpumat/base.h"
 #include "gpumat/mem.h"
 #include "gpumat/ops.h"
+#include "gpumat/prep.h"
 #include "gpumat/interop.h"
 #include "gpumat/jit.h"
 #include "gpumat/gen/views.h"
@@ -108,6 +109,7 @@
 #include "gpumat/impl/plan.h"
 #include "gpumat/impl/run.h"
 #include "gpumat/impl/ops.h"
+#include "gpumat/impl/prep.h"
 #include "gpumat/impl/jit.h"
 #include "gpumat/impl/interop.h"
 #endif

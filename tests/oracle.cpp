@@ -1094,6 +1094,426 @@ void test_resize()
     }
 }
 
+// --------------------------------------------------------------- preprocess
+
+// The placement each letterbox rule documents (gpumat/prep.h, and the
+// sources in shared/reference/preprocessing-semantics.md 2.1-2.3), derived
+// here from the frameworks' own expressions: (resized width, height, left,
+// top).
+struct Place {
+    int w, h, left, top;
+};
+
+Place rule_place(int rule, int W, int H, int Wn, int Hn, bool top_left, bool no_upscale)
+{
+    Place p{};
+    if (rule == GM_LETTERBOX_ULTRALYTICS) { // Python floats, round() half to even
+        double r = std::min((double)Hn / H, (double)Wn / W);
+        if (no_upscale)
+            r = std::min(r, 1.0);
+        p.w = std::max((int)std::nearbyint(W * r), 1);
+        p.h = std::max((int)std::nearbyint(H * r), 1);
+        double dw = (Wn - p.w) / 2.0, dh = (Hn - p.h) / 2.0;
+        p.left = top_left ? 0 : (int)std::nearbyint(dw - 0.1);
+        p.top = top_left ? 0 : (int)std::nearbyint(dh - 0.1);
+    } else if (rule == GM_LETTERBOX_OPENCV_DNN) { // Image2BlobParams: float factor, int() casts
+        float f = std::min(Wn / (float)W, Hn / (float)H);
+        if (no_upscale)
+            f = std::min(f, 1.0f);
+        p.h = int(H * f);
+        p.w = int(W * f);
+        p.top = top_left ? 0 : (Hn - p.h) / 2;
+        p.left = top_left ? 0 : (Wn - p.w) / 2;
+    } else { // nvinfer: hdest = width * src_height / (double)src_width, (guint) casts
+        double hdest = (double)(Wn * H) / (double)W;
+        if (hdest <= Hn) {
+            p.w = Wn;
+            p.h = (int)(unsigned)hdest;
+        } else {
+            p.w = (int)(unsigned)((double)(Hn * W) / (double)H);
+            p.h = Hn;
+        }
+        if (no_upscale && (p.w > W || p.h > H))
+            p.w = W, p.h = H;
+        p.left = top_left ? 0 : (Wn - p.w) / 2;
+        p.top = top_left ? 0 : (Hn - p.h) / 2;
+    }
+    return p;
+}
+
+const int kPrepInterp[] = {GM_INTER_LINEAR, GM_INTER_NEAREST, GM_INTER_AREA, GM_INTER_LINEAR_EXACT};
+
+// The source image as OpenCV's chain leaves it before the arithmetic, in
+// the source dtype: cv::resize of the crop, then copyMakeBorder's pad
+// (letterbox) or the centre cut of blobFromImage(crop = true).
+cv::Mat prep_placed(const cv::Mat& crop, const gm_prep& pp, int Wn, int Hn)
+{
+    int interp = kPrepInterp[pp.interp];
+    cv::Mat resized, out;
+    if (pp.fit == GM_FIT_STRETCH) {
+        cv::resize(crop, out, cv::Size(Wn, Hn), 0, 0, interp);
+    } else if (pp.fit == GM_FIT_CROP_CENTER) {
+        float f = std::max(Wn / (float)crop.cols, Hn / (float)crop.rows);
+        cv::resize(crop, resized, cv::Size(), f, f, interp);
+        cv::Rect r(cv::Point(int(0.5 * (resized.cols - Wn)), int(0.5 * (resized.rows - Hn))), cv::Size(Wn, Hn));
+        out = resized(r).clone();
+    } else {
+        Place p = rule_place(pp.rule, crop.cols, crop.rows, Wn, Hn, pp.top_left != 0, pp.no_upscale != 0);
+        cv::resize(crop, resized, cv::Size(p.w, p.h), 0, 0, interp);
+        cv::copyMakeBorder(resized, out, p.top, Hn - p.h - p.top, p.left, Wn - p.w - p.left, cv::BORDER_CONSTANT,
+                           cv::Scalar(pp.pad[0], pp.pad[1], pp.pad[2], pp.pad[3]));
+    }
+    return out;
+}
+
+// Destination channel c's source channel under pp (gpumat/prep.h).
+int prep_source_channel(const gm_prep& pp, int c, int src_channels)
+{
+    if (pp.channel_map)
+        return pp.channel_map[c];
+    if (pp.swap_rb && (c == 0 || c == 2))
+        return 2 - c;
+    return src_channels == 1 ? 0 : c;
+}
+
+// blobFromImage's arithmetic on one value, in float, then stored as dd:
+// (x - (float)mean) * (float)scale, two roundings as its subtract and
+// multiply make them (or the true division).
+void prep_store(gm_dtype dd, uint8_t* out, float x, const gm_prep& pp, int c)
+{
+    float s = (float)(pp.scale[c] == 0 ? 1.0 : pp.scale[c]);
+    float t = x - (float)pp.mean[c];
+    float v = pp.divide ? t / s : t * s;
+    bool plain = pp.mean[c] == 0 && s == 1.0f && !pp.divide;
+    switch (dd) {
+    case GM_F32: memcpy(out, &v, 4); break;
+    case GM_F16: { uint16_t h = cv::float16_t(v).bits(); memcpy(out, &h, 2); break; }
+    case GM_BF16: { uint16_t h = float_to_bf16(v); memcpy(out, &h, 2); break; }
+    default: *out = plain ? cv::saturate_cast<uint8_t>(x) : cv::saturate_cast<uint8_t>(v); break;
+    }
+}
+
+// The expected destination planes (one Mat of dd per destination channel).
+std::vector<cv::Mat> expected_prep(const cv::Mat& crop, gm_dtype sd, gm_dtype dd, int dch, const gm_prep& pp, int Wn,
+                                   int Hn)
+{
+    cv::Mat placed = prep_placed(crop, pp, Wn, Hn), f;
+    placed.convertTo(f, CV_32F);
+    std::vector<cv::Mat> planes;
+    (void)sd;
+    for (int c = 0; c < dch; ++c) {
+        cv::Mat pl(Hn, Wn, cv_depth(dd));
+        int k = prep_source_channel(pp, c, crop.channels());
+        for (int y = 0; y < Hn; ++y)
+            for (int x = 0; x < Wn; ++x)
+                prep_store(dd, pl.ptr(y) + x * gm_dtype_size(dd), f.ptr<float>(y)[x * crop.channels() + k], pp, c);
+        planes.push_back(pl);
+    }
+    return planes;
+}
+
+// Where OpenCV 4.6's dnn can say it itself (u8 or f32 sources, one scale, no
+// channel map, f32 out), the test's arithmetic must equal blobFromImage's on
+// the placed image: the oracle checks itself.
+std::string check_against_blob(const cv::Mat& crop, gm_dtype sd, int dch, const gm_prep& pp, int Wn, int Hn,
+                               const std::vector<cv::Mat>& exp)
+{
+    if ((sd != GM_U8 && sd != GM_F32) || pp.channel_map || pp.divide || dch != crop.channels() ||
+        (crop.channels() != 1 && crop.channels() != 3 && crop.channels() != 4))
+        return "";
+    for (int c = 1; c < dch; ++c)
+        if (pp.scale[c] != pp.scale[0])
+            return "";
+    cv::Mat placed = prep_placed(crop, pp, Wn, Hn);
+    cv::Scalar mean(pp.mean[0], pp.mean[1], pp.mean[2], pp.mean[3]); // both in destination order
+    cv::Mat blob = cv::dnn::blobFromImage(placed.clone(), pp.scale[0] == 0 ? 1.0 : pp.scale[0], cv::Size(), mean,
+                                          pp.swap_rb != 0, false, CV_32F);
+    long bad = 0;
+    for (int c = 0; c < dch && exp[c].depth() == CV_32F; ++c)
+        bad += compare("the test's arithmetic vs blobFromImage", exp[c], blob_plane(blob, 0, c), GM_F32, c);
+    return bad ? strf("the test's arithmetic differs from blobFromImage in %ld elements", bad) : "";
+}
+
+std::string prep_name(gm_dtype sd, int ch, gm_dtype dd, int dch, bool nchw, const gm_prep& pp, int sw, int sh,
+                      const cv::Rect& cr, int Wn, int Hn)
+{
+    static const char* fits[] = {"stretch", "letterbox", "crop-centre"};
+    static const char* rules[] = {"ultralytics", "opencv-dnn", "deepstream"};
+    return strf("prep %s c%d %dx%d crop %dx%d@%d,%d -> %s c%d %s %dx%d %s%s%s interp %d%s%s%s%s", gm_dtype_name(sd), ch,
+                sw, sh, cr.width, cr.height, cr.x, cr.y, gm_dtype_name(dd), dch, nchw ? "NCHW" : "NHWC", Wn, Hn,
+                fits[pp.fit], pp.fit == GM_FIT_LETTERBOX ? " " : "", pp.fit == GM_FIT_LETTERBOX ? rules[pp.rule] : "",
+                (int)pp.interp, pp.top_left ? " top-left" : "", pp.no_upscale ? " no-upscale" : "",
+                pp.swap_rb ? " swapRB" : pp.channel_map ? " map" : "", pp.divide ? " divide" : "");
+}
+
+// One gm_preprocess of a crop of an sw x sh source (a ROI of a padded
+// parent) into a Wn x Hn destination (ROI too), compared with OpenCV's chain.
+void prep_case(Group& g, gm_dtype sd, int ch, gm_dtype dd, int dch, bool nchw, const gm_prep& pp, int sw, int sh,
+               cv::Rect cr, int Wn, int Hn)
+{
+    std::string name = prep_name(sd, ch, dd, dch, nchw, pp, sw, sh, cr, Wn, Hn);
+    Problems p;
+    Region src = interleaved(sd, ch, sw, sh, true);
+    Region dst = nchw ? planar(dd, dch, Wn, Hn, true) : interleaved(dd, dch, Wn, Hn, true);
+    p.add(src.error);
+    p.add(dst.error);
+    if (!p.text.empty())
+        return verdict(g, name, p.text);
+    fill_resize(src.view(), sd);
+    src.arm();
+    dst.arm();
+    gm_rect crop{cr.x, cr.y, cr.width, cr.height};
+    gm_prep_geometry geo{};
+    Place e = rule_place(pp.rule, cr.width, cr.height, Wn, Hn, pp.top_left != 0, pp.no_upscale != 0);
+    if (pp.fit == GM_FIT_LETTERBOX && (e.w < 1 || e.h < 1)) { // OpenCV dnn truncates a thin crop to nothing
+        gm_status s = gm_preprocess(&src.m, &crop, &dst.m, &pp, &geo, NULL);
+        if (s != GM_ERR_SIZE)
+            p.add(strf("an empty letterbox (%dx%d) gave %s, GM_ERR_SIZE expected", e.w, e.h, gm_status_string(s)));
+        p.add(intact(dst, "the destination"));
+        return verdict(g, name + " (empty)", p.text);
+    }
+    p.status("gm_preprocess", gm_preprocess(&src.m, &crop, &dst.m, &pp, &geo, NULL));
+    p.add(intact(src, "the source"));
+    p.add(intact(dst, "the padding of the destination"));
+    cv::Mat cropped = src.view()(cr);
+    std::vector<cv::Mat> exp = expected_prep(cropped, sd, dd, dch, pp, Wn, Hn);
+    p.add(check_against_blob(cropped, sd, dch, pp, Wn, Hn, exp));
+    long bad = 0;
+    if (nchw) {
+        for (int c = 0; c < dch; ++c)
+            bad += compare(name, dst.views[c], exp[c], dd, c);
+    } else {
+        cv::Mat hwc;
+        cv::merge(exp, hwc);
+        bad = compare(name, dst.view(), hwc, dd);
+    }
+    p.diff(bad, (long)Wn * Hn * dch);
+    if (pp.fit == GM_FIT_LETTERBOX) {
+        if (geo.width != e.w || geo.height != e.h || geo.left != e.left || geo.top != e.top)
+            p.add(strf("geometry %lldx%lld at (%lld, %lld), expected %dx%d at (%d, %d)", (long long)geo.width,
+                       (long long)geo.height, (long long)geo.left, (long long)geo.top, e.w, e.h, e.left, e.top));
+    }
+    verdict(g, name, p.text);
+}
+
+// The sizes where the rules disagree (shared/reference 2.5): into 640x640,
+// ultralytics keeps 360 / 524 / 524 rows where OpenCV dnn and DeepStream
+// truncate to 359 / 523 / 523, and the common frames on which all agree.
+void prep_rule_sizes(Group& g)
+{
+    struct Row {
+        int W, H, ultralytics, others, top;
+    };
+    const Row rows[] = {{1366, 768, 360, 359, 140}, {704, 576, 524, 523, 58}, {352, 288, 524, 523, 58},
+                        {1920, 1080, 360, 360, 140}, {1280, 717, 358, 358, 141}};
+    for (const Row& r : rows)
+        for (int rule : {GM_LETTERBOX_ULTRALYTICS, GM_LETTERBOX_OPENCV_DNN, GM_LETTERBOX_DEEPSTREAM}) {
+            gm_prep pp{};
+            pp.fit = GM_FIT_LETTERBOX;
+            pp.rule = (gm_letterbox_rule)rule;
+            gm_rect crop{0, 0, r.W, r.H};
+            gm_prep_geometry geo{};
+            int h = rule == GM_LETTERBOX_ULTRALYTICS ? r.ultralytics : r.others;
+            std::string name = strf("letterbox rule %d %dx%d -> 640x640", rule, r.W, r.H), problem;
+            if (gm_prep_geometry_of(&crop, 640, 640, &pp, &geo) != GM_OK)
+                problem = gm_last_error();
+            else if (geo.width != 640 || geo.height != h || geo.left != 0 || geo.top != r.top)
+                problem = strf("%lldx%lld at (%lld, %lld), expected 640x%d at (0, %d)", (long long)geo.width,
+                               (long long)geo.height, (long long)geo.left, (long long)geo.top, h, r.top);
+            verdict(g, name, problem);
+        }
+    // Two whole frames through the chain, the disagreeing one among them.
+    gm_prep pp{};
+    pp.fit = GM_FIT_LETTERBOX;
+    pp.pad[0] = pp.pad[1] = pp.pad[2] = 114;
+    pp.swap_rb = 1;
+    pp.scale[0] = pp.scale[1] = pp.scale[2] = 1 / 255.0;
+    prep_case(g, GM_U8, 3, GM_F32, 3, true, pp, 1366, 768, cv::Rect(0, 0, 1366, 768), 640, 640);
+    pp.rule = GM_LETTERBOX_OPENCV_DNN;
+    prep_case(g, GM_U8, 3, GM_F16, 3, true, pp, 1366, 768, cv::Rect(0, 0, 1366, 768), 640, 640);
+    pp.rule = GM_LETTERBOX_ULTRALYTICS;
+    prep_case(g, GM_U8, 3, GM_F32, 3, true, pp, 1920, 1080, cv::Rect(0, 0, 1920, 1080), 640, 640);
+}
+
+// gm_prep_rect_to_source_cv against Image2BlobParams' formulas as OpenCV 5
+// writes them (4.6 has no Image2BlobParams), and gm_prep_box_to_source as
+// the exact inverse of the placement.
+void prep_mapping(Group& g)
+{
+    for (int fit : {GM_FIT_STRETCH, GM_FIT_LETTERBOX, GM_FIT_CROP_CENTER})
+        for (int k = 0; k < 40; ++k) {
+            int W = (int)rand_int(20, 2000), H = (int)rand_int(20, 2000), w = (int)rand_int(32, 700),
+                h = (int)rand_int(32, 700);
+            gm_prep pp{};
+            pp.fit = (gm_fit)fit;
+            pp.rule = GM_LETTERBOX_OPENCV_DNN;
+            gm_rect crop{(int)rand_int(0, 50), (int)rand_int(0, 50), W, H};
+            gm_prep_geometry geo{};
+            gm_rect r{(int)rand_int(0, w - 1), (int)rand_int(0, h - 1), (int)rand_int(1, w), (int)rand_int(1, h)};
+            std::string name = strf("rect mapping fit %d %dx%d -> %dx%d", fit, W, H, w, h), problem;
+            if (gm_prep_geometry_of(&crop, w, h, &pp, &geo) != GM_OK) {
+                verdict(g, name, gm_last_error());
+                continue;
+            }
+            gm_rect got = gm_prep_rect_to_source_cv(&geo, r);
+            cv::Rect e;
+            int x = (int)r.x, y = (int)r.y, rw = (int)r.width, rh = (int)r.height;
+            if (fit == GM_FIT_CROP_CENTER) {
+                float f = std::max(w / (float)W, h / (float)H);
+                e = cv::Rect((x + 0.5 * (W * f - w)) / f, (y + 0.5 * (H * f - h)) / f, rw / f, rh / f);
+            } else if (fit == GM_FIT_LETTERBOX) {
+                float f = std::min(w / (float)W, h / (float)H);
+                int top = (h - int(H * f)) / 2, left = (w - int(W * f)) / 2;
+                e = cv::Rect((x - left) / f, (y - top) / f, rw / f, rh / f);
+            } else {
+                e = cv::Rect(x * (float)W / w, y * (float)H / h, rw * (float)W / w, rh * (float)H / h);
+            }
+            if (got.x != e.x + crop.x || got.y != e.y + crop.y || got.width != e.width || got.height != e.height)
+                problem = strf("got (%lld, %lld, %lld, %lld), expected (%d, %d, %d, %d)", (long long)got.x,
+                               (long long)got.y, (long long)got.width, (long long)got.height, e.x + (int)crop.x,
+                               e.y + (int)crop.y, e.width, e.height);
+            // the float mapping inverts the placement: the resized crop's corners land on the crop's
+            double box[4] = {(double)geo.left, (double)geo.top, (double)(geo.left + geo.width),
+                             (double)(geo.top + geo.height)}, out[4];
+            gm_prep_box_to_source(&geo, box, out);
+            if (std::fabs(out[0] - crop.x) > 1e-9 || std::fabs(out[1] - crop.y) > 1e-9 ||
+                std::fabs(out[2] - (crop.x + W)) > 1e-6 || std::fabs(out[3] - (crop.y + H)) > 1e-6)
+                problem += strf(" box maps to (%g, %g, %g, %g), expected the crop", out[0], out[1], out[2], out[3]);
+            verdict(g, name, problem);
+        }
+}
+
+// gm_preprocess_batch: items of different sizes and crops into one batched
+// destination, more than one launch's worth when count > 32; each image
+// must equal the single-image chain.
+void prep_batch_case(Group& g, int count, gm_dtype sd, int ch, gm_dtype dd, bool nchw, const gm_prep& pp, int Wn,
+                     int Hn, bool one_frame)
+{
+    std::string name = strf("prep batch x%d %s c%d -> %s %s %dx%d fit %d%s", count, gm_dtype_name(sd), ch,
+                            gm_dtype_name(dd), nchw ? "NCHW" : "NHWC", Wn, Hn, (int)pp.fit,
+                            one_frame ? " (ROIs of one frame)" : "");
+    Problems p;
+    std::vector<Region> src;
+    std::vector<gm_mat> ms;
+    std::vector<gm_rect> crops;
+    std::vector<cv::Rect> rects;
+    for (int i = 0; i < count; ++i) {
+        if (!one_frame || i == 0) {
+            src.push_back(interleaved(sd, ch, (int)rand_int(4, 70), (int)rand_int(4, 50), i % 2 == 0));
+            p.add(src.back().error);
+            fill_resize(src.back().view(), sd);
+        }
+        Region& s = src.back();
+        int w = (int)rand_int(1, s.view().cols), h = (int)rand_int(1, s.view().rows);
+        rects.push_back(cv::Rect((int)rand_int(0, s.view().cols - w), (int)rand_int(0, s.view().rows - h), w, h));
+        crops.push_back(gm_rect{rects.back().x, rects.back().y, w, h});
+        ms.push_back(s.m);
+    }
+    gm_desc desc{};
+    desc.width = Wn;
+    desc.height = Hn;
+    desc.channels = 3;
+    desc.batch = count;
+    desc.dtype = dd;
+    desc.layout = nchw ? GM_CHW : GM_HWC;
+    gm_mat dst{};
+    p.status("gm_alloc_desc", gm_alloc_desc(&dst, &desc, GM_HOST));
+    if (!p.text.empty())
+        return verdict(g, name, p.text);
+    for (Region& r : src)
+        r.arm();
+    std::vector<gm_prep_geometry> geo(count);
+    p.status("gm_preprocess_batch", gm_preprocess_batch(ms.data(), crops.data(), count, &dst, &pp, geo.data(), NULL));
+    for (Region& r : src)
+        p.add(intact(r, "a source"));
+    long bad = 0;
+    size_t es = gm_dtype_size(dd);
+    for (int i = 0; i < count; ++i) {
+        const Region& s = src[one_frame ? 0 : i];
+        std::vector<cv::Mat> exp = expected_prep(const_cast<Region&>(s).views[0](rects[i]), sd, dd, 3, pp, Wn, Hn);
+        uint8_t* base = (uint8_t*)dst.data + i * dst.batch_pitch;
+        for (int c = 0; c < 3; ++c) {
+            cv::Mat got = nchw ? cv::Mat(Hn, Wn, cv_depth(dd), base + c * dst.plane_pitch, (size_t)dst.pitch)
+                               : cv::Mat(Hn, Wn, CV_MAKETYPE(cv_depth(dd), 3), base, (size_t)dst.pitch);
+            if (!nchw) {
+                std::vector<cv::Mat> planes;
+                cv::split(got, planes);
+                got = planes[c];
+            }
+            bad += compare(name + strf(" item %d", i), got, exp[c], dd, c);
+        }
+        if (geo[i].crop.x != rects[i].x || geo[i].crop.width != rects[i].width)
+            p.add(strf("geometry[%d] names another crop", i));
+    }
+    (void)es;
+    p.diff(bad, (long)count * Wn * Hn * 3);
+    gm_free(&dst);
+    verdict(g, name, p.text);
+}
+
+void test_preprocess()
+{
+    Group g("preprocess");
+    const double means[4] = {123.675, 116.28, 103.53, 127.5};
+    const double scales[4] = {1 / 58.395, 1 / 57.12, 1 / 57.375, 1 / 64.0};
+    const int map_gray[4] = {0, 0, 0, 0}, map_bgra[4] = {2, 1, 0, 3};
+    int n = 0;
+    for (gm_dtype sd : {GM_U8, GM_U16, GM_F32})
+        for (int ch : {1, 3, 4})
+            for (gm_dtype dd : {GM_F32, GM_F16, GM_BF16, GM_U8})
+                for (int fit = 0; fit < 5; ++fit) // stretch, crop-centre, letterbox by each rule
+                    for (int interp = 0; interp < 4; ++interp) {
+                        ++n;
+                        gm_prep pp{};
+                        pp.fit = fit == 0 ? GM_FIT_STRETCH : fit == 1 ? GM_FIT_CROP_CENTER : GM_FIT_LETTERBOX;
+                        pp.rule = (gm_letterbox_rule)(fit >= 2 ? fit - 2 : 0);
+                        pp.interp = (gm_prep_interp)interp;
+                        pp.top_left = n % 7 == 3;
+                        pp.no_upscale = n % 5 == 2;
+                        for (int c = 0; c < 4; ++c)
+                            pp.pad[c] = n % 3 == 0 ? 114 : 7 + 30 * c;
+                        int dch = ch;
+                        if (dd != GM_U8) {
+                            for (int c = 0; c < 4; ++c) {
+                                pp.mean[c] = n % 4 == 0 ? 0 : means[c];
+                                pp.scale[c] = n % 4 == 1 ? 1 / 255.0 : n % 4 == 2 ? 0 : scales[c];
+                            }
+                            pp.divide = n % 9 == 4;
+                            if (pp.divide)
+                                for (int c = 0; c < 4; ++c)
+                                    pp.scale[c] = 58.0 - c;
+                        }
+                        if (ch == 1 && n % 2 == 0) {
+                            dch = 3; // gray fills three channels
+                            pp.channel_map = n % 4 == 0 ? map_gray : nullptr;
+                        } else if (ch >= 3) {
+                            pp.swap_rb = n % 3 == 1;
+                            pp.channel_map = n % 3 == 2 ? map_bgra : nullptr;
+                            dch = pp.channel_map && ch == 4 && n % 2 ? 4 : 3;
+                        }
+                        int sw = (int)rand_int(5, 80), sh = (int)rand_int(5, 60);
+                        int cw = n % 3 == 0 ? sw : (int)rand_int(1, sw), chh = n % 3 == 0 ? sh : (int)rand_int(1, sh);
+                        cv::Rect cr((int)rand_int(0, sw - cw), (int)rand_int(0, sh - chh), cw, chh);
+                        int Wn = (int)rand_int(1, 64), Hn = (int)rand_int(1, 64);
+                        if (n % 6 == 5) // exact halves and equal sizes: cv::resize's reroutes
+                            Wn = std::max(cw / 2, 1), Hn = std::max(chh / 2, 1);
+                        if (n % 11 == 7)
+                            Wn = cw, Hn = chh;
+                        prep_case(g, sd, ch, dd, dch, n % 2 == 0, pp, sw, sh, cr, Wn, Hn);
+                    }
+    prep_rule_sizes(g);
+    prep_mapping(g);
+    gm_prep pp{};
+    pp.fit = GM_FIT_LETTERBOX;
+    pp.pad[0] = pp.pad[1] = pp.pad[2] = 114;
+    pp.scale[0] = pp.scale[1] = pp.scale[2] = 1 / 255.0;
+    prep_batch_case(g, 5, GM_U8, 3, GM_F32, true, pp, 40, 40, false);
+    prep_batch_case(g, 40, GM_U8, 3, GM_F16, false, pp, 24, 20, true);
+    pp.fit = GM_FIT_CROP_CENTER;
+    pp.swap_rb = 1;
+    prep_batch_case(g, 33, GM_F32, 4, GM_F32, true, pp, 16, 16, true);
+}
+
 } // namespace
 
 int main()
@@ -1105,5 +1525,6 @@ int main()
     test_payloads();
     test_blobs();
     test_resize();
+    test_preprocess();
     return t_summary("oracle");
 }

@@ -350,6 +350,90 @@ static void resizes(int some)
     printf("gpu: %d resize cases\n", cases);
 }
 
+/* A gm_preprocess_batch of count items of one frame: item i is a view of
+ * the frame's top-left (i % 3 + 1) / 3 (sizes differ) cropped to a rectangle
+ * that moves with i, or the whole view. */
+typedef struct prep_how {
+    gm_prep prep;
+    int count;
+} prep_how;
+
+static gm_status op_prep(const gm_mat* s, gm_mat* d, const void* p)
+{
+    const prep_how* h = (const prep_how*)p;
+    gm_mat views[40];
+    gm_rect crops[40];
+    int i;
+    gm_status st;
+    for (i = 0; i < h->count; ++i) {
+        int64_t w = s->width * (i % 3 + 1) / 3, hh = s->height * ((i + 1) % 3 + 1) / 3;
+        if ((st = gm_roi(s, &views[i], 0, 0, w < 1 ? 1 : w, hh < 1 ? 1 : hh)) != GM_OK)
+            return st;
+        crops[i].x = i % 2 ? i % (views[i].width > 1 ? views[i].width / 2 : 1) : 0;
+        crops[i].y = i % 2 ? i % (views[i].height > 1 ? views[i].height / 2 : 1) : 0;
+        crops[i].width = views[i].width - crops[i].x;
+        crops[i].height = views[i].height - crops[i].y;
+    }
+    if (h->count == 1)
+        return gm_preprocess(&views[0], &crops[0], d, &h->prep, NULL, NULL);
+    return gm_preprocess_batch(views, crops, h->count, d, &h->prep, NULL, NULL);
+}
+
+/* Every pre-process kernel (source dtype, destination dtype, source
+ * channels) against the CPU path, placements, interpolations, channel maps
+ * and layouts taking turns, one item or a batch of items more than one
+ * launch carries (35, so two launches). some: u8 x3 into f32 and f16 only
+ * (under compute-sanitizer). */
+static void preps(int some)
+{
+    static const gm_dtype srcs[] = {GM_U8, GM_U16, GM_F32}, dsts[] = {GM_U8, GM_F16, GM_BF16, GM_F32};
+    static const int channels[] = {1, 3, 4}, map[4] = {2, 0, 0, 1};
+    static const int64_t sizes[][4] = {{37, 29, 20, 20}, {40, 30, 20, 15}, {13, 7, 40, 23}, {64, 36, 16, 16}};
+    int s, d, c, z, k = 0, cases = 0;
+    char what[200];
+    for (s = 0; s < 3; ++s)
+        for (d = 0; d < 4; ++d)
+            for (c = 0; c < 3; ++c) {
+                if (some && !(srcs[s] == GM_U8 && channels[c] == 3 && (dsts[d] == GM_F32 || dsts[d] == GM_F16)))
+                    continue;
+                for (z = 0; z < 4; ++z, ++k) {
+                    pair src, dst;
+                    prep_how h;
+                    int dch = channels[c] == 1 ? (k % 2 ? 3 : 1) : 3 + (k % 4 == 3), ci;
+                    gm_layout ld = (gm_layout)(k & 1);
+                    memset(&h, 0, sizeof h);
+                    h.count = k % 5 == 2 ? 35 : 1;
+                    h.prep.fit = (gm_fit)(k % 3);
+                    h.prep.rule = (gm_letterbox_rule)((k / 3) % 3);
+                    h.prep.interp = (gm_prep_interp)((k / 2) % 4);
+                    h.prep.top_left = k % 7 == 1;
+                    h.prep.swap_rb = channels[c] >= 3 && k % 3 == 1;
+                    h.prep.channel_map = channels[c] == 4 && k % 3 == 2 ? map : NULL;
+                    h.prep.divide = k % 6 == 5;
+                    for (ci = 0; ci < 4; ++ci) {
+                        h.prep.pad[ci] = 114 + ci;
+                        h.prep.mean[ci] = dsts[d] == GM_U8 ? 0 : 100 + 10 * ci;
+                        h.prep.scale[ci] = dsts[d] == GM_U8 ? 0 : 1.0 / (50 + ci);
+                    }
+                    snprintf(what, sizeof what, "preprocess %s x%d -> %s x%d %s %lldx%lld -> %lldx%lld x%d fit %d rule %d "
+                             "interp %d", gm_dtype_name(srcs[s]), channels[c], gm_dtype_name(dsts[d]), dch,
+                             ld ? "chw" : "hwc", (long long)sizes[z][0], (long long)sizes[z][1],
+                             (long long)sizes[z][2], (long long)sizes[z][3], h.count, (int)h.prep.fit,
+                             (int)h.prep.rule, (int)h.prep.interp);
+                    if (!make_pair(&src, sizes[z][0], sizes[z][1], 1, srcs[s], channels[c], GM_HWC) ||
+                        !make_pair(&dst, sizes[z][2], sizes[z][3], h.count, dsts[d], dch, ld)) {
+                        CHECK(0, "%s: setup failed", what);
+                        continue;
+                    }
+                    compare_op(what, &src, &dst, op_prep, &h);
+                    ++cases;
+                    free_pair(&src);
+                    free_pair(&dst);
+                }
+            }
+    printf("gpu: %d preprocess cases\n", cases);
+}
+
 /* Whether every row, plane and image start of m is a multiple of what the
  * fast kernel with P pixels a unit needs: the widest of 16, 8, 4, 2, 1
  * bytes dividing a unit's run (P pixels interleaved, or P of one plane). */
@@ -866,13 +950,15 @@ int main(int argc, char** argv)
     warm_list_suffices();
     if (argc > 1 && !strcmp(argv[1], "--sanitize")) {
         /* under compute-sanitizer: both kernel families, not every specialization */
-        SKIP("every specialization, every fast kernel, every resize kernel and the big image (--sanitize)");
+        SKIP("every specialization, every fast kernel, every resize and pre-process kernel and the big image (--sanitize)");
         resizes(1);
+        preps(1);
     } else {
         warm_up_all(); /* after the race, which needs a cold kernel */
         every_specialization();
         fast_paths();
         resizes(0);
+        preps(0);
         big_image();
     }
     flattened();

@@ -236,6 +236,41 @@ static void resizes(void)
                             }
 }
 
+/* gm_preprocess of each source dtype and channel count it takes into each
+ * destination dtype, one item and a batch. */
+static void preps(void)
+{
+    static const gm_dtype srcs[] = {GM_U8, GM_U16, GM_F32}, dsts[] = {GM_U8, GM_F16, GM_BF16, GM_F32};
+    static const int channels[] = {1, 3, 4};
+    int s, d, c, batch;
+    char what[160];
+    for (s = 0; s < 3; ++s)
+        for (d = 0; d < 4; ++d)
+            for (c = 0; c < 3; ++c)
+                for (batch = 1; batch <= 3; batch += 2) {
+                    gm_mat src[3], dst = fake_sized(dsts[d], 3, GM_CHW, batch, DENSE, DST_BASE, 64, 64);
+                    gm_prep pp;
+                    gm__plan plan;
+                    int list[16], n = gm_kernels_for(srcs[s], dsts[d], channels[c], list, 16), k;
+                    gm_status st;
+                    memset(&pp, 0, sizeof pp);
+                    pp.fit = GM_FIT_LETTERBOX;
+                    src[0] = src[1] = src[2] = fake_sized(srcs[s], channels[c], GM_HWC, 1, PADDED, SRC_BASE, 67, 40);
+                    snprintf(what, sizeof what, "preprocess %s x%d -> %s, %d items", gm_dtype_name(srcs[s]),
+                             channels[c], gm_dtype_name(dsts[d]), batch);
+                    st = gm__prep_describe(what, src, NULL, batch, &dst, &pp, &plan);
+                    CHECK(st == GM_OK, "%s: not described: %s", what, gm_last_error());
+                    if (st != GM_OK)
+                        continue;
+                    reached[plan.kernel] = 1;
+                    for (k = 0; k < n && list[k] != plan.kernel; ++k)
+                        ;
+                    CHECK(k < n, "%s runs %s, which gm_kernels_for does not list", what, gm__kernels[plan.kernel].name);
+                    if (k < n)
+                        reached_in_list[srcs[s]][dsts[d]][channels[c] - 1] |= 1u << k;
+                }
+}
+
 int main(void)
 {
     int S, D, c, k, n, list[16], unreached = 0;
@@ -244,6 +279,7 @@ int main(void)
     blobs();
     planes();
     resizes();
+    preps();
     for (S = 0; S < GM_DTYPE_COUNT; ++S)
         for (D = 0; D < GM_DTYPE_COUNT; ++D)
             for (c = 1; c <= 4; ++c) {

@@ -10,21 +10,31 @@
 #define GM__ALWAYS_INLINE inline
 #endif
 
+/* Runs the statement pixel for every (b, y, x) of batch x height x width,
+ * as gm__each_pixel does on the GPU. */
+#define GM__CPU_EACH_PIXEL(batch, height, width, pixel) \
+    do {                                                 \
+        long long b, y, x;                               \
+        for (b = 0; b < (batch); ++b)                    \
+            for (y = 0; y < (height); ++y)               \
+                for (x = 0; x < (width); ++x)            \
+                    pixel;                               \
+    } while (0)
+
 static GM__ALWAYS_INLINE void gm__cpu_loop(int S, int D, int cd, const gm__xform_args* a)
 {
-    long long b, y, x;
-    for (b = 0; b < a->batch; ++b)
-        for (y = 0; y < a->height; ++y)
-            for (x = 0; x < a->width; ++x)
-                gm__pixel(S, D, cd, a, b, y, x);
+    GM__CPU_EACH_PIXEL(a->batch, a->height, a->width, gm__pixel(S, D, cd, a, b, y, x));
 }
 
 /* The resize kernel's loop (templates/resize.inc), S constant per dtype. */
 static GM__ALWAYS_INLINE void gm__cpu_resize_loop(int S, int c, int sampler, const gm__resize_args* a)
 {
-    long long b, y, x;
-    for (b = 0; b < a->batch; ++b)
-        for (y = 0; y < a->height; ++y)
-            for (x = 0; x < a->width; ++x)
-                gm__resize_pixel(S, c, sampler, a, b, y, x);
+    GM__CPU_EACH_PIXEL(a->batch, a->height, a->width, gm__resize_pixel(S, c, sampler, a, b, y, x));
+}
+
+/* The pre-process kernel's loop (templates/prep.inc), S and D constant per
+ * dtype pair. */
+static GM__ALWAYS_INLINE void gm__cpu_prep_loop(int S, int D, int c, const gm__prep_args* a)
+{
+    GM__CPU_EACH_PIXEL(a->count, a->height, a->width, gm__prep_pixel(S, D, c, a, b, y, x));
 }

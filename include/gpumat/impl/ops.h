@@ -448,9 +448,9 @@ static int gm__floating(gm_dtype d)
  * AREA by whole factors is the cell mean (area_fast), another downscale the
  * general area sampler, an upscale (either axis) the linear sampler with
  * area coefficients. */
-static gm__resize_geo gm__resize_geo_of(const gm_mat* src, gm_interp interp, double inv_x, double inv_y)
+static gm__resize_map gm__resize_map_of(const gm_mat* src, gm_interp interp, double inv_x, double inv_y)
 {
-    gm__resize_geo g;
+    gm__resize_map g;
     int fast;
     memset(&g, 0, sizeof g);
     g.src_width = src->width;
@@ -529,7 +529,7 @@ static gm_status gm__resize_ops(const char* fn, const gm_mat* src, const gm_mat*
     from = gm__side_of(src);
     to = gm__side_of(dst);
     d->op[d->n] = gm__op_of(fn, &from, &to, dst, &identity);
-    d->op[d->n++].resize = gm__resize_geo_of(src, interp, fx, fy);
+    d->op[d->n++].resize = gm__resize_map_of(src, interp, fx, fy);
     return GM_OK;
 }
 

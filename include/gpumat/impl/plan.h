@@ -20,16 +20,6 @@ typedef struct gm__side {
     int channels;
 } gm__side;
 
-/* Where a resize reads (ops.h, as cv::resize decides it): the sampler
- * (GM__SAMPLER_..., templates/resize.inc), the source size, and the scales
- * of gm__resize_args. */
-typedef struct gm__resize_geo {
-    int sampler; /* -1: no resize, the pixels map one to one */
-    long long src_width, src_height;
-    double scale_x, scale_y, inv_x, inv_y;
-    int area_coeffs, iscale_x, iscale_y;
-} gm__resize_geo;
-
 /* What an operation does, over width x height pixels of batch items:
  * destination channel c = saturate((source channel xform.map[c] + pre[c]) *
  * scale[c] + offset[c]), or saturate(offset[c]) where map[c] is GM_CONST;
@@ -40,7 +30,7 @@ typedef struct gm__op {
     gm__side src, dst;
     long long width, height, batch;
     gm_xform xform;
-    gm__resize_geo resize;
+    gm__resize_map resize; /* sampler -1: no resize, the pixels map one to one */
     int on_host; /* both sides in host memory: the CPU path */
     int device;  /* otherwise the device both sides are on */
 } gm__op;
@@ -54,6 +44,7 @@ typedef struct gm__plan {
     union {
         gm__xform_args xform;
         gm__resize_args resize;
+        gm__prep_args prep;
     } args;
     int on_host, device;
 } gm__plan;
@@ -305,29 +296,21 @@ static int gm__fast(const gm__op* op, gm__xform_args* a)
 /* The resize kernel's arguments for op. */
 static gm__resize_args gm__resize_args_of(const gm__op* op)
 {
-    const gm__resize_geo* g = &op->resize;
     gm__resize_args a;
     memset(&a, 0, sizeof a);
     memcpy(a.src, op->src.chan, sizeof a.src);
-    memcpy(a.dst, op->dst.chan, sizeof a.dst);
+    a.dst = op->dst.chan[0];
+    a.dst_cstride = op->dst.channels > 1 ? (long long)(op->dst.chan[1] - op->dst.chan[0]) : 0;
     a.width = op->width;
     a.height = op->height;
     a.batch = op->batch;
-    a.src_width = g->src_width;
-    a.src_height = g->src_height;
     a.src_pitch = op->src.pitch;
     a.src_xstride = op->src.xstride;
     a.src_bstride = op->src.bstride;
     a.dst_pitch = op->dst.pitch;
     a.dst_xstride = op->dst.xstride;
     a.dst_bstride = op->dst.bstride;
-    a.scale_x = g->scale_x;
-    a.scale_y = g->scale_y;
-    a.inv_x = g->inv_x;
-    a.inv_y = g->inv_y;
-    a.area_coeffs = g->area_coeffs;
-    a.iscale_x = g->iscale_x;
-    a.iscale_y = g->iscale_y;
+    a.map = op->resize;
     return a;
 }
 

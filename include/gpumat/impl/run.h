@@ -58,6 +58,8 @@ static gm_status gm__prepare(const gm__plan* p, gm__ready* r)
         return s;
     if (k->family == GM__FAMILY_RESIZE)
         r->geometry = gm__geometry_for(k, p->args.resize.width, p->args.resize.height, p->args.resize.batch, wave);
+    else if (k->family == GM__FAMILY_PREP)
+        r->geometry = gm__geometry_for(k, p->args.prep.width, p->args.prep.height, p->args.prep.count, wave);
     else
         r->geometry = gm__geometry_for(k, p->args.xform.width, p->args.xform.height, p->args.xform.batch, wave);
     return s;
@@ -103,6 +105,8 @@ static gm_status gm__run(const gm__plan* p, gm_stream stream)
     if (p->on_host) {
         if (k->family == GM__FAMILY_RESIZE)
             gm__cpu_resize_fns[k->src](&p->args.resize, k->channels, k->sampler);
+        else if (k->family == GM__FAMILY_PREP)
+            gm__cpu_prep_fns[k->src][k->dst](&p->args.prep, k->channels);
         else
             gm__cpu_fns[k->src][k->dst](&p->args.xform, k->channels);
         GM_TRACE(GM_TRACE_CPU, p->kernel);

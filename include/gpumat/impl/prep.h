@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: MIT */
+/* Implementation: gm_preprocess (gpumat/prep.h). The host computes each
+ * item's placement by the rule asked for and cv::resize's sampler for it
+ * (ops.h), then one launch (templates/prep.inc) writes up to GM__PREP_ITEMS
+ * destination images. */
+
+#include <limits.h>
+
+#if GM_PREP_ITEMS_PER_LAUNCH != GM__PREP_ITEMS
+#error "gpumat/prep.h and templates/prep.inc disagree on the items of one launch"
+#endif
+
+/* The interpolation gm_prep names, as gm_interp. */
+static gm_interp gm__prep_interp_of(gm_prep_interp i)
+{
+    static const gm_interp interps[] = {GM_INTER_LINEAR, GM_INTER_NEAREST, GM_INTER_AREA, GM_INTER_LINEAR_EXACT};
+    return interps[i];
+}
+
+/* The letterbox of a W x H crop into Wn x Hn by p's rule: the resized size,
+ * the pad before each axis and the rule's factor. */
+static void gm__letterbox(int64_t W, int64_t H, int64_t Wn, int64_t Hn, const gm_prep* p, gm_prep_geometry* g)
+{
+    if (p->rule == GM_LETTERBOX_OPENCV_DNN) {
+        float f = fminf((float)Wn / (float)W, (float)Hn / (float)H);
+        if (p->no_upscale && f > 1.0f)
+            f = 1.0f;
+        g->width = (int64_t)((float)W * f);
+        g->height = (int64_t)((float)H * f);
+        g->ratio = f;
+    } else if (p->rule == GM_LETTERBOX_DEEPSTREAM) {
+        double h = (double)(Wn * H) / (double)W;
+        if (h <= (double)Hn)
+            g->width = Wn, g->height = (int64_t)h;
+        else
+            g->width = (int64_t)((double)(Hn * W) / (double)H), g->height = Hn;
+        if (p->no_upscale && (g->width > W || g->height > H))
+            g->width = W, g->height = H;
+        g->ratio = (double)g->width / (double)W;
+    } else {
+        double r = fmin((double)Hn / (double)H, (double)Wn / (double)W);
+        if (p->no_upscale && r > 1.0)
+            r = 1.0;
+        g->width = (int64_t)rint((double)W * r);
+        g->height = (int64_t)rint((double)H * r);
+        g->width += g->width < 1;
+        g->height += g->height < 1;
+        g->ratio = r;
+    }
+    if (p->top_left)
+        g->left = g->top = 0;
+    else if (p->rule == GM_LETTERBOX_ULTRALYTICS) {
+        g->left = (int64_t)rint((double)(Wn - g->width) / 2.0 - 0.1);
+        g->top = (int64_t)rint((double)(Hn - g->height) / 2.0 - 0.1);
+    } else {
+        g->left = (Wn - g->width) / 2;
+        g->top = (Hn - g->height) / 2;
+    }
+}
+
+/* The placement of a crop (named name in messages) into a dst_width x
+ * dst_height image by p. */
+static gm_status gm__place(const char* fn, const char* name, const gm_rect* crop, int64_t dst_width,
+                           int64_t dst_height, const gm_prep* p, gm_prep_geometry* g)
+{
+    int64_t W = crop->width, H = crop->height;
+    if (W < 1 || H < 1 || W > INT_MAX || H > INT_MAX || dst_width < 1 || dst_height < 1 || dst_width > INT_MAX ||
+        dst_height > INT_MAX)
+        return gm__fail(GM_ERR_SIZE, "%s: %s: a %lldx%lld crop into %lldx%lld; sizes must be 1 to %d", fn, name,
+                        (long long)W, (long long)H, (long long)dst_width, (long long)dst_height, INT_MAX);
+    if ((unsigned)p->fit > GM_FIT_CROP_CENTER)
+        return gm__fail(GM_ERR_ARG, "%s: prep->fit %d is not a gm_fit", fn, (int)p->fit);
+    if ((unsigned)p->rule > GM_LETTERBOX_DEEPSTREAM)
+        return gm__fail(GM_ERR_ARG, "%s: prep->rule %d is not a gm_letterbox_rule", fn, (int)p->rule);
+    if ((unsigned)p->interp > GM_PREP_LINEAR_EXACT)
+        return gm__fail(GM_ERR_ARG, "%s: prep->interp %d is not a gm_prep_interp", fn, (int)p->interp);
+    memset(g, 0, sizeof *g);
+    g->crop = *crop;
+    g->fit = p->fit;
+    g->ratio = 1.0;
+    if (p->fit == GM_FIT_STRETCH) {
+        g->width = dst_width, g->height = dst_height;
+    } else if (p->fit == GM_FIT_LETTERBOX) {
+        gm__letterbox(W, H, dst_width, dst_height, p, g);
+        if (g->width < 1 || g->height < 1)
+            return gm__fail(GM_ERR_SIZE, "%s: %s: the letterbox of a %lldx%lld crop into %lldx%lld is empty "
+                            "(%lldx%lld)", fn, name, (long long)W, (long long)H, (long long)dst_width, (long long)dst_height,
+                            (long long)g->width, (long long)g->height);
+    } else {
+        /* blobFromImage(crop = true): a float factor, cv::resize's explicit
+         * scale (sizes rounded half to even), a centre cut by truncation */
+        float f = fmaxf((float)dst_width / (float)W, (float)dst_height / (float)H);
+        g->ratio = f;
+        g->width = (int64_t)rint((double)W * f);
+        g->height = (int64_t)rint((double)H * f);
+        g->left = -(int64_t)(0.5 * (double)(g->width - dst_width));
+        g->top = -(int64_t)(0.5 * (double)(g->height - dst_height));
+    }
+    g->gain_x = (double)g->width / (double)W;
+    g->gain_y = (double)g->height / (double)H;
+    g->dst_width = dst_width;
+    g->dst_height = dst_height;
+    return GM_OK;
+}
+
+GM_API gm_status gm_prep_geometry_of(const gm_rect* crop, int64_t dst_width, int64_t dst_height, const gm_prep* p,
+                                     gm_prep_geometry* g)
+{
+    static const char fn[] = "gm_prep_geometry_of";
+    if (!crop || !p || !g)
+        return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn, !crop ? "crop" : !p ? "prep" : "geometry");
+    return gm__place(fn, "crop", crop, dst_width, dst_height, p, g);
+}
+
+GM_API void gm_prep_box_to_source(const gm_prep_geometry* g, const double box[4], double out[4])
+{
+    out[0] = (box[0] - (double)g->left) / g->gain_x + (double)g->crop.x;
+    out[1] = (box[1] - (double)g->top) / g->gain_y + (double)g->crop.y;
+    out[2] = (box[2] - (double)g->left) / g->gain_x + (double)g->crop.x;
+    out[3] = (box[3] - (double)g->top) / g->gain_y + (double)g->crop.y;
+}
+
+GM_API gm_rect gm_prep_rect_to_source_cv(const gm_prep_geometry* g, gm_rect r)
+{
+    int W = (int)g->crop.width, H = (int)g->crop.height, w = (int)g->dst_width, h = (int)g->dst_height;
+    int x = (int)r.x, y = (int)r.y, rw = (int)r.width, rh = (int)r.height;
+    gm_rect o = r;
+    if (W != w || H != h) {
+        if (g->fit == GM_FIT_CROP_CENTER) {
+            float f = fmaxf((float)w / (float)W, (float)h / (float)H);
+            o.x = (int)((x + 0.5 * ((float)W * f - (float)w)) / f);
+            o.y = (int)((y + 0.5 * ((float)H * f - (float)h)) / f);
+            o.width = (int)((float)rw / f);
+            o.height = (int)((float)rh / f);
+        } else if (g->fit == GM_FIT_LETTERBOX) {
+            float f = fminf((float)w / (float)W, (float)h / (float)H);
+            int top = (h - (int)((float)H * f)) / 2, left = (w - (int)((float)W * f)) / 2;
+            o.x = (int)((float)(x - left) / f);
+            o.y = (int)((float)(y - top) / f);
+            o.width = (int)((float)rw / f);
+            o.height = (int)((float)rh / f);
+        } else {
+            o.x = (int)((float)x * (float)W / (float)w);
+            o.y = (int)((float)y * (float)H / (float)h);
+            o.width = (int)((float)rw * (float)W / (float)w);
+            o.height = (int)((float)rh * (float)H / (float)h);
+        }
+    }
+    o.x += g->crop.x;
+    o.y += g->crop.y;
+    return o;
+}
+
+/* Item i of a batch: its placement, and the kernel's description of it. */
+static gm_status gm__prep_item_of(const char* fn, const char* name, const gm_mat* src, const gm_rect* crop,
+                                  const gm_mat* dst, const gm_prep* p, gm_prep_geometry* g, gm__prep_item* it)
+{
+    gm_rect whole;
+    gm_mat m;
+    int64_t es = (int64_t)gm_dtype_size(src->dtype);
+    gm_status s;
+    whole.x = whole.y = 0, whole.width = src->width, whole.height = src->height;
+    if (!crop)
+        crop = &whole;
+    if (crop->width < 1 || crop->height < 1 || crop->x < 0 || crop->y < 0 || crop->x > src->width - crop->width ||
+        crop->y > src->height - crop->height)
+        return gm__fail(GM_ERR_ARG, "%s: the crop %lldx%lld at (%lld, %lld) is not inside %s (%lldx%lld)", fn,
+                        (long long)crop->width, (long long)crop->height, (long long)crop->x, (long long)crop->y, name,
+                        (long long)src->width, (long long)src->height);
+    if ((s = gm__place(fn, name, crop, dst->width, dst->height, p, g)) != GM_OK)
+        return s;
+    m = *src;
+    m.width = crop->width;
+    m.height = crop->height;
+    memset(it, 0, sizeof *it);
+    if (g->width == crop->width && g->height == crop->height) {
+        /* equal sizes copy, as cv::resize does: nearest at scale 1 */
+        it->map.src_width = crop->width;
+        it->map.src_height = crop->height;
+        it->map.sampler = GM__SAMPLER_NEAREST;
+        it->map.scale_x = it->map.scale_y = it->map.inv_x = it->map.inv_y = 1.0;
+    } else if (p->fit == GM_FIT_CROP_CENTER) {
+        it->map = gm__resize_map_of(&m, gm__prep_interp_of(p->interp), g->ratio, g->ratio);
+    } else {
+        it->map = gm__resize_map_of(&m, gm__prep_interp_of(p->interp), g->gain_x, g->gain_y);
+    }
+    it->src = gm__channel_addr(src, 0) + (unsigned long long)(crop->y * src->pitch + crop->x * gm__xstride(src));
+    it->src_pitch = src->pitch;
+    it->src_xstride = gm__xstride(src);
+    it->src_cstride = src->channels == 1 ? 0 : src->layout == GM_CHW ? src->plane_pitch : es;
+    it->left = (int)g->left;
+    it->top = (int)g->top;
+    it->width = (int)g->width;
+    it->height = (int)g->height;
+    return GM_OK;
+}
+
+/* The per-launch arguments every item shares: the destination, the channel
+ * map, the arithmetic and the pad. */
+static gm_status gm__prep_common(const char* fn, const gm_mat* src, const gm_mat* dst, const gm_prep* p,
+                                 gm__prep_args* a)
+{
+    int c, k;
+    memset(a, 0, sizeof *a);
+    if (p->swap_rb && (src->channels < 3 || dst->channels < 3))
+        return gm__fail(GM_ERR_ARG, "%s: prep->swap_rb needs 3 or 4 channels, the source has %d and dst %d", fn,
+                        (int)src->channels, (int)dst->channels);
+    for (c = 0; c < dst->channels; ++c) {
+        k = p->channel_map ? p->channel_map[c] : p->swap_rb && (c == 0 || c == 2) ? 2 - c : src->channels == 1 ? 0 : c;
+        if (k < 0 || k >= src->channels)
+            return gm__fail(GM_ERR_ARG, "%s: destination channel %d would read source channel %d, but the source has "
+                            "%d%s", fn, c, k, (int)src->channels, p->channel_map ? " (prep->channel_map)" : "");
+        if (!isfinite(p->mean[c]) || !isfinite(p->scale[c]))
+            return gm__fail(GM_ERR_ARG, "%s: prep->mean[%d] %g and prep->scale[%d] %g must be finite", fn, c,
+                            p->mean[c], c, p->scale[c]);
+        a->map[c] = k;
+        a->pre[c] = -p->mean[c];
+        a->scale[c] = p->scale[c] == 0.0 ? 1.0 : p->scale[c];
+    }
+    for (k = 0; k < src->channels; ++k) {
+        if (!isfinite(p->pad[k]))
+            return gm__fail(GM_ERR_ARG, "%s: prep->pad[%d] is %g; must be finite", fn, k, p->pad[k]);
+        a->pad[k] = p->pad[k];
+    }
+    a->dst = gm__channel_addr(dst, 0);
+    a->width = dst->width;
+    a->height = dst->height;
+    a->dst_pitch = dst->pitch;
+    a->dst_xstride = gm__xstride(dst);
+    a->dst_bstride = dst->batch_pitch;
+    a->dst_cstride = dst->channels == 1 ? 0 : dst->layout == GM_CHW ? dst->plane_pitch
+                                                                     : (long long)gm_dtype_size(dst->dtype);
+    a->channels = dst->channels;
+    a->divide = p->divide;
+    return GM_OK;
+}
+
+/* What messages call source i: gm_preprocess's src, or srcs[i]. */
+static void gm__prep_name(const char* fn, int i, char* name, size_t size)
+{
+    if (!strcmp(fn, "gm_preprocess"))
+        snprintf(name, size, "src");
+    else
+        snprintf(name, size, "srcs[%d]", i);
+}
+
+/* Checks a whole batch and describes it: *plan with the kernel and the
+ * arguments every launch shares (no items yet). Writes nothing else. */
+static gm_status gm__prep_describe(const char* fn, const gm_mat* srcs, const gm_rect* crops, int count,
+                                   const gm_mat* dst, const gm_prep* p, gm__plan* plan)
+{
+    gm_prep_geometry g;
+    gm__prep_item it;
+    char name[32];
+    int i, row;
+    gm_status s;
+    if (!srcs || !dst || !p)
+        return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn, !srcs ? (count == 1 ? "src" : "srcs") : !dst ? "dst" : "prep");
+    if ((s = gm__check(fn, "dst", dst)) != GM_OK)
+        return s;
+    if (count < 1 || count != dst->batch)
+        return gm__fail(GM_ERR_ARG, "%s: %d items but dst->batch is %d", fn, count, (int)dst->batch);
+    for (i = 0; i < count; ++i) {
+        const gm_mat* src = &srcs[i];
+        gm__prep_name(fn, i, name, sizeof name);
+        if ((s = gm__check(fn, name, src)) != GM_OK || (s = gm__check_place(fn, name, src, "dst", dst)) != GM_OK)
+            return s;
+        if (src->batch != 1)
+            return gm__fail(GM_ERR_ARG, "%s: %s is a batch of %d; single images expected", fn, name, (int)src->batch);
+        if (src->dtype != srcs[0].dtype || src->channels != srcs[0].channels)
+            return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d but srcs[0] is %s x%d", fn, name, gm_dtype_name(src->dtype),
+                            (int)src->channels, gm_dtype_name(srcs[0].dtype), (int)srcs[0].channels);
+    }
+    row = gm__prep_row[srcs[0].dtype][dst->dtype][srcs[0].channels - 1];
+    if (row < 0)
+        return gm__fail(GM_ERR_TYPE, "%s: %s x%d -> %s: the source must be u8, u16 or f32 with 1, 3 or 4 channels, "
+                        "dst u8, f16, bf16 or f32", fn, gm_dtype_name(srcs[0].dtype), (int)srcs[0].channels,
+                        gm_dtype_name(dst->dtype));
+    if ((s = gm__prep_common(fn, &srcs[0], dst, p, &plan->args.prep)) != GM_OK)
+        return s;
+    for (i = 0; i < count; ++i) {
+        gm__prep_name(fn, i, name, sizeof name);
+        if ((s = gm__prep_item_of(fn, name, &srcs[i], crops ? &crops[i] : NULL, dst, p, &g, &it)) != GM_OK)
+            return s;
+    }
+    plan->fn = fn;
+    plan->kernel = row;
+    plan->on_host = dst->where != GM_DEVICE;
+    plan->device = (int)dst->device;
+    return GM_OK;
+}
+
+/* Checks a whole batch, then runs it GM__PREP_ITEMS items a launch; nothing
+ * is written unless every item is good. */
+static gm_status gm__preprocess(const char* fn, const gm_mat* srcs, const gm_rect* crops, int count, gm_mat* dst,
+                                const gm_prep* p, gm_prep_geometry* geometry, gm_stream stream)
+{
+    gm_prep defaults;
+    gm__plan plan;
+    gm_prep_geometry g;
+    int i, j, n;
+    gm_status s;
+    if (!p) {
+        memset(&defaults, 0, sizeof defaults);
+        p = &defaults;
+    }
+    if ((s = gm__prep_describe(fn, srcs, crops, count, dst, p, &plan)) != GM_OK)
+        return s;
+    for (i = 0; i < count; i += n) {
+        n = count - i < GM__PREP_ITEMS ? count - i : GM__PREP_ITEMS;
+        plan.args.prep.count = n;
+        plan.args.prep.dst = gm__channel_addr(dst, 0) + (unsigned long long)((int64_t)i * dst->batch_pitch);
+        for (j = 0; j < n; ++j) {
+            gm__prep_item_of(fn, "", &srcs[i + j], crops ? &crops[i + j] : NULL, dst, p, &g, &plan.args.prep.items[j]);
+            if (geometry)
+                geometry[i + j] = g;
+        }
+        if ((s = gm__run(&plan, stream)) != GM_OK)
+            return s;
+    }
+    return GM_OK;
+}
+
+GM_API gm_status gm_preprocess(const gm_mat* src, const gm_rect* crop, gm_mat* dst, const gm_prep* prep,
+                               gm_prep_geometry* geometry, gm_stream stream)
+{
+    return gm__preprocess("gm_preprocess", src, crop, 1, dst, prep, geometry, stream);
+}
+
+GM_API gm_status gm_preprocess_batch(const gm_mat* srcs, const gm_rect* crops, int count, gm_mat* dst,
+                                     const gm_prep* prep, gm_prep_geometry* geometry, gm_stream stream)
+{
+    return gm__preprocess("gm_preprocess_batch", srcs, crops, count, dst, prep, geometry, stream);
+}

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/* gpumat/prep.h: a network's input made in one pass, for one image or a
+ * batch: crop -> resize -> place (stretch, letterbox, crop-centre) -> pad
+ * -> channel map -> (x - mean) * scale -> dtype and layout.
+ *
+ * The result is what OpenCV gives for cv::resize (the crop to the placed
+ * size), cv::copyMakeBorder (the pad, in source units) and
+ * cv::dnn::blobFromImage (the arithmetic, in float) in turn, bit for bit.
+ * It runs on the GPU where the images are in device memory, else on the
+ * CPU, with the same bits. */
+#ifndef GPUMAT_PREP_H
+#define GPUMAT_PREP_H
+
+#include "base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A rectangle of pixels: its top-left pixel and its size. */
+typedef struct gm_rect {
+    int64_t x, y, width, height;
+} gm_rect;
+
+/* How the resized crop is placed in the destination image. */
+typedef enum gm_fit {
+    GM_FIT_STRETCH = 0,    /* resized to the destination's size (blobFromImage, OpenCV dnn's DNN_PMODE_NULL) */
+    GM_FIT_LETTERBOX = 1,  /* scaled to fit inside, aspect kept, the rest padded (rounded by gm_prep.rule) */
+    GM_FIT_CROP_CENTER = 2 /* scaled to cover, aspect kept, the centre kept: blobFromImage(crop = true), OpenCV
+                              dnn's DNN_PMODE_CROP_CENTER (every rule) */
+} gm_fit;
+
+/* How a letterbox rounds, as each framework does. With target Wn x Hn and
+ * a crop of W x H:
+ *   ULTRALYTICS (LetterBox): r = min(Hn / H, Wn / W) in double, the resized
+ *     size round(W * r) x round(H * r) (half to even, at least 1), centred
+ *     pads round(d - 0.1) before and round(d + 0.1) after (d half the pad).
+ *   OPENCV_DNN (Image2BlobParams, DNN_PMODE_LETTERBOX): r in float, sizes
+ *     truncated, the pad before (Wn - w) / 2 in integers.
+ *   DEEPSTREAM (nvinfer maintain-aspect-ratio): the long side fills the
+ *     target, the other Wn * H / W (or Hn * W / H) in double, truncated; the
+ *     pad before (Wn - w) / 2 in integers (symmetric-padding).
+ * The resize then samples at the sizes' own ratios, as all three do. */
+typedef enum gm_letterbox_rule {
+    GM_LETTERBOX_ULTRALYTICS = 0,
+    GM_LETTERBOX_OPENCV_DNN = 1,
+    GM_LETTERBOX_DEEPSTREAM = 2
+} gm_letterbox_rule;
+
+/* The interpolation of gm_prep, zero the default: cv::resize's
+ * INTER_LINEAR, which every rule above uses. */
+typedef enum gm_prep_interp {
+    GM_PREP_LINEAR = 0,      /* GM_INTER_LINEAR */
+    GM_PREP_NEAREST = 1,     /* GM_INTER_NEAREST */
+    GM_PREP_AREA = 2,        /* GM_INTER_AREA */
+    GM_PREP_LINEAR_EXACT = 3 /* GM_INTER_LINEAR_EXACT */
+} gm_prep_interp;
+
+/* What gm_preprocess does. Zero-initialise it ({0}) and set what differs:
+ * every zero is a default (a stretch, linear, no pad, identity channels, no
+ * mean, scale 1). */
+typedef struct gm_prep {
+    gm_fit fit;
+    gm_letterbox_rule rule;
+    gm_prep_interp interp;
+    int top_left;   /* letterbox: the image at the top left, all pad right and bottom (ultralytics center=False,
+                       DeepStream without symmetric-padding); 0: centred */
+    int no_upscale; /* letterbox: never enlarge (ultralytics scaleup=False) */
+    double pad[4];  /* the letterbox's pad, in source units and source channel order (ultralytics: 114) */
+    int swap_rb;    /* destination channel 0 reads source channel 2, and 2 reads 0 (BGR <-> RGB) */
+    const int* channel_map; /* else, if not NULL: destination channel c reads source channel channel_map[c]
+                               (dst->channels entries); NULL and no swap_rb: channel c reads c, and a 1-channel
+                               source fills every channel */
+    double mean[4];  /* subtracted, in destination channel order */
+    double scale[4]; /* then multiplied by (0 means 1), in destination channel order: 1 / std, or 1 / 255 */
+    int divide;      /* (x - mean) / scale instead, in float (torch's (x - mean) / std): scale holds std */
+} gm_prep;
+
+/* Where the resized crop landed, to map the network's boxes back: the
+ * crop read, the destination's size, the resized crop's size and its
+ * top-left pixel in the destination (negative where crop-centre cut it),
+ * and the gains: resized size / crop size per axis. ratio: the rule's own
+ * factor (r above, or OpenCV's float factor). */
+typedef struct gm_prep_geometry {
+    gm_rect crop;
+    int64_t dst_width, dst_height;
+    int64_t left, top, width, height;
+    double gain_x, gain_y;
+    double ratio;
+    gm_fit fit;
+} gm_prep_geometry;
+
+/* The destination image dst (one image: batch 1) from the crop rectangle
+ * of src (NULL: the whole image) as prep says (NULL: every default), queued
+ * on stream; *geometry
+ * (if not NULL) says where the crop landed. src: u8, u16 or f32, 1, 3 or 4
+ * channels, any layout and pitches; dst: u8, f16, bf16 or f32, 1-4
+ * channels, interleaved (NHWC) or planar (NCHW), for example one image of a
+ * TensorRT binding. Bad input (an empty or out-of-image crop, a channel map
+ * outside the source, overlapping src and dst) returns a status and writes
+ * nothing. */
+GM_API gm_status gm_preprocess(const gm_mat* src, const gm_rect* crop, gm_mat* dst, const gm_prep* prep,
+                               gm_prep_geometry* geometry, gm_stream stream);
+
+/* count items into the count images of batched dst (dst->batch == count),
+ * each from its own source view srcs[i] and crop crops[i] (crops NULL: the
+ * whole views) with its own placement, geometry[i]: frames of different
+ * sizes, or regions of one frame (pass the same view count times). The
+ * sources share dtype and channels. Items go GM_PREP_ITEMS_PER_LAUNCH to a
+ * kernel launch. */
+GM_API gm_status gm_preprocess_batch(const gm_mat* srcs, const gm_rect* crops, int count, gm_mat* dst,
+                                     const gm_prep* prep, gm_prep_geometry* geometry, gm_stream stream);
+
+/* Items one launch of gm_preprocess_batch carries. */
+#define GM_PREP_ITEMS_PER_LAUNCH 32
+
+/* The placement gm_preprocess would make, without running it: the crop
+ * (width x height, at crop_x, crop_y) into a dst_width x dst_height image. */
+GM_API gm_status gm_prep_geometry_of(const gm_rect* crop, int64_t dst_width, int64_t dst_height, const gm_prep* prep,
+                                     gm_prep_geometry* geometry);
+
+/* A box of the network's output, box[4] = {x0, y0, x1, y1} in destination
+ * pixels, in source pixels: (x - left) / gain_x + crop.x, likewise for y,
+ * as ultralytics' scale_boxes and DeepStream map them (not clipped). */
+GM_API void gm_prep_box_to_source(const gm_prep_geometry* geometry, const double box[4], double out[4]);
+
+/* OpenCV dnn's integer mapping, for parity with
+ * Image2BlobParams::blobRectToImageRect: r in destination pixels to the
+ * crop's pixels (plus the crop's origin), as OpenCV computes it from the
+ * two sizes alone: its float factor and truncating casts, by its letterbox,
+ * crop-centre or stretch branch as geometry->fit says, whatever rule
+ * placed the crop. Its letterbox branch is off by the pad where another
+ * rule pads differently (opencv #26085); gm_prep_box_to_source is exact. */
+GM_API gm_rect gm_prep_rect_to_source_cv(const gm_prep_geometry* geometry, gm_rect r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
