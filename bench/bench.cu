@@ -5,7 +5,8 @@
 // line to the file named on the command line; bench/report.py turns those
 // rows (and bench/bench_torch.py's) into bench/RESULTS.md.
 //
-// gm_resize's throughput is its own section (resize_section).
+// gm_resize's throughput is its own section (resize_section), and so is
+// gm_preprocess's (prep_section).
 //
 // Build and run: `make bench` (on a GPU machine), or by hand:
 //   nvcc -O3 -std=c++17 -arch=sm_90 -Iinclude bench/bench.cu -o build/bench -ldl -lpthread
@@ -923,6 +924,109 @@ void resize_one(int sw, int sh, int dw, int dh, gm_dtype dt, gm_interp interp, c
     }
 }
 
+// ---------------------------------------------------------------- preprocess
+
+// The least gm_preprocess can move: for each item the crop's source rows its
+// resize reads (whole crop rows) and the destination image written.
+double prep_floor(const std::vector<gm_mat>& srcs, const std::vector<gm_rect>& crops, const gm_mat& dst,
+                  const gm_prep& pp)
+{
+    double bytes = (double)crops.size() * dst.width * dst.height * dst.channels * gm_dtype_size(dst.dtype);
+    for (size_t i = 0; i < crops.size(); ++i) {
+        gm_prep_geometry g;
+        gm__prep_item it;
+        gm__resize_args a;
+        if (gm__prep_item_of("bench", "src", &srcs[i], &crops[i], &dst, &pp, &g, &it) != GM_OK)
+            return NAN;
+        memset(&a, 0, sizeof a);
+        a.height = it.height;
+        a.map = it.map;
+        bytes += rows_read(a, it.map.sampler) * crops[i].width * srcs[i].channels * gm_dtype_size(srcs[i].dtype);
+    }
+    return bytes;
+}
+
+// gm_preprocess(_batch) throughput: crops[i] of frame i % frames (u8,
+// 3 channels, fw x fh) into image i of a count x 3 x dh x dw NCHW dst.
+void prep_one(const char* op, int fw, int fh, int frames, const std::vector<gm_rect>& crops, int dw, int dh,
+              gm_dtype dd, const gm_prep& pp)
+{
+    int count = (int)crops.size();
+    gm_desc fd = desc_of(fw, fh, frames, 3, GM_U8, GM_HWC), dd_ = desc_of(dw, dh, count, 3, dd, GM_CHW);
+    size_t sbytes = (size_t)fw * fh * 3 * frames, dbytes = (size_t)dw * dh * 3 * count * gm_dtype_size(dd);
+    std::vector<gm_mat> srcs[SETS];
+    gm_mat dv[SETS];
+    void* src[SETS] = {0};
+    void* dst[SETS] = {0};
+    std::string size = std::to_string(count) + " x " + std::to_string(fw) + "x" + std::to_string(fh) + "->" +
+                       std::to_string(dw) + "x" + std::to_string(dh);
+    Row r("preprocess", op, size, "gpumat");
+    Timing t;
+    bool ok = true;
+    for (int i = 0; ok && i < SETS; ++i) {
+        gm_mat all;
+        ok = CUDA_OK(cudaMalloc(&src[i], sbytes)) && CUDA_OK(cudaMalloc(&dst[i], dbytes)) &&
+             fill_random(src[i], sbytes, GM_U8, 0, 255) && gm_ok(gm_wrap_desc(&all, src[i], &fd, GM_DEVICE)) &&
+             gm_ok(gm_wrap_desc(&dv[i], dst[i], &dd_, GM_DEVICE));
+        for (int k = 0; ok && k < count; ++k) {
+            gm_mat m;
+            ok = gm_ok(gm_item(&all, &m, k % frames));
+            srcs[i].push_back(m);
+        }
+    }
+    if (ok) {
+        r.bytes = prep_floor(srcs[0], crops, dv[0], pp);
+        char note[64];
+        snprintf(note, sizeof note, "%d item%s", count, count > 1 ? "s" : "");
+        r.note = note;
+    }
+    ok = ok && time_call(
+                   [&](int i) {
+                       return gm_ok(gm_preprocess_batch(srcs[i].data(), crops.data(), count, &dv[i], &pp, NULL,
+                                                        (gm_stream)g_stream));
+                   },
+                   true, &t);
+    r.us = t.us;
+    r.latency_us = t.latency_us;
+    emit(ok ? r : r.error());
+    for (int i = 0; i < SETS; ++i) {
+        cudaFree(src[i]);
+        cudaFree(dst[i]);
+    }
+}
+
+// The issue's cases: a YOLO letterbox of a 1080p frame (f32, f16), 32
+// frames in one call, 64 regions of different sizes of one 4K frame into a
+// 224x224 classifier batch.
+void prep_section()
+{
+    gm_prep yolo;
+    memset(&yolo, 0, sizeof yolo);
+    yolo.fit = GM_FIT_LETTERBOX;
+    yolo.swap_rb = 1;
+    for (int c = 0; c < 3; ++c) {
+        yolo.pad[c] = 114;
+        yolo.scale[c] = 1 / 255.0;
+    }
+    std::vector<gm_rect> one(1, gm_rect{0, 0, 1920, 1080}), frames32(32, gm_rect{0, 0, 1920, 1080}), rois;
+    prep_one("prep_letterbox_u8_f32", 1920, 1080, 1, one, 640, 640, GM_F32, yolo);
+    prep_one("prep_letterbox_u8_f16", 1920, 1080, 1, one, 640, 640, GM_F16, yolo);
+    prep_one("prep_letterbox_batch_u8_f32", 1920, 1080, 32, frames32, 640, 640, GM_F32, yolo);
+    gm_prep cls;
+    memset(&cls, 0, sizeof cls);
+    const double mean[3] = {123.675, 116.28, 103.53}, stdv[3] = {58.395, 57.12, 57.375};
+    for (int c = 0; c < 3; ++c) {
+        cls.mean[c] = mean[c];
+        cls.scale[c] = 1 / stdv[c];
+    }
+    cls.swap_rb = 1;
+    for (int i = 0; i < 64; ++i) {
+        int64_t w = 64 + (int64_t)(rnd() % 600), h = 64 + (int64_t)(rnd() % 600);
+        rois.push_back(gm_rect{(int64_t)(rnd() % (3840 - w)), (int64_t)(rnd() % (2160 - h)), w, h});
+    }
+    prep_one("prep_rois_u8_f32", 3840, 2160, 1, rois, 224, 224, GM_F32, cls);
+}
+
 void resize_section()
 {
     resize_one(3840, 2160, 1920, 1080, GM_U8, GM_INTER_LINEAR, "linear");
@@ -959,7 +1063,7 @@ int main(int argc, char** argv)
 {
     /* CASE (optional): only the cases whose "op size" contains it, e.g.
      * "merge_f32_u8 3840", for a profiler run (ncu), or "host" for the host
-     * overhead alone, "resize" for gm_resize alone, or the sweep's configurations whose "transform SRC DST
+     * overhead alone, "resize" for gm_resize alone, "preprocess" for gm_preprocess alone, or the sweep's configurations whose "transform SRC DST
      * cN LAYOUT" contains it, e.g. "transform u8 f32 c1"; no NVRTC section
      * then. */
     const char* only = argc == 3 ? argv[2] : NULL;
@@ -993,6 +1097,8 @@ int main(int argc, char** argv)
         host_section();
     if (!only || !strcmp(only, "resize"))
         resize_section();
+    if (!only || !strcmp(only, "preprocess"))
+        prep_section();
     if (!only || !strncmp(only, "transform", 9))
         sweep_section(only);
     if (!only)

@@ -160,6 +160,18 @@ def resize_section(rows):
                         fmt(r.get("latency_us"), 2), r.get("note", "")] for r in res])
 
 
+def prep_section(rows):
+    res = [r for r in rows if r.get("section") == "preprocess"]
+    md = ["## gm_preprocess (u8 BGR frames to RGB NCHW, throughput; bytes = the crops' source rows read + "
+          "destination written)", ""]
+    if not res:
+        return md + ["Not run.", ""]
+    return md + table(["op", "size", "us per call", "us per item", "% of copy", "latency us", "note"],
+                      [[r["op"], r["size"], fmt(r.get("us"), 2),
+                        fmt(r["us"] / int(r["size"].split(" ")[0]), 2) if r.get("us") else "",
+                        fmt(r.get("pct_of_copy"), 1), fmt(r.get("latency_us"), 2), r.get("note", "")] for r in res])
+
+
 def nvrtc_section(rows):
     comp = [r for r in rows if r.get("section") == "nvrtc"]
     timed = [r for r in comp if r.get("us")]
@@ -263,7 +275,7 @@ def main():
     if ref:
         md += [f"Ceiling used for every % below: **{ref['gbps']:,.0f} GB/s** ({ref['impl']}).", ""]
     op_md, summary = op_sections(groups)
-    md += summary_section(summary) + op_md + sweep_section(rows) + host_section(rows) + resize_section(rows)
+    md += summary_section(summary) + op_md + sweep_section(rows) + host_section(rows) + resize_section(rows) + prep_section(rows)
     md += nvrtc_section(rows)
     md += jit_section(rows)
     md += not_run_section(rows, problems, plot_note)

@@ -399,7 +399,7 @@ static void preps(int some)
                 for (z = 0; z < 4; ++z, ++k) {
                     pair src, dst;
                     prep_how h;
-                    int dch = channels[c] == 1 ? (k % 2 ? 3 : 1) : 3 + (k % 4 == 3), ci;
+                    int dch = channels[c] == 1 ? (k % 2 ? 3 : 1) : channels[c] == 4 && k % 4 == 3 ? 4 : 3, ci;
                     gm_layout ld = (gm_layout)(k & 1);
                     memset(&h, 0, sizeof h);
                     h.count = k % 5 == 2 ? 35 : 1;
