@@ -21,6 +21,8 @@ example trt_input "$B/trt_input"
 example mask_overlay "$B/mask_overlay" "$T"
 example pipeline "$B/pipeline"
 example wrap_foreign "$B/wrap_foreign"
+example yolo_letterbox "$B/yolo_letterbox"
+example classify_crops "$B/classify_crops"
 example python python3 examples/python/roundtrip.py "$B/libgpumat.so"
 # numpy through DLPack on the CPU path: python3 if it has numpy, else Debian's
 # /usr/bin/python3 (python3-numpy), else SKIP (not a pass).
