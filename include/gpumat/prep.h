@@ -98,7 +98,9 @@ typedef struct gm_prep_geometry {
  * channels, interleaved (NHWC) or planar (NCHW), for example one image of a
  * TensorRT binding. Bad input (an empty or out-of-image crop, a channel map
  * outside the source, overlapping src and dst) returns a status and writes
- * nothing. */
+ * nothing. The sampling is cv::resize's of the crop to the placed size
+ * (gm_resize's, with its reroutes); u16 and f32 sources are resized in
+ * their dtype, then converted to float for the arithmetic. */
 GM_API gm_status gm_preprocess(const gm_mat* src, const gm_rect* crop, gm_mat* dst, const gm_prep* prep,
                                gm_prep_geometry* geometry, gm_stream stream);
 
@@ -114,8 +116,8 @@ GM_API gm_status gm_preprocess_batch(const gm_mat* srcs, const gm_rect* crops, i
 /* Items one launch of gm_preprocess_batch carries. */
 #define GM_PREP_ITEMS_PER_LAUNCH 32
 
-/* The placement gm_preprocess would make, without running it: the crop
- * (width x height, at crop_x, crop_y) into a dst_width x dst_height image. */
+/* The placement gm_preprocess would make of crop into a dst_width x
+ * dst_height image, without running it. */
 GM_API gm_status gm_prep_geometry_of(const gm_rect* crop, int64_t dst_width, int64_t dst_height, const gm_prep* prep,
                                      gm_prep_geometry* geometry);
 
@@ -129,8 +131,8 @@ GM_API void gm_prep_box_to_source(const gm_prep_geometry* geometry, const double
  * crop's pixels (plus the crop's origin), as OpenCV computes it from the
  * two sizes alone: its float factor and truncating casts, by its letterbox,
  * crop-centre or stretch branch as geometry->fit says, whatever rule
- * placed the crop. Its letterbox branch is off by the pad where another
- * rule pads differently (opencv #26085); gm_prep_box_to_source is exact. */
+ * placed the crop, truncations included (OpenCV's mapping is reported wrong:
+ * opencv #26085). gm_prep_box_to_source is the exact inverse. */
 GM_API gm_rect gm_prep_rect_to_source_cv(const gm_prep_geometry* geometry, gm_rect r);
 
 #ifdef __cplusplus
