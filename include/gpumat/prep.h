@@ -68,9 +68,9 @@ typedef struct gm_prep {
     int no_upscale; /* letterbox: never enlarge (ultralytics scaleup=False) */
     double pad[4];  /* the letterbox's pad, in source units and source channel order (ultralytics: 114) */
     int swap_rb;    /* destination channel 0 reads source channel 2, and 2 reads 0 (BGR <-> RGB) */
-    const int* channel_map; /* else, if not NULL: destination channel c reads source channel channel_map[c]
-                               (dst->channels entries); NULL and no swap_rb: channel c reads c, and a 1-channel
-                               source fills every channel */
+    const int* channel_map; /* if not NULL (it wins over swap_rb): destination channel c reads source
+                               channel channel_map[c] (dst->channels entries); NULL and no swap_rb: channel c
+                               reads c, and a 1-channel source fills every channel */
     double mean[4];  /* subtracted, in destination channel order */
     double scale[4]; /* then multiplied by (0 means 1), in destination channel order: 1 / std, or 1 / 255 */
     int divide;      /* (x - mean) / scale instead, in float (torch's (x - mean) / std): scale holds std */
