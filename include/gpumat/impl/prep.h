@@ -84,7 +84,8 @@ static gm_status gm__place(const char* fn, const char* name, const gm_rect* crop
         gm__letterbox(W, H, dst_width, dst_height, p, g);
         if (g->width < 1 || g->height < 1)
             return gm__fail(GM_ERR_SIZE, "%s: %s: the letterbox of a %lldx%lld crop into %lldx%lld is empty "
-                            "(%lldx%lld)", fn, name, (long long)W, (long long)H, (long long)dst_width, (long long)dst_height,
+                            "(%lldx%lld)", fn, name, (long long)W, (long long)H, (long long)dst_width,
+                            (long long)dst_height,
                             (long long)g->width, (long long)g->height);
     } else {
         /* blobFromImage(crop = true): a float factor, cv::resize's explicit
@@ -255,7 +256,8 @@ static gm_status gm__prep_describe(const char* fn, const gm_mat* srcs, const gm_
     int i, row;
     gm_status s;
     if (!srcs || !dst || !p)
-        return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn, !srcs ? (count == 1 ? "src" : "srcs") : !dst ? "dst" : "prep");
+        return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn,
+                        !srcs ? (count == 1 ? "src" : "srcs") : !dst ? "dst" : "prep");
     if ((s = gm__check(fn, "dst", dst)) != GM_OK)
         return s;
     if (count < 1 || count != dst->batch)
