@@ -883,6 +883,19 @@ double rows_read(const gm__resize_args& a, int sampler)
     return (double)std::count(used.begin(), used.end(), 1);
 }
 
+// Emits a timed row (its error where the case failed) and frees the case's
+// buffer sets.
+void emit_timed(Row r, bool ok, const Timing& t, void* const* src, void* const* dst)
+{
+    r.us = t.us;
+    r.latency_us = t.latency_us;
+    emit(ok ? r : r.error());
+    for (int i = 0; i < SETS; ++i) {
+        cudaFree(src[i]);
+        cudaFree(dst[i]);
+    }
+}
+
 // gm_resize throughput: bytes = the source rows read (whole rows) + the
 // destination written, over time; interleaved 3-channel images.
 void resize_one(int sw, int sh, int dw, int dh, gm_dtype dt, gm_interp interp, const char* name)
@@ -915,13 +928,7 @@ void resize_one(int sw, int sh, int dw, int dh, gm_dtype dt, gm_interp interp, c
     }
     ok = ok && time_call([&](int i) { return gm_ok(gm_resize(&sv[i], &dv[i], interp, (gm_stream)g_stream)); }, true,
                          &t);
-    r.us = t.us;
-    r.latency_us = t.latency_us;
-    emit(ok ? r : r.error());
-    for (int i = 0; i < SETS; ++i) {
-        cudaFree(src[i]);
-        cudaFree(dst[i]);
-    }
+    emit_timed(r, ok, t, src, dst);
 }
 
 // ---------------------------------------------------------------- preprocess
@@ -986,13 +993,7 @@ void prep_one(const char* op, int fw, int fh, int frames, const std::vector<gm_r
                                                         (gm_stream)g_stream));
                    },
                    true, &t);
-    r.us = t.us;
-    r.latency_us = t.latency_us;
-    emit(ok ? r : r.error());
-    for (int i = 0; i < SETS; ++i) {
-        cudaFree(src[i]);
-        cudaFree(dst[i]);
-    }
+    emit_timed(r, ok, t, src, dst);
 }
 
 // The issue's cases: a YOLO letterbox of a 1080p frame (f32, f16), 32

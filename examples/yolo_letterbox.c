@@ -64,12 +64,16 @@ done:
     return s;
 }
 
-/* IEEE half -> float, for the check by hand. */
-static float half_to_float(uint16_t h)
+/* The pad's element: 114 * (float)(1 / 255), rounded to f16 by gm_convert. */
+static uint16_t pad_f16(void)
 {
-    int e = (h >> 10) & 31, m = h & 1023;
-    float v = e ? ldexpf((float)(m | 1024), e - 25) : ldexpf((float)m, -24);
-    return (h & 0x8000) ? -v : v;
+    float pad = 114.0f * (float)(1 / 255.0);
+    uint16_t h = 0;
+    gm_mat from, to;
+    if (gm_wrap(&from, &pad, 1, 1, GM_F32, 1, GM_HWC, 0, GM_HOST) != GM_OK ||
+        gm_wrap(&to, &h, 1, 1, GM_F16, 1, GM_HWC, 0, GM_HOST) != GM_OK || gm_convert(&from, &to, 1, 0, NULL) != GM_OK)
+        return 0;
+    return h;
 }
 
 int main(void)
@@ -88,7 +92,7 @@ int main(void)
     }
     gm_prep_box_to_source(&geo, box, in_frame);
     /* 1920x1080 at 1/3 is 640x360, 140 rows of pad above and below, 114 / 255 */
-    ok = geo.width == N && geo.height == 360 && geo.top == 140 && fabsf(half_to_float(cpu[0]) - 114 / 255.0f) < 1e-3f &&
+    ok = geo.width == N && geo.height == 360 && geo.top == 140 && cpu[0] == pad_f16() &&
          cpu[(size_t)N * N - 1] == cpu[0] && cpu[(size_t)140 * N] != cpu[0] &&
          fabs(in_frame[1] - 180.0) < 1e-9 && fabs(in_frame[2] - 900.0) < 1e-9;
     printf("yolo_letterbox: the box (100, 200)-(300, 400) of the input is (%.0f, %.0f)-(%.0f, %.0f) in the frame\n",
