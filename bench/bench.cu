@@ -855,28 +855,22 @@ void sweep_section(const char* only)
 
 // ---------------------------------------------------------------- resize
 
-// Source rows a resize reads (the floor counts each once): the rows of both
-// taps of every destination row for linear, one for nearest, each cell's
-// rows for area, as gm__resize_pixel computes them.
+// Source rows a resize reads (the floor counts each once): the rows of each
+// destination row's taps (resize.inc's gm__taps).
 double rows_read(const gm__resize_args& a, int sampler)
 {
     std::vector<char> used((size_t)a.map.src_height, 0);
     for (long long y = 0; y < a.height; ++y) {
-        long long s, lo, hi;
-        if (sampler == GM__SAMPLER_NEAREST) {
-            lo = hi = gm__nearest(y, a.map.scale_y, a.map.src_height);
-        } else if (sampler == GM__SAMPLER_LINEAR) {
-            gm__linear_coord(y, a.map.scale_y, a.map.inv_y, a.map.area_coeffs, &s);
-            lo = gm__clip(s, 0, a.map.src_height - 1);
-            hi = gm__clip(s + 1, 0, a.map.src_height - 1);
-        } else if (sampler == GM__SAMPLER_AREA_FAST) {
-            lo = y * a.map.iscale_y;
-            hi = std::min(lo + a.map.iscale_y, a.map.src_height) - 1;
-        } else {
-            gm__area_axis ax = gm__area_axis_of(y, a.map.scale_y, a.map.src_height);
-            lo = gm__area_first(&ax);
-            hi = gm__area_end(&ax) - 1;
-        }
+        gm__taps t = gm__taps_y(GM_U8, sampler, &a, 0, y);
+        long long lo = std::max(t.s0, 0LL), hi = lo;
+        if (sampler == GM__SAMPLER_LINEAR)
+            hi = t.s1;
+        else if (sampler == GM__SAMPLER_LINEAR_EXACT)
+            hi = t.s0 < 0 || t.s0 >= a.map.src_height - 1 ? lo : lo + 1;
+        else if (sampler == GM__SAMPLER_AREA_FAST)
+            hi = lo + t.n - 1;
+        else if (sampler == GM__SAMPLER_AREA)
+            hi = t.s1 - 1;
         for (long long r = lo; r <= hi; ++r)
             used[(size_t)r] = 1;
     }

@@ -161,8 +161,8 @@ def emit_kernels():
     cpu_resize = "\n".join("static void gm__cpu_resize_%s(const gm__resize_args* a, int c, int sampler) "
                            "{ gm__cpu_resize_loop(%s, c, sampler, a); }" % (t, M.enum(t)) for t in M.DTYPE_NAMES)
     cpu_resize_table = ", ".join("gm__cpu_resize_%s" % t for t in M.DTYPE_NAMES)
-    prep_row = lookup(rows, "prep", [M.DTYPE_NAMES, M.DTYPE_NAMES, M.CHANNELS],
-                      lambda k: (k.src, k.dst, k.channels))
+    prep_row = lookup(rows, "prep", [M.DTYPE_NAMES, M.DTYPE_NAMES, M.CHANNELS, M.SAMPLERS],
+                      lambda k: (k.src, k.dst, k.channels, k.sampler))
     cpu_prep = "\n".join("static void gm__cpu_prep_%s_%s(const gm__prep_args* a, int c) { gm__cpu_prep_loop(%s, %s, c, a); }"
                          % (s, d, M.enum(s), M.enum(d)) for s in M.PREP_SRC for d in M.PREP_DST)
     cpu_prep_table = "\n".join("    {%s}," % ", ".join("gm__cpu_prep_%s_%s" % (s, d) if s in M.PREP_SRC and
@@ -244,8 +244,8 @@ typedef void (*gm__cpu_resize_fn)(const gm__resize_args*, int, int);
 static const gm__cpu_resize_fn gm__cpu_resize_fns[GM_DTYPE_COUNT] = {%s};
 
 /* The row of the pre-process kernel, -1 where there is none:
- * [src][dst][source channels - 1]. */
-static const short gm__prep_row[GM_DTYPE_COUNT][GM_DTYPE_COUNT][4] = %s;
+ * [src][dst][source channels - 1][sampler]. */
+static const short gm__prep_row[GM_DTYPE_COUNT][GM_DTYPE_COUNT][4][GM__SAMPLER_COUNT] = %s;
 
 /* CPU path of the pre-process: one function per dtype pair it has, else 0. */
 %s

@@ -93,7 +93,7 @@ class Kernel:
         if family == "resize":
             self.name = name("resize", src, "c%d" % channels, sampler)
         elif family == "prep":
-            self.name = name("prep", src, dst, "c%d" % channels)
+            self.name = name("prep", src, dst, "c%d" % channels, sampler)
         else:
             self.name = name("xform", src, dst, "c%d" % channels, *((src_layout, dst_layout) if fast else ()))
 
@@ -106,13 +106,15 @@ def catalogue():
     planner runs it as interleaved, so its only fast kernel is hwc -> hwc.
     Then the resize of each dtype and channel count by each sampler, whose
     layouts and pitches are launch arguments; then the pre-process of each
-    source dtype, destination dtype and source channel count."""
+    source dtype, destination dtype, source channel count and sampler (a
+    launch carries the items of one sampler)."""
     rows = [Kernel("xform", s, d, c) for s, d, c in specs()]
     rows += [Kernel("xform_fast", s, d, c, ls, ld) for s, d, c in specs() for ls in LAYOUTS for ld in LAYOUTS
              if c > 1 or ls == ld == "hwc"]
     rows += [Kernel("resize", t, t, c, sampler=r) for t in DTYPE_NAMES for c in CHANNELS for r in SAMPLERS
              if r != "linear_exact" or t in EXACT_DTYPES]
-    rows += [Kernel("prep", s, d, c) for s in PREP_SRC for d in PREP_DST for c in BLOB_CHANNELS]
+    rows += [Kernel("prep", s, d, c, sampler=r) for s in PREP_SRC for d in PREP_DST for c in BLOB_CHANNELS
+             for r in SAMPLERS if r != "linear_exact" or s in EXACT_DTYPES]
     return rows
 
 

@@ -60,19 +60,20 @@ __device__ __forceinline__ void gm__grid_begin()
 #endif
 }
 
-/* Runs pixel(b, y, x) for every pixel of a width x height x batch launch of
- * the 2-D kernels (blocks of 32 pixels by rows, one image a z block): rows
- * and images beyond the grid are covered by stride loops, so any height and
- * batch fit in the launch limits. */
-template <class Pixel>
-__device__ __forceinline__ void gm__each_pixel(long long width, long long height, long long batch, Pixel pixel)
+/* Runs run(b, x, y, end) for every run of `rows` rows [y, end) of one column
+ * x of a width x height x batch launch of the 2-D kernels: blocks of 32
+ * columns by runs, one image a z block; rows and images beyond the grid are
+ * covered by stride loops, so any height and batch fit in the launch
+ * limits. A thread walking several rows computes what its column shares
+ * once (the host sizes the grid by the same rows, impl/run.h). */
+template <class Run>
+__device__ __forceinline__ void gm__each_run(long long width, long long height, long long batch, int rows, Run run)
 {
-    long long x = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    long long x = (long long)blockIdx.x * blockDim.x + threadIdx.x, step = (long long)gridDim.y * blockDim.y * rows;
     gm__grid_begin();
     if (x >= width)
         return;
     for (long long b = blockIdx.z; b < batch; b += gridDim.z)
-        for (long long y = (long long)blockIdx.y * blockDim.y + threadIdx.y; y < height;
-             y += (long long)gridDim.y * blockDim.y)
-            pixel(b, y, x);
+        for (long long y = ((long long)blockIdx.y * blockDim.y + threadIdx.y) * rows; y < height; y += step)
+            run(b, x, y, y + rows < height ? y + rows : height);
 }

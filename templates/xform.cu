@@ -6,8 +6,8 @@
 template <int S, int D, int CD>
 __device__ __forceinline__ void gm__xform(const gm__xform_args& a)
 {
-    gm__each_pixel(a.width, a.height, a.batch,
-                   [&](long long b, long long y, long long x) { gm__pixel(S, D, CD, &a, b, y, x); });
+    gm__each_run(a.width, a.height, a.batch, 1,
+                 [&](long long b, long long x, long long y, long long) { gm__pixel(S, D, CD, &a, b, y, x); });
 }
 
 /* The entry point of one catalogue row of this family (gen/model.py): every

@@ -1560,8 +1560,8 @@ static void test_kernels(void)
         reset_error();
         CHECK(gm_kernels_for(GM_U8, GM_F32, 3, kernels, -1) == 0 && strncmp(gm_last_error(), "gm_kernels_for: max", 19) == 0,
               "gm_kernels_for(..., -1): %s", gm_last_error());
-        CHECK(gm_kernels_for(GM_U8, GM_F32, 3, NULL, 0) == 7, "gm_kernels_for(..., NULL, 0) counts: %s", gm_last_error());
-        CHECK(gm_kernels_for(GM_U8, GM_F32, 3, kernels, 7) == 7, "gm_kernels_for: %s", gm_last_error());
+        CHECK(gm_kernels_for(GM_U8, GM_F32, 3, NULL, 0) == 11, "gm_kernels_for(..., NULL, 0) counts: %s", gm_last_error());
+        CHECK(gm_kernels_for(GM_U8, GM_F32, 3, kernels, 7) == 11, "gm_kernels_for: %s", gm_last_error());
     }
     CHECK(size == 12345, "image_size written on an argument failure: %zu", size);
     reset_error();

@@ -21,12 +21,15 @@ static void trace(int event, int kernel);
 #include <sys/time.h>
 
 static long fast_launches, generic_launches, half_block_launches, loads;
+static char launched[GM__KERNEL_COUNT];
 
 static void trace(int event, int kernel)
 {
     int fast = gm__kernels[kernel].family == GM__FAMILY_XFORM_FAST;
-    if (event == GM_TRACE_LAUNCH || event == GM_TRACE_LAUNCH_HALF)
+    if (event == GM_TRACE_LAUNCH || event == GM_TRACE_LAUNCH_HALF) {
         __atomic_add_fetch(fast ? &fast_launches : &generic_launches, 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&launched[kernel], 1, __ATOMIC_RELAXED);
+    }
     if (event == GM_TRACE_LAUNCH_HALF)
         __atomic_add_fetch(&half_block_launches, 1, __ATOMIC_RELAXED);
     if (event == GM_TRACE_LOAD)
@@ -380,32 +383,36 @@ static gm_status op_prep(const gm_mat* s, gm_mat* d, const void* p)
 }
 
 /* Every pre-process kernel (source dtype, destination dtype, source
- * channels) against the CPU path, placements, interpolations, channel maps
- * and layouts taking turns, one item or a batch of items more than one
- * launch carries (35, so two launches). some: u8 x3 into f32 and f16 only
- * (under compute-sanitizer). */
+ * channels, sampler) against the CPU path, placements, channel maps and
+ * layouts taking turns, one item or a batch of items more than one launch
+ * carries (35, so two launches, items of several samplers). Each
+ * interpolation meets each of the first four sizes; the last is a whole 2x
+ * for the first item's view (a third of the width, two thirds of the
+ * height), so linear and area run area_fast there. some: u8 x3 into f32 and
+ * f16 only (under compute-sanitizer). */
 static void preps(int some)
 {
     static const gm_dtype srcs[] = {GM_U8, GM_U16, GM_F32}, dsts[] = {GM_U8, GM_F16, GM_BF16, GM_F32};
     static const int channels[] = {1, 3, 4}, map[4] = {2, 0, 0, 1};
-    static const int64_t sizes[][4] = {{37, 29, 20, 20}, {40, 30, 20, 15}, {13, 7, 40, 23}, {64, 36, 16, 16}};
-    int s, d, c, z, k = 0, cases = 0;
+    static const int64_t sizes[][4] = {
+        {37, 29, 20, 20}, {40, 30, 20, 15}, {13, 7, 40, 23}, {64, 36, 16, 16}, {96, 48, 16, 16}, {50, 40, 11, 17}};
+    int s, d, c, z, k = 0, cases = 0, missing = 0;
     char what[200];
     for (s = 0; s < 3; ++s)
         for (d = 0; d < 4; ++d)
             for (c = 0; c < 3; ++c) {
                 if (some && !(srcs[s] == GM_U8 && channels[c] == 3 && (dsts[d] == GM_F32 || dsts[d] == GM_F16)))
                     continue;
-                for (z = 0; z < 4; ++z, ++k) {
+                for (z = 0; z < 6; ++z, ++k) {
                     pair src, dst;
                     prep_how h;
                     int dch = channels[c] == 1 ? (k % 2 ? 3 : 1) : channels[c] == 4 && k % 4 == 3 ? 4 : 3, ci;
                     gm_layout ld = (gm_layout)(k & 1);
                     memset(&h, 0, sizeof h);
-                    h.count = k % 5 == 2 ? 35 : 1;
+                    h.count = (k + k / 6) % 6 == 2 ? 35 : 1;
                     h.prep.fit = (gm_fit)(k % 3);
                     h.prep.rule = (gm_letterbox_rule)((k / 3) % 3);
-                    h.prep.interp = (gm_prep_interp)((k / 2) % 4);
+                    h.prep.interp = (gm_prep_interp)(z < 4 ? (z + s + d + c) % 4 : z == 5 || k % 2 ? GM_PREP_AREA : GM_PREP_LINEAR);
                     h.prep.top_left = k % 7 == 1;
                     h.prep.swap_rb = channels[c] >= 3 && k % 3 == 1;
                     h.prep.channel_map = channels[c] == 4 && k % 3 == 2 ? map : NULL;
@@ -432,6 +439,10 @@ static void preps(int some)
                 }
             }
     printf("gpu: %d preprocess cases\n", cases);
+    for (k = 0; !some && k < GM__KERNEL_COUNT; ++k)
+        if (gm__kernels[k].family == GM__FAMILY_PREP && !launched[k] && missing++ < 5)
+            printf("gpu: %s never ran\n", gm__kernels[k].name);
+    CHECK(missing == 0, "%d pre-process kernels never ran", missing);
 }
 
 /* Whether every row, plane and image start of m is a multiple of what the
@@ -872,7 +883,7 @@ static void warm_list_suffices(void)
     int c;
     for (i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         gm_dtype S = cases[i].src, D = cases[i].dst;
-        int cn = cases[i].channels, list[16], n = gm_kernels_for(S, D, cn, list, 16), ok = 1;
+        int cn = cases[i].channels, list[32], n = gm_kernels_for(S, D, cn, list, 32), ok = 1;
         gm_mat a[2], b[2], ra, rb, planes[4];
         gm_xform x = gm_xform_identity();
         long before;

@@ -49,7 +49,7 @@ static gm_mat fake(gm_dtype dt, int cn, gm_layout lay, int batch, int shape, uin
  * channels) and checks each kernel against gm_kernels_for. */
 static void check_ops(const char* what, gm_status described, const gm__ops* d, gm_dtype src, gm_dtype dst, int channels)
 {
-    int list[16], n = gm_kernels_for(src, dst, channels, list, 16), i, k;
+    int list[32], n = gm_kernels_for(src, dst, channels, list, 32), i, k;
     CHECK(described == GM_OK && d->n > 0, "%s: not described: %s", what, gm_last_error());
     for (i = 0; described == GM_OK && i < d->n; ++i) {
         gm__plan p;
@@ -237,43 +237,58 @@ static void resizes(void)
 }
 
 /* gm_preprocess of each source dtype and channel count it takes into each
- * destination dtype, one item and a batch. */
+ * destination dtype, one item and a batch, by each interpolation (AREA also
+ * by a whole factor): every sampler's kernel. */
 static void preps(void)
 {
     static const gm_dtype srcs[] = {GM_U8, GM_U16, GM_F32}, dsts[] = {GM_U8, GM_F16, GM_BF16, GM_F32};
-    static const int channels[] = {1, 3, 4};
-    int s, d, c, batch;
+    static const int channels[] = {1, 3, 4}, interps[] = {GM_PREP_LINEAR, GM_PREP_NEAREST, GM_PREP_AREA,
+                                                          GM_PREP_LINEAR_EXACT, GM_PREP_AREA};
+    int s, d, c, batch, i, I;
     char what[160];
     for (s = 0; s < 3; ++s)
         for (d = 0; d < 4; ++d)
             for (c = 0; c < 3; ++c)
-                for (batch = 1; batch <= 3; batch += 2) {
-                    gm_mat src[3], dst = fake_sized(dsts[d], 3, GM_CHW, batch, DENSE, DST_BASE, 64, 64);
-                    gm_prep pp;
-                    gm__plan plan;
-                    int list[16], n = gm_kernels_for(srcs[s], dsts[d], channels[c], list, 16), k;
-                    gm_status st;
-                    memset(&pp, 0, sizeof pp);
-                    pp.fit = GM_FIT_LETTERBOX;
-                    src[0] = src[1] = src[2] = fake_sized(srcs[s], channels[c], GM_HWC, 1, PADDED, SRC_BASE, 67, 40);
-                    snprintf(what, sizeof what, "preprocess %s x%d -> %s, %d items", gm_dtype_name(srcs[s]),
-                             channels[c], gm_dtype_name(dsts[d]), batch);
-                    st = gm__prep_describe(what, src, NULL, batch, &dst, &pp, &plan);
-                    CHECK(st == GM_OK, "%s: not described: %s", what, gm_last_error());
-                    if (st != GM_OK)
-                        continue;
-                    reached[plan.kernel] = 1;
-                    for (k = 0; k < n && list[k] != plan.kernel; ++k)
-                        ;
-                    CHECK(k < n, "%s runs %s, which gm_kernels_for does not list", what, gm__kernels[plan.kernel].name);
-                    if (k < n)
-                        reached_in_list[srcs[s]][dsts[d]][channels[c] - 1] |= 1u << k;
-                }
+                for (batch = 1; batch <= 3; batch += 2)
+                    for (i = 0; i < 5; ++i) {
+                        int side = i == 4 ? 128 : 67; /* 128 -> 64: area by a whole factor */
+                        gm_mat src[3], dst = fake_sized(dsts[d], 3, GM_CHW, batch, DENSE, DST_BASE, 64, 64);
+                        gm_prep pp;
+                        gm__plan plan;
+                        unsigned samplers;
+                        int list[32], n = gm_kernels_for(srcs[s], dsts[d], channels[c], list, 32), k, kernel;
+                        gm_status st;
+                        memset(&pp, 0, sizeof pp);
+                        pp.fit = GM_FIT_LETTERBOX;
+                        pp.interp = (gm_prep_interp)interps[i];
+                        src[0] = src[1] = src[2] =
+                            fake_sized(srcs[s], channels[c], GM_HWC, 1, PADDED, SRC_BASE, side, i == 4 ? 128 : 40);
+                        snprintf(what, sizeof what, "preprocess %s x%d -> %s, %d items, interp %d", gm_dtype_name(srcs[s]),
+                                 channels[c], gm_dtype_name(dsts[d]), batch, interps[i]);
+                        st = gm__prep_describe(what, src, NULL, batch, &dst, &pp, &plan, &samplers);
+                        CHECK(st == GM_OK, "%s: not described: %s", what, gm_last_error());
+                        if (st != GM_OK)
+                            continue;
+                        for (I = 0; I < GM__SAMPLER_COUNT; ++I) {
+                            if (!(samplers >> I & 1))
+                                continue;
+                            kernel = gm__prep_row[srcs[s]][dsts[d]][channels[c] - 1][I];
+                            CHECK(kernel >= 0, "%s resizes by sampler %d, which has no kernel", what, I);
+                            if (kernel < 0)
+                                continue;
+                            reached[kernel] = 1;
+                            for (k = 0; k < n && list[k] != kernel; ++k)
+                                ;
+                            CHECK(k < n, "%s runs %s, which gm_kernels_for does not list", what, gm__kernels[kernel].name);
+                            if (k < n)
+                                reached_in_list[srcs[s]][dsts[d]][channels[c] - 1] |= 1u << k;
+                        }
+                    }
 }
 
 int main(void)
 {
-    int S, D, c, k, n, list[16], unreached = 0;
+    int S, D, c, k, n, list[32], unreached = 0;
     transforms();
     converts_and_relayouts();
     blobs();
@@ -283,7 +298,7 @@ int main(void)
     for (S = 0; S < GM_DTYPE_COUNT; ++S)
         for (D = 0; D < GM_DTYPE_COUNT; ++D)
             for (c = 1; c <= 4; ++c) {
-                n = gm_kernels_for((gm_dtype)S, (gm_dtype)D, c, list, 16);
+                n = gm_kernels_for((gm_dtype)S, (gm_dtype)D, c, list, 32);
                 for (k = 0; k < n; ++k)
                     CHECK(reached_in_list[S][D][c - 1] >> k & 1,
                           "gm_kernels_for(%s, %s, %d) lists %s, which none of those operations ran",

@@ -110,12 +110,13 @@ GM_API gm_status gm_kernel_compile(int index, int arch, size_t* image_size);
  * kernel (gm_split_planes and gm_merge_planes write separate planes of other
  * pitches one at a time) and gm_resize's kernels of the dtype and channels
  * (one per sampler: nearest, linear, area by whole factors, area, and for
- * u8, s8, u16 and s16 linear-exact), and gm_preprocess's kernel from a
- * source of src with channels channels into dst where there is one. The
- * list gm_warmup takes for those operations, or `make aot` (by name): every
- * kernel such an operation runs is in it, and each kernel in it runs for
- * some such operation. Writes up to max indexes to kernels and returns how
- * many there are (at most 13); 0 for a bad dtype,
+ * u8, s8, u16 and s16 linear-exact), and gm_preprocess's kernels from a
+ * source of src with channels channels into dst where there are some (one
+ * per sampler, as for gm_resize). The list gm_warmup takes for those
+ * operations, or `make aot` (by name): every kernel such an operation runs
+ * is in it, and each kernel in it runs for some such operation. Writes up
+ * to max indexes to kernels and returns how many there are (at most 17); 0
+ * for a bad dtype,
  * channel count, or kernels NULL with max > 0 (gm_last_error says which). */
 GM_API int gm_kernels_for(gm_dtype src, gm_dtype dst, int channels, int* kernels, int max);
 

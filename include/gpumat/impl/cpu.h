@@ -29,12 +29,12 @@ static GM__ALWAYS_INLINE void gm__cpu_loop(int S, int D, int cd, const gm__xform
 /* The resize kernel's loop (templates/resize.inc), S constant per dtype. */
 static GM__ALWAYS_INLINE void gm__cpu_resize_loop(int S, int c, int sampler, const gm__resize_args* a)
 {
-    GM__CPU_EACH_PIXEL(a->batch, a->height, a->width, gm__resize_pixel(S, c, sampler, a, b, y, x));
+    GM__CPU_EACH_PIXEL(a->batch, a->height, a->width, gm__resize_run(S, c, sampler, a, b, x, y, y + 1));
 }
 
 /* The pre-process kernel's loop (templates/prep.inc), S and D constant per
  * dtype pair. */
 static GM__ALWAYS_INLINE void gm__cpu_prep_loop(int S, int D, int c, const gm__prep_args* a)
 {
-    GM__CPU_EACH_PIXEL(a->count, a->height, a->width, gm__prep_pixel(S, D, c, a, b, y, x));
+    GM__CPU_EACH_PIXEL(a->count, a->height, a->width, gm__prep_run(S, D, c, a, b, x, y, y + 1));
 }

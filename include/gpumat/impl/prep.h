@@ -223,12 +223,10 @@ static gm_status gm__prep_common(const char* fn, const gm_mat* src, const gm_mat
             return gm__fail(GM_ERR_ARG, "%s: prep->pad[%d] is %g; must be finite", fn, k, p->pad[k]);
         a->pad[k] = p->pad[k];
     }
-    a->dst = gm__channel_addr(dst, 0);
     a->width = dst->width;
     a->height = dst->height;
     a->dst_pitch = dst->pitch;
     a->dst_xstride = gm__xstride(dst);
-    a->dst_bstride = dst->batch_pitch;
     a->dst_cstride = dst->channels == 1 ? 0 : dst->layout == GM_CHW ? dst->plane_pitch
                                                                      : (long long)gm_dtype_size(dst->dtype);
     a->channels = dst->channels;
@@ -245,15 +243,16 @@ static void gm__prep_name(const char* fn, int i, char* name, size_t size)
         snprintf(name, size, "srcs[%d]", i);
 }
 
-/* Checks a whole batch and describes it: *plan with the kernel and the
- * arguments every launch shares (no items yet). Writes nothing else. */
+/* Checks a whole batch and describes it: *plan with the arguments every
+ * launch shares (no items, no kernel yet), *samplers with bit I set where
+ * an item resizes by sampler I. Writes nothing else. */
 static gm_status gm__prep_describe(const char* fn, const gm_mat* srcs, const gm_rect* crops, int count,
-                                   const gm_mat* dst, const gm_prep* p, gm__plan* plan)
+                                   const gm_mat* dst, const gm_prep* p, gm__plan* plan, unsigned* samplers)
 {
     gm_prep_geometry g;
     gm__prep_item it;
     char name[32];
-    int i, row;
+    int i;
     gm_status s;
     if (!srcs || !dst || !p)
         return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn,
@@ -273,52 +272,63 @@ static gm_status gm__prep_describe(const char* fn, const gm_mat* srcs, const gm_
             return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d but srcs[0] is %s x%d", fn, name, gm_dtype_name(src->dtype),
                             (int)src->channels, gm_dtype_name(srcs[0].dtype), (int)srcs[0].channels);
     }
-    row = gm__prep_row[srcs[0].dtype][dst->dtype][srcs[0].channels - 1];
-    if (row < 0)
+    if (gm__prep_row[srcs[0].dtype][dst->dtype][srcs[0].channels - 1][GM__SAMPLER_LINEAR] < 0)
         return gm__fail(GM_ERR_TYPE, "%s: %s x%d -> %s: the source must be u8, u16 or f32 with 1, 3 or 4 channels, "
                         "dst u8, f16, bf16 or f32", fn, gm_dtype_name(srcs[0].dtype), (int)srcs[0].channels,
                         gm_dtype_name(dst->dtype));
     if ((s = gm__prep_common(fn, &srcs[0], dst, p, &plan->args.prep)) != GM_OK)
         return s;
+    *samplers = 0;
     for (i = 0; i < count; ++i) {
         gm__prep_name(fn, i, name, sizeof name);
         if ((s = gm__prep_item_of(fn, name, &srcs[i], crops ? &crops[i] : NULL, dst, p, &g, &it)) != GM_OK)
             return s;
+        *samplers |= 1u << it.map.sampler;
     }
     plan->fn = fn;
-    plan->kernel = row;
+    plan->kernel = -1;
     plan->on_host = dst->where != GM_DEVICE;
     plan->device = (int)dst->device;
     return GM_OK;
 }
 
-/* Checks a whole batch, then runs it GM__PREP_ITEMS items a launch; nothing
- * is written unless every item is good. */
+/* Checks a whole batch, then runs it: the items of each sampler in launches
+ * of up to GM__PREP_ITEMS, in order (each launch the kernel of its sampler);
+ * nothing is written unless every item is good. */
 static gm_status gm__preprocess(const char* fn, const gm_mat* srcs, const gm_rect* crops, int count, gm_mat* dst,
                                 const gm_prep* p, gm_prep_geometry* geometry, gm_stream stream)
 {
     gm_prep defaults;
     gm__plan plan;
     gm_prep_geometry g;
-    int i, j, n;
+    gm__prep_item* items = plan.args.prep.items;
+    unsigned samplers = 0;
+    int i, n, I;
     gm_status s;
     if (!p) {
         memset(&defaults, 0, sizeof defaults);
         p = &defaults;
     }
-    if ((s = gm__prep_describe(fn, srcs, crops, count, dst, p, &plan)) != GM_OK)
+    if ((s = gm__prep_describe(fn, srcs, crops, count, dst, p, &plan, &samplers)) != GM_OK)
         return s;
-    for (i = 0; i < count; i += n) {
-        n = count - i < GM__PREP_ITEMS ? count - i : GM__PREP_ITEMS;
-        plan.args.prep.count = n;
-        plan.args.prep.dst = gm__channel_addr(dst, 0) + (unsigned long long)((int64_t)i * dst->batch_pitch);
-        for (j = 0; j < n; ++j) {
-            gm__prep_item_of(fn, "", &srcs[i + j], crops ? &crops[i + j] : NULL, dst, p, &g, &plan.args.prep.items[j]);
-            if (geometry)
-                geometry[i + j] = g;
+    for (I = 0; I < GM__SAMPLER_COUNT; ++I) {
+        if (!(samplers >> I & 1))
+            continue;
+        plan.kernel = gm__prep_row[srcs[0].dtype][dst->dtype][srcs[0].channels - 1][I];
+        for (i = n = 0; i < count; ++i) {
+            gm__prep_item_of(fn, "", &srcs[i], crops ? &crops[i] : NULL, dst, p, &g, &items[n]);
+            if (items[n].map.sampler == I) {
+                if (geometry)
+                    geometry[i] = g;
+                items[n++].dst = gm__channel_addr(dst, 0) + (unsigned long long)((int64_t)i * dst->batch_pitch);
+            }
+            if (n == GM__PREP_ITEMS || (i == count - 1 && n > 0)) {
+                plan.args.prep.count = n;
+                if ((s = gm__run(&plan, stream)) != GM_OK)
+                    return s;
+                n = 0;
+            }
         }
-        if ((s = gm__run(&plan, stream)) != GM_OK)
-            return s;
     }
     return GM_OK;
 }

@@ -24,8 +24,9 @@ typedef struct gm__ready {
  * in full blocks; 0 unknown): the blocks of the last wave then finish closer
  * together, so less of the kernel's end runs below the copy rate; a grid
  * within one wave keeps full blocks, which the one-wave grids of small
- * elements need. The generic and resize kernels: blocks of 32 pixels by
- * GM__BLOCK_WARPS rows. Measurements: bench/RESULTS.md. */
+ * elements need. The other kernels: blocks of 32 columns by GM__BLOCK_WARPS
+ * runs of rows (one row a thread in the generic kernel, GM__COLUMN_ROWS in
+ * the resize and pre-process kernels). Measurements: bench/RESULTS.md. */
 static gm__geometry gm__geometry_for(const gm__kernel_row* k, long long width, long long height, long long batch,
                                      int wave)
 {
@@ -38,7 +39,8 @@ static gm__geometry gm__geometry_for(const gm__kernel_row* k, long long width, l
         g.grid[1] = g.grid[2] = 1;
         g.block[0] = 32 * warps, g.block[1] = 1;
     } else {
-        long long rows = (height + GM__BLOCK_WARPS - 1) / GM__BLOCK_WARPS;
+        int run = k->family == GM__FAMILY_XFORM ? 1 : GM__COLUMN_ROWS;
+        long long rows = (height + GM__BLOCK_WARPS * run - 1) / (GM__BLOCK_WARPS * run);
         g.block[0] = 32, g.block[1] = GM__BLOCK_WARPS;
         g.grid[0] = (unsigned)((width + 31) / 32);
         g.grid[1] = (unsigned)(rows < 65535 ? rows : 65535);
