@@ -9,6 +9,9 @@
  * multiply-add, whatever -fmad says. */
 #define GM__MUL_D(a, b) __dmul_rn(a, b)
 #define GM__MUL_F(a, b) __fmul_rn(a, b)
+/* A loop of constant trip count unrolled, so arrays it indexes stay in
+ * registers. */
+#define GM__UNROLL _Pragma("unroll")
 
 /* Hardware float -> f16 / bf16, round to nearest even (bf16 needs sm_80). */
 __device__ __forceinline__ unsigned int gm__hw_f16(float f)

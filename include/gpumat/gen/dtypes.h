@@ -4,12 +4,12 @@
  * 596aefbf4eaff70dbafd5c58bf51cb37a362cb6ef029f43ffb6c3be7a820e585  gen/gen.py
  * 4b6b1269bdda56f4214e0edcec28b0c223850db4c90bc76ee27e8f40491fadfe  gen/model.py
  * 393275d6807fa656b5fa3cfdab8c54348eae7ac6e890265f3f832e9b9dce0191  gen/stages.py
- * 613c6ab5cafd7ea174b29e196322e16c96f5961f0d9a6fd40a566f61138f8c9f  templates/prelude_host.h
- * 0805ed9ceaa74086bfbeaf6dcbc160c72fb479e8e7f3227b0ed47b6213f7f4bc  templates/prelude_cuda.cu
+ * b9b689f87223be6eaee2053ddfd0e0c0ed05eab1c7c13c1e386268249f123e60  templates/prelude_host.h
+ * 7e703e07d506ce2b2b3b156bd013609a16ee867f6384e2cea4109b736c189edf  templates/prelude_cuda.cu
  * db7e280838dbb16ab98f6da04748064a39a3bca61695bb32e63722bbf1bef14f  templates/codec.inc
  * 43f8c1abf1025948c2d2ae175cf2bcd2f203d95e7b0e8b00ae981a250b989574  templates/pixel.inc
- * 3192787609d836a4c01f2b56577e8e31bf71fe60a9d8e25ad396e65a59b6ac42  templates/resize.inc
- * 44083ce6a5b0e0d491f0da0accbdc8a504a7c97d8ce33c2446e3a80756677a62  templates/prep.inc
+ * 57a60c23073117990b74019ff905a4f51f8126833ec7f8be38bd20664991c552  templates/resize.inc
+ * d3302b87bb5e3314dde33e6d45177976500a0bc150f7cf945377ba69779fde3d  templates/prep.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * e134297414ec97ba3aae1dcecee3bf339f9eaca9bcc91da5998140aad37e4dfc  templates/resize.cu

@@ -4,12 +4,12 @@
  * 596aefbf4eaff70dbafd5c58bf51cb37a362cb6ef029f43ffb6c3be7a820e585  gen/gen.py
  * 4b6b1269bdda56f4214e0edcec28b0c223850db4c90bc76ee27e8f40491fadfe  gen/model.py
  * 393275d6807fa656b5fa3cfdab8c54348eae7ac6e890265f3f832e9b9dce0191  gen/stages.py
- * 613c6ab5cafd7ea174b29e196322e16c96f5961f0d9a6fd40a566f61138f8c9f  templates/prelude_host.h
- * 0805ed9ceaa74086bfbeaf6dcbc160c72fb479e8e7f3227b0ed47b6213f7f4bc  templates/prelude_cuda.cu
+ * b9b689f87223be6eaee2053ddfd0e0c0ed05eab1c7c13c1e386268249f123e60  templates/prelude_host.h
+ * 7e703e07d506ce2b2b3b156bd013609a16ee867f6384e2cea4109b736c189edf  templates/prelude_cuda.cu
  * db7e280838dbb16ab98f6da04748064a39a3bca61695bb32e63722bbf1bef14f  templates/codec.inc
  * 43f8c1abf1025948c2d2ae175cf2bcd2f203d95e7b0e8b00ae981a250b989574  templates/pixel.inc
- * 3192787609d836a4c01f2b56577e8e31bf71fe60a9d8e25ad396e65a59b6ac42  templates/resize.inc
- * 44083ce6a5b0e0d491f0da0accbdc8a504a7c97d8ce33c2446e3a80756677a62  templates/prep.inc
+ * 57a60c23073117990b74019ff905a4f51f8126833ec7f8be38bd20664991c552  templates/resize.inc
+ * d3302b87bb5e3314dde33e6d45177976500a0bc150f7cf945377ba69779fde3d  templates/prep.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * e134297414ec97ba3aae1dcecee3bf339f9eaca9bcc91da5998140aad37e4dfc  templates/resize.cu
@@ -59,6 +59,7 @@ static inline float gm__mul_f(float a, float b)
 #define GM__BITS_F32(u) gm__bits_f32(u)
 #define GM__MUL_D(a, b) gm__mul_d(a, b)
 #define GM__MUL_F(a, b) gm__mul_f(a, b)
+#define GM__UNROLL /* the kernels' hint alone */
 
 /* The decode and encode stages of every dtype, written once in the common
  * subset of C99 and CUDA C++. The generator emits the per-pixel source twice:
@@ -1077,18 +1078,30 @@ GM__FN void gm__resize_at(int S, int C, int I, const gm__resize_args* a, const g
     }
 }
 
-/* gm_resize's rows [y, end) of column x of item b: the column's taps once,
- * each row's taps, each sample stored in the destination. */
+/* gm_resize's rows [y, end) of column x of item b (at most
+ * GM__COLUMN_ROWS): the column's taps once, each row's taps, every row
+ * sampled before any is stored (as gm__prep_sampled, so a kernel's loads
+ * of all of them are in flight together), then stored in the destination. */
 GM__FN void gm__resize_run(int S, int C, int I, const gm__resize_args* a, long long b, long long x, long long y,
                            long long end)
 {
     gm__taps tx = gm__taps_x(S, I, a, x), ty;
-    for (; y < end; ++y) {
-        ty = gm__taps_y(S, I, a, b, y);
-        gm__resize_at(S, C, I, a, &tx, &ty,
-                      (unsigned char*)(a->dst + b * a->dst_bstride + y * a->dst_pitch + x * a->dst_xstride),
-                      a->dst_cstride);
-    }
+    unsigned char value[GM__COLUMN_ROWS][4 * 8];
+    int n = (int)(end - y), r, c;
+    GM__UNROLL
+    for (r = 0; r < GM__COLUMN_ROWS; ++r)
+        if (r < n) {
+            ty = gm__taps_y(S, I, a, b, y + r);
+            gm__resize_at(S, C, I, a, &tx, &ty, value[r], 8);
+        }
+    GM__UNROLL
+    for (r = 0; r < GM__COLUMN_ROWS; ++r)
+        if (r < n) {
+            unsigned char* out =
+                (unsigned char*)(a->dst + b * a->dst_bstride + (y + r) * a->dst_pitch + x * a->dst_xstride);
+            for (c = 0; c < C; ++c)
+                gm__copy_bits(S, value[r] + c * 8, out + c * a->dst_cstride);
+        }
 }
 /* The pre-process stage of gm_preprocess: per destination pixel, what
  * cv::resize, cv::copyMakeBorder and cv::dnn::blobFromImage give in turn.
@@ -1159,36 +1172,43 @@ GM__FN void gm__prep_source(const gm__prep_item* it, int C, gm__resize_args* r)
     r->map = it->map;
 }
 
-/* Every destination channel of the pixels [y, end) of column x of item b,
- * from a source of C channels resized by sampler I: the resized crop (the
- * column's taps computed once) or the pad. The source channels are walked
- * in order (the slots' offsets are constants, so the values stay in
- * registers), each written to the destination channels that read it. */
+/* Every destination channel of the pixels [y, end) of column x of item b
+ * (at most GM__COLUMN_ROWS), from a source of C channels resized by sampler
+ * I: the resized crop (the column's taps computed once) or the pad. Every
+ * row is sampled before any is stored, so a kernel's loads of all of them
+ * are in flight together (a store could alias the source, so loads do not
+ * move past it). The source channels are walked in order (the slots'
+ * offsets are constants, so the values stay in registers), each written to
+ * the destination channels that read it. */
 GM__FN void gm__prep_sampled(int S, int D, int C, int I, const gm__prep_args* a, long long b, long long x, long long y,
                              long long end)
 {
     const gm__prep_item* it = &a->items[b];
     long long rx = x - it->left, ry;
-    int inside = rx >= 0 && rx < it->width, k, c;
-    unsigned char value[4 * GM__PREP_SLOT];
-    gm__resize_args r;
+    int inside = rx >= 0 && rx < it->width, n = (int)(end - y), r, k, c;
+    unsigned char value[GM__COLUMN_ROWS][4 * GM__PREP_SLOT];
+    gm__resize_args src;
     gm__taps tx, ty;
-    gm__prep_source(it, C, &r);
-    tx = gm__taps_x(S, I, &r, inside ? rx : 0);
-    for (; y < end; ++y) {
-        unsigned char* dst = (unsigned char*)(it->dst + y * a->dst_pitch + x * a->dst_xstride);
-        ry = y - it->top;
-        if (inside && ry >= 0 && ry < it->height) {
-            ty = gm__taps_y(S, I, &r, 0, ry);
-            gm__resize_at(S, C, I, &r, &tx, &ty, value, GM__PREP_SLOT);
+    gm__prep_source(it, C, &src);
+    tx = gm__taps_x(S, I, &src, inside ? rx : 0);
+    GM__UNROLL
+    for (r = 0; r < GM__COLUMN_ROWS; ++r) {
+        ry = y + r - it->top;
+        if (r < n && inside && ry >= 0 && ry < it->height) {
+            ty = gm__taps_y(S, I, &src, 0, ry);
+            gm__resize_at(S, C, I, &src, &tx, &ty, value[r], GM__PREP_SLOT);
         } else {
             for (k = 0; k < C; ++k)
-                gm__encode_d(S, value + k * GM__PREP_SLOT, a->pad[k]);
+                gm__encode_d(S, value[r] + k * GM__PREP_SLOT, a->pad[k]);
         }
-        for (k = 0; k < C; ++k)
+    }
+    GM__UNROLL
+    for (r = 0; r < GM__COLUMN_ROWS; ++r) {
+        unsigned char* dst = (unsigned char*)(it->dst + (y + r) * a->dst_pitch + x * a->dst_xstride);
+        for (k = 0; r < n && k < C; ++k)
             for (c = 0; c < 4; ++c)
                 if (c < a->channels && a->map[c] == k)
-                    gm__prep_channel(S, D, value + k * GM__PREP_SLOT, dst + c * a->dst_cstride, a, c);
+                    gm__prep_channel(S, D, value[r] + k * GM__PREP_SLOT, dst + c * a->dst_cstride, a, c);
     }
 }
 
