@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """bench/bench_torch.py: PyTorch eager and torch.compile on the ops of
-bench/bench.cu, timed the same way, plus torch's own device-to-device copy as a
+bench/bench.cu (and its resize and letterbox cases), timed the same way, plus torch's own device-to-device copy as a
 cross-check of the copy ceiling. Writes one JSON object per line to the file
 named on the command line (bench/report.py merges them).
 
@@ -137,6 +137,55 @@ def bench_ops(torch, rows, only):
             torch.cuda.empty_cache()
 
 
+def geometry_ops(torch):
+    """bench.cu's resize and preprocess cases as a torch user writes them:
+    (section, op, size, function, input shape NHWC uint8, bytes). bytes: the
+    floor bench.cu gives these sizes (the source rows the interpolation reads
+    + the destination written): a 2x resize reads every source row, the
+    1080p -> 640x360 letterbox rows 3y + 1 and 3y + 2 (720 of 1080)."""
+    import torch.nn.functional as F
+
+    def resize(h, w):  # uint8 NHWC -> uint8 NHWC, bilinear in float, rounded back
+        def f(x):
+            y = F.interpolate(x.permute(0, 3, 1, 2).float(), size=(h, w), mode="bilinear", align_corners=False)
+            return y.round().clamp(0, 255).to(torch.uint8).permute(0, 2, 3, 1).contiguous()
+        return f
+
+    def letterbox(x):  # ultralytics: BGR -> RGB, 1080p -> 640x360, pad 114 to 640x640, / 255, f32 NCHW
+        y = F.interpolate(x.permute(0, 3, 1, 2)[:, [2, 1, 0]].float(), size=(360, 640), mode="bilinear",
+                          align_corners=False)
+        return F.pad(y, (0, 0, 140, 140), value=114.0).mul(1 / 255.0)
+
+    k4, k1 = 3840 * 2160 * 3, 1920 * 1080 * 3
+    frame = 720 * 1920 * 3 + 640 * 640 * 3 * 4
+    return [("resize", "resize_u8_c3_linear", "3840x2160->1920x1080", resize(1080, 1920), (1, 2160, 3840, 3), k4 + k1),
+            ("resize", "resize_u8_c3_linear", "1920x1080->3840x2160", resize(2160, 3840), (1, 1080, 1920, 3), k1 + k4),
+            ("preprocess", "prep_letterbox_u8_f32", "1 x 1920x1080->640x640", letterbox, (1, 1080, 1920, 3), frame),
+            ("preprocess", "prep_letterbox_batch_u8_f32", "32 x 1920x1080->640x640", letterbox, (32, 1080, 1920, 3),
+             32 * frame)]
+
+
+def bench_geometry(torch, rows, only):
+    for section, name, size, fn, shape, nbytes in geometry_ops(torch):
+        if only and only not in f"{name} {size}":
+            continue
+        inputs = [torch.randint(0, 256, shape, dtype=torch.uint8, device="cuda") for _ in range(SETS)]
+        eager_out = fn(inputs[0])
+        for impl in ("torch eager", "torch.compile"):
+            try:
+                f, note = fn, "item" if shape[0] == 1 else f"{shape[0]} items"
+                if impl == "torch.compile":
+                    f = torch.compile(fn, dynamic=False)
+                    diff = max_diff(torch, f(inputs[0]), eager_out)
+                    note += f"; max diff vs eager {diff:g}"
+                us, lat = time_fn(torch, f, inputs)
+                rows.emit(name, size, impl, us, lat, nbytes, note, section=section)
+            except Exception as e:
+                rows.emit(name, size, impl, nbytes=nbytes, note=f"error: {type(e).__name__}: {e}"[:600], section=section)
+        del inputs, eager_out
+        torch.cuda.empty_cache()
+
+
 def main():
     if len(sys.argv) not in (2, 3):
         sys.exit("usage: bench_torch.py ROWS.jsonl [CASE]  (CASE: only the ops whose \"op size\" contains it)")
@@ -161,6 +210,7 @@ def main():
         rows.emit("copy", "256MiB", "torch copy_", note=f"error: {type(e).__name__}: {e}"[:600], section="copy")
     torch.cuda.empty_cache()
     bench_ops(torch, rows, only)
+    bench_geometry(torch, rows, only)
     return 0
 
 

@@ -151,23 +151,23 @@ def host_section(rows):
 
 
 def resize_section(rows):
-    res = [r for r in rows if r.get("section") == "resize"]
+    res = sorted((r for r in rows if r.get("section") == "resize"), key=lambda r: (r["op"], r["size"]))
     md = ["## gm_resize (3 channels, throughput; bytes = source rows read + destination written)", ""]
     if not res:
         return md + ["Not run.", ""]
-    return md + table(["op", "size", "kernel", "us", "% of copy", "latency us", "note"],
-                      [[r["op"], r["size"], r.get("kernel", ""), fmt(r.get("us"), 2), fmt(r.get("pct_of_copy"), 1),
-                        fmt(r.get("latency_us"), 2), r.get("note", "")] for r in res])
+    return md + table(["op", "size", "impl", "kernel", "us", "% of copy", "latency us", "note"],
+                      [[r["op"], r["size"], r["impl"], r.get("kernel", ""), fmt(r.get("us"), 2),
+                        fmt(r.get("pct_of_copy"), 1), fmt(r.get("latency_us"), 2), r.get("note", "")] for r in res])
 
 
 def prep_section(rows):
-    res = [r for r in rows if r.get("section") == "preprocess"]
+    res = sorted((r for r in rows if r.get("section") == "preprocess"), key=lambda r: (r["op"], r["size"]))
     md = ["## gm_preprocess (u8 BGR frames to RGB NCHW, throughput; bytes = the crops' source rows read + "
           "destination written)", ""]
     if not res:
         return md + ["Not run.", ""]
-    return md + table(["op", "size", "us per call", "us per item", "% of copy", "latency us", "note"],
-                      [[r["op"], r["size"], fmt(r.get("us"), 2),
+    return md + table(["op", "size", "impl", "us per call", "us per item", "% of copy", "latency us", "note"],
+                      [[r["op"], r["size"], r["impl"], fmt(r.get("us"), 2),
                         fmt(r["us"] / int(r["size"].split(" ")[0]), 2) if r.get("us") else "",
                         fmt(r.get("pct_of_copy"), 1), fmt(r.get("latency_us"), 2), r.get("note", "")] for r in res])
 

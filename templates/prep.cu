@@ -14,4 +14,4 @@ __device__ __forceinline__ void gm__prep(const gm__prep_args& a)
 /* The entry point of one pre-process row (gen/model.py): source dtype S,
  * destination dtype D, source channels C, sampler I. */
 #define GM__ENTRY_PREP(name, S, D, C, LS, LD, P, R, B, I) \
-    extern "C" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS) name(gm__prep_args a) { gm__prep<S, D, C, I>(a); }
+    extern "C" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS, 4) name(gm__prep_args a) { gm__prep<S, D, C, I>(a); }

@@ -9,11 +9,11 @@
  * db7e280838dbb16ab98f6da04748064a39a3bca61695bb32e63722bbf1bef14f  templates/codec.inc
  * 43f8c1abf1025948c2d2ae175cf2bcd2f203d95e7b0e8b00ae981a250b989574  templates/pixel.inc
  * 57a60c23073117990b74019ff905a4f51f8126833ec7f8be38bd20664991c552  templates/resize.inc
- * d3302b87bb5e3314dde33e6d45177976500a0bc150f7cf945377ba69779fde3d  templates/prep.inc
+ * 8309b4105836eae09535f35c545216aff88795795836c1020505b503af85aee5  templates/prep.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * e134297414ec97ba3aae1dcecee3bf339f9eaca9bcc91da5998140aad37e4dfc  templates/resize.cu
- * 1ca0c012ae32bfb72ccbb5b5e99fd58f4829277a3e216a73d377d720e49c695d  templates/prep.cu
+ * caab98a0fb77f832ee5cc5ea9ae95c700734c5b670323bb75a46d8715044f343  templates/prep.cu
  */
 #ifndef GPUMAT_GEN_DTYPES_H
 #define GPUMAT_GEN_DTYPES_H

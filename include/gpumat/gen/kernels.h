@@ -9,18 +9,18 @@
  * db7e280838dbb16ab98f6da04748064a39a3bca61695bb32e63722bbf1bef14f  templates/codec.inc
  * 43f8c1abf1025948c2d2ae175cf2bcd2f203d95e7b0e8b00ae981a250b989574  templates/pixel.inc
  * 57a60c23073117990b74019ff905a4f51f8126833ec7f8be38bd20664991c552  templates/resize.inc
- * d3302b87bb5e3314dde33e6d45177976500a0bc150f7cf945377ba69779fde3d  templates/prep.inc
+ * 8309b4105836eae09535f35c545216aff88795795836c1020505b503af85aee5  templates/prep.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * e134297414ec97ba3aae1dcecee3bf339f9eaca9bcc91da5998140aad37e4dfc  templates/resize.cu
- * 1ca0c012ae32bfb72ccbb5b5e99fd58f4829277a3e216a73d377d720e49c695d  templates/prep.cu
+ * caab98a0fb77f832ee5cc5ea9ae95c700734c5b670323bb75a46d8715044f343  templates/prep.cu
  */
 #ifndef GPUMAT_GEN_KERNELS_H
 #define GPUMAT_GEN_KERNELS_H
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x4a6417260d4c42cbull
+#define GM__KERNEL_SOURCE_HASH 0x69a7484d5442ffb8ull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -1214,14 +1214,44 @@ static const char* const gm__kernel_src[] = {
     " * held in a slot of this many bytes. */\n",
     "#define GM__PREP_SLOT 8\n",
     "\n",
-    "/* Destination channel c from a source channel's value at sp: blobFromImage's\n",
-    " * (x - mean) * scale, or (x - mean) / std in float where divide is set. */\n",
-    "GM__FN void gm__prep_channel(int S, int D, const unsigned char* sp, unsigned char* dp, const gm__prep_args* a, int c)\n",
+    "/* A launch's arithmetic made ready once per thread, in registers (the\n",
+    " * compiler keeps no parameter read across the stores): destination channel\n",
+    " * c reads source channel from[c] (-1: none); plain[c]: no arithmetic; pre\n",
+    " * and scale in float; the pad value of each source channel as S. */\n",
+    "typedef struct gm__prep_math {\n",
+    "    float pre[4], scale[4];\n",
+    "    int from[4], plain[4], divide;\n",
+    "    unsigned char pad[4 * GM__PREP_SLOT];\n",
+    "} gm__prep_math;\n",
+    "\n",
+    "GM__FN void gm__prep_math_of(int S, int C, const gm__prep_args* a, gm__prep_math* m)\n",
     "{\n",
-    "    if (!a->divide)\n",
-    "        gm__channel(S, D, sp, dp, 0, a->pre[c], a->scale[c], 0.0);\n",
+    "    int c;\n",
+    "    for (c = 0; c < 4; ++c) {\n",
+    "        m->from[c] = c < a->channels ? a->map[c] : -1;\n",
+    "        m->plain[c] = gm__is_plain(0, a->pre[c], a->scale[c], 0.0);\n",
+    "        m->pre[c] = (float)a->pre[c];\n",
+    "        m->scale[c] = (float)a->scale[c];\n",
+    "    }\n",
+    "    m->divide = a->divide;\n",
+    "    for (c = 0; c < C; ++c)\n",
+    "        gm__encode_d(S, m->pad + c * GM__PREP_SLOT, a->pad[c]);\n",
+    "}\n",
+    "\n",
+    "/* Destination channel c from a source channel's value at sp: blobFromImage's\n",
+    " * (x - mean) * scale (pixel.inc's gm__channel, its float parameters\n",
+    " * rounded once), or (x - mean) / std in float where divide is set. */\n",
+    "GM__FN void gm__prep_channel(int S, int D, const unsigned char* sp, unsigned char* dp, const gm__prep_args* a,\n",
+    "                             const gm__prep_math* m, int c)\n",
+    "{\n",
+    "    if (m->divide)\n",
+    "        gm__encode_f(D, dp, (gm__decode_f(S, sp, 1) + m->pre[c]) / m->scale[c], 0);\n",
+    "    else if (m->plain[c])\n",
+    "        gm__convert_plain(S, D, sp, dp);\n",
+    "    else if (gm__wide(S, D))\n",
+    "        gm__scale_d(S, D, sp, dp, a->pre[c], a->scale[c], 0.0);\n",
     "    else\n",
-    "        gm__encode_f(D, dp, (gm__decode_f(S, sp, 1) + (float)a->pre[c]) / (float)a->scale[c], 0);\n",
+    "        gm__scale_f(S, D, sp, dp, m->pre[c], m->scale[c], 0.0f, 0);\n",
     "}\n",
     "\n",
     "/* Item it's crop as a resize's source (one image: no batch stride). */\n",
@@ -1251,8 +1281,10 @@ static const char* const gm__kernel_src[] = {
     "    long long rx = x - it->left, ry;\n",
     "    int inside = rx >= 0 && rx < it->width, n = (int)(end - y), r, k, c;\n",
     "    unsigned char value[GM__COLUMN_ROWS][4 * GM__PREP_SLOT];\n",
+    "    gm__prep_math m;\n",
     "    gm__resize_args src;\n",
     "    gm__taps tx, ty;\n",
+    "    gm__prep_math_of(S, C, a, &m);\n",
     "    gm__prep_source(it, C, &src);\n",
     "    tx = gm__taps_x(S, I, &src, inside ? rx : 0);\n",
     "    GM__UNROLL\n",
@@ -1263,7 +1295,7 @@ static const char* const gm__kernel_src[] = {
     "            gm__resize_at(S, C, I, &src, &tx, &ty, value[r], GM__PREP_SLOT);\n",
     "        } else {\n",
     "            for (k = 0; k < C; ++k)\n",
-    "                gm__encode_d(S, value[r] + k * GM__PREP_SLOT, a->pad[k]);\n",
+    "                gm__copy_bits(S, m.pad + k * GM__PREP_SLOT, value[r] + k * GM__PREP_SLOT);\n",
     "        }\n",
     "    }\n",
     "    GM__UNROLL\n",
@@ -1271,8 +1303,8 @@ static const char* const gm__kernel_src[] = {
     "        unsigned char* dst = (unsigned char*)(it->dst + (y + r) * a->dst_pitch + x * a->dst_xstride);\n",
     "        for (k = 0; r < n && k < C; ++k)\n",
     "            for (c = 0; c < 4; ++c)\n",
-    "                if (c < a->channels && a->map[c] == k)\n",
-    "                    gm__prep_channel(S, D, value[r] + k * GM__PREP_SLOT, dst + c * a->dst_cstride, a, c);\n",
+    "                if (m.from[c] == k)\n",
+    "                    gm__prep_channel(S, D, value[r] + k * GM__PREP_SLOT, dst + c * a->dst_cstride, a, &m, c);\n",
     "    }\n",
     "}\n",
     "\n",
@@ -1767,7 +1799,7 @@ static const char* const gm__kernel_src[] = {
     "/* The entry point of one pre-process row (gen/model.py): source dtype S,\n",
     " * destination dtype D, source channels C, sampler I. */\n",
     "#define GM__ENTRY_PREP(name, S, D, C, LS, LD, P, R, B, I) \\\n",
-    "    extern \"C\" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS) name(gm__prep_args a) { gm__prep<S, D, C, I>(a); }\n",
+    "    extern \"C\" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS, 4) name(gm__prep_args a) { gm__prep<S, D, C, I>(a); }\n",
     "#line 1 \"entry points\"\n",
     0
 };

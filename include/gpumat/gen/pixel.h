@@ -9,11 +9,11 @@
  * db7e280838dbb16ab98f6da04748064a39a3bca61695bb32e63722bbf1bef14f  templates/codec.inc
  * 43f8c1abf1025948c2d2ae175cf2bcd2f203d95e7b0e8b00ae981a250b989574  templates/pixel.inc
  * 57a60c23073117990b74019ff905a4f51f8126833ec7f8be38bd20664991c552  templates/resize.inc
- * d3302b87bb5e3314dde33e6d45177976500a0bc150f7cf945377ba69779fde3d  templates/prep.inc
+ * 8309b4105836eae09535f35c545216aff88795795836c1020505b503af85aee5  templates/prep.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * e134297414ec97ba3aae1dcecee3bf339f9eaca9bcc91da5998140aad37e4dfc  templates/resize.cu
- * 1ca0c012ae32bfb72ccbb5b5e99fd58f4829277a3e216a73d377d720e49c695d  templates/prep.cu
+ * caab98a0fb77f832ee5cc5ea9ae95c700734c5b670323bb75a46d8715044f343  templates/prep.cu
  */
 #ifndef GPUMAT_GEN_PIXEL_H
 #define GPUMAT_GEN_PIXEL_H
@@ -1150,14 +1150,44 @@ typedef struct gm__prep_args {
  * held in a slot of this many bytes. */
 #define GM__PREP_SLOT 8
 
-/* Destination channel c from a source channel's value at sp: blobFromImage's
- * (x - mean) * scale, or (x - mean) / std in float where divide is set. */
-GM__FN void gm__prep_channel(int S, int D, const unsigned char* sp, unsigned char* dp, const gm__prep_args* a, int c)
+/* A launch's arithmetic made ready once per thread, in registers (the
+ * compiler keeps no parameter read across the stores): destination channel
+ * c reads source channel from[c] (-1: none); plain[c]: no arithmetic; pre
+ * and scale in float; the pad value of each source channel as S. */
+typedef struct gm__prep_math {
+    float pre[4], scale[4];
+    int from[4], plain[4], divide;
+    unsigned char pad[4 * GM__PREP_SLOT];
+} gm__prep_math;
+
+GM__FN void gm__prep_math_of(int S, int C, const gm__prep_args* a, gm__prep_math* m)
 {
-    if (!a->divide)
-        gm__channel(S, D, sp, dp, 0, a->pre[c], a->scale[c], 0.0);
+    int c;
+    for (c = 0; c < 4; ++c) {
+        m->from[c] = c < a->channels ? a->map[c] : -1;
+        m->plain[c] = gm__is_plain(0, a->pre[c], a->scale[c], 0.0);
+        m->pre[c] = (float)a->pre[c];
+        m->scale[c] = (float)a->scale[c];
+    }
+    m->divide = a->divide;
+    for (c = 0; c < C; ++c)
+        gm__encode_d(S, m->pad + c * GM__PREP_SLOT, a->pad[c]);
+}
+
+/* Destination channel c from a source channel's value at sp: blobFromImage's
+ * (x - mean) * scale (pixel.inc's gm__channel, its float parameters
+ * rounded once), or (x - mean) / std in float where divide is set. */
+GM__FN void gm__prep_channel(int S, int D, const unsigned char* sp, unsigned char* dp, const gm__prep_args* a,
+                             const gm__prep_math* m, int c)
+{
+    if (m->divide)
+        gm__encode_f(D, dp, (gm__decode_f(S, sp, 1) + m->pre[c]) / m->scale[c], 0);
+    else if (m->plain[c])
+        gm__convert_plain(S, D, sp, dp);
+    else if (gm__wide(S, D))
+        gm__scale_d(S, D, sp, dp, a->pre[c], a->scale[c], 0.0);
     else
-        gm__encode_f(D, dp, (gm__decode_f(S, sp, 1) + (float)a->pre[c]) / (float)a->scale[c], 0);
+        gm__scale_f(S, D, sp, dp, m->pre[c], m->scale[c], 0.0f, 0);
 }
 
 /* Item it's crop as a resize's source (one image: no batch stride). */
@@ -1187,8 +1217,10 @@ GM__FN void gm__prep_sampled(int S, int D, int C, int I, const gm__prep_args* a,
     long long rx = x - it->left, ry;
     int inside = rx >= 0 && rx < it->width, n = (int)(end - y), r, k, c;
     unsigned char value[GM__COLUMN_ROWS][4 * GM__PREP_SLOT];
+    gm__prep_math m;
     gm__resize_args src;
     gm__taps tx, ty;
+    gm__prep_math_of(S, C, a, &m);
     gm__prep_source(it, C, &src);
     tx = gm__taps_x(S, I, &src, inside ? rx : 0);
     GM__UNROLL
@@ -1199,7 +1231,7 @@ GM__FN void gm__prep_sampled(int S, int D, int C, int I, const gm__prep_args* a,
             gm__resize_at(S, C, I, &src, &tx, &ty, value[r], GM__PREP_SLOT);
         } else {
             for (k = 0; k < C; ++k)
-                gm__encode_d(S, value[r] + k * GM__PREP_SLOT, a->pad[k]);
+                gm__copy_bits(S, m.pad + k * GM__PREP_SLOT, value[r] + k * GM__PREP_SLOT);
         }
     }
     GM__UNROLL
@@ -1207,8 +1239,8 @@ GM__FN void gm__prep_sampled(int S, int D, int C, int I, const gm__prep_args* a,
         unsigned char* dst = (unsigned char*)(it->dst + (y + r) * a->dst_pitch + x * a->dst_xstride);
         for (k = 0; r < n && k < C; ++k)
             for (c = 0; c < 4; ++c)
-                if (c < a->channels && a->map[c] == k)
-                    gm__prep_channel(S, D, value[r] + k * GM__PREP_SLOT, dst + c * a->dst_cstride, a, c);
+                if (m.from[c] == k)
+                    gm__prep_channel(S, D, value[r] + k * GM__PREP_SLOT, dst + c * a->dst_cstride, a, &m, c);
     }
 }
 
