@@ -11,7 +11,7 @@
 #endif
 
 /* Runs the statement pixel for every (b, y, x) of batch x height x width,
- * as gm__each_pixel does on the GPU. */
+ * as the 2-D kernels do on the GPU (gm__each_run). */
 #define GM__CPU_EACH_PIXEL(batch, height, width, pixel) \
     do {                                                 \
         long long b, y, x;                               \
