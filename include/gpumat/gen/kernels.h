@@ -8,8 +8,8 @@
  * 7e703e07d506ce2b2b3b156bd013609a16ee867f6384e2cea4109b736c189edf  templates/prelude_cuda.cu
  * db7e280838dbb16ab98f6da04748064a39a3bca61695bb32e63722bbf1bef14f  templates/codec.inc
  * 43f8c1abf1025948c2d2ae175cf2bcd2f203d95e7b0e8b00ae981a250b989574  templates/pixel.inc
- * 57a60c23073117990b74019ff905a4f51f8126833ec7f8be38bd20664991c552  templates/resize.inc
- * 8309b4105836eae09535f35c545216aff88795795836c1020505b503af85aee5  templates/prep.inc
+ * 58041cb5a10370326aace0139a06911632d9b81d1f87326874647cf311445278  templates/resize.inc
+ * 84f4d3335efc6909e2025a0366028a08ed475fe85c807e8301973cc1f5918632  templates/prep.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * e134297414ec97ba3aae1dcecee3bf339f9eaca9bcc91da5998140aad37e4dfc  templates/resize.cu
@@ -20,7 +20,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x69a7484d5442ffb8ull
+#define GM__KERNEL_SOURCE_HASH 0x8591b9264c2b2471ull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -717,6 +717,10 @@ static const char* const gm__kernel_src[] = {
     " * (gm__each_run): the column's taps are computed once for them. */\n",
     "#define GM__COLUMN_ROWS 4\n",
     "\n",
+    "/* The largest element of any dtype: a run holds each channel's sample in a\n",
+    " * slot of this many bytes until it is stored. */\n",
+    "#define GM__SLOT 8\n",
+    "\n",
     "GM__FN long long gm__clip(long long v, long long lo, long long hi)\n",
     "{\n",
     "    return v < lo ? lo : v > hi ? hi : v;\n",
@@ -1149,13 +1153,13 @@ static const char* const gm__kernel_src[] = {
     "                           long long end)\n",
     "{\n",
     "    gm__taps tx = gm__taps_x(S, I, a, x), ty;\n",
-    "    unsigned char value[GM__COLUMN_ROWS][4 * 8];\n",
+    "    unsigned char value[GM__COLUMN_ROWS][4 * GM__SLOT];\n",
     "    int n = (int)(end - y), r, c;\n",
     "    GM__UNROLL\n",
     "    for (r = 0; r < GM__COLUMN_ROWS; ++r)\n",
     "        if (r < n) {\n",
     "            ty = gm__taps_y(S, I, a, b, y + r);\n",
-    "            gm__resize_at(S, C, I, a, &tx, &ty, value[r], 8);\n",
+    "            gm__resize_at(S, C, I, a, &tx, &ty, value[r], GM__SLOT);\n",
     "        }\n",
     "    GM__UNROLL\n",
     "    for (r = 0; r < GM__COLUMN_ROWS; ++r)\n",
@@ -1163,7 +1167,7 @@ static const char* const gm__kernel_src[] = {
     "            unsigned char* out =\n",
     "                (unsigned char*)(a->dst + b * a->dst_bstride + (y + r) * a->dst_pitch + x * a->dst_xstride);\n",
     "            for (c = 0; c < C; ++c)\n",
-    "                gm__copy_bits(S, value[r] + c * 8, out + c * a->dst_cstride);\n",
+    "                gm__copy_bits(S, value[r] + c * GM__SLOT, out + c * a->dst_cstride);\n",
     "        }\n",
     "}\n",
     "#line 2 \"templates/prep.inc\"\n",
@@ -1210,10 +1214,6 @@ static const char* const gm__kernel_src[] = {
     "    gm__prep_item items[GM__PREP_ITEMS];\n",
     "} gm__prep_args;\n",
     "\n",
-    "/* The largest element of a source dtype: each source channel's value is\n",
-    " * held in a slot of this many bytes. */\n",
-    "#define GM__PREP_SLOT 8\n",
-    "\n",
     "/* A launch's arithmetic made ready once per thread, in registers (the\n",
     " * compiler keeps no parameter read across the stores): destination channel\n",
     " * c reads source channel from[c] (-1: none); plain[c]: no arithmetic; pre\n",
@@ -1221,7 +1221,7 @@ static const char* const gm__kernel_src[] = {
     "typedef struct gm__prep_math {\n",
     "    float pre[4], scale[4];\n",
     "    int from[4], plain[4], divide;\n",
-    "    unsigned char pad[4 * GM__PREP_SLOT];\n",
+    "    unsigned char pad[4 * GM__SLOT];\n",
     "} gm__prep_math;\n",
     "\n",
     "GM__FN void gm__prep_math_of(int S, int C, const gm__prep_args* a, gm__prep_math* m)\n",
@@ -1235,7 +1235,7 @@ static const char* const gm__kernel_src[] = {
     "    }\n",
     "    m->divide = a->divide;\n",
     "    for (c = 0; c < C; ++c)\n",
-    "        gm__encode_d(S, m->pad + c * GM__PREP_SLOT, a->pad[c]);\n",
+    "        gm__encode_d(S, m->pad + c * GM__SLOT, a->pad[c]);\n",
     "}\n",
     "\n",
     "/* Destination channel c from a source channel's value at sp: blobFromImage's\n",
@@ -1280,7 +1280,7 @@ static const char* const gm__kernel_src[] = {
     "    const gm__prep_item* it = &a->items[b];\n",
     "    long long rx = x - it->left, ry;\n",
     "    int inside = rx >= 0 && rx < it->width, n = (int)(end - y), r, k, c;\n",
-    "    unsigned char value[GM__COLUMN_ROWS][4 * GM__PREP_SLOT];\n",
+    "    unsigned char value[GM__COLUMN_ROWS][4 * GM__SLOT];\n",
     "    gm__prep_math m;\n",
     "    gm__resize_args src;\n",
     "    gm__taps tx, ty;\n",
@@ -1292,10 +1292,10 @@ static const char* const gm__kernel_src[] = {
     "        ry = y + r - it->top;\n",
     "        if (r < n && inside && ry >= 0 && ry < it->height) {\n",
     "            ty = gm__taps_y(S, I, &src, 0, ry);\n",
-    "            gm__resize_at(S, C, I, &src, &tx, &ty, value[r], GM__PREP_SLOT);\n",
+    "            gm__resize_at(S, C, I, &src, &tx, &ty, value[r], GM__SLOT);\n",
     "        } else {\n",
     "            for (k = 0; k < C; ++k)\n",
-    "                gm__copy_bits(S, m.pad + k * GM__PREP_SLOT, value[r] + k * GM__PREP_SLOT);\n",
+    "                gm__copy_bits(S, m.pad + k * GM__SLOT, value[r] + k * GM__SLOT);\n",
     "        }\n",
     "    }\n",
     "    GM__UNROLL\n",
@@ -1304,7 +1304,7 @@ static const char* const gm__kernel_src[] = {
     "        for (k = 0; r < n && k < C; ++k)\n",
     "            for (c = 0; c < 4; ++c)\n",
     "                if (m.from[c] == k)\n",
-    "                    gm__prep_channel(S, D, value[r] + k * GM__PREP_SLOT, dst + c * a->dst_cstride, a, &m, c);\n",
+    "                    gm__prep_channel(S, D, value[r] + k * GM__SLOT, dst + c * a->dst_cstride, a, &m, c);\n",
     "    }\n",
     "}\n",
     "\n",

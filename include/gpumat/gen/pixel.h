@@ -8,8 +8,8 @@
  * 7e703e07d506ce2b2b3b156bd013609a16ee867f6384e2cea4109b736c189edf  templates/prelude_cuda.cu
  * db7e280838dbb16ab98f6da04748064a39a3bca61695bb32e63722bbf1bef14f  templates/codec.inc
  * 43f8c1abf1025948c2d2ae175cf2bcd2f203d95e7b0e8b00ae981a250b989574  templates/pixel.inc
- * 57a60c23073117990b74019ff905a4f51f8126833ec7f8be38bd20664991c552  templates/resize.inc
- * 8309b4105836eae09535f35c545216aff88795795836c1020505b503af85aee5  templates/prep.inc
+ * 58041cb5a10370326aace0139a06911632d9b81d1f87326874647cf311445278  templates/resize.inc
+ * 84f4d3335efc6909e2025a0366028a08ed475fe85c807e8301973cc1f5918632  templates/prep.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * e134297414ec97ba3aae1dcecee3bf339f9eaca9bcc91da5998140aad37e4dfc  templates/resize.cu
@@ -654,6 +654,10 @@ GM__FN int gm__resize_work(int S)
  * (gm__each_run): the column's taps are computed once for them. */
 #define GM__COLUMN_ROWS 4
 
+/* The largest element of any dtype: a run holds each channel's sample in a
+ * slot of this many bytes until it is stored. */
+#define GM__SLOT 8
+
 GM__FN long long gm__clip(long long v, long long lo, long long hi)
 {
     return v < lo ? lo : v > hi ? hi : v;
@@ -1086,13 +1090,13 @@ GM__FN void gm__resize_run(int S, int C, int I, const gm__resize_args* a, long l
                            long long end)
 {
     gm__taps tx = gm__taps_x(S, I, a, x), ty;
-    unsigned char value[GM__COLUMN_ROWS][4 * 8];
+    unsigned char value[GM__COLUMN_ROWS][4 * GM__SLOT];
     int n = (int)(end - y), r, c;
     GM__UNROLL
     for (r = 0; r < GM__COLUMN_ROWS; ++r)
         if (r < n) {
             ty = gm__taps_y(S, I, a, b, y + r);
-            gm__resize_at(S, C, I, a, &tx, &ty, value[r], 8);
+            gm__resize_at(S, C, I, a, &tx, &ty, value[r], GM__SLOT);
         }
     GM__UNROLL
     for (r = 0; r < GM__COLUMN_ROWS; ++r)
@@ -1100,7 +1104,7 @@ GM__FN void gm__resize_run(int S, int C, int I, const gm__resize_args* a, long l
             unsigned char* out =
                 (unsigned char*)(a->dst + b * a->dst_bstride + (y + r) * a->dst_pitch + x * a->dst_xstride);
             for (c = 0; c < C; ++c)
-                gm__copy_bits(S, value[r] + c * 8, out + c * a->dst_cstride);
+                gm__copy_bits(S, value[r] + c * GM__SLOT, out + c * a->dst_cstride);
         }
 }
 /* The pre-process stage of gm_preprocess: per destination pixel, what
@@ -1146,10 +1150,6 @@ typedef struct gm__prep_args {
     gm__prep_item items[GM__PREP_ITEMS];
 } gm__prep_args;
 
-/* The largest element of a source dtype: each source channel's value is
- * held in a slot of this many bytes. */
-#define GM__PREP_SLOT 8
-
 /* A launch's arithmetic made ready once per thread, in registers (the
  * compiler keeps no parameter read across the stores): destination channel
  * c reads source channel from[c] (-1: none); plain[c]: no arithmetic; pre
@@ -1157,7 +1157,7 @@ typedef struct gm__prep_args {
 typedef struct gm__prep_math {
     float pre[4], scale[4];
     int from[4], plain[4], divide;
-    unsigned char pad[4 * GM__PREP_SLOT];
+    unsigned char pad[4 * GM__SLOT];
 } gm__prep_math;
 
 GM__FN void gm__prep_math_of(int S, int C, const gm__prep_args* a, gm__prep_math* m)
@@ -1171,7 +1171,7 @@ GM__FN void gm__prep_math_of(int S, int C, const gm__prep_args* a, gm__prep_math
     }
     m->divide = a->divide;
     for (c = 0; c < C; ++c)
-        gm__encode_d(S, m->pad + c * GM__PREP_SLOT, a->pad[c]);
+        gm__encode_d(S, m->pad + c * GM__SLOT, a->pad[c]);
 }
 
 /* Destination channel c from a source channel's value at sp: blobFromImage's
@@ -1216,7 +1216,7 @@ GM__FN void gm__prep_sampled(int S, int D, int C, int I, const gm__prep_args* a,
     const gm__prep_item* it = &a->items[b];
     long long rx = x - it->left, ry;
     int inside = rx >= 0 && rx < it->width, n = (int)(end - y), r, k, c;
-    unsigned char value[GM__COLUMN_ROWS][4 * GM__PREP_SLOT];
+    unsigned char value[GM__COLUMN_ROWS][4 * GM__SLOT];
     gm__prep_math m;
     gm__resize_args src;
     gm__taps tx, ty;
@@ -1228,10 +1228,10 @@ GM__FN void gm__prep_sampled(int S, int D, int C, int I, const gm__prep_args* a,
         ry = y + r - it->top;
         if (r < n && inside && ry >= 0 && ry < it->height) {
             ty = gm__taps_y(S, I, &src, 0, ry);
-            gm__resize_at(S, C, I, &src, &tx, &ty, value[r], GM__PREP_SLOT);
+            gm__resize_at(S, C, I, &src, &tx, &ty, value[r], GM__SLOT);
         } else {
             for (k = 0; k < C; ++k)
-                gm__copy_bits(S, m.pad + k * GM__PREP_SLOT, value[r] + k * GM__PREP_SLOT);
+                gm__copy_bits(S, m.pad + k * GM__SLOT, value[r] + k * GM__SLOT);
         }
     }
     GM__UNROLL
@@ -1240,7 +1240,7 @@ GM__FN void gm__prep_sampled(int S, int D, int C, int I, const gm__prep_args* a,
         for (k = 0; r < n && k < C; ++k)
             for (c = 0; c < 4; ++c)
                 if (m.from[c] == k)
-                    gm__prep_channel(S, D, value[r] + k * GM__PREP_SLOT, dst + c * a->dst_cstride, a, &m, c);
+                    gm__prep_channel(S, D, value[r] + k * GM__SLOT, dst + c * a->dst_cstride, a, &m, c);
     }
 }
 
