@@ -20,18 +20,20 @@ static void trace(int event, int kernel);
 #include <pthread.h>
 #include <sys/time.h>
 
-static long fast_launches, generic_launches, half_block_launches, loads;
+static long fast_launches, generic_launches, half_block_launches, tile_launches, loads;
 static char launched[GM__KERNEL_COUNT];
 
 static void trace(int event, int kernel)
 {
     int fast = gm__kernels[kernel].family == GM__FAMILY_XFORM_FAST;
-    if (event == GM_TRACE_LAUNCH || event == GM_TRACE_LAUNCH_HALF) {
+    if (event == GM_TRACE_LAUNCH || event == GM_TRACE_LAUNCH_HALF || event == GM_TRACE_LAUNCH_TILE) {
         __atomic_add_fetch(fast ? &fast_launches : &generic_launches, 1, __ATOMIC_RELAXED);
         __atomic_store_n(&launched[kernel], 1, __ATOMIC_RELAXED);
     }
     if (event == GM_TRACE_LAUNCH_HALF)
         __atomic_add_fetch(&half_block_launches, 1, __ATOMIC_RELAXED);
+    if (event == GM_TRACE_LAUNCH_TILE)
+        __atomic_add_fetch(&tile_launches, 1, __ATOMIC_RELAXED);
     if (event == GM_TRACE_LOAD)
         __atomic_add_fetch(&loads, 1, __ATOMIC_RELAXED);
 }
@@ -445,6 +447,103 @@ static void preps(int some)
     CHECK(missing == 0, "%d pre-process kernels never ran", missing);
 }
 
+/* The tile path of the u8 resize and pre-process kernels (templates/resize.cu)
+ * against the CPU path, on sizes wider than a block's columns and taller
+ * than its runs: an upscale, the exact 2x (the area mean), 3x (second taps
+ * of weight 0), a source 2 pixels wide (the right edge's one tap), AREA's
+ * upscale in one axis; and the cases the host must leave to the per-pixel
+ * path (a 1-pixel-wide source, planar channels, area cells the image cuts),
+ * each checked by the trace. Then pre-processes through it: letterbox,
+ * crop-centre and stretch, one item or 35 of one frame, into f32, f16 and
+ * u8, NCHW and NHWC. some: fewer sizes (under compute-sanitizer). */
+static void tiles(int some)
+{
+    static const struct {
+        int64_t sw, sh, dw, dh;
+        double fx;
+        gm_interp interp;
+        int tile; /* 0: the per-pixel path; 1: the tile path; 2: the tile path but for 2 channels (the area mean) */
+        gm_layout ls;
+    } rs[] = {{300, 200, 517, 333, 0, GM_INTER_LINEAR, 1, GM_HWC},   {600, 260, 300, 130, 0, GM_INTER_LINEAR, 2, GM_HWC},
+              {390, 270, 130, 90, 0, GM_INTER_LINEAR, 1, GM_HWC},    {2, 300, 150, 700, 0, GM_INTER_LINEAR, 1, GM_HWC},
+              {640, 48, 200, 1000, 0, GM_INTER_AREA, 1, GM_HWC},     {301, 201, 150, 100, 0.5, GM_INTER_AREA, 2, GM_HWC},
+              {1, 300, 150, 70, 0, GM_INTER_LINEAR, 0, GM_HWC},      {303, 203, 152, 102, 0.5, GM_INTER_AREA, 0, GM_HWC},
+              {300, 200, 517, 333, 0, GM_INTER_LINEAR, 0, GM_CHW}};
+    static const struct {
+        int64_t sw, sh, dw, dh;
+        gm_fit fit;
+        gm_prep_interp interp;
+        int count;
+    } ps[] = {{500, 300, 256, 256, GM_FIT_LETTERBOX, GM_PREP_LINEAR, 1}, {390, 270, 130, 130, GM_FIT_LETTERBOX, GM_PREP_LINEAR, 1},
+              {320, 192, 160, 96, GM_FIT_STRETCH, GM_PREP_LINEAR, 1},    {300, 200, 150, 250, GM_FIT_CROP_CENTER, GM_PREP_AREA, 1},
+              {700, 500, 200, 150, GM_FIT_LETTERBOX, GM_PREP_LINEAR, 35}};
+    static const gm_dtype dsts[] = {GM_F32, GM_F16, GM_U8};
+    int i, c, k = 0, cases = 0;
+    char what[200];
+    for (i = 0; i < (int)(sizeof rs / sizeof rs[0]); ++i)
+        for (c = 1; c <= 4; ++c, ++k) {
+            pair src, dst;
+            resize_how h;
+            long before = tile_launches;
+            int batch = k % 3 == 0 ? 2 : 1;
+            gm_layout ld = (gm_layout)(k & 1);
+            if (some && c != 3)
+                continue;
+            h.interp = rs[i].interp, h.fx = h.fy = rs[i].fx;
+            snprintf(what, sizeof what, "tile resize u8 x%d %s -> %s %lldx%lld -> %lldx%lld b%d interp %d%s", c,
+                     rs[i].ls ? "chw" : "hwc", ld ? "chw" : "hwc", (long long)rs[i].sw, (long long)rs[i].sh,
+                     (long long)rs[i].dw, (long long)rs[i].dh, batch, (int)h.interp, h.fx > 0 ? " fx 0.5" : "");
+            if (!make_pair(&src, rs[i].sw, rs[i].sh, batch, GM_U8, c, rs[i].ls) ||
+                !make_pair(&dst, rs[i].dw, rs[i].dh, batch, GM_U8, c, ld)) {
+                CHECK(0, "%s: setup failed", what);
+                continue;
+            }
+            compare_op(what, &src, &dst, op_resize, &h);
+            CHECK((tile_launches > before) == (rs[i].tile == 1 || (rs[i].tile == 2 && c != 2)),
+                  "%s: %ld tile-path launches", what, tile_launches - before);
+            ++cases;
+            free_pair(&src);
+            free_pair(&dst);
+        }
+    for (i = 0; i < (int)(sizeof ps / sizeof ps[0]); ++i)
+        for (c = 1; c <= 4; c += c == 1 ? 2 : 1, ++k) {
+            pair src, dst;
+            prep_how h;
+            long before = tile_launches;
+            gm_dtype dt = dsts[k % 3];
+            gm_layout ld = (gm_layout)(k & 1);
+            int ci;
+            if (some && c != 3)
+                continue;
+            memset(&h, 0, sizeof h);
+            h.count = ps[i].count;
+            h.prep.fit = ps[i].fit;
+            h.prep.interp = ps[i].interp;
+            h.prep.rule = (gm_letterbox_rule)(k % 3);
+            h.prep.swap_rb = c >= 3 && k % 2;
+            h.prep.divide = k % 4 == 3;
+            for (ci = 0; ci < 4; ++ci) {
+                h.prep.pad[ci] = 114 + ci;
+                h.prep.mean[ci] = dt == GM_U8 ? 0 : 100 + 10 * ci;
+                h.prep.scale[ci] = dt == GM_U8 ? 0 : 1.0 / (50 + ci);
+            }
+            snprintf(what, sizeof what, "tile preprocess u8 x%d -> %s %s %lldx%lld -> %lldx%lld x%d fit %d interp %d", c,
+                     gm_dtype_name(dt), ld ? "chw" : "hwc", (long long)ps[i].sw, (long long)ps[i].sh, (long long)ps[i].dw,
+                     (long long)ps[i].dh, h.count, (int)h.prep.fit, (int)h.prep.interp);
+            if (!make_pair(&src, ps[i].sw, ps[i].sh, 1, GM_U8, c, GM_HWC) ||
+                !make_pair(&dst, ps[i].dw, ps[i].dh, h.count, dt, c, ld)) {
+                CHECK(0, "%s: setup failed", what);
+                continue;
+            }
+            compare_op(what, &src, &dst, op_prep, &h);
+            CHECK(tile_launches > before, "%s: the tile path never ran", what);
+            ++cases;
+            free_pair(&src);
+            free_pair(&dst);
+        }
+    printf("gpu: %d tile-path cases\n", cases);
+}
+
 /* Whether every row, plane and image start of m is a multiple of what the
  * fast kernel with P pixels a unit needs: the widest of 16, 8, 4, 2, 1
  * bytes dividing a unit's run (P pixels interleaved, or P of one plane). */
@@ -646,7 +745,7 @@ static void block_sizes(void)
     for (beyond = 0; beyond < 2; ++beyond) {
         gm__geometry g;
         a.height = wave + beyond;
-        g = gm__geometry_for(k, a.width, a.height, a.batch, wave);
+        g = gm__geometry_for(k, a.width, a.height, a.batch, wave, 0);
         CHECK(g.block[0] == (beyond ? 16u : 32u) * GM__BLOCK_WARPS && (long long)g.grid[0] * g.block[0] / 32 >= a.height &&
                   (long long)(g.grid[0] - 1) * g.block[0] / 32 < a.height,
               "%lld tasks against a wave of %d: %u blocks of %u threads", a.height, wave, g.grid[0], g.block[0]);
@@ -964,12 +1063,14 @@ int main(int argc, char** argv)
         SKIP("every specialization, every fast kernel, every resize and pre-process kernel and the big image (--sanitize)");
         resizes(1);
         preps(1);
+        tiles(1);
     } else {
         warm_up_all(); /* after the race, which needs a cold kernel */
         every_specialization();
         fast_paths();
         resizes(0);
         preps(0);
+        tiles(0);
         big_image();
     }
     flattened();

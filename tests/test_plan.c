@@ -255,7 +255,7 @@ static void preps(void)
                         gm_mat src[3], dst = fake_sized(dsts[d], 3, GM_CHW, batch, DENSE, DST_BASE, 64, 64);
                         gm_prep pp;
                         gm__plan plan;
-                        unsigned samplers;
+                        unsigned kinds;
                         int list[32], n = gm_kernels_for(srcs[s], dsts[d], channels[c], list, 32), k, kernel;
                         gm_status st;
                         memset(&pp, 0, sizeof pp);
@@ -265,12 +265,12 @@ static void preps(void)
                             fake_sized(srcs[s], channels[c], GM_HWC, 1, PADDED, SRC_BASE, side, i == 4 ? 128 : 40);
                         snprintf(what, sizeof what, "preprocess %s x%d -> %s, %d items, interp %d", gm_dtype_name(srcs[s]),
                                  channels[c], gm_dtype_name(dsts[d]), batch, interps[i]);
-                        st = gm__prep_describe(what, src, NULL, batch, &dst, &pp, &plan, &samplers);
+                        st = gm__prep_describe(what, src, NULL, batch, &dst, &pp, &plan, &kinds);
                         CHECK(st == GM_OK, "%s: not described: %s", what, gm_last_error());
                         if (st != GM_OK)
                             continue;
                         for (I = 0; I < GM__SAMPLER_COUNT; ++I) {
-                            if (!(samplers >> I & 1))
+                            if (!(kinds >> 2 * I & 3))
                                 continue;
                             kernel = gm__prep_row[srcs[s]][dsts[d]][channels[c] - 1][I];
                             CHECK(kernel >= 0, "%s resizes by sampler %d, which has no kernel", what, I);

@@ -75,6 +75,7 @@ GM_API const char* gm_jit_event_name(gm_jit_event event);
 #define GM_TRACE_EVENT_LIST(X)                                                                   \
     X(GM_TRACE_LAUNCH, "launch")           /* the kernel was launched */                         \
     X(GM_TRACE_LAUNCH_HALF, "launch-half") /* launched in half blocks: a grid beyond one wave */ \
+    X(GM_TRACE_LAUNCH_TILE, "launch-tile") /* launched on its tile path (resize, pre-process) */ \
     X(GM_TRACE_CPU, "cpu")                 /* the CPU path ran the kernel's loop */              \
     X(GM_TRACE_LOAD, "load")               /* a context's first use: image found or compiled, loaded */
 

@@ -8,12 +8,12 @@
  * 7e703e07d506ce2b2b3b156bd013609a16ee867f6384e2cea4109b736c189edf  templates/prelude_cuda.cu
  * db7e280838dbb16ab98f6da04748064a39a3bca61695bb32e63722bbf1bef14f  templates/codec.inc
  * 43f8c1abf1025948c2d2ae175cf2bcd2f203d95e7b0e8b00ae981a250b989574  templates/pixel.inc
- * 58041cb5a10370326aace0139a06911632d9b81d1f87326874647cf311445278  templates/resize.inc
- * 84f4d3335efc6909e2025a0366028a08ed475fe85c807e8301973cc1f5918632  templates/prep.inc
+ * 361176f90a3ec65bc3e6ffa2165927fa2f726d4fac95b5ab7615c1ab1d6c58e8  templates/resize.inc
+ * a2aaa4715a678b55ee3a7b6917bf325770861519b650d02f86ad379a920c27a6  templates/prep.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
- * e134297414ec97ba3aae1dcecee3bf339f9eaca9bcc91da5998140aad37e4dfc  templates/resize.cu
- * caab98a0fb77f832ee5cc5ea9ae95c700734c5b670323bb75a46d8715044f343  templates/prep.cu
+ * 523fcd4c954c9388c0a5b37f39b8d954d161db4656ef739c351c12fef1dc72ed  templates/resize.cu
+ * 17975f9f581e575497347f22f4efe7b39023300d8d4ccc3df1374b5ce86357a0  templates/prep.cu
  */
 #ifndef GPUMAT_GEN_PIXEL_H
 #define GPUMAT_GEN_PIXEL_H
@@ -627,6 +627,7 @@ typedef struct gm__resize_map {
     long long src_width, src_height;
     double scale_x, scale_y, inv_x, inv_y;
     int sampler, area_coeffs, iscale_x, iscale_y;
+    int tile; /* the kernel may take its tile path (templates/resize.cu, gm__tiles) */
 } gm__resize_map;
 
 /* Arguments of one resize launch: the source and destination as the
@@ -653,6 +654,11 @@ GM__FN int gm__resize_work(int S)
 /* Rows a thread of the resize and pre-process kernels walks down its column
  * (gm__each_run): the column's taps are computed once for them. */
 #define GM__COLUMN_ROWS 4
+
+/* Destination columns a block of the tile path covers (templates/resize.cu):
+ * a lane takes GM__TILE_PIXELS of them, 32 apart. */
+#define GM__TILE_PIXELS 2
+#define GM__TILE_COLUMNS (32 * GM__TILE_PIXELS)
 
 /* The largest element of any dtype: a run holds each channel's sample in a
  * slot of this many bytes until it is stored. */
@@ -864,6 +870,26 @@ GM__FN void gm__resize_nearest(int S, int C, const gm__resize_args* a, const gm_
         gm__copy_bits(S, gm__tap(a, c, ty->o0, tx->o0), out + c * ostride);
 }
 
+/* u8 linear in OpenCV's fixed point: a row's two taps v0, v1 by 11-bit
+ * weights, then two such rows h0, h1 by the rows' weights, each product
+ * truncated (>> 4, >> 16) and the sum rounded (>> 2), before saturation. */
+GM__FN int gm__fixed_row(int v0, int v1, int q0, int q1)
+{
+    return v0 * q0 + v1 * q1;
+}
+
+GM__FN int gm__fixed_column(int h0, int h1, int q0, int q1)
+{
+    return (((q0 * (h0 >> 4)) >> 16) + ((q1 * (h1 >> 4)) >> 16) + 2) >> 2;
+}
+
+/* OpenCV's integer mean of a 2x2 cell from its rows' sums, before
+ * saturation. */
+GM__FN int gm__quad_mean(int top, int bottom)
+{
+    return (top + bottom + 2) >> 2;
+}
+
 /* One row (at offset ro) of the linear sampler at the column tx, channel c,
  * in the dtype's work: u8 as OpenCV's int (weights in 11 bits), else float
  * or double products, each rounded. */
@@ -873,7 +899,7 @@ GM__FN double gm__linear_row(int S, const gm__resize_args* a, int c, long long r
     int work = gm__resize_work(S);
     if (work == GM__WORK_FIXED) {
         int v0 = gm__decode_i(S, p0);
-        return tx->s1 < 0 ? v0 * 2048 : v0 * tx->q0 + gm__decode_i(S, gm__tap(a, c, ro, tx->o1)) * tx->q1;
+        return tx->s1 < 0 ? v0 * 2048 : gm__fixed_row(v0, gm__decode_i(S, gm__tap(a, c, ro, tx->o1)), tx->q0, tx->q1);
     }
     if (work == GM__WORK_DOUBLE) {
         double v0 = gm__decode_d(S, p0);
@@ -898,8 +924,7 @@ GM__FN void gm__resize_linear(int S, int C, const gm__resize_args* a, const gm__
         double h0 = gm__linear_row(S, a, c, ty->o0, tx), h1 = gm__linear_row(S, a, c, ty->o1, tx);
         unsigned char* o = out + c * ostride;
         if (work == GM__WORK_FIXED) {
-            int v = (((ty->q0 * ((int)h0 >> 4)) >> 16) + ((ty->q1 * ((int)h1 >> 4)) >> 16) + 2) >> 2;
-            gm__encode_i(S, o, v);
+            gm__encode_i(S, o, gm__fixed_column((int)h0, (int)h1, ty->q0, ty->q1));
         } else if (work == GM__WORK_DOUBLE) {
             gm__encode_d(S, o, GM__MUL_D(h0, (double)(1.0f - ty->f)) + GM__MUL_D(h1, (double)ty->f));
         } else {
@@ -952,9 +977,9 @@ GM__FN void gm__resize_area_fast(int S, int C, const gm__resize_args* a, const g
             continue;
         }
         if (gm__area_quad_int(S, C, a)) {
-            long long q = gm__decode_i(S, gm__tap(a, c, ty->o0, tx->o0)) + gm__decode_i(S, gm__tap(a, c, ty->o0, tx->o1)) +
-                          gm__decode_i(S, gm__tap(a, c, ty->o1, tx->o0)) + gm__decode_i(S, gm__tap(a, c, ty->o1, tx->o1)) + 2;
-            gm__encode_i(S, o, (int)(q >> 2));
+            int top = gm__decode_i(S, gm__tap(a, c, ty->o0, tx->o0)) + gm__decode_i(S, gm__tap(a, c, ty->o0, tx->o1));
+            int bottom = gm__decode_i(S, gm__tap(a, c, ty->o1, tx->o0)) + gm__decode_i(S, gm__tap(a, c, ty->o1, tx->o1));
+            gm__encode_i(S, o, gm__quad_mean(top, bottom));
             continue;
         }
         if (pairs) {
@@ -1190,6 +1215,20 @@ GM__FN void gm__prep_channel(int S, int D, const unsigned char* sp, unsigned cha
         gm__scale_f(S, D, sp, dp, m->pre[c], m->scale[c], 0.0f, 0);
 }
 
+/* Every destination channel of one pixel at dst, from the values of its C
+ * source channels (slots of GM__SLOT bytes, as S): the source channels are
+ * walked in order (the slots' offsets are constants, so the values stay in
+ * registers), each written to the destination channels that read it. */
+GM__FN void gm__prep_store(int S, int D, int C, const gm__prep_args* a, const gm__prep_math* m,
+                           const unsigned char* value, unsigned char* dst)
+{
+    int k, c;
+    for (k = 0; k < C; ++k)
+        for (c = 0; c < 4; ++c)
+            if (m->from[c] == k)
+                gm__prep_channel(S, D, value + k * GM__SLOT, dst + c * a->dst_cstride, a, m, c);
+}
+
 /* Item it's crop as a resize's source (one image: no batch stride). */
 GM__FN void gm__prep_source(const gm__prep_item* it, int C, gm__resize_args* r)
 {
@@ -1207,15 +1246,13 @@ GM__FN void gm__prep_source(const gm__prep_item* it, int C, gm__resize_args* r)
  * I: the resized crop (the column's taps computed once) or the pad. Every
  * row is sampled before any is stored, so a kernel's loads of all of them
  * are in flight together (a store could alias the source, so loads do not
- * move past it). The source channels are walked in order (the slots'
- * offsets are constants, so the values stay in registers), each written to
- * the destination channels that read it. */
+ * move past it). */
 GM__FN void gm__prep_sampled(int S, int D, int C, int I, const gm__prep_args* a, long long b, long long x, long long y,
                              long long end)
 {
     const gm__prep_item* it = &a->items[b];
     long long rx = x - it->left, ry;
-    int inside = rx >= 0 && rx < it->width, n = (int)(end - y), r, k, c;
+    int inside = rx >= 0 && rx < it->width, n = (int)(end - y), r, k;
     unsigned char value[GM__COLUMN_ROWS][4 * GM__SLOT];
     gm__prep_math m;
     gm__resize_args src;
@@ -1235,13 +1272,10 @@ GM__FN void gm__prep_sampled(int S, int D, int C, int I, const gm__prep_args* a,
         }
     }
     GM__UNROLL
-    for (r = 0; r < GM__COLUMN_ROWS; ++r) {
-        unsigned char* dst = (unsigned char*)(it->dst + (y + r) * a->dst_pitch + x * a->dst_xstride);
-        for (k = 0; r < n && k < C; ++k)
-            for (c = 0; c < 4; ++c)
-                if (m.from[c] == k)
-                    gm__prep_channel(S, D, value[r] + k * GM__SLOT, dst + c * a->dst_cstride, a, &m, c);
-    }
+    for (r = 0; r < GM__COLUMN_ROWS; ++r)
+        if (r < n)
+            gm__prep_store(S, D, C, a, &m, value[r],
+                           (unsigned char*)(it->dst + (y + r) * a->dst_pitch + x * a->dst_xstride));
 }
 
 /* gm__prep_sampled by item b's own sampler, each sampler a path of its own

@@ -8,12 +8,12 @@
  * 7e703e07d506ce2b2b3b156bd013609a16ee867f6384e2cea4109b736c189edf  templates/prelude_cuda.cu
  * db7e280838dbb16ab98f6da04748064a39a3bca61695bb32e63722bbf1bef14f  templates/codec.inc
  * 43f8c1abf1025948c2d2ae175cf2bcd2f203d95e7b0e8b00ae981a250b989574  templates/pixel.inc
- * 58041cb5a10370326aace0139a06911632d9b81d1f87326874647cf311445278  templates/resize.inc
- * 84f4d3335efc6909e2025a0366028a08ed475fe85c807e8301973cc1f5918632  templates/prep.inc
+ * 361176f90a3ec65bc3e6ffa2165927fa2f726d4fac95b5ab7615c1ab1d6c58e8  templates/resize.inc
+ * a2aaa4715a678b55ee3a7b6917bf325770861519b650d02f86ad379a920c27a6  templates/prep.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
- * e134297414ec97ba3aae1dcecee3bf339f9eaca9bcc91da5998140aad37e4dfc  templates/resize.cu
- * caab98a0fb77f832ee5cc5ea9ae95c700734c5b670323bb75a46d8715044f343  templates/prep.cu
+ * 523fcd4c954c9388c0a5b37f39b8d954d161db4656ef739c351c12fef1dc72ed  templates/resize.cu
+ * 17975f9f581e575497347f22f4efe7b39023300d8d4ccc3df1374b5ce86357a0  templates/prep.cu
  */
 
 #ifndef GPUMAT_GEN_VIEWS_H

@@ -293,6 +293,23 @@ static int gm__fast(const gm__op* op, gm__xform_args* a)
     return row;
 }
 
+/* Whether a resize of a dtype source of channels (a pixel xstride bytes
+ * after the one before, channel c c * cstride bytes after channel 0) by m
+ * to dw x dh may take its kernel's tile path (templates/resize.cu): u8 with
+ * the channels interleaved, a source 2 pixels wide or more, and LINEAR or
+ * the 2x2 area mean of whole cells (OpenCV's integer mean: not 2
+ * channels). */
+static int gm__tiles(gm_dtype dtype, int channels, long long xstride, long long cstride, const gm__resize_map* m,
+                     long long dw, long long dh)
+{
+    if (dtype != GM_U8 || xstride != channels || (channels > 1 && cstride != 1) || m->src_width < 2)
+        return 0;
+    if (m->sampler == GM__SAMPLER_LINEAR)
+        return 1;
+    return m->sampler == GM__SAMPLER_AREA_FAST && m->iscale_x == 2 && m->iscale_y == 2 && channels != 2 &&
+           2 * dw <= m->src_width && 2 * dh <= m->src_height;
+}
+
 /* The resize kernel's arguments for op. */
 static gm__resize_args gm__resize_args_of(const gm__op* op)
 {
@@ -311,6 +328,8 @@ static gm__resize_args gm__resize_args_of(const gm__op* op)
     a.dst_xstride = op->dst.xstride;
     a.dst_bstride = op->dst.bstride;
     a.map = op->resize;
+    a.map.tile = gm__tiles(op->src.dtype, op->src.channels, a.src_xstride, (long long)(a.src[1] - a.src[0]), &a.map,
+                           a.width, a.height);
     return a;
 }
 

@@ -193,6 +193,8 @@ static gm_status gm__prep_item_of(const char* fn, const char* name, const gm_mat
     it->top = (int)g->top;
     it->width = (int)g->width;
     it->height = (int)g->height;
+    it->map.tile = gm__tiles(src->dtype, (int)src->channels, it->src_xstride, it->src_cstride, &it->map, it->width,
+                             it->height);
     return GM_OK;
 }
 
@@ -243,11 +245,18 @@ static void gm__prep_name(const char* fn, int i, char* name, size_t size)
         snprintf(name, size, "srcs[%d]", i);
 }
 
+/* What a launch's items share: the sampler and whether the kernel takes
+ * its tile path. */
+static int gm__prep_kind(const gm__prep_item* it)
+{
+    return 2 * it->map.sampler + it->map.tile;
+}
+
 /* Checks a whole batch and describes it: *plan with the arguments every
- * launch shares (no items, no kernel yet), *samplers with bit I set where
- * an item resizes by sampler I. Writes nothing else. */
+ * launch shares (no items, no kernel yet), *kinds with bit gm__prep_kind
+ * set for the kind of each item. Writes nothing else. */
 static gm_status gm__prep_describe(const char* fn, const gm_mat* srcs, const gm_rect* crops, int count,
-                                   const gm_mat* dst, const gm_prep* p, gm__plan* plan, unsigned* samplers)
+                                   const gm_mat* dst, const gm_prep* p, gm__plan* plan, unsigned* kinds)
 {
     gm_prep_geometry g;
     gm__prep_item it;
@@ -278,12 +287,12 @@ static gm_status gm__prep_describe(const char* fn, const gm_mat* srcs, const gm_
                         gm_dtype_name(dst->dtype));
     if ((s = gm__prep_common(fn, &srcs[0], dst, p, &plan->args.prep)) != GM_OK)
         return s;
-    *samplers = 0;
+    *kinds = 0;
     for (i = 0; i < count; ++i) {
         gm__prep_name(fn, i, name, sizeof name);
         if ((s = gm__prep_item_of(fn, name, &srcs[i], crops ? &crops[i] : NULL, dst, p, &g, &it)) != GM_OK)
             return s;
-        *samplers |= 1u << it.map.sampler;
+        *kinds |= 1u << gm__prep_kind(&it);
     }
     plan->fn = fn;
     plan->kernel = -1;
@@ -292,9 +301,10 @@ static gm_status gm__prep_describe(const char* fn, const gm_mat* srcs, const gm_
     return GM_OK;
 }
 
-/* Checks a whole batch, then runs it: the items of each sampler in launches
- * of up to GM__PREP_ITEMS, in order (each launch the kernel of its sampler);
- * nothing is written unless every item is good. */
+/* Checks a whole batch, then runs it: the items of each kind
+ * (gm__prep_kind) in launches of up to GM__PREP_ITEMS, in order (each
+ * launch the kernel of its sampler); nothing is written unless every item
+ * is good. */
 static gm_status gm__preprocess(const char* fn, const gm_mat* srcs, const gm_rect* crops, int count, gm_mat* dst,
                                 const gm_prep* p, gm_prep_geometry* geometry, gm_stream stream)
 {
@@ -302,22 +312,22 @@ static gm_status gm__preprocess(const char* fn, const gm_mat* srcs, const gm_rec
     gm__plan plan;
     gm_prep_geometry g;
     gm__prep_item* items = plan.args.prep.items;
-    unsigned samplers = 0;
-    int i, n, I;
+    unsigned kinds = 0;
+    int i, n, kind;
     gm_status s;
     if (!p) {
         memset(&defaults, 0, sizeof defaults);
         p = &defaults;
     }
-    if ((s = gm__prep_describe(fn, srcs, crops, count, dst, p, &plan, &samplers)) != GM_OK)
+    if ((s = gm__prep_describe(fn, srcs, crops, count, dst, p, &plan, &kinds)) != GM_OK)
         return s;
-    for (I = 0; I < GM__SAMPLER_COUNT; ++I) {
-        if (!(samplers >> I & 1))
+    for (kind = 0; kind < 2 * GM__SAMPLER_COUNT; ++kind) {
+        if (!(kinds >> kind & 1))
             continue;
-        plan.kernel = gm__prep_row[srcs[0].dtype][dst->dtype][srcs[0].channels - 1][I];
+        plan.kernel = gm__prep_row[srcs[0].dtype][dst->dtype][srcs[0].channels - 1][kind / 2];
         for (i = n = 0; i < count; ++i) {
             gm__prep_item_of(fn, "", &srcs[i], crops ? &crops[i] : NULL, dst, p, &g, &items[n]);
-            if (items[n].map.sampler == I) {
+            if (gm__prep_kind(&items[n]) == kind) {
                 if (geometry)
                     geometry[i] = g;
                 items[n++].dst = gm__channel_addr(dst, 0) + (unsigned long long)((int64_t)i * dst->batch_pitch);

@@ -10,12 +10,13 @@ typedef struct gm__geometry {
 } gm__geometry;
 
 /* A plan made ready to launch in the current context: its kernel's
- * function, the geometry, and whether the launch may overlap the kernel
- * before it (the function waits for it, gm__function). */
+ * function, the geometry, whether the launch may overlap the kernel before
+ * it (the function waits for it, gm__function) and whether it takes the
+ * kernel's tile path. */
 typedef struct gm__ready {
     gm__CUfunction f;
     gm__geometry geometry;
-    int waits;
+    int waits, tile;
 } gm__ready;
 
 /* The fast kernel k: 1-D blocks, one warp task a warp (xform_fast.cu), a
@@ -26,11 +27,29 @@ typedef struct gm__ready {
  * within one wave keeps full blocks, which the one-wave grids of small
  * elements need. The other kernels: blocks of 32 columns by GM__BLOCK_WARPS
  * runs of rows (one row a thread in the generic kernel, GM__COLUMN_ROWS in
- * the resize and pre-process kernels). Measurements: bench/RESULTS.md. */
+ * the resize and pre-process kernels). Their tile path (tile set,
+ * templates/resize.cu): blocks of GM__TILE_COLUMNS columns by
+ * GM__BLOCK_WARPS runs of rows, the runs as long as leaves a wave of
+ * blocks (up to 16 rows; 4 where the wave is unknown), since a longer run
+ * computes its columns' taps and its source rows' passes for more rows.
+ * Measurements: bench/RESULTS.md. */
 static gm__geometry gm__geometry_for(const gm__kernel_row* k, long long width, long long height, long long batch,
-                                     int wave)
+                                     int wave, int tile)
 {
     gm__geometry g;
+    long long images = batch < 65535 ? batch : 65535;
+    if (tile) {
+        long long columns = (width + GM__TILE_COLUMNS - 1) / GM__TILE_COLUMNS, run = wave > 0 ? 16 : 4, bands;
+        while (run > 1 && columns * ((height + GM__BLOCK_WARPS * run - 1) / (GM__BLOCK_WARPS * run)) * images <
+                              wave / GM__BLOCK_WARPS)
+            run /= 2;
+        bands = (height + GM__BLOCK_WARPS * run - 1) / (GM__BLOCK_WARPS * run);
+        g.block[0] = 32, g.block[1] = GM__BLOCK_WARPS;
+        g.grid[0] = (unsigned)columns;
+        g.grid[1] = (unsigned)(bands < 65535 ? bands : 65535);
+        g.grid[2] = (unsigned)images;
+        return g;
+    }
     if (k->family == GM__FAMILY_XFORM_FAST) {
         long long tasks = batch * height * gm__tasks_per_row(width, k->pixels, k->units);
         int warps = wave > 0 && tasks > wave ? GM__BLOCK_WARPS / 2 : GM__BLOCK_WARPS;
@@ -44,7 +63,7 @@ static gm__geometry gm__geometry_for(const gm__kernel_row* k, long long width, l
         g.block[0] = 32, g.block[1] = GM__BLOCK_WARPS;
         g.grid[0] = (unsigned)((width + 31) / 32);
         g.grid[1] = (unsigned)(rows < 65535 ? rows : 65535);
-        g.grid[2] = (unsigned)(batch < 65535 ? batch : 65535);
+        g.grid[2] = (unsigned)images;
     }
     return g;
 }
@@ -58,12 +77,16 @@ static gm_status gm__prepare(const gm__plan* p, gm__ready* r)
     const gm__kernel_row* k = &gm__kernels[p->kernel];
     if (s != GM_OK)
         return s;
+    r->tile = k->family == GM__FAMILY_RESIZE ? p->args.resize.map.tile
+              : k->family == GM__FAMILY_PREP ? p->args.prep.items[0].map.tile
+                                             : 0;
     if (k->family == GM__FAMILY_RESIZE)
-        r->geometry = gm__geometry_for(k, p->args.resize.width, p->args.resize.height, p->args.resize.batch, wave);
+        r->geometry = gm__geometry_for(k, p->args.resize.width, p->args.resize.height, p->args.resize.batch, wave,
+                                       r->tile);
     else if (k->family == GM__FAMILY_PREP)
-        r->geometry = gm__geometry_for(k, p->args.prep.width, p->args.prep.height, p->args.prep.count, wave);
+        r->geometry = gm__geometry_for(k, p->args.prep.width, p->args.prep.height, p->args.prep.count, wave, r->tile);
     else
-        r->geometry = gm__geometry_for(k, p->args.xform.width, p->args.xform.height, p->args.xform.batch, wave);
+        r->geometry = gm__geometry_for(k, p->args.xform.width, p->args.xform.height, p->args.xform.batch, wave, 0);
     return s;
 }
 
@@ -119,7 +142,9 @@ static gm_status gm__run(const gm__plan* p, gm_stream stream)
     params[0] = (void*)&p->args; /* the driver only reads it */
     if ((rc = gm__launch(&r, stream, params, &api)) != 0)
         return gm__cuda_fail(p->fn, api, rc);
-    GM_TRACE(r.geometry.block[0] * r.geometry.block[1] < 32 * GM__BLOCK_WARPS ? GM_TRACE_LAUNCH_HALF : GM_TRACE_LAUNCH,
+    GM_TRACE(r.tile ? GM_TRACE_LAUNCH_TILE
+             : r.geometry.block[0] * r.geometry.block[1] < 32 * GM__BLOCK_WARPS ? GM_TRACE_LAUNCH_HALF
+                                                                                : GM_TRACE_LAUNCH,
              p->kernel);
     return GM_OK;
 }
