@@ -8,7 +8,8 @@
 template <int S, int D, int C, int I>
 __device__ __forceinline__ void gm__prep_tiles(const gm__prep_args& a)
 {
-    long long x = (long long)blockIdx.x * GM__TILE_COLUMNS + threadIdx.x, y, end, at;
+    enum { P = GM__TILE_PIXELS_PREP };
+    long long x = (long long)blockIdx.x * 32 * P + threadIdx.x, y, end, at;
     gm__prep_math m;
     gm__tile_run(a.height, &y, &end);
     gm__prep_math_of(S, C, &a, &m);
@@ -16,7 +17,7 @@ __device__ __forceinline__ void gm__prep_tiles(const gm__prep_args& a)
         const gm__prep_item* it = &a.items[b];
         long long rx = x - it->left;
         gm__resize_args src;
-        gm__tile<C, I> t;
+        gm__tile<C, I, P> t;
         gm__prep_source(it, C, &src);
         t.columns(src, rx, it->width);
         for (at = y; at < end; at += 32)
@@ -24,7 +25,7 @@ __device__ __forceinline__ void gm__prep_tiles(const gm__prep_args& a)
                                                                                       const int* v) {
                 unsigned long long p = it->dst + (unsigned long long)(row * a.dst_pitch);
                 GM__UNROLL
-                for (int j = 0; j < GM__TILE_PIXELS; ++j) {
+                for (int j = 0; j < P; ++j) {
                     unsigned char value[4 * GM__SLOT];
                     if (x + 32 * j >= a.width)
                         continue;
@@ -58,7 +59,7 @@ __device__ __forceinline__ void gm__prep(const gm__prep_args& a)
 /* The entry point of one pre-process row (gen/model.py): source dtype S,
  * destination dtype D, source channels C, sampler I. */
 #define GM__ENTRY_PREP(name, S, D, C, LS, LD, P, R, B, I)                                                  \
-    extern "C" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS, gm__has_tiles<S, I>() ? 2 : 4) name( \
+    extern "C" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS, gm__has_tiles<S, I>() ? 3 : 4) name( \
         gm__prep_args a)                                                                                 \
     {                                                                                                    \
         gm__prep<S, D, C, I>(a);                                                                         \

@@ -7,8 +7,8 @@
 /* The tile path (gm__tiles, impl/ops.h): u8 sources whose channels
  * interleave, by LINEAR or the 2x2 area mean, with the samplers' own taps
  * and arithmetic (gm__taps_x, gm__taps_y, gm__fixed_row, gm__fixed_column,
- * gm__quad_mean). A block takes GM__TILE_COLUMNS destination columns (lane
- * l the columns l + 32 j, so that each load and store of a warp covers
+ * gm__quad_mean). A block takes 32 P destination columns (lane l the
+ * columns l + 32 j, j < P, so that each load and store of a warp covers
  * neighbouring pixels) by GM__BLOCK_WARPS runs of rows; a warp walks its run
  * down, computing a source row's horizontal pass once and keeping the last
  * two, since an upscale reads each source row for several destination
@@ -17,20 +17,26 @@
  * o[j] and o[j] + C, by the weights q0[j], q1[j] (the area mean: 1 and 1);
  * LINEAR's right edge, one tap, is taken as the second of a pair by weight
  * 2048 (the host leaves 1-pixel-wide sources to the per-pixel path). */
-template <int C, int I>
+#define GM__TILE_AHEAD 2
+__device__ __forceinline__ void gm__prefetch(unsigned long long addr)
+{
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(addr));
+}
+
+template <int C, int I, int P>
 struct gm__tile {
     unsigned long long src;
     long long row[2];
-    unsigned o[GM__TILE_PIXELS];
-    int q0[GM__TILE_PIXELS], q1[GM__TILE_PIXELS];
-    int h[2][GM__TILE_PIXELS * C];
+    unsigned o[P];
+    int q0[P], q1[P];
+    int h[2][P * C];
 
     /* The taps of region columns x + 32 j of a region n wide; columns
      * outside it take the nearest edge's (their results are not stored). */
     __device__ __forceinline__ void columns(const gm__resize_args& a, long long x, long long n)
     {
         GM__UNROLL
-        for (int j = 0; j < GM__TILE_PIXELS; ++j) {
+        for (int j = 0; j < P; ++j) {
             long long cx = gm__clip(x + 32 * j, 0, n - 1);
             gm__taps tx = gm__taps_x(GM_U8, I, &a, cx);
             o[j] = (unsigned)tx.o0, q0[j] = tx.q0, q1[j] = tx.q1;
@@ -46,7 +52,7 @@ struct gm__tile {
     __device__ __forceinline__ void pass(long long ro)
     {
         GM__UNROLL
-        for (int j = 0; j < GM__TILE_PIXELS; ++j) {
+        for (int j = 0; j < P; ++j) {
             unsigned long long p = src + (unsigned long long)ro + o[j];
             GM__UNROLL
             for (int c = 0; c < C; ++c) {
@@ -62,7 +68,7 @@ struct gm__tile {
     __device__ __forceinline__ void copy()
     {
         GM__UNROLL
-        for (int i = 0; i < GM__TILE_PIXELS * C; ++i)
+        for (int i = 0; i < P * C; ++i)
             h[K][i] = h[1 - K][i];
         row[K] = row[1 - K];
     }
@@ -78,9 +84,18 @@ struct gm__tile {
     {
         gm__taps ty = gm__taps_y(GM_U8, I, &a, b, gm__clip(y + threadIdx.x - top, 0, n - 1));
         long long r0 = ty.o0, r1 = I == GM__SAMPLER_LINEAR && ty.q1 == 0 ? ty.o0 : ty.o1;
-        int q = ty.q0 | ty.q1 << 16, v[GM__TILE_PIXELS * C];
+        int q = ty.q0 | ty.q1 << 16, v[P * C];
         for (int k = 0; k < (int)(end - y); ++k) {
             long long t0 = __shfl_sync(0xffffffffu, r0, k), t1 = __shfl_sync(0xffffffffu, r1, k);
+            long long f0 = __shfl_sync(0xffffffffu, r0, (k + GM__TILE_AHEAD) & 31);
+            long long f1 = __shfl_sync(0xffffffffu, r1, (k + GM__TILE_AHEAD) & 31);
+            if (k + GM__TILE_AHEAD < (int)(end - y))
+                GM__UNROLL
+                for (int j = 0; j < P; ++j) {
+                    gm__prefetch(src + (unsigned long long)f0 + o[j]);
+                    if (f1 != f0)
+                        gm__prefetch(src + (unsigned long long)f1 + o[j]);
+                }
             int tq = __shfl_sync(0xffffffffu, q, k), inside = y + k - top >= 0 && y + k - top < n;
             if (inside) {
                 if (t0 == row[1])
@@ -92,7 +107,7 @@ struct gm__tile {
                 else if (t1 != row[1])
                     pass<1>(t1);
                 GM__UNROLL
-                for (int i = 0; i < GM__TILE_PIXELS * C; ++i)
+                for (int i = 0; i < P * C; ++i)
                     v[i] = I == GM__SAMPLER_LINEAR ? gm__fixed_column(h[0][i], h[1][i], tq & 0xffff, tq >> 16)
                                                    : gm__quad_mean(h[0][i], h[1][i]);
             }
@@ -120,8 +135,9 @@ __device__ __forceinline__ void gm__tile_run(long long height, long long* y, lon
 template <int S, int C, int I>
 __device__ __forceinline__ void gm__resize_tiles(const gm__resize_args& a)
 {
-    long long x = (long long)blockIdx.x * GM__TILE_COLUMNS + threadIdx.x, y, end, b, at;
-    gm__tile<C, I> t;
+    enum { P = GM__TILE_PIXELS_RESIZE };
+    long long x = (long long)blockIdx.x * 32 * P + threadIdx.x, y, end, b, at;
+    gm__tile<C, I, P> t;
     gm__tile_run(a.height, &y, &end);
     t.columns(a, x, a.width);
     for (b = blockIdx.z; b < a.batch; b += gridDim.z)
@@ -129,7 +145,7 @@ __device__ __forceinline__ void gm__resize_tiles(const gm__resize_args& a)
             t.rows(a, b, at, at + 32 < end ? at + 32 : end, 0, a.height, [&](long long row, int, const int* v) {
                 unsigned long long p = a.dst + (unsigned long long)(b * a.dst_bstride + row * a.dst_pitch);
                 GM__UNROLL
-                for (int j = 0; j < GM__TILE_PIXELS; ++j) {
+                for (int j = 0; j < P; ++j) {
                     if (x + 32 * j >= a.width)
                         continue;
                     GM__UNROLL

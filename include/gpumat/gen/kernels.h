@@ -8,19 +8,19 @@
  * 7e703e07d506ce2b2b3b156bd013609a16ee867f6384e2cea4109b736c189edf  templates/prelude_cuda.cu
  * db7e280838dbb16ab98f6da04748064a39a3bca61695bb32e63722bbf1bef14f  templates/codec.inc
  * 43f8c1abf1025948c2d2ae175cf2bcd2f203d95e7b0e8b00ae981a250b989574  templates/pixel.inc
- * 361176f90a3ec65bc3e6ffa2165927fa2f726d4fac95b5ab7615c1ab1d6c58e8  templates/resize.inc
+ * 26c07b4965d13f7c8e00016a66c2535b6f2507f88631ddb07c7bae18ff715691  templates/resize.inc
  * a2aaa4715a678b55ee3a7b6917bf325770861519b650d02f86ad379a920c27a6  templates/prep.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
- * 523fcd4c954c9388c0a5b37f39b8d954d161db4656ef739c351c12fef1dc72ed  templates/resize.cu
- * 17975f9f581e575497347f22f4efe7b39023300d8d4ccc3df1374b5ce86357a0  templates/prep.cu
+ * 765e7021772a3e87394bf4d24786ae4160e20c51d968f60b4804de50cd544899  templates/resize.cu
+ * 2b2cef707e29d2cd5f79f5a2584d34378a8debebf5078778de3ccc98fe731a66  templates/prep.cu
  */
 #ifndef GPUMAT_GEN_KERNELS_H
 #define GPUMAT_GEN_KERNELS_H
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x5f8c8ce976d653ceull
+#define GM__KERNEL_SOURCE_HASH 0x211c644997ff27bcull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -718,10 +718,11 @@ static const char* const gm__kernel_src[] = {
     " * (gm__each_run): the column's taps are computed once for them. */\n",
     "#define GM__COLUMN_ROWS 4\n",
     "\n",
-    "/* Destination columns a block of the tile path covers (templates/resize.cu):\n",
-    " * a lane takes GM__TILE_PIXELS of them, 32 apart. */\n",
-    "#define GM__TILE_PIXELS 2\n",
-    "#define GM__TILE_COLUMNS (32 * GM__TILE_PIXELS)\n",
+    "/* Destination columns a lane of the tile path takes (templates/resize.cu),\n",
+    " * 32 apart: 4 in gm_resize, 2 in the pre-process, whose store holds more\n",
+    " * registers (bench/RESULTS.md); a block covers 32 times as many. */\n",
+    "#define GM__TILE_PIXELS_RESIZE 4\n",
+    "#define GM__TILE_PIXELS_PREP 2\n",
     "\n",
     "/* The largest element of any dtype: a run holds each channel's sample in a\n",
     " * slot of this many bytes until it is stored. */\n",
@@ -1811,8 +1812,8 @@ static const char* const gm__kernel_src[] = {
     "/* The tile path (gm__tiles, impl/ops.h): u8 sources whose channels\n",
     " * interleave, by LINEAR or the 2x2 area mean, with the samplers' own taps\n",
     " * and arithmetic (gm__taps_x, gm__taps_y, gm__fixed_row, gm__fixed_column,\n",
-    " * gm__quad_mean). A block takes GM__TILE_COLUMNS destination columns (lane\n",
-    " * l the columns l + 32 j, so that each load and store of a warp covers\n",
+    " * gm__quad_mean). A block takes 32 P destination columns (lane l the\n",
+    " * columns l + 32 j, j < P, so that each load and store of a warp covers\n",
     " * neighbouring pixels) by GM__BLOCK_WARPS runs of rows; a warp walks its run\n",
     " * down, computing a source row's horizontal pass once and keeping the last\n",
     " * two, since an upscale reads each source row for several destination\n",
@@ -1821,20 +1822,26 @@ static const char* const gm__kernel_src[] = {
     " * o[j] and o[j] + C, by the weights q0[j], q1[j] (the area mean: 1 and 1);\n",
     " * LINEAR's right edge, one tap, is taken as the second of a pair by weight\n",
     " * 2048 (the host leaves 1-pixel-wide sources to the per-pixel path). */\n",
-    "template <int C, int I>\n",
+    "#define GM__TILE_AHEAD 2\n",
+    "__device__ __forceinline__ void gm__prefetch(unsigned long long addr)\n",
+    "{\n",
+    "    asm volatile(\"prefetch.global.L2 [%0];\" ::\"l\"(addr));\n",
+    "}\n",
+    "\n",
+    "template <int C, int I, int P>\n",
     "struct gm__tile {\n",
     "    unsigned long long src;\n",
     "    long long row[2];\n",
-    "    unsigned o[GM__TILE_PIXELS];\n",
-    "    int q0[GM__TILE_PIXELS], q1[GM__TILE_PIXELS];\n",
-    "    int h[2][GM__TILE_PIXELS * C];\n",
+    "    unsigned o[P];\n",
+    "    int q0[P], q1[P];\n",
+    "    int h[2][P * C];\n",
     "\n",
     "    /* The taps of region columns x + 32 j of a region n wide; columns\n",
     "     * outside it take the nearest edge's (their results are not stored). */\n",
     "    __device__ __forceinline__ void columns(const gm__resize_args& a, long long x, long long n)\n",
     "    {\n",
     "        GM__UNROLL\n",
-    "        for (int j = 0; j < GM__TILE_PIXELS; ++j) {\n",
+    "        for (int j = 0; j < P; ++j) {\n",
     "            long long cx = gm__clip(x + 32 * j, 0, n - 1);\n",
     "            gm__taps tx = gm__taps_x(GM_U8, I, &a, cx);\n",
     "            o[j] = (unsigned)tx.o0, q0[j] = tx.q0, q1[j] = tx.q1;\n",
@@ -1850,7 +1857,7 @@ static const char* const gm__kernel_src[] = {
     "    __device__ __forceinline__ void pass(long long ro)\n",
     "    {\n",
     "        GM__UNROLL\n",
-    "        for (int j = 0; j < GM__TILE_PIXELS; ++j) {\n",
+    "        for (int j = 0; j < P; ++j) {\n",
     "            unsigned long long p = src + (unsigned long long)ro + o[j];\n",
     "            GM__UNROLL\n",
     "            for (int c = 0; c < C; ++c) {\n",
@@ -1866,7 +1873,7 @@ static const char* const gm__kernel_src[] = {
     "    __device__ __forceinline__ void copy()\n",
     "    {\n",
     "        GM__UNROLL\n",
-    "        for (int i = 0; i < GM__TILE_PIXELS * C; ++i)\n",
+    "        for (int i = 0; i < P * C; ++i)\n",
     "            h[K][i] = h[1 - K][i];\n",
     "        row[K] = row[1 - K];\n",
     "    }\n",
@@ -1882,9 +1889,18 @@ static const char* const gm__kernel_src[] = {
     "    {\n",
     "        gm__taps ty = gm__taps_y(GM_U8, I, &a, b, gm__clip(y + threadIdx.x - top, 0, n - 1));\n",
     "        long long r0 = ty.o0, r1 = I == GM__SAMPLER_LINEAR && ty.q1 == 0 ? ty.o0 : ty.o1;\n",
-    "        int q = ty.q0 | ty.q1 << 16, v[GM__TILE_PIXELS * C];\n",
+    "        int q = ty.q0 | ty.q1 << 16, v[P * C];\n",
     "        for (int k = 0; k < (int)(end - y); ++k) {\n",
     "            long long t0 = __shfl_sync(0xffffffffu, r0, k), t1 = __shfl_sync(0xffffffffu, r1, k);\n",
+    "            long long f0 = __shfl_sync(0xffffffffu, r0, (k + GM__TILE_AHEAD) & 31);\n",
+    "            long long f1 = __shfl_sync(0xffffffffu, r1, (k + GM__TILE_AHEAD) & 31);\n",
+    "            if (k + GM__TILE_AHEAD < (int)(end - y))\n",
+    "                GM__UNROLL\n",
+    "                for (int j = 0; j < P; ++j) {\n",
+    "                    gm__prefetch(src + (unsigned long long)f0 + o[j]);\n",
+    "                    if (f1 != f0)\n",
+    "                        gm__prefetch(src + (unsigned long long)f1 + o[j]);\n",
+    "                }\n",
     "            int tq = __shfl_sync(0xffffffffu, q, k), inside = y + k - top >= 0 && y + k - top < n;\n",
     "            if (inside) {\n",
     "                if (t0 == row[1])\n",
@@ -1896,7 +1912,7 @@ static const char* const gm__kernel_src[] = {
     "                else if (t1 != row[1])\n",
     "                    pass<1>(t1);\n",
     "                GM__UNROLL\n",
-    "                for (int i = 0; i < GM__TILE_PIXELS * C; ++i)\n",
+    "                for (int i = 0; i < P * C; ++i)\n",
     "                    v[i] = I == GM__SAMPLER_LINEAR ? gm__fixed_column(h[0][i], h[1][i], tq & 0xffff, tq >> 16)\n",
     "                                                   : gm__quad_mean(h[0][i], h[1][i]);\n",
     "            }\n",
@@ -1924,8 +1940,9 @@ static const char* const gm__kernel_src[] = {
     "template <int S, int C, int I>\n",
     "__device__ __forceinline__ void gm__resize_tiles(const gm__resize_args& a)\n",
     "{\n",
-    "    long long x = (long long)blockIdx.x * GM__TILE_COLUMNS + threadIdx.x, y, end, b, at;\n",
-    "    gm__tile<C, I> t;\n",
+    "    enum { P = GM__TILE_PIXELS_RESIZE };\n",
+    "    long long x = (long long)blockIdx.x * 32 * P + threadIdx.x, y, end, b, at;\n",
+    "    gm__tile<C, I, P> t;\n",
     "    gm__tile_run(a.height, &y, &end);\n",
     "    t.columns(a, x, a.width);\n",
     "    for (b = blockIdx.z; b < a.batch; b += gridDim.z)\n",
@@ -1933,7 +1950,7 @@ static const char* const gm__kernel_src[] = {
     "            t.rows(a, b, at, at + 32 < end ? at + 32 : end, 0, a.height, [&](long long row, int, const int* v) {\n",
     "                unsigned long long p = a.dst + (unsigned long long)(b * a.dst_bstride + row * a.dst_pitch);\n",
     "                GM__UNROLL\n",
-    "                for (int j = 0; j < GM__TILE_PIXELS; ++j) {\n",
+    "                for (int j = 0; j < P; ++j) {\n",
     "                    if (x + 32 * j >= a.width)\n",
     "                        continue;\n",
     "                    GM__UNROLL\n",
@@ -1972,7 +1989,8 @@ static const char* const gm__kernel_src[] = {
     "template <int S, int D, int C, int I>\n",
     "__device__ __forceinline__ void gm__prep_tiles(const gm__prep_args& a)\n",
     "{\n",
-    "    long long x = (long long)blockIdx.x * GM__TILE_COLUMNS + threadIdx.x, y, end, at;\n",
+    "    enum { P = GM__TILE_PIXELS_PREP };\n",
+    "    long long x = (long long)blockIdx.x * 32 * P + threadIdx.x, y, end, at;\n",
     "    gm__prep_math m;\n",
     "    gm__tile_run(a.height, &y, &end);\n",
     "    gm__prep_math_of(S, C, &a, &m);\n",
@@ -1980,7 +1998,7 @@ static const char* const gm__kernel_src[] = {
     "        const gm__prep_item* it = &a.items[b];\n",
     "        long long rx = x - it->left;\n",
     "        gm__resize_args src;\n",
-    "        gm__tile<C, I> t;\n",
+    "        gm__tile<C, I, P> t;\n",
     "        gm__prep_source(it, C, &src);\n",
     "        t.columns(src, rx, it->width);\n",
     "        for (at = y; at < end; at += 32)\n",
@@ -1988,7 +2006,7 @@ static const char* const gm__kernel_src[] = {
     "                                                                                      const int* v) {\n",
     "                unsigned long long p = it->dst + (unsigned long long)(row * a.dst_pitch);\n",
     "                GM__UNROLL\n",
-    "                for (int j = 0; j < GM__TILE_PIXELS; ++j) {\n",
+    "                for (int j = 0; j < P; ++j) {\n",
     "                    unsigned char value[4 * GM__SLOT];\n",
     "                    if (x + 32 * j >= a.width)\n",
     "                        continue;\n",
@@ -2022,7 +2040,7 @@ static const char* const gm__kernel_src[] = {
     "/* The entry point of one pre-process row (gen/model.py): source dtype S,\n",
     " * destination dtype D, source channels C, sampler I. */\n",
     "#define GM__ENTRY_PREP(name, S, D, C, LS, LD, P, R, B, I)                                                  \\\n",
-    "    extern \"C\" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS, gm__has_tiles<S, I>() ? 2 : 4) name( \\\n",
+    "    extern \"C\" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS, gm__has_tiles<S, I>() ? 3 : 4) name( \\\n",
     "        gm__prep_args a)                                                                                 \\\n",
     "    {                                                                                                    \\\n",
     "        gm__prep<S, D, C, I>(a);                                                                         \\\n",

@@ -8,12 +8,12 @@
  * 7e703e07d506ce2b2b3b156bd013609a16ee867f6384e2cea4109b736c189edf  templates/prelude_cuda.cu
  * db7e280838dbb16ab98f6da04748064a39a3bca61695bb32e63722bbf1bef14f  templates/codec.inc
  * 43f8c1abf1025948c2d2ae175cf2bcd2f203d95e7b0e8b00ae981a250b989574  templates/pixel.inc
- * 361176f90a3ec65bc3e6ffa2165927fa2f726d4fac95b5ab7615c1ab1d6c58e8  templates/resize.inc
+ * 26c07b4965d13f7c8e00016a66c2535b6f2507f88631ddb07c7bae18ff715691  templates/resize.inc
  * a2aaa4715a678b55ee3a7b6917bf325770861519b650d02f86ad379a920c27a6  templates/prep.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
- * 523fcd4c954c9388c0a5b37f39b8d954d161db4656ef739c351c12fef1dc72ed  templates/resize.cu
- * 17975f9f581e575497347f22f4efe7b39023300d8d4ccc3df1374b5ce86357a0  templates/prep.cu
+ * 765e7021772a3e87394bf4d24786ae4160e20c51d968f60b4804de50cd544899  templates/resize.cu
+ * 2b2cef707e29d2cd5f79f5a2584d34378a8debebf5078778de3ccc98fe731a66  templates/prep.cu
  */
 #ifndef GPUMAT_GEN_PIXEL_H
 #define GPUMAT_GEN_PIXEL_H
@@ -655,10 +655,11 @@ GM__FN int gm__resize_work(int S)
  * (gm__each_run): the column's taps are computed once for them. */
 #define GM__COLUMN_ROWS 4
 
-/* Destination columns a block of the tile path covers (templates/resize.cu):
- * a lane takes GM__TILE_PIXELS of them, 32 apart. */
-#define GM__TILE_PIXELS 2
-#define GM__TILE_COLUMNS (32 * GM__TILE_PIXELS)
+/* Destination columns a lane of the tile path takes (templates/resize.cu),
+ * 32 apart: 4 in gm_resize, 2 in the pre-process, whose store holds more
+ * registers (bench/RESULTS.md); a block covers 32 times as many. */
+#define GM__TILE_PIXELS_RESIZE 4
+#define GM__TILE_PIXELS_PREP 2
 
 /* The largest element of any dtype: a run holds each channel's sample in a
  * slot of this many bytes until it is stored. */

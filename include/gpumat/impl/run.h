@@ -28,7 +28,7 @@ typedef struct gm__ready {
  * elements need. The other kernels: blocks of 32 columns by GM__BLOCK_WARPS
  * runs of rows (one row a thread in the generic kernel, GM__COLUMN_ROWS in
  * the resize and pre-process kernels). Their tile path (tile set,
- * templates/resize.cu): blocks of GM__TILE_COLUMNS columns by
+ * templates/resize.cu): blocks of 32 GM__TILE_PIXELS_... columns by
  * GM__BLOCK_WARPS runs of rows, the runs as long as leaves a wave of
  * blocks (up to 16 rows; 4 where the wave is unknown), since a longer run
  * computes its columns' taps and its source rows' passes for more rows.
@@ -39,7 +39,8 @@ static gm__geometry gm__geometry_for(const gm__kernel_row* k, long long width, l
     gm__geometry g;
     long long images = batch < 65535 ? batch : 65535;
     if (tile) {
-        long long columns = (width + GM__TILE_COLUMNS - 1) / GM__TILE_COLUMNS, run = wave > 0 ? 16 : 4, bands;
+        long long across = 32 * (k->family == GM__FAMILY_RESIZE ? GM__TILE_PIXELS_RESIZE : GM__TILE_PIXELS_PREP);
+        long long columns = (width + across - 1) / across, run = wave > 0 ? 16 : 4, bands;
         while (run > 1 && columns * ((height + GM__BLOCK_WARPS * run - 1) / (GM__BLOCK_WARPS * run)) * images <
                               wave / GM__BLOCK_WARPS)
             run /= 2;
