@@ -57,7 +57,10 @@ __device__ __forceinline__ void gm__prep(const gm__prep_args& a)
 }
 
 /* The entry point of one pre-process row (gen/model.py): source dtype S,
- * destination dtype D, source channels C, sampler I. */
+ * destination dtype D, source channels C, sampler I; at 4 blocks a
+ * multiprocessor (64 registers), or 3 (80) for the kernels with the tile
+ * path, which holds more: at 2 they ran slower, the warps too few to keep
+ * the loads in flight (bench/RESULTS.md). */
 #define GM__ENTRY_PREP(name, S, D, C, LS, LD, P, R, B, I)                                                  \
     extern "C" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS, gm__has_tiles<S, I>() ? 3 : 4) name( \
         gm__prep_args a)                                                                                 \

@@ -4,7 +4,7 @@
  * (templates/resize.inc, the code the CPU path runs); or, where the host
  * set map.tile, the tile path below. */
 
-/* The tile path (gm__tiles, impl/ops.h): u8 sources whose channels
+/* The tile path (gm__tiles, impl/plan.h): u8 sources whose channels
  * interleave, by LINEAR or the 2x2 area mean, with the samplers' own taps
  * and arithmetic (gm__taps_x, gm__taps_y, gm__fixed_row, gm__fixed_column,
  * gm__quad_mean). A block takes 32 P destination columns (lane l the
@@ -16,7 +16,9 @@
  * those passes and the rows' taps. A pass of column j is its two taps at
  * o[j] and o[j] + C, by the weights q0[j], q1[j] (the area mean: 1 and 1);
  * LINEAR's right edge, one tap, is taken as the second of a pair by weight
- * 2048 (the host leaves 1-pixel-wide sources to the per-pixel path). */
+ * 2048 (the host leaves 1-pixel-wide sources to the per-pixel path).
+ * A warp has only its current row's loads in flight, so it asks L2 for the
+ * source rows of the row GM__TILE_AHEAD further on as it goes. */
 #define GM__TILE_AHEAD 2
 __device__ __forceinline__ void gm__prefetch(unsigned long long addr)
 {
@@ -89,13 +91,14 @@ struct gm__tile {
             long long t0 = __shfl_sync(0xffffffffu, r0, k), t1 = __shfl_sync(0xffffffffu, r1, k);
             long long f0 = __shfl_sync(0xffffffffu, r0, (k + GM__TILE_AHEAD) & 31);
             long long f1 = __shfl_sync(0xffffffffu, r1, (k + GM__TILE_AHEAD) & 31);
-            if (k + GM__TILE_AHEAD < (int)(end - y))
+            if (k + GM__TILE_AHEAD < (int)(end - y)) {
                 GM__UNROLL
                 for (int j = 0; j < P; ++j) {
                     gm__prefetch(src + (unsigned long long)f0 + o[j]);
                     if (f1 != f0)
                         gm__prefetch(src + (unsigned long long)f1 + o[j]);
                 }
+            }
             int tq = __shfl_sync(0xffffffffu, q, k), inside = y + k - top >= 0 && y + k - top < n;
             if (inside) {
                 if (t0 == row[1])

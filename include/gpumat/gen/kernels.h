@@ -12,15 +12,15 @@
  * a2aaa4715a678b55ee3a7b6917bf325770861519b650d02f86ad379a920c27a6  templates/prep.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
- * 765e7021772a3e87394bf4d24786ae4160e20c51d968f60b4804de50cd544899  templates/resize.cu
- * 2b2cef707e29d2cd5f79f5a2584d34378a8debebf5078778de3ccc98fe731a66  templates/prep.cu
+ * e75473b633308e0d636b17a7c719a59d3efc5f6336a9ed24d3c6e4ff71e7b157  templates/resize.cu
+ * c8297ba0c1c4319bc63e32f5f5dd1caaab713853eba41dc3e7a5bb8ccc15ba1f  templates/prep.cu
  */
 #ifndef GPUMAT_GEN_KERNELS_H
 #define GPUMAT_GEN_KERNELS_H
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x211c644997ff27bcull
+#define GM__KERNEL_SOURCE_HASH 0x18f2de90f6f9e902ull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -1809,7 +1809,7 @@ static const char* const gm__kernel_src[] = {
     " * (templates/resize.inc, the code the CPU path runs); or, where the host\n",
     " * set map.tile, the tile path below. */\n",
     "\n",
-    "/* The tile path (gm__tiles, impl/ops.h): u8 sources whose channels\n",
+    "/* The tile path (gm__tiles, impl/plan.h): u8 sources whose channels\n",
     " * interleave, by LINEAR or the 2x2 area mean, with the samplers' own taps\n",
     " * and arithmetic (gm__taps_x, gm__taps_y, gm__fixed_row, gm__fixed_column,\n",
     " * gm__quad_mean). A block takes 32 P destination columns (lane l the\n",
@@ -1821,7 +1821,9 @@ static const char* const gm__kernel_src[] = {
     " * those passes and the rows' taps. A pass of column j is its two taps at\n",
     " * o[j] and o[j] + C, by the weights q0[j], q1[j] (the area mean: 1 and 1);\n",
     " * LINEAR's right edge, one tap, is taken as the second of a pair by weight\n",
-    " * 2048 (the host leaves 1-pixel-wide sources to the per-pixel path). */\n",
+    " * 2048 (the host leaves 1-pixel-wide sources to the per-pixel path).\n",
+    " * A warp has only its current row's loads in flight, so it asks L2 for the\n",
+    " * source rows of the row GM__TILE_AHEAD further on as it goes. */\n",
     "#define GM__TILE_AHEAD 2\n",
     "__device__ __forceinline__ void gm__prefetch(unsigned long long addr)\n",
     "{\n",
@@ -1894,13 +1896,14 @@ static const char* const gm__kernel_src[] = {
     "            long long t0 = __shfl_sync(0xffffffffu, r0, k), t1 = __shfl_sync(0xffffffffu, r1, k);\n",
     "            long long f0 = __shfl_sync(0xffffffffu, r0, (k + GM__TILE_AHEAD) & 31);\n",
     "            long long f1 = __shfl_sync(0xffffffffu, r1, (k + GM__TILE_AHEAD) & 31);\n",
-    "            if (k + GM__TILE_AHEAD < (int)(end - y))\n",
+    "            if (k + GM__TILE_AHEAD < (int)(end - y)) {\n",
     "                GM__UNROLL\n",
     "                for (int j = 0; j < P; ++j) {\n",
     "                    gm__prefetch(src + (unsigned long long)f0 + o[j]);\n",
     "                    if (f1 != f0)\n",
     "                        gm__prefetch(src + (unsigned long long)f1 + o[j]);\n",
     "                }\n",
+    "            }\n",
     "            int tq = __shfl_sync(0xffffffffu, q, k), inside = y + k - top >= 0 && y + k - top < n;\n",
     "            if (inside) {\n",
     "                if (t0 == row[1])\n",
@@ -2038,7 +2041,10 @@ static const char* const gm__kernel_src[] = {
     "}\n",
     "\n",
     "/* The entry point of one pre-process row (gen/model.py): source dtype S,\n",
-    " * destination dtype D, source channels C, sampler I. */\n",
+    " * destination dtype D, source channels C, sampler I; at 4 blocks a\n",
+    " * multiprocessor (64 registers), or 3 (80) for the kernels with the tile\n",
+    " * path, which holds more: at 2 they ran slower, the warps too few to keep\n",
+    " * the loads in flight (bench/RESULTS.md). */\n",
     "#define GM__ENTRY_PREP(name, S, D, C, LS, LD, P, R, B, I)                                                  \\\n",
     "    extern \"C\" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS, gm__has_tiles<S, I>() ? 3 : 4) name( \\\n",
     "        gm__prep_args a)                                                                                 \\\n",

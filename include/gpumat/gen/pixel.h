@@ -12,8 +12,8 @@
  * a2aaa4715a678b55ee3a7b6917bf325770861519b650d02f86ad379a920c27a6  templates/prep.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
- * 765e7021772a3e87394bf4d24786ae4160e20c51d968f60b4804de50cd544899  templates/resize.cu
- * 2b2cef707e29d2cd5f79f5a2584d34378a8debebf5078778de3ccc98fe731a66  templates/prep.cu
+ * e75473b633308e0d636b17a7c719a59d3efc5f6336a9ed24d3c6e4ff71e7b157  templates/resize.cu
+ * c8297ba0c1c4319bc63e32f5f5dd1caaab713853eba41dc3e7a5bb8ccc15ba1f  templates/prep.cu
  */
 #ifndef GPUMAT_GEN_PIXEL_H
 #define GPUMAT_GEN_PIXEL_H

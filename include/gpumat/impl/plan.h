@@ -298,11 +298,13 @@ static int gm__fast(const gm__op* op, gm__xform_args* a)
  * to dw x dh may take its kernel's tile path (templates/resize.cu): u8 with
  * the channels interleaved, a source 2 pixels wide or more, and LINEAR or
  * the 2x2 area mean of whole cells (OpenCV's integer mean: not 2
- * channels). */
+ * channels); a row under 2 GB, whose column offsets the path holds in 32
+ * bits. */
 static int gm__tiles(gm_dtype dtype, int channels, long long xstride, long long cstride, const gm__resize_map* m,
                      long long dw, long long dh)
 {
-    if (dtype != GM_U8 || xstride != channels || (channels > 1 && cstride != 1) || m->src_width < 2)
+    if (dtype != GM_U8 || xstride != channels || (channels > 1 && cstride != 1) || m->src_width < 2 ||
+        m->src_width > (1LL << 31) / channels)
         return 0;
     if (m->sampler == GM__SAMPLER_LINEAR)
         return 1;
