@@ -1,43 +1,57 @@
 /* SPDX-License-Identifier: MIT */
 /* The pre-process kernel: one thread per GM__COLUMN_ROWS destination pixels
  * of a column of one item, all their channels (templates/prep.inc, the code
- * the CPU path runs); or, where the host set the items' map.tile, the
- * resize's tile path (templates/resize.cu) with the pre-process's store.
+ * the CPU path runs); or, where the host set a.tile, the resize's tile path
+ * (templates/resize.cu, slots of a.tile bytes) with the pre-process's
+ * store.
  * Every item of a launch resizes by the kernel's sampler I and path (the
  * host groups them). */
+/* Destination channel c of a tile-path pixel from a u8 source value x at
+ * p: gm__prep_channel's arithmetic on the launch's float parameters (an
+ * integer is exact in float: pre 0 adds nothing, and no arithmetic comes to
+ * the same as a scale of 1). */
+template <int D>
+__device__ __forceinline__ void gm__prep_tile_channel(const gm__prep_args& a, int c, int x, unsigned long long p)
+{
+    float f = (float)x + a.pre_f[c];
+    gm__encode_f(D, (unsigned char*)p, a.divide ? f / a.scale_f[c] : fmaf(f, a.scale_f[c], 0.0f), 0);
+}
+
 template <int S, int D, int C, int I>
 __device__ __forceinline__ void gm__prep_tiles(const gm__prep_args& a)
 {
     enum { P = GM__TILE_PIXELS_PREP };
     long long x = (long long)blockIdx.x * 32 * P + threadIdx.x, y, end, at;
-    gm__prep_math m;
     gm__tile_run(a.height, &y, &end);
-    gm__prep_math_of(S, C, &a, &m);
     for (long long b = blockIdx.z; b < a.count; b += gridDim.z) {
         const gm__prep_item* it = &a.items[b];
-        long long rx = x - it->left;
+        long long rx = x - it->left, width = it->width;
+        unsigned long long dst = it->dst;
         gm__resize_args src;
         gm__tile<C, I, P> t;
         gm__prep_source(it, C, &src);
-        t.columns(src, rx, it->width);
+        t.columns(src, rx, width, (unsigned)a.tile);
         for (at = y; at < end; at += 32)
             t.rows(src, 0, at, at + 32 < end ? at + 32 : end, it->top, it->height, [&](long long row, int inside,
                                                                                       const int* v) {
-                unsigned long long p = it->dst + (unsigned long long)(row * a.dst_pitch);
+                unsigned long long p = dst + (unsigned long long)(row * a.dst_pitch);
                 GM__UNROLL
                 for (int j = 0; j < P; ++j) {
-                    unsigned char value[4 * GM__SLOT];
+                    unsigned long long q = p + (unsigned long long)((x + 32 * j) * a.dst_xstride);
+                    int in = inside && rx + 32 * j >= 0 && rx + 32 * j < width;
                     if (x + 32 * j >= a.width)
                         continue;
                     GM__UNROLL
-                    for (int k = 0; k < C; ++k) {
-                        if (inside && rx + 32 * j >= 0 && rx + 32 * j < it->width)
-                            gm__encode_i(S, value + k * GM__SLOT, v[j * C + k]);
-                        else
-                            gm__copy_bits(S, m.pad + k * GM__SLOT, value + k * GM__SLOT);
+                    for (int c = 0; c < 4; ++c) {
+                        int k = a.map[c], value = v[j * C];
+                        if (c >= a.channels)
+                            break;
+                        GM__UNROLL
+                        for (int s = 1; s < C; ++s)
+                            value = k == s ? v[j * C + s] : value;
+                        gm__prep_tile_channel<D>(a, c, in ? value : a.pad_u8[c],
+                                                 q + (unsigned long long)(c * a.dst_cstride));
                     }
-                    gm__prep_store(S, D, C, &a, &m, value,
-                                   (unsigned char*)(p + (unsigned long long)((x + 32 * j) * a.dst_xstride)));
                 }
             });
     }
@@ -46,7 +60,7 @@ __device__ __forceinline__ void gm__prep_tiles(const gm__prep_args& a)
 template <int S, int D, int C, int I>
 __device__ __forceinline__ void gm__prep(const gm__prep_args& a)
 {
-    if (gm__has_tiles<S, I>() && a.items[0].map.tile) {
+    if (gm__has_tiles<S, I>() && a.tile) {
         gm__grid_begin();
         gm__prep_tiles<S, D, C, I>(a);
         return;

@@ -463,11 +463,11 @@ static void tiles(int some)
         double fx;
         gm_interp interp;
         int tile; /* 0: the per-pixel path; 1: the tile path; 2: but for 2 channels (the area mean); 3: for 1 channel
-                     only (planar channels) */
+                     only (planar channels); 4: but for 4 channels (their slots would not fit GM__TILE_SHARED_MAX) */
         gm_layout ls;
     } rs[] = {{300, 200, 517, 333, 0, GM_INTER_LINEAR, 1, GM_HWC},   {600, 260, 300, 130, 0, GM_INTER_LINEAR, 2, GM_HWC},
-              {390, 270, 130, 90, 0, GM_INTER_LINEAR, 1, GM_HWC},    {2, 300, 150, 700, 0, GM_INTER_LINEAR, 1, GM_HWC},
-              {640, 48, 200, 1000, 0, GM_INTER_AREA, 1, GM_HWC},     {301, 201, 150, 100, 0.5, GM_INTER_AREA, 2, GM_HWC},
+              {390, 270, 130, 90, 0, GM_INTER_LINEAR, 4, GM_HWC},    {2, 300, 150, 700, 0, GM_INTER_LINEAR, 1, GM_HWC},
+              {640, 48, 200, 1000, 0, GM_INTER_AREA, 4, GM_HWC},     {301, 201, 150, 100, 0.5, GM_INTER_AREA, 2, GM_HWC},
               {1, 300, 150, 70, 0, GM_INTER_LINEAR, 0, GM_HWC},      {303, 203, 152, 102, 0.5, GM_INTER_AREA, 0, GM_HWC},
               {300, 200, 517, 333, 0, GM_INTER_LINEAR, 3, GM_CHW}};
     static const struct {
@@ -500,7 +500,8 @@ static void tiles(int some)
                 continue;
             }
             compare_op(what, &src, &dst, op_resize, &h);
-            CHECK((tile_launches > before) == (rs[i].tile == 1 || (rs[i].tile == 2 && c != 2) || (rs[i].tile == 3 && c == 1)),
+            CHECK((tile_launches > before) == (rs[i].tile == 1 || (rs[i].tile == 2 && c != 2) || (rs[i].tile == 3 && c == 1) ||
+                                               (rs[i].tile == 4 && c != 4)),
                   "%s: %ld tile-path launches", what, tile_launches - before);
             ++cases;
             free_pair(&src);

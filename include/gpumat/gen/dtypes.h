@@ -8,12 +8,12 @@
  * 7e703e07d506ce2b2b3b156bd013609a16ee867f6384e2cea4109b736c189edf  templates/prelude_cuda.cu
  * db7e280838dbb16ab98f6da04748064a39a3bca61695bb32e63722bbf1bef14f  templates/codec.inc
  * 43f8c1abf1025948c2d2ae175cf2bcd2f203d95e7b0e8b00ae981a250b989574  templates/pixel.inc
- * 26c07b4965d13f7c8e00016a66c2535b6f2507f88631ddb07c7bae18ff715691  templates/resize.inc
- * a2aaa4715a678b55ee3a7b6917bf325770861519b650d02f86ad379a920c27a6  templates/prep.inc
+ * 66431cb5db8ddc6c318ee0f9ef99b208b511bff98477789703d12820cf6ae401  templates/resize.inc
+ * 9ded328ce84774b8092fe3a0c15ba911cf29ead692138cdab6ac45e0821c3ada  templates/prep.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
- * e75473b633308e0d636b17a7c719a59d3efc5f6336a9ed24d3c6e4ff71e7b157  templates/resize.cu
- * c8297ba0c1c4319bc63e32f5f5dd1caaab713853eba41dc3e7a5bb8ccc15ba1f  templates/prep.cu
+ * f889a70e45842353f5ec152dae3d91840a73e782fd648314762568e34983b7bf  templates/resize.cu
+ * aa54e396412b7a8a269e49fdd722f890ae98740846a3bf695cfff1aa060a0774  templates/prep.cu
  */
 #ifndef GPUMAT_GEN_DTYPES_H
 #define GPUMAT_GEN_DTYPES_H

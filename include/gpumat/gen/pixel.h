@@ -8,12 +8,12 @@
  * 7e703e07d506ce2b2b3b156bd013609a16ee867f6384e2cea4109b736c189edf  templates/prelude_cuda.cu
  * db7e280838dbb16ab98f6da04748064a39a3bca61695bb32e63722bbf1bef14f  templates/codec.inc
  * 43f8c1abf1025948c2d2ae175cf2bcd2f203d95e7b0e8b00ae981a250b989574  templates/pixel.inc
- * 26c07b4965d13f7c8e00016a66c2535b6f2507f88631ddb07c7bae18ff715691  templates/resize.inc
- * a2aaa4715a678b55ee3a7b6917bf325770861519b650d02f86ad379a920c27a6  templates/prep.inc
+ * 66431cb5db8ddc6c318ee0f9ef99b208b511bff98477789703d12820cf6ae401  templates/resize.inc
+ * 9ded328ce84774b8092fe3a0c15ba911cf29ead692138cdab6ac45e0821c3ada  templates/prep.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
- * e75473b633308e0d636b17a7c719a59d3efc5f6336a9ed24d3c6e4ff71e7b157  templates/resize.cu
- * c8297ba0c1c4319bc63e32f5f5dd1caaab713853eba41dc3e7a5bb8ccc15ba1f  templates/prep.cu
+ * f889a70e45842353f5ec152dae3d91840a73e782fd648314762568e34983b7bf  templates/resize.cu
+ * aa54e396412b7a8a269e49fdd722f890ae98740846a3bf695cfff1aa060a0774  templates/prep.cu
  */
 #ifndef GPUMAT_GEN_PIXEL_H
 #define GPUMAT_GEN_PIXEL_H
@@ -627,7 +627,8 @@ typedef struct gm__resize_map {
     long long src_width, src_height;
     double scale_x, scale_y, inv_x, inv_y;
     int sampler, area_coeffs, iscale_x, iscale_y;
-    int tile; /* the kernel may take its tile path (templates/resize.cu, gm__tiles) */
+    int tile; /* the kernel may take its tile path with slots of this many bytes (0: it may not;
+                 templates/resize.cu, gm__tiles) */
 } gm__resize_map;
 
 /* Arguments of one resize launch: the source and destination as the
@@ -660,6 +661,17 @@ GM__FN int gm__resize_work(int S)
  * registers (bench/RESULTS.md); a block covers 32 times as many. */
 #define GM__TILE_PIXELS_RESIZE 4
 #define GM__TILE_PIXELS_PREP 2
+
+/* The tile path's shared memory (templates/resize.cu): a warp's source rows
+ * are in flight GM__TILE_AHEAD destination rows ahead, in GM__TILE_SLOTS
+ * slots; gm_resize stores through GM__TILE_OUT(C) bytes a warp. A launch's
+ * slots (map.tile bytes each) and staging take GM__TILE_SHARED bytes a
+ * block, at most GM__TILE_SHARED_MAX (what a block gets without asking). */
+#define GM__TILE_AHEAD 1
+#define GM__TILE_SLOTS (2 * GM__TILE_AHEAD + 2)
+#define GM__TILE_OUT(C) (32 * GM__TILE_PIXELS_RESIZE * (C) + 16)
+#define GM__TILE_SHARED(slot, out) (GM__BLOCK_WARPS * (GM__TILE_SLOTS * (slot) + (out)))
+#define GM__TILE_SHARED_MAX (48 * 1024)
 
 /* The largest element of any dtype: a run holds each channel's sample in a
  * slot of this many bytes until it is stored. */
@@ -1173,6 +1185,9 @@ typedef struct gm__prep_args {
     int channels;
     int map[4];
     int divide;
+    int tile;                   /* the items take the tile path with slots of this many bytes (0: not) */
+    float pre_f[4], scale_f[4]; /* pre and scale rounded to float, as the kernels compute */
+    int pad_u8[4];              /* a u8 source's pad value that destination channel c reads (the tile path) */
     gm__prep_item items[GM__PREP_ITEMS];
 } gm__prep_args;
 

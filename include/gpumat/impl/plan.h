@@ -295,21 +295,32 @@ static int gm__fast(const gm__op* op, gm__xform_args* a)
 
 /* Whether a resize of a dtype source of channels (a pixel xstride bytes
  * after the one before, channel c c * cstride bytes after channel 0) by m
- * to dw x dh may take its kernel's tile path (templates/resize.cu): u8 with
- * the channels interleaved, a source 2 pixels wide or more, and LINEAR or
- * the 2x2 area mean of whole cells (OpenCV's integer mean: not 2
- * channels); a row under 2 GB, whose column offsets the path holds in 32
- * bits. */
+ * to dw x dh may take its kernel's tile path (templates/resize.cu), and the
+ * bytes of its slots (0: it may not): u8 with the channels interleaved, a
+ * source 2 pixels wide or more, and LINEAR or the 2x2 area mean of whole
+ * cells (OpenCV's integer mean: not 2 channels); a row under 2 GB, whose
+ * column offsets the path holds in 32 bits. A slot holds the source bytes
+ * 32 `pixels` columns read (LINEAR: the columns' first taps at most
+ * (32 pixels - 1) scale_x + 2 apart, one more for the float map, and the
+ * second taps), from the 16-byte word of the first; the launch's slots and
+ * `out` bytes a warp must fit GM__TILE_SHARED_MAX. */
 static int gm__tiles(gm_dtype dtype, int channels, long long xstride, long long cstride, const gm__resize_map* m,
-                     long long dw, long long dh)
+                     long long dw, long long dh, int pixels, int out)
 {
+    long long span, slot;
     if (dtype != GM_U8 || xstride != channels || (channels > 1 && cstride != 1) || m->src_width < 2 ||
         m->src_width > (1LL << 31) / channels)
         return 0;
     if (m->sampler == GM__SAMPLER_LINEAR)
-        return 1;
-    return m->sampler == GM__SAMPLER_AREA_FAST && m->iscale_x == 2 && m->iscale_y == 2 && channels != 2 &&
-           2 * dw <= m->src_width && 2 * dh <= m->src_height;
+        span = (long long)ceil((32 * pixels - 1) * m->scale_x) + 4;
+    else if (m->sampler == GM__SAMPLER_AREA_FAST && m->iscale_x == 2 && m->iscale_y == 2 && channels != 2 &&
+             2 * dw <= m->src_width && 2 * dh <= m->src_height)
+        span = 64 * pixels;
+    else
+        return 0;
+    span = span < m->src_width ? span : m->src_width;
+    slot = (span * channels + 15 + 15) & ~15LL;
+    return GM__TILE_SHARED(slot, out) <= GM__TILE_SHARED_MAX ? (int)slot : 0;
 }
 
 /* The resize kernel's arguments for op. */
@@ -331,7 +342,7 @@ static gm__resize_args gm__resize_args_of(const gm__op* op)
     a.dst_bstride = op->dst.bstride;
     a.map = op->resize;
     a.map.tile = gm__tiles(op->src.dtype, op->src.channels, a.src_xstride, (long long)(a.src[1] - a.src[0]), &a.map,
-                           a.width, a.height);
+                           a.width, a.height, GM__TILE_PIXELS_RESIZE, GM__TILE_OUT(op->src.channels));
     return a;
 }
 

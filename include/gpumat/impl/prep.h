@@ -194,7 +194,7 @@ static gm_status gm__prep_item_of(const char* fn, const char* name, const gm_mat
     it->width = (int)g->width;
     it->height = (int)g->height;
     it->map.tile = gm__tiles(src->dtype, (int)src->channels, it->src_xstride, it->src_cstride, &it->map, it->width,
-                             it->height);
+                             it->height, GM__TILE_PIXELS_PREP, 0);
     return GM_OK;
 }
 
@@ -225,6 +225,13 @@ static gm_status gm__prep_common(const char* fn, const gm_mat* src, const gm_mat
             return gm__fail(GM_ERR_ARG, "%s: prep->pad[%d] is %g; must be finite", fn, k, p->pad[k]);
         a->pad[k] = p->pad[k];
     }
+    for (c = 0; c < dst->channels; ++c) {
+        unsigned char pad;
+        gm__encode_d(GM_U8, &pad, a->pad[a->map[c]]);
+        a->pre_f[c] = (float)a->pre[c];
+        a->scale_f[c] = (float)a->scale[c];
+        a->pad_u8[c] = pad;
+    }
     a->width = dst->width;
     a->height = dst->height;
     a->dst_pitch = dst->pitch;
@@ -249,7 +256,7 @@ static void gm__prep_name(const char* fn, int i, char* name, size_t size)
  * its tile path. */
 static int gm__prep_kind(const gm__prep_item* it)
 {
-    return 2 * it->map.sampler + it->map.tile;
+    return 2 * it->map.sampler + (it->map.tile > 0);
 }
 
 /* Checks a whole batch and describes it: *plan with the arguments every
@@ -313,7 +320,7 @@ static gm_status gm__preprocess(const char* fn, const gm_mat* srcs, const gm_rec
     gm_prep_geometry g;
     gm__prep_item* items = plan.args.prep.items;
     unsigned kinds = 0;
-    int i, n, kind;
+    int i, n, kind, k;
     gm_status s;
     if (!p) {
         memset(&defaults, 0, sizeof defaults);
@@ -334,6 +341,9 @@ static gm_status gm__preprocess(const char* fn, const gm_mat* srcs, const gm_rec
             }
             if (n == GM__PREP_ITEMS || (i == count - 1 && n > 0)) {
                 plan.args.prep.count = n;
+                for (k = plan.args.prep.tile = 0; k < n; ++k) /* slots that fit every item's */
+                    if (items[k].map.tile > plan.args.prep.tile)
+                        plan.args.prep.tile = items[k].map.tile;
                 if ((s = gm__run(&plan, stream)) != GM_OK)
                     return s;
                 n = 0;

@@ -11,12 +11,14 @@ typedef struct gm__geometry {
 
 /* A plan made ready to launch in the current context: its kernel's
  * function, the geometry, whether the launch may overlap the kernel before
- * it (the function waits for it, gm__function) and whether it takes the
- * kernel's tile path. */
+ * it (the function waits for it, gm__function), the bytes of the tile
+ * path's slots (0: the launch does not take it) and the shared memory a
+ * block takes. */
 typedef struct gm__ready {
     gm__CUfunction f;
     gm__geometry geometry;
     int waits, tile;
+    unsigned shared;
 } gm__ready;
 
 /* The fast kernel k: 1-D blocks, one warp task a warp (xform_fast.cu), a
@@ -79,8 +81,9 @@ static gm_status gm__prepare(const gm__plan* p, gm__ready* r)
     if (s != GM_OK)
         return s;
     r->tile = k->family == GM__FAMILY_RESIZE ? p->args.resize.map.tile
-              : k->family == GM__FAMILY_PREP ? p->args.prep.items[0].map.tile
+              : k->family == GM__FAMILY_PREP ? p->args.prep.tile
                                              : 0;
+    r->shared = r->tile ? GM__TILE_SHARED(r->tile, k->family == GM__FAMILY_RESIZE ? GM__TILE_OUT(k->channels) : 0) : 0;
     if (k->family == GM__FAMILY_RESIZE)
         r->geometry = gm__geometry_for(k, p->args.resize.width, p->args.resize.height, p->args.resize.batch, wave,
                                        r->tile);
@@ -102,7 +105,7 @@ static int gm__launch(const gm__ready* r, gm_stream stream, void** params, const
     gm__launch_config cfg;
     if (!r->waits || !gm__cu.cuLaunchKernelEx) {
         *api = "cuLaunchKernel";
-        return gm__cu.cuLaunchKernel(r->f, g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], 1, 0, stream,
+        return gm__cu.cuLaunchKernel(r->f, g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], 1, r->shared, stream,
                                      params, NULL);
     }
     memset(&pdl, 0, sizeof pdl);
@@ -110,7 +113,7 @@ static int gm__launch(const gm__ready* r, gm_stream stream, void** params, const
     pdl.v.value = 1;
     memcpy(cfg.grid, g->grid, sizeof cfg.grid);
     cfg.block[0] = g->block[0], cfg.block[1] = g->block[1], cfg.block[2] = 1;
-    cfg.shared = 0;
+    cfg.shared = r->shared;
     cfg.stream = stream;
     cfg.attrs = &pdl;
     cfg.nattrs = 1;
