@@ -24,7 +24,7 @@ __device__ __forceinline__ void gm__prep_tiles(const gm__prep_args& a)
     long long x = (long long)blockIdx.x * 32 * P + threadIdx.x, y, end, at;
     gm__tile_run(a.height, &y, &end);
     for (long long b = blockIdx.z; b < a.count; b += gridDim.z) {
-        const gm__prep_item* it = &a.items[b];
+        const gm__prep_item* it = gm__prep_item_at(&a, b);
         long long rx = x - it->left, width = it->width;
         unsigned long long dst = it->dst;
         gm__resize_args src;
@@ -80,4 +80,18 @@ __device__ __forceinline__ void gm__prep(const gm__prep_args& a)
         gm__prep_args a)                                                                                 \
     {                                                                                                    \
         gm__prep<S, D, C, I>(a);                                                                         \
+    }                                                                                                    \
+    GM__ENTRY_PREP_MANY(name, S, D, C, I)
+
+/* The same for up to GM__PREP_ITEMS_MANY items (prep.inc), where the
+ * compiler takes 32 KB of parameters (12.1 and later). */
+#if defined(__CUDACC_VER_MAJOR__) && __CUDACC_VER_MAJOR__ * 100 + __CUDACC_VER_MINOR__ >= 1201
+#define GM__ENTRY_PREP_MANY(name, S, D, C, I)                                                             \
+    extern "C" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS, gm__has_tiles<S, I>() ? 3 : 4)      \
+        name##_many(gm__prep_many a)                                                                     \
+    {                                                                                                    \
+        gm__prep<S, D, C, I>(a.a);                                                                       \
     }
+#else
+#define GM__ENTRY_PREP_MANY(name, S, D, C, I)
+#endif

@@ -1100,22 +1100,31 @@ void test_resize()
 // sources in shared/reference/preprocessing-semantics.md 2.1-2.3), derived
 // here from the frameworks' own expressions: (resized width, height, left,
 // top).
+// A letterbox: the resized size, its top-left pixel, and the size of the
+// image made (the target's, or with ultralytics' auto its own).
 struct Place {
-    int w, h, left, top;
+    int w, h, left, top, out_w, out_h;
 };
 
-Place rule_place(int rule, int W, int H, int Wn, int Hn, bool top_left, bool no_upscale)
+Place rule_place(int rule, int W, int H, int Wn, int Hn, bool top_left, bool no_upscale, int stride = 0)
 {
     Place p{};
-    if (rule == GM_LETTERBOX_ULTRALYTICS) { // Python floats, round() half to even
+    p.out_w = Wn, p.out_h = Hn;
+    if (rule == GM_LETTERBOX_ULTRALYTICS) { // LetterBox: Python floats, round() half to even
         double r = std::min((double)Hn / H, (double)Wn / W);
         if (no_upscale)
             r = std::min(r, 1.0);
         p.w = std::max((int)std::nearbyint(W * r), 1);
         p.h = std::max((int)std::nearbyint(H * r), 1);
-        double dw = (Wn - p.w) / 2.0, dh = (Hn - p.h) / 2.0;
+        double dw = Wn - p.w, dh = Hn - p.h;
+        if (stride) // auto: np.mod
+            dw = std::fmod(dw, stride), dh = std::fmod(dh, stride);
+        if (!top_left) // center
+            dw /= 2, dh /= 2;
         p.left = top_left ? 0 : (int)std::nearbyint(dw - 0.1);
         p.top = top_left ? 0 : (int)std::nearbyint(dh - 0.1);
+        p.out_w = p.w + p.left + (int)std::nearbyint(dw + 0.1); // copyMakeBorder's left + right
+        p.out_h = p.h + p.top + (int)std::nearbyint(dh + 0.1);
     } else if (rule == GM_LETTERBOX_OPENCV_DNN) { // Image2BlobParams: float factor, int() casts
         float f = std::min(Wn / (float)W, Hn / (float)H);
         if (no_upscale)
@@ -1158,10 +1167,10 @@ cv::Mat prep_placed(const cv::Mat& crop, const gm_prep& pp, int Wn, int Hn)
         cv::Rect r(cv::Point(int(0.5 * (resized.cols - Wn)), int(0.5 * (resized.rows - Hn))), cv::Size(Wn, Hn));
         out = resized(r).clone();
     } else {
-        Place p = rule_place(pp.rule, crop.cols, crop.rows, Wn, Hn, pp.top_left != 0, pp.no_upscale != 0);
+        Place p = rule_place(pp.rule, crop.cols, crop.rows, Wn, Hn, pp.top_left != 0, pp.no_upscale != 0, pp.stride);
         cv::resize(crop, resized, cv::Size(p.w, p.h), 0, 0, interp);
-        cv::copyMakeBorder(resized, out, p.top, Hn - p.h - p.top, p.left, Wn - p.w - p.left, cv::BORDER_CONSTANT,
-                           cv::Scalar(pp.pad[0], pp.pad[1], pp.pad[2], pp.pad[3]));
+        cv::copyMakeBorder(resized, out, p.top, p.out_h - p.h - p.top, p.left, p.out_w - p.w - p.left,
+                           cv::BORDER_CONSTANT, cv::Scalar(pp.pad[0], pp.pad[1], pp.pad[2], pp.pad[3]));
     }
     return out;
 }
@@ -1193,7 +1202,8 @@ void prep_store(gm_dtype dd, uint8_t* out, float x, const gm_prep& pp, int c)
     }
 }
 
-// The expected destination planes (one Mat of dd per destination channel).
+// The expected destination planes (one Mat of dd per destination channel;
+// with ultralytics' auto, smaller than Wn x Hn).
 std::vector<cv::Mat> expected_prep(const cv::Mat& crop, gm_dtype sd, gm_dtype dd, int dch, const gm_prep& pp, int Wn,
                                    int Hn)
 {
@@ -1202,10 +1212,10 @@ std::vector<cv::Mat> expected_prep(const cv::Mat& crop, gm_dtype sd, gm_dtype dd
     std::vector<cv::Mat> planes;
     (void)sd;
     for (int c = 0; c < dch; ++c) {
-        cv::Mat pl(Hn, Wn, cv_depth(dd));
+        cv::Mat pl(placed.rows, placed.cols, cv_depth(dd));
         int k = prep_source_channel(pp, c, crop.channels());
-        for (int y = 0; y < Hn; ++y)
-            for (int x = 0; x < Wn; ++x)
+        for (int y = 0; y < placed.rows; ++y)
+            for (int x = 0; x < placed.cols; ++x)
                 prep_store(dd, pl.ptr(y) + x * gm_dtype_size(dd), f.ptr<float>(y)[x * crop.channels() + k], pp, c);
         planes.push_back(pl);
     }
@@ -1239,15 +1249,17 @@ std::string prep_name(gm_dtype sd, int ch, gm_dtype dd, int dch, bool nchw, cons
 {
     static const char* fits[] = {"stretch", "letterbox", "crop-centre"};
     static const char* rules[] = {"ultralytics", "opencv-dnn", "deepstream"};
-    return strf("prep %s c%d %dx%d crop %dx%d@%d,%d -> %s c%d %s %dx%d %s%s%s interp %d%s%s%s%s", gm_dtype_name(sd), ch,
-                sw, sh, cr.width, cr.height, cr.x, cr.y, gm_dtype_name(dd), dch, nchw ? "NCHW" : "NHWC", Wn, Hn,
+    return strf("prep %s c%d %dx%d crop %dx%d@%d,%d -> %s c%d %s %dx%d %s%s%s interp %d%s%s%s%s%s", gm_dtype_name(sd),
+                ch, sw, sh, cr.width, cr.height, cr.x, cr.y, gm_dtype_name(dd), dch, nchw ? "NCHW" : "NHWC", Wn, Hn,
                 fits[pp.fit], pp.fit == GM_FIT_LETTERBOX ? " " : "", pp.fit == GM_FIT_LETTERBOX ? rules[pp.rule] : "",
                 (int)pp.interp, pp.top_left ? " top-left" : "", pp.no_upscale ? " no-upscale" : "",
-                pp.swap_rb ? " swapRB" : pp.channel_map ? " map" : "", pp.divide ? " divide" : "");
+                pp.swap_rb ? " swapRB" : pp.channel_map ? " map" : "", pp.divide ? " divide" : "",
+                pp.stride ? strf(" auto stride %d", pp.stride).c_str() : "");
 }
 
 // One gm_preprocess of a crop of an sw x sh source (a ROI of a padded
-// parent) into a Wn x Hn destination (ROI too), compared with OpenCV's chain.
+// parent) into a Wn x Hn destination (ROI too), compared with OpenCV's chain
+// (with ultralytics' auto: its top-left, the rest of it unchanged).
 void prep_case(Group& g, gm_dtype sd, int ch, gm_dtype dd, int dch, bool nchw, const gm_prep& pp, int sw, int sh,
                cv::Rect cr, int Wn, int Hn)
 {
@@ -1264,7 +1276,11 @@ void prep_case(Group& g, gm_dtype sd, int ch, gm_dtype dd, int dch, bool nchw, c
     dst.arm();
     gm_rect crop{cr.x, cr.y, cr.width, cr.height};
     gm_prep_geometry geo{};
-    Place e = rule_place(pp.rule, cr.width, cr.height, Wn, Hn, pp.top_left != 0, pp.no_upscale != 0);
+    Place e = rule_place(pp.rule, cr.width, cr.height, Wn, Hn, pp.top_left != 0, pp.no_upscale != 0, pp.stride);
+    cv::Rect made = pp.fit == GM_FIT_LETTERBOX ? cv::Rect(0, 0, e.out_w, e.out_h) : cv::Rect(0, 0, Wn, Hn);
+    std::vector<cv::Mat> before;
+    for (const cv::Mat& v : dst.views)
+        before.push_back(v.clone());
     if (pp.fit == GM_FIT_LETTERBOX && (e.w < 1 || e.h < 1)) { // OpenCV dnn truncates a thin crop to nothing
         gm_status s = gm_preprocess(&src.m, &crop, &dst.m, &pp, &geo, NULL);
         if (s != GM_ERR_SIZE)
@@ -1278,20 +1294,33 @@ void prep_case(Group& g, gm_dtype sd, int ch, gm_dtype dd, int dch, bool nchw, c
     cv::Mat cropped = src.view()(cr);
     std::vector<cv::Mat> exp = expected_prep(cropped, sd, dd, dch, pp, Wn, Hn);
     p.add(check_against_blob(cropped, sd, dch, pp, Wn, Hn, exp));
-    long bad = 0;
+    long bad = 0, moved = 0;
     if (nchw) {
         for (int c = 0; c < dch; ++c)
-            bad += compare(name, dst.views[c], exp[c], dd, c);
+            bad += compare(name, dst.views[c](made), exp[c], dd, c);
     } else {
         cv::Mat hwc;
         cv::merge(exp, hwc);
-        bad = compare(name, dst.view(), hwc, dd);
+        bad = compare(name, dst.view()(made), hwc, dd);
     }
-    p.diff(bad, (long)Wn * Hn * dch);
+    p.diff(bad, (long)made.area() * dch);
+    for (size_t i = 0; i < before.size(); ++i) { // outside `made`, what dst held
+        cv::Mat was = before[i], now = dst.views[i].clone();
+        was(made).setTo(0);
+        now(made).setTo(0);
+        for (int y = 0; y < was.rows; ++y)
+            moved += memcmp(was.ptr(y), now.ptr(y), was.cols * was.elemSize()) != 0;
+    }
+    if (moved)
+        p.add(strf("%ld rows of the destination changed outside the %dx%d image made", moved, made.width,
+                   made.height));
     if (pp.fit == GM_FIT_LETTERBOX) {
-        if (geo.width != e.w || geo.height != e.h || geo.left != e.left || geo.top != e.top)
-            p.add(strf("geometry %lldx%lld at (%lld, %lld), expected %dx%d at (%d, %d)", (long long)geo.width,
-                       (long long)geo.height, (long long)geo.left, (long long)geo.top, e.w, e.h, e.left, e.top));
+        if (geo.width != e.w || geo.height != e.h || geo.left != e.left || geo.top != e.top ||
+            geo.dst_width != e.out_w || geo.dst_height != e.out_h)
+            p.add(strf("geometry %lldx%lld at (%lld, %lld) in %lldx%lld, expected %dx%d at (%d, %d) in %dx%d",
+                       (long long)geo.width, (long long)geo.height, (long long)geo.left, (long long)geo.top,
+                       (long long)geo.dst_width, (long long)geo.dst_height, e.w, e.h, e.left, e.top, e.out_w,
+                       e.out_h));
     }
     verdict(g, name, p.text);
 }
@@ -1333,6 +1362,32 @@ void prep_rule_sizes(Group& g)
     prep_case(g, GM_U8, 3, GM_F16, 3, true, pp, 1366, 768, cv::Rect(0, 0, 1366, 768), 640, 640);
     pp.rule = GM_LETTERBOX_ULTRALYTICS;
     prep_case(g, GM_U8, 3, GM_F32, 3, true, pp, 1920, 1080, cv::Rect(0, 0, 1920, 1080), 640, 640);
+    // ultralytics' auto at YOLO's stride: a 16:9 frame comes to 640x384 (its
+    // logs' "384x640"); then whole chains, an odd pad (1000x333: 11 rows,
+    // 5 above) among them.
+    for (int W : {1280, 1920}) {
+        gm_prep au{};
+        au.fit = GM_FIT_LETTERBOX;
+        au.stride = 32;
+        gm_rect crop{0, 0, W, W * 9 / 16};
+        gm_prep_geometry geo{};
+        std::string name = strf("letterbox auto %dx%d -> 640x640", W, W * 9 / 16), problem;
+        if (gm_prep_geometry_of(&crop, 640, 640, &au, &geo) != GM_OK)
+            problem = gm_last_error();
+        else if (geo.dst_width != 640 || geo.dst_height != 384 || geo.top != 12 || geo.height != 360)
+            problem = strf("%lldx%lld at (%lld, %lld) in %lldx%lld, expected 640x360 at (0, 12) in 640x384",
+                           (long long)geo.width, (long long)geo.height, (long long)geo.left, (long long)geo.top,
+                           (long long)geo.dst_width, (long long)geo.dst_height);
+        verdict(g, name, problem);
+    }
+    pp.stride = 32;
+    prep_case(g, GM_U8, 3, GM_F32, 3, true, pp, 1366, 768, cv::Rect(0, 0, 1366, 768), 640, 640);
+    prep_case(g, GM_U8, 3, GM_F16, 3, false, pp, 1000, 333, cv::Rect(0, 0, 1000, 333), 640, 640);
+    pp.top_left = 1;
+    prep_case(g, GM_U8, 3, GM_F32, 3, true, pp, 1000, 333, cv::Rect(0, 0, 1000, 333), 640, 640);
+    pp.top_left = 0;
+    pp.stride = 7;
+    prep_case(g, GM_U8, 3, GM_F32, 3, true, pp, 300, 200, cv::Rect(10, 20, 251, 101), 96, 128);
 }
 
 // gm_prep_rect_to_source_cv against Image2BlobParams' formulas as OpenCV 5
@@ -1384,8 +1439,9 @@ void prep_mapping(Group& g)
 }
 
 // gm_preprocess_batch: items of different sizes and crops into one batched
-// destination, more than one launch's worth when count > 32; each image
-// must equal the single-image chain.
+// destination (over GM__PREP_ITEMS: the _many layout; over
+// GM__PREP_ITEMS_MANY: more than one launch's worth); each image must equal
+// the single-image chain.
 void prep_batch_case(Group& g, int count, gm_dtype sd, int ch, gm_dtype dd, bool nchw, const gm_prep& pp, int Wn,
                      int Hn, bool one_frame)
 {
@@ -1512,6 +1568,7 @@ void test_preprocess()
     pp.fit = GM_FIT_CROP_CENTER;
     pp.swap_rb = 1;
     prep_batch_case(g, 33, GM_F32, 4, GM_F32, true, pp, 16, 16, true);
+    prep_batch_case(g, 250, GM_U8, 3, GM_U8, false, pp, 12, 10, true);
 }
 
 } // namespace

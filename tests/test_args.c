@@ -1210,6 +1210,16 @@ static void test_preprocess(void)
     pp = zero, pp.pad[0] = NAN;
     EXPECT(gm_preprocess(&s3.m, NULL, &d3.m, &pp, &geo, NULL), GM_ERR_ARG, "gm_preprocess", "prep->pad[0]", &s3,
            &d3, NULL);
+    /* ultralytics' auto: a stride below 0, or for another fit or rule */
+    pp = zero, pp.stride = -1;
+    EXPECT(gm_preprocess(&s3.m, NULL, &d3.m, &pp, &geo, NULL), GM_ERR_ARG, "gm_preprocess", "prep->stride is -1", &s3,
+           &d3, NULL);
+    pp = zero, pp.stride = 32;
+    EXPECT(gm_preprocess(&s3.m, NULL, &d3.m, &pp, &geo, NULL), GM_ERR_ARG, "gm_preprocess", "prep->stride is 32", &s3,
+           &d3, NULL);
+    pp.fit = GM_FIT_LETTERBOX, pp.rule = GM_LETTERBOX_DEEPSTREAM;
+    EXPECT(gm_preprocess(&s3.m, NULL, &d3.m, &pp, &geo, NULL), GM_ERR_ARG, "gm_preprocess", "GM_LETTERBOX_ULTRALYTICS",
+           &s3, &d3, NULL);
     /* a letterbox OpenCV dnn truncates to nothing: 11x6 into 1x8 is 1x0 */
     pp = zero, pp.fit = GM_FIT_LETTERBOX, pp.rule = GM_LETTERBOX_OPENCV_DNN;
     EXPECT(gm_preprocess(&s3.m, NULL, &dsmall.m, &pp, &geo, NULL), GM_ERR_SIZE, "gm_preprocess", "empty", &s3,
@@ -1230,6 +1240,17 @@ static void test_preprocess(void)
     EXPECT(gm_preprocess_batch(srcs, crops, 3, &dbatch.m, &pp, NULL, NULL), GM_ERR_ARG, "gm_preprocess_batch",
            "srcs[1]", &s3, &dbatch, NULL);
     crops[1].y = 1;
+    pp.fit = GM_FIT_LETTERBOX, pp.stride = 2; /* auto: 5x4 comes to 8x6, the whole 11x6 to 8x4 */
+    EXPECT(gm_preprocess_batch(srcs, NULL, 3, &dbatch.m, &pp, NULL, NULL), GM_OK, "gm_preprocess_batch", NULL, &s3,
+           NULL);
+    EXPECT(gm_preprocess_batch(srcs, crops, 3, &dbatch.m, &pp, NULL, NULL), GM_OK, "gm_preprocess_batch", NULL, &s3,
+           NULL);
+    crops[1] = crops[0], crops[1].x = crops[1].y = 0, crops[1].width = 11, crops[1].height = 6;
+    memcpy(dbatch.buf, dbatch.ref, dbatch.n); /* what the runs above wrote */
+    EXPECT(gm_preprocess_batch(srcs, crops, 3, &dbatch.m, &pp, NULL, NULL), GM_ERR_ARG, "gm_preprocess_batch",
+           "srcs[1] comes to 8x4, srcs[0] to 8x6", &s3, &dbatch, NULL);
+    crops[1] = crops[0];
+    pp = zero;
     bad = ds32.m;
     bad.batch = 1;
     bad.data = s3.buf;

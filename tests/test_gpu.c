@@ -357,7 +357,8 @@ static void resizes(int some)
 
 /* A gm_preprocess_batch of count items of one frame: item i is a view of
  * the frame's top-left (i % 3 + 1) / 3 (sizes differ) cropped to a rectangle
- * that moves with i, or the whole view. */
+ * that moves with i, or the whole view. On the GPU it takes one launch for
+ * each kind of item (gm__prep_kind) and GM__PREP_ITEMS_MANY items. */
 typedef struct prep_how {
     gm_prep prep;
     int count;
@@ -366,8 +367,12 @@ typedef struct prep_how {
 static gm_status op_prep(const gm_mat* s, gm_mat* d, const void* p)
 {
     const prep_how* h = (const prep_how*)p;
-    gm_mat views[40];
-    gm_rect crops[40];
+    gm_mat views[300];
+    gm_rect crops[300];
+    gm_prep_geometry g;
+    gm__prep_item it;
+    int per_kind[2 * GM__SAMPLER_COUNT] = {0};
+    long before = generic_launches, expect = 0;
     int i;
     gm_status st;
     for (i = 0; i < h->count; ++i) {
@@ -380,14 +385,25 @@ static gm_status op_prep(const gm_mat* s, gm_mat* d, const void* p)
         crops[i].height = views[i].height - crops[i].y;
     }
     if (h->count == 1)
-        return gm_preprocess(&views[0], &crops[0], d, &h->prep, NULL, NULL);
-    return gm_preprocess_batch(views, crops, h->count, d, &h->prep, NULL, NULL);
+        st = gm_preprocess(&views[0], &crops[0], d, &h->prep, NULL, NULL);
+    else
+        st = gm_preprocess_batch(views, crops, h->count, d, &h->prep, NULL, NULL);
+    if (st == GM_OK && d->where == GM_DEVICE) {
+        for (i = 0; i < h->count; ++i)
+            if (gm__prep_item_of("op_prep", "src", &views[i], &crops[i], d, &h->prep, &g, &it) == GM_OK)
+                ++per_kind[gm__prep_kind(&it)];
+        for (i = 0; i < 2 * GM__SAMPLER_COUNT; ++i)
+            expect += (per_kind[i] + GM__PREP_ITEMS_MANY - 1) / GM__PREP_ITEMS_MANY;
+        CHECK(generic_launches - before == expect, "gm_preprocess_batch of %d items: %ld launches, %ld expected",
+              h->count, generic_launches - before, expect);
+    }
+    return st;
 }
 
 /* Every pre-process kernel (source dtype, destination dtype, source
  * channels, sampler) against the CPU path, placements, channel maps and
- * layouts taking turns, one item or a batch of items more than one launch
- * carries (35, so two launches, items of several samplers). Each
+ * layouts taking turns, one item or a batch of more items than a launch's
+ * parameters hold (35: a table; items of several samplers). Each
  * interpolation meets each of the first four sizes; the last is a whole 2x
  * for the first item's view (a third of the width, two thirds of the
  * height), so linear and area run area_fast there. some: u8 x3 into f32 and
@@ -419,16 +435,18 @@ static void preps(int some)
                     h.prep.swap_rb = channels[c] >= 3 && k % 3 == 1;
                     h.prep.channel_map = channels[c] == 4 && k % 3 == 2 ? map : NULL;
                     h.prep.divide = k % 6 == 5;
+                    if (h.count == 1 && h.prep.fit == GM_FIT_LETTERBOX && h.prep.rule == GM_LETTERBOX_ULTRALYTICS)
+                        h.prep.stride = k % 2 ? 3 + k % 5 : 0; /* auto: the rest of dst kept */
                     for (ci = 0; ci < 4; ++ci) {
                         h.prep.pad[ci] = 114 + ci;
                         h.prep.mean[ci] = dsts[d] == GM_U8 ? 0 : 100 + 10 * ci;
                         h.prep.scale[ci] = dsts[d] == GM_U8 ? 0 : 1.0 / (50 + ci);
                     }
                     snprintf(what, sizeof what, "preprocess %s x%d -> %s x%d %s %lldx%lld -> %lldx%lld x%d fit %d rule %d "
-                             "interp %d", gm_dtype_name(srcs[s]), channels[c], gm_dtype_name(dsts[d]), dch,
+                             "interp %d stride %d", gm_dtype_name(srcs[s]), channels[c], gm_dtype_name(dsts[d]), dch,
                              ld ? "chw" : "hwc", (long long)sizes[z][0], (long long)sizes[z][1],
                              (long long)sizes[z][2], (long long)sizes[z][3], h.count, (int)h.prep.fit,
-                             (int)h.prep.rule, (int)h.prep.interp);
+                             (int)h.prep.rule, (int)h.prep.interp, h.prep.stride);
                     if (!make_pair(&src, sizes[z][0], sizes[z][1], 1, srcs[s], channels[c], GM_HWC) ||
                         !make_pair(&dst, sizes[z][2], sizes[z][3], h.count, dsts[d], dch, ld)) {
                         CHECK(0, "%s: setup failed", what);
@@ -454,8 +472,9 @@ static void preps(int some)
  * upscale in one axis; and the cases the host must leave to the per-pixel
  * path (a 1-pixel-wide source, planar channels, area cells the image cuts),
  * each checked by the trace. Then pre-processes through it: letterbox,
- * crop-centre and stretch, one item or 35 of one frame, into f32, f16 and
- * u8, NCHW and NHWC. some: fewer sizes (under compute-sanitizer). */
+ * crop-centre and stretch, one item, 35 or 250 (more than one launch
+ * takes) of one frame, into f32, f16 and u8, NCHW and NHWC. some: fewer
+ * sizes (under compute-sanitizer). */
 static void tiles(int some)
 {
     static const struct {
@@ -477,7 +496,7 @@ static void tiles(int some)
         int count;
     } ps[] = {{500, 300, 256, 256, GM_FIT_LETTERBOX, GM_PREP_LINEAR, 1}, {390, 270, 130, 130, GM_FIT_LETTERBOX, GM_PREP_LINEAR, 1},
               {320, 192, 160, 96, GM_FIT_STRETCH, GM_PREP_LINEAR, 1},    {300, 200, 150, 250, GM_FIT_CROP_CENTER, GM_PREP_AREA, 1},
-              {700, 500, 200, 150, GM_FIT_LETTERBOX, GM_PREP_LINEAR, 35}};
+              {700, 500, 200, 150, GM_FIT_LETTERBOX, GM_PREP_LINEAR, 35}, {700, 500, 96, 64, GM_FIT_STRETCH, GM_PREP_LINEAR, 250}};
     static const gm_dtype dsts[] = {GM_F32, GM_F16, GM_U8};
     int i, c, k = 0, cases = 0;
     char what[200];
@@ -730,7 +749,7 @@ static void block_sizes(void)
     gm__CUfunction f;
     gm__CUdevice dev = 0;
     gm__xform_args a;
-    CHECK(gm__function("test_gpu", kernel, 0, &f, NULL, &wave) == GM_OK && wave > 0,
+    CHECK(gm__function("test_gpu", kernel, 0, 0, &f, NULL, &wave) == GM_OK && wave > 0,
           "the u8 -> f32 kernel has no wave (%d): %s", wave, gm_last_error());
     /* a multiprocessor holds at most 64 warps (sm_90; fewer elsewhere) */
     CHECK(gm__cu.cuDeviceGet(&dev, 0) == 0 && gm__cu.cuDeviceGetAttribute(&sms, GM__CU_ATTR_MULTIPROCESSOR_COUNT, dev) == 0 &&
@@ -797,7 +816,7 @@ static void dependent_chain(int major)
     graph_api api;
     gm__CUfunction f;
     int waits = -1;
-    CHECK(gm__function("test_gpu", gm__fast_row[GM_U8][GM_F32][0][GM_HWC][GM_HWC], 0, &f, &waits, NULL) == GM_OK &&
+    CHECK(gm__function("test_gpu", gm__fast_row[GM_U8][GM_F32][0][GM_HWC][GM_HWC], 0, 0, &f, &waits, NULL) == GM_OK &&
               waits == (major >= 9),
           "a kernel built for sm_%d0+ %s for its predecessor (waits %d)", major, major >= 9 ? "waits" : "does not wait",
           waits);

@@ -66,6 +66,11 @@ typedef struct gm_prep {
     int top_left;   /* letterbox: the image at the top left, all pad right and bottom (ultralytics center=False,
                        DeepStream without symmetric-padding); 0: centred */
     int no_upscale; /* letterbox: never enlarge (ultralytics scaleup=False) */
+    int stride;     /* letterbox, ULTRALYTICS rule: its auto=True with this stride (YOLO's 32): each axis's
+                       pad shrinks to (its size - the resized size) mod stride, and the image, that much
+                       larger than the resized crop, is written at the top left of dst (geometry's
+                       dst_width x dst_height), the rest of dst left as it was; a batch's items must come
+                       to one size (ultralytics takes auto for a batch of one shape only). 0: off */
     double pad[4];  /* the letterbox's pad, in source units and source channel order (ultralytics: 114) */
     int swap_rb;    /* destination channel 0 reads source channel 2, and 2 reads 0 (BGR <-> RGB) */
     const int* channel_map; /* if not NULL (it wins over swap_rb): destination channel c reads source
@@ -77,7 +82,8 @@ typedef struct gm_prep {
 } gm_prep;
 
 /* Where the resized crop landed, to map the network's boxes back: the
- * crop read, the destination's size, the resized crop's size and its
+ * crop read, the size of the image made (dst's, or smaller with
+ * prep->stride), the resized crop's size and its
  * top-left pixel in the destination (negative where crop-centre cut it),
  * and the gains: resized size / crop size per axis. ratio: the rule's own
  * factor (r above, or OpenCV's float factor). */
@@ -108,13 +114,12 @@ GM_API gm_status gm_preprocess(const gm_mat* src, const gm_rect* crop, gm_mat* d
  * each from its own source view srcs[i] and crop crops[i] (crops NULL: the
  * whole views) with its own placement, geometry[i]: frames of different
  * sizes, or regions of one frame (pass the same view count times). The
- * sources share dtype and channels. Items go GM_PREP_ITEMS_PER_LAUNCH to a
- * kernel launch. */
+ * sources share dtype and channels. Items sampled alike (gm_resize's
+ * reroutes can sample items of one interpolation differently) go to one
+ * kernel launch, up to 240 (a frame's detections); with NVRTC or a driver
+ * before CUDA 12.1, up to 30. */
 GM_API gm_status gm_preprocess_batch(const gm_mat* srcs, const gm_rect* crops, int count, gm_mat* dst,
                                      const gm_prep* prep, gm_prep_geometry* geometry, gm_stream stream);
-
-/* Items one launch of gm_preprocess_batch carries. */
-#define GM_PREP_ITEMS_PER_LAUNCH 32
 
 /* The placement gm_preprocess would make of crop into a dst_width x
  * dst_height image, without running it. */

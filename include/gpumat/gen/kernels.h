@@ -9,18 +9,18 @@
  * db7e280838dbb16ab98f6da04748064a39a3bca61695bb32e63722bbf1bef14f  templates/codec.inc
  * 43f8c1abf1025948c2d2ae175cf2bcd2f203d95e7b0e8b00ae981a250b989574  templates/pixel.inc
  * 66431cb5db8ddc6c318ee0f9ef99b208b511bff98477789703d12820cf6ae401  templates/resize.inc
- * 9ded328ce84774b8092fe3a0c15ba911cf29ead692138cdab6ac45e0821c3ada  templates/prep.inc
+ * a4861f9220890e86ae14cc473a735d125001f60be598d3f73e6d9360955e05b3  templates/prep.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * f889a70e45842353f5ec152dae3d91840a73e782fd648314762568e34983b7bf  templates/resize.cu
- * aa54e396412b7a8a269e49fdd722f890ae98740846a3bf695cfff1aa060a0774  templates/prep.cu
+ * e26520a5b664600dc1379721b2b6055d53af63d2f421bb27b2815436247f35c0  templates/prep.cu
  */
 #ifndef GPUMAT_GEN_KERNELS_H
 #define GPUMAT_GEN_KERNELS_H
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x5f29bda1cbf3e1b8ull
+#define GM__KERNEL_SOURCE_HASH 0x765cfae011407aedull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -1214,13 +1214,17 @@ static const char* const gm__kernel_src[] = {
     " * The resized crop (resize.inc's samplers, as S) or the pad value (S, as\n",
     " * copyMakeBorder stores it) is read through the channel map and turned into\n",
     " * D by blobFromImage's arithmetic (pixel.inc: (x - mean) * scale in float),\n",
-    " * or by a true division. One launch carries up to GM__PREP_ITEMS items, each\n",
-    " * its own source crop and placement, into the images of one batch. The CPU\n",
-    " * path runs the same functions. */\n",
+    " * or by a true division. One launch carries any number of items, each its\n",
+    " * own source crop and placement, into the images of one batch. The CPU path\n",
+    " * runs the same functions. */\n",
     "\n",
-    "/* Items one launch carries in its parameters: the parameters then stay\n",
-    " * within the 4 KB every CUDA driver accepts. */\n",
-    "#define GM__PREP_ITEMS 32\n",
+    "/* Items a launch carries in its parameters: GM__PREP_ITEMS keep them within\n",
+    " * the 4 KB every CUDA driver and NVRTC take; the kernels' _many entry\n",
+    " * points (NVRTC and driver 12.1 or later, which take 32 KB) carry up to\n",
+    " * GM__PREP_ITEMS_MANY. A launch of few items takes the small entry point,\n",
+    " * since 32 KB of parameters cost every launch time (bench/RESULTS.md). */\n",
+    "#define GM__PREP_ITEMS 30\n",
+    "#define GM__PREP_ITEMS_MANY 240\n",
     "\n",
     "/* One item: where its crop lies (channel c at src + c * src_cstride), its\n",
     " * destination image dst, and how the crop maps onto it: the crop (map's\n",
@@ -1234,8 +1238,8 @@ static const char* const gm__kernel_src[] = {
     "    int left, top, width, height;\n",
     "} gm__prep_item;\n",
     "\n",
-    "/* Arguments of one pre-process launch: count items into images of width x\n",
-    " * height (channel c of pixel (x, y) of item b at items[b].dst +\n",
+    "/* Arguments of one pre-process launch: count items (gm__prep_item_at) into\n",
+    " * images of width x height (channel c of pixel (x, y) of item b at its dst +\n",
     " * y * dst_pitch + x * dst_xstride + c * dst_cstride); destination channel c\n",
     " * reads source channel map[c] and is (v + pre[c]) * scale[c], or with\n",
     " * divide (v + pre[c]) / scale[c]; pad: the pad value of each source channel,\n",
@@ -1254,6 +1258,19 @@ static const char* const gm__kernel_src[] = {
     "    int pad_u8[4];              /* a u8 source's pad value that destination channel c reads (the tile path) */\n",
     "    gm__prep_item items[GM__PREP_ITEMS];\n",
     "} gm__prep_args;\n",
+    "\n",
+    "/* The _many entry points' arguments: items b >= GM__PREP_ITEMS in\n",
+    " * more[b - GM__PREP_ITEMS]. */\n",
+    "typedef struct gm__prep_many {\n",
+    "    gm__prep_args a;\n",
+    "    gm__prep_item more[GM__PREP_ITEMS_MANY - GM__PREP_ITEMS];\n",
+    "} gm__prep_many;\n",
+    "\n",
+    "/* Item b of a launch (a is a gm__prep_many where b >= GM__PREP_ITEMS). */\n",
+    "GM__FN const gm__prep_item* gm__prep_item_at(const gm__prep_args* a, long long b)\n",
+    "{\n",
+    "    return b < GM__PREP_ITEMS ? &a->items[b] : &((const gm__prep_many*)a)->more[b - GM__PREP_ITEMS];\n",
+    "}\n",
     "\n",
     "/* A launch's arithmetic made ready once per thread, in registers (the\n",
     " * compiler keeps no parameter read across the stores): destination channel\n",
@@ -1330,7 +1347,7 @@ static const char* const gm__kernel_src[] = {
     "GM__FN void gm__prep_sampled(int S, int D, int C, int I, const gm__prep_args* a, long long b, long long x, long long y,\n",
     "                             long long end)\n",
     "{\n",
-    "    const gm__prep_item* it = &a->items[b];\n",
+    "    const gm__prep_item* it = gm__prep_item_at(a, b);\n",
     "    long long rx = x - it->left, ry;\n",
     "    int inside = rx >= 0 && rx < it->width, n = (int)(end - y), r, k;\n",
     "    unsigned char value[GM__COLUMN_ROWS][4 * GM__SLOT];\n",
@@ -1363,7 +1380,7 @@ static const char* const gm__kernel_src[] = {
     "GM__FN void gm__prep_run(int S, int D, int C, const gm__prep_args* a, long long b, long long x, long long y,\n",
     "                         long long end)\n",
     "{\n",
-    "    switch (a->items[b].map.sampler) {\n",
+    "    switch (gm__prep_item_at(a, b)->map.sampler) {\n",
     "    case GM__SAMPLER_NEAREST:\n",
     "        gm__prep_sampled(S, D, C, GM__SAMPLER_NEAREST, a, b, x, y, end);\n",
     "        return;\n",
@@ -2190,7 +2207,7 @@ static const char* const gm__kernel_src[] = {
     "    long long x = (long long)blockIdx.x * 32 * P + threadIdx.x, y, end, at;\n",
     "    gm__tile_run(a.height, &y, &end);\n",
     "    for (long long b = blockIdx.z; b < a.count; b += gridDim.z) {\n",
-    "        const gm__prep_item* it = &a.items[b];\n",
+    "        const gm__prep_item* it = gm__prep_item_at(&a, b);\n",
     "        long long rx = x - it->left, width = it->width;\n",
     "        unsigned long long dst = it->dst;\n",
     "        gm__resize_args src;\n",
@@ -2246,7 +2263,21 @@ static const char* const gm__kernel_src[] = {
     "        gm__prep_args a)                                                                                 \\\n",
     "    {                                                                                                    \\\n",
     "        gm__prep<S, D, C, I>(a);                                                                         \\\n",
+    "    }                                                                                                    \\\n",
+    "    GM__ENTRY_PREP_MANY(name, S, D, C, I)\n",
+    "\n",
+    "/* The same for up to GM__PREP_ITEMS_MANY items (prep.inc), where the\n",
+    " * compiler takes 32 KB of parameters (12.1 and later). */\n",
+    "#if defined(__CUDACC_VER_MAJOR__) && __CUDACC_VER_MAJOR__ * 100 + __CUDACC_VER_MINOR__ >= 1201\n",
+    "#define GM__ENTRY_PREP_MANY(name, S, D, C, I)                                                             \\\n",
+    "    extern \"C\" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS, gm__has_tiles<S, I>() ? 3 : 4)      \\\n",
+    "        name##_many(gm__prep_many a)                                                                     \\\n",
+    "    {                                                                                                    \\\n",
+    "        gm__prep<S, D, C, I>(a.a);                                                                       \\\n",
     "    }\n",
+    "#else\n",
+    "#define GM__ENTRY_PREP_MANY(name, S, D, C, I)\n",
+    "#endif\n",
     "#line 1 \"entry points\"\n",
     0
 };

@@ -9,11 +9,11 @@
  * db7e280838dbb16ab98f6da04748064a39a3bca61695bb32e63722bbf1bef14f  templates/codec.inc
  * 43f8c1abf1025948c2d2ae175cf2bcd2f203d95e7b0e8b00ae981a250b989574  templates/pixel.inc
  * 66431cb5db8ddc6c318ee0f9ef99b208b511bff98477789703d12820cf6ae401  templates/resize.inc
- * 9ded328ce84774b8092fe3a0c15ba911cf29ead692138cdab6ac45e0821c3ada  templates/prep.inc
+ * a4861f9220890e86ae14cc473a735d125001f60be598d3f73e6d9360955e05b3  templates/prep.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * f889a70e45842353f5ec152dae3d91840a73e782fd648314762568e34983b7bf  templates/resize.cu
- * aa54e396412b7a8a269e49fdd722f890ae98740846a3bf695cfff1aa060a0774  templates/prep.cu
+ * e26520a5b664600dc1379721b2b6055d53af63d2f421bb27b2815436247f35c0  templates/prep.cu
  */
 #ifndef GPUMAT_GEN_PIXEL_H
 #define GPUMAT_GEN_PIXEL_H
@@ -1150,13 +1150,17 @@ GM__FN void gm__resize_run(int S, int C, int I, const gm__resize_args* a, long l
  * The resized crop (resize.inc's samplers, as S) or the pad value (S, as
  * copyMakeBorder stores it) is read through the channel map and turned into
  * D by blobFromImage's arithmetic (pixel.inc: (x - mean) * scale in float),
- * or by a true division. One launch carries up to GM__PREP_ITEMS items, each
- * its own source crop and placement, into the images of one batch. The CPU
- * path runs the same functions. */
+ * or by a true division. One launch carries any number of items, each its
+ * own source crop and placement, into the images of one batch. The CPU path
+ * runs the same functions. */
 
-/* Items one launch carries in its parameters: the parameters then stay
- * within the 4 KB every CUDA driver accepts. */
-#define GM__PREP_ITEMS 32
+/* Items a launch carries in its parameters: GM__PREP_ITEMS keep them within
+ * the 4 KB every CUDA driver and NVRTC take; the kernels' _many entry
+ * points (NVRTC and driver 12.1 or later, which take 32 KB) carry up to
+ * GM__PREP_ITEMS_MANY. A launch of few items takes the small entry point,
+ * since 32 KB of parameters cost every launch time (bench/RESULTS.md). */
+#define GM__PREP_ITEMS 30
+#define GM__PREP_ITEMS_MANY 240
 
 /* One item: where its crop lies (channel c at src + c * src_cstride), its
  * destination image dst, and how the crop maps onto it: the crop (map's
@@ -1170,8 +1174,8 @@ typedef struct gm__prep_item {
     int left, top, width, height;
 } gm__prep_item;
 
-/* Arguments of one pre-process launch: count items into images of width x
- * height (channel c of pixel (x, y) of item b at items[b].dst +
+/* Arguments of one pre-process launch: count items (gm__prep_item_at) into
+ * images of width x height (channel c of pixel (x, y) of item b at its dst +
  * y * dst_pitch + x * dst_xstride + c * dst_cstride); destination channel c
  * reads source channel map[c] and is (v + pre[c]) * scale[c], or with
  * divide (v + pre[c]) / scale[c]; pad: the pad value of each source channel,
@@ -1190,6 +1194,19 @@ typedef struct gm__prep_args {
     int pad_u8[4];              /* a u8 source's pad value that destination channel c reads (the tile path) */
     gm__prep_item items[GM__PREP_ITEMS];
 } gm__prep_args;
+
+/* The _many entry points' arguments: items b >= GM__PREP_ITEMS in
+ * more[b - GM__PREP_ITEMS]. */
+typedef struct gm__prep_many {
+    gm__prep_args a;
+    gm__prep_item more[GM__PREP_ITEMS_MANY - GM__PREP_ITEMS];
+} gm__prep_many;
+
+/* Item b of a launch (a is a gm__prep_many where b >= GM__PREP_ITEMS). */
+GM__FN const gm__prep_item* gm__prep_item_at(const gm__prep_args* a, long long b)
+{
+    return b < GM__PREP_ITEMS ? &a->items[b] : &((const gm__prep_many*)a)->more[b - GM__PREP_ITEMS];
+}
 
 /* A launch's arithmetic made ready once per thread, in registers (the
  * compiler keeps no parameter read across the stores): destination channel
@@ -1266,7 +1283,7 @@ GM__FN void gm__prep_source(const gm__prep_item* it, int C, gm__resize_args* r)
 GM__FN void gm__prep_sampled(int S, int D, int C, int I, const gm__prep_args* a, long long b, long long x, long long y,
                              long long end)
 {
-    const gm__prep_item* it = &a->items[b];
+    const gm__prep_item* it = gm__prep_item_at(a, b);
     long long rx = x - it->left, ry;
     int inside = rx >= 0 && rx < it->width, n = (int)(end - y), r, k;
     unsigned char value[GM__COLUMN_ROWS][4 * GM__SLOT];
@@ -1299,7 +1316,7 @@ GM__FN void gm__prep_sampled(int S, int D, int C, int I, const gm__prep_args* a,
 GM__FN void gm__prep_run(int S, int D, int C, const gm__prep_args* a, long long b, long long x, long long y,
                          long long end)
 {
-    switch (a->items[b].map.sampler) {
+    switch (gm__prep_item_at(a, b)->map.sampler) {
     case GM__SAMPLER_NEAREST:
         gm__prep_sampled(S, D, C, GM__SAMPLER_NEAREST, a, b, x, y, end);
         return;

@@ -14,6 +14,9 @@ typedef struct gm__ctx_cache {
     gm__CUfunction fns[GM__KERNEL_COUNT];
     unsigned char waits[GM__KERNEL_COUNT]; /* fns[i] was built for sm_90+, so it starts with griddepcontrol.wait */
     int wave[GM__KERNEL_COUNT]; /* warps of fns[i] the device holds at once in blocks of GM__BLOCK_WARPS; 0 unknown */
+    gm__CUfunction many[GM__KERNEL_COUNT]; /* a pre-process kernel's _many entry point (templates/prep.cu), loaded
+                                              with fns[i]; 0: none (the driver or the image's compiler before 12.1) */
+    int driver;                            /* the driver's version */
 } gm__ctx_cache;
 
 static gm__ctx_cache* gm__caches[GM_MAX_CONTEXTS];
@@ -50,6 +53,7 @@ static gm_status gm__ctx_cache_for(const char* fn, gm__CUcontext ctx, int dev, g
             gm__cu.cuDeviceGetAttribute(&major, GM__CU_ATTR_CC_MAJOR, dev);
             gm__cu.cuDeviceGetAttribute(&minor, GM__CU_ATTR_CC_MINOR, dev);
             gm__cu.cuDeviceGetAttribute(&c->sms, GM__CU_ATTR_MULTIPROCESSOR_COUNT, dev);
+            gm__cu.cuDriverGetVersion(&c->driver);
             c->ctx = ctx;
             c->arch = major * 10 + minor;
             __atomic_store_n(&gm__caches[i], c, __ATOMIC_RELEASE);
@@ -68,8 +72,10 @@ static gm_status gm__ctx_cache_for(const char* fn, gm__CUcontext ctx, int dev, g
  * PTX for an older arch, from an older NVRTC or an ahead-of-time set, has no
  * such wait. wave (may be NULL): its warps the device holds at once in
  * blocks of GM__BLOCK_WARPS (0 where the driver could not say), which sizes
- * the launch (run.h). */
-static gm_status gm__function(const char* fn, int kernel, int device, gm__CUfunction* out, int* waits, int* wave)
+ * the launch (run.h). many: the kernel's _many entry point instead (0 where
+ * it has none). */
+static gm_status gm__function(const char* fn, int kernel, int device, int many, gm__CUfunction* out, int* waits,
+                              int* wave)
 {
     gm__CUcontext ctx;
     gm__ctx_cache* cache = NULL; /* gcc -O1 cannot see gm__ctx_cache_for set it */
@@ -91,7 +97,7 @@ static gm_status gm__function(const char* fn, int kernel, int device, gm__CUfunc
         return s;
     f = __atomic_load_n(&cache->fns[kernel], __ATOMIC_ACQUIRE);
     if (f) {
-        *out = f;
+        *out = many ? cache->many[kernel] : f;
         if (waits)
             *waits = cache->waits[kernel];
         if (wave)
@@ -116,13 +122,19 @@ static gm_status gm__function(const char* fn, int kernel, int device, gm__CUfunc
             cache->waits[kernel] = ptx >= 90;
             if (gm__cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, 32 * GM__BLOCK_WARPS, 0) == 0)
                 cache->wave[kernel] = blocks * GM__BLOCK_WARPS * cache->sms;
+            if (gm__kernels[kernel].family == GM__FAMILY_PREP && cache->driver >= 12010) {
+                char name[128];
+                snprintf(name, sizeof name, "%s_many", gm__kernels[kernel].name);
+                if (gm__cu.cuModuleGetFunction(&cache->many[kernel], mod, name) != 0)
+                    cache->many[kernel] = 0;
+            }
             gm__jit_log(GM_JIT_LOAD, gm__kernels[kernel].name, gm__now_ms() - t0, "sm_%d, %zu bytes", cache->arch, size);
             gm__record(gm__kernels[kernel].name);
             __atomic_store_n(&cache->fns[kernel], f, __ATOMIC_RELEASE);
         }
     }
     pthread_mutex_unlock(lock);
-    *out = f;
+    *out = many && f ? cache->many[kernel] : f;
     if (waits)
         *waits = cache->waits[kernel];
     if (wave)

@@ -125,7 +125,7 @@ static void* gm__warm_worker(void* arg)
         i = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED);
     }
     for (; i < w->count; i = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED))
-        if ((s = gm__function("gm_warmup", w->kernels ? w->kernels[i] : i, w->device, &f, NULL, NULL)) != GM_OK)
+        if ((s = gm__function("gm_warmup", w->kernels ? w->kernels[i] : i, w->device, 0, &f, NULL, NULL)) != GM_OK)
             break;
     if (s != GM_OK) {
         pthread_mutex_lock(&w->lock);

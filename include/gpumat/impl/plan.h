@@ -37,7 +37,8 @@ typedef struct gm__op {
 
 /* What runs: a kernel of the catalogue and its arguments (as its family
  * takes them), on the GPU or (on the CPU path) the CPU loop of the kernel's
- * dtypes and channels. */
+ * dtypes and channels. many: a pre-process's arguments for the kernel's
+ * _many entry point, which then runs instead of args (prep.h). */
 typedef struct gm__plan {
     const char* fn;
     int kernel; /* index into gm__kernels */
@@ -46,6 +47,7 @@ typedef struct gm__plan {
         gm__resize_args resize;
         gm__prep_args prep;
     } args;
+    const gm__prep_many* many;
     int on_host, device;
 } gm__plan;
 
@@ -354,6 +356,7 @@ static void gm__plan_op(const gm__op* op, gm__plan* plan)
 {
     int fast = -1;
     plan->fn = op->fn;
+    plan->many = NULL;
     plan->on_host = op->on_host;
     plan->device = op->device;
     if (op->resize.sampler >= 0) {

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Implementation: gm_preprocess (gpumat/prep.h). The host computes each
  * item's placement by the rule asked for and cv::resize's sampler for it
- * (ops.h), then one launch (templates/prep.inc) writes up to GM__PREP_ITEMS
+ * (ops.h), then one launch per sampler (templates/prep.inc) writes the
  * destination images. */
 
 #include <limits.h>
 
-#if GM_PREP_ITEMS_PER_LAUNCH != GM__PREP_ITEMS
-#error "gpumat/prep.h and templates/prep.inc disagree on the items of one launch"
-#endif
+/* A launch's parameters within what the drivers take (prep.inc). */
+typedef char gm__prep_args_fit[sizeof(gm__prep_args) <= 4096 && sizeof(gm__prep_many) <= 32764 ? 1 : -1];
 
 /* The interpolation gm_prep names, as gm_interp. */
 static gm_interp gm__prep_interp_of(gm_prep_interp i)
@@ -47,6 +46,12 @@ static void gm__letterbox(int64_t W, int64_t H, int64_t Wn, int64_t Hn, const gm
         g->height += g->height < 1;
         g->ratio = r;
     }
+    if (p->stride > 0) { /* ultralytics' auto: the pads shrink below the stride */
+        Wn = g->width + (Wn - g->width) % p->stride;
+        Hn = g->height + (Hn - g->height) % p->stride;
+        g->dst_width = Wn;
+        g->dst_height = Hn;
+    }
     if (p->top_left)
         g->left = g->top = 0;
     else if (p->rule == GM_LETTERBOX_ULTRALYTICS) {
@@ -74,10 +79,15 @@ static gm_status gm__place(const char* fn, const char* name, const gm_rect* crop
         return gm__fail(GM_ERR_ARG, "%s: prep->rule %d is not a gm_letterbox_rule", fn, (int)p->rule);
     if ((unsigned)p->interp > GM_PREP_LINEAR_EXACT)
         return gm__fail(GM_ERR_ARG, "%s: prep->interp %d is not a gm_prep_interp", fn, (int)p->interp);
+    if (p->stride < 0 || (p->stride > 0 && (p->fit != GM_FIT_LETTERBOX || p->rule != GM_LETTERBOX_ULTRALYTICS)))
+        return gm__fail(GM_ERR_ARG, "%s: prep->stride is %d; it must be 0, or more with fit GM_FIT_LETTERBOX and "
+                        "rule GM_LETTERBOX_ULTRALYTICS (its auto)", fn, p->stride);
     memset(g, 0, sizeof *g);
     g->crop = *crop;
     g->fit = p->fit;
     g->ratio = 1.0;
+    g->dst_width = dst_width;
+    g->dst_height = dst_height;
     if (p->fit == GM_FIT_STRETCH) {
         g->width = dst_width, g->height = dst_height;
     } else if (p->fit == GM_FIT_LETTERBOX) {
@@ -99,8 +109,6 @@ static gm_status gm__place(const char* fn, const char* name, const gm_rect* crop
     }
     g->gain_x = (double)g->width / (double)W;
     g->gain_y = (double)g->height / (double)H;
-    g->dst_width = dst_width;
-    g->dst_height = dst_height;
     return GM_OK;
 }
 
@@ -299,36 +307,83 @@ static gm_status gm__prep_describe(const char* fn, const gm_mat* srcs, const gm_
         gm__prep_name(fn, i, name, sizeof name);
         if ((s = gm__prep_item_of(fn, name, &srcs[i], crops ? &crops[i] : NULL, dst, p, &g, &it)) != GM_OK)
             return s;
+        if (i > 0 && (g.dst_width != plan->args.prep.width || g.dst_height != plan->args.prep.height))
+            return gm__fail(GM_ERR_ARG, "%s: prep->stride: %s comes to %lldx%lld, srcs[0] to %lldx%lld; a batch's "
+                            "items must come to one size", fn, name, (long long)g.dst_width, (long long)g.dst_height,
+                            plan->args.prep.width, plan->args.prep.height);
+        plan->args.prep.width = g.dst_width; /* dst's, or with prep->stride the rectangle written */
+        plan->args.prep.height = g.dst_height;
         *kinds |= 1u << gm__prep_kind(&it);
     }
     plan->fn = fn;
     plan->kernel = -1;
+    plan->many = NULL;
     plan->on_host = dst->where != GM_DEVICE;
     plan->device = (int)dst->device;
     return GM_OK;
 }
 
+/* Runs n items of one kind (n > 0): up to GM__PREP_ITEMS in a launch of
+ * the kernel, more through its _many entry point, GM__PREP_ITEMS_MANY a
+ * launch (GM__PREP_ITEMS where the kernel has none: NVRTC or driver before
+ * 12.1). */
+static gm_status gm__prep_launch(gm__plan* plan, const gm__prep_item* items, int n, gm_stream stream)
+{
+    gm__prep_args* a = &plan->args.prep;
+    gm__prep_many* many;
+    gm__CUfunction f = 0;
+    int i, most = GM__PREP_ITEMS_MANY;
+    gm_status s = GM_OK;
+    if (n > GM__PREP_ITEMS && !plan->on_host &&
+        (s = gm__function(plan->fn, plan->kernel, plan->device, 1, &f, NULL, NULL)) != GM_OK)
+        return s;
+    if (n > GM__PREP_ITEMS && !plan->on_host && !f)
+        most = GM__PREP_ITEMS;
+    for (; n > most && s == GM_OK; items += most, n -= most)
+        s = gm__prep_launch(plan, items, most, stream);
+    if (s != GM_OK)
+        return s;
+    for (i = a->tile = 0; i < n; ++i) /* slots that fit every item's */
+        if (items[i].map.tile > a->tile)
+            a->tile = items[i].map.tile;
+    a->count = n;
+    memcpy(a->items, items, (size_t)(n < GM__PREP_ITEMS ? n : GM__PREP_ITEMS) * sizeof *items);
+    if (n <= GM__PREP_ITEMS)
+        return gm__run(plan, stream);
+    if (!(many = (gm__prep_many*)GM_MALLOC(sizeof *many)))
+        return gm__fail(GM_ERR_NO_MEMORY, "%s: malloc of %d items failed", plan->fn, n);
+    many->a = *a;
+    memcpy(many->more, items + GM__PREP_ITEMS, (size_t)(n - GM__PREP_ITEMS) * sizeof *items);
+    plan->many = many;
+    s = gm__run(plan, stream); /* the driver has read the parameters on return */
+    plan->many = NULL;
+    GM_FREE(many);
+    return s;
+}
+
 /* Checks a whole batch, then runs it: the items of each kind
- * (gm__prep_kind) in launches of up to GM__PREP_ITEMS, in order (each
- * launch the kernel of its sampler); nothing is written unless every item
- * is good. */
+ * (gm__prep_kind) in one launch (gm__prep_launch), in order (each launch
+ * the kernel of its sampler); nothing is written unless every item is
+ * good. */
 static gm_status gm__preprocess(const char* fn, const gm_mat* srcs, const gm_rect* crops, int count, gm_mat* dst,
                                 const gm_prep* p, gm_prep_geometry* geometry, gm_stream stream)
 {
     gm_prep defaults;
     gm__plan plan;
     gm_prep_geometry g;
-    gm__prep_item* items = plan.args.prep.items;
+    gm__prep_item* items;
     unsigned kinds = 0;
-    int i, n, kind, k;
-    gm_status s;
+    int i, n, kind;
+    gm_status s = GM_OK;
     if (!p) {
         memset(&defaults, 0, sizeof defaults);
         p = &defaults;
     }
     if ((s = gm__prep_describe(fn, srcs, crops, count, dst, p, &plan, &kinds)) != GM_OK)
         return s;
-    for (kind = 0; kind < 2 * GM__SAMPLER_COUNT; ++kind) {
+    if (!(items = (gm__prep_item*)GM_MALLOC((size_t)count * sizeof *items)))
+        return gm__fail(GM_ERR_NO_MEMORY, "%s: malloc of %d items failed", fn, count);
+    for (kind = 0; kind < 2 * GM__SAMPLER_COUNT && s == GM_OK; ++kind) {
         if (!(kinds >> kind & 1))
             continue;
         plan.kernel = gm__prep_row[srcs[0].dtype][dst->dtype][srcs[0].channels - 1][kind / 2];
@@ -339,18 +394,11 @@ static gm_status gm__preprocess(const char* fn, const gm_mat* srcs, const gm_rec
                     geometry[i] = g;
                 items[n++].dst = gm__channel_addr(dst, 0) + (unsigned long long)((int64_t)i * dst->batch_pitch);
             }
-            if (n == GM__PREP_ITEMS || (i == count - 1 && n > 0)) {
-                plan.args.prep.count = n;
-                for (k = plan.args.prep.tile = 0; k < n; ++k) /* slots that fit every item's */
-                    if (items[k].map.tile > plan.args.prep.tile)
-                        plan.args.prep.tile = items[k].map.tile;
-                if ((s = gm__run(&plan, stream)) != GM_OK)
-                    return s;
-                n = 0;
-            }
         }
+        s = gm__prep_launch(&plan, items, n, stream);
     }
-    return GM_OK;
+    GM_FREE(items);
+    return s;
 }
 
 GM_API gm_status gm_preprocess(const gm_mat* src, const gm_rect* crop, gm_mat* dst, const gm_prep* prep,

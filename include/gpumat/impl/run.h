@@ -21,6 +21,12 @@ typedef struct gm__ready {
     unsigned shared;
 } gm__ready;
 
+/* A pre-process plan's arguments (the header of p->many where set). */
+static const gm__prep_args* gm__prep_args_of(const gm__plan* p)
+{
+    return p->many ? &p->many->a : &p->args.prep;
+}
+
 /* The fast kernel k: 1-D blocks, one warp task a warp (xform_fast.cu), a
  * huge image looping. Blocks of GM__BLOCK_WARPS warps, or half that where
  * the tasks outnumber the kernel's wave (the warps the device holds at once
@@ -76,19 +82,20 @@ static gm__geometry gm__geometry_for(const gm__kernel_row* k, long long width, l
 static gm_status gm__prepare(const gm__plan* p, gm__ready* r)
 {
     int wave = 0;
-    gm_status s = gm__function(p->fn, p->kernel, p->device, &r->f, &r->waits, &wave);
+    gm_status s = gm__function(p->fn, p->kernel, p->device, p->many != NULL, &r->f, &r->waits, &wave);
     const gm__kernel_row* k = &gm__kernels[p->kernel];
     if (s != GM_OK)
         return s;
     r->tile = k->family == GM__FAMILY_RESIZE ? p->args.resize.map.tile
-              : k->family == GM__FAMILY_PREP ? p->args.prep.tile
+              : k->family == GM__FAMILY_PREP ? gm__prep_args_of(p)->tile
                                              : 0;
     r->shared = r->tile ? GM__TILE_SHARED(r->tile, k->family == GM__FAMILY_RESIZE ? GM__TILE_OUT(k->channels) : 0) : 0;
     if (k->family == GM__FAMILY_RESIZE)
         r->geometry = gm__geometry_for(k, p->args.resize.width, p->args.resize.height, p->args.resize.batch, wave,
                                        r->tile);
     else if (k->family == GM__FAMILY_PREP)
-        r->geometry = gm__geometry_for(k, p->args.prep.width, p->args.prep.height, p->args.prep.count, wave, r->tile);
+        r->geometry = gm__geometry_for(k, gm__prep_args_of(p)->width, gm__prep_args_of(p)->height,
+                                       gm__prep_args_of(p)->count, wave, r->tile);
     else
         r->geometry = gm__geometry_for(k, p->args.xform.width, p->args.xform.height, p->args.xform.batch, wave, 0);
     return s;
@@ -135,7 +142,7 @@ static gm_status gm__run(const gm__plan* p, gm_stream stream)
         if (k->family == GM__FAMILY_RESIZE)
             gm__cpu_resize_fns[k->src](&p->args.resize, k->channels, k->sampler);
         else if (k->family == GM__FAMILY_PREP)
-            gm__cpu_prep_fns[k->src][k->dst](&p->args.prep, k->channels);
+            gm__cpu_prep_fns[k->src][k->dst](gm__prep_args_of(p), k->channels);
         else
             gm__cpu_fns[k->src][k->dst](&p->args.xform, k->channels);
         GM_TRACE(GM_TRACE_CPU, p->kernel);
@@ -143,7 +150,7 @@ static gm_status gm__run(const gm__plan* p, gm_stream stream)
     }
     if ((s = gm__prepare(p, &r)) != GM_OK)
         return s;
-    params[0] = (void*)&p->args; /* the driver only reads it */
+    params[0] = p->many ? (void*)p->many : (void*)&p->args; /* the driver only reads it */
     if ((rc = gm__launch(&r, stream, params, &api)) != 0)
         return gm__cuda_fail(p->fn, api, rc);
     GM_TRACE(r.tile ? GM_TRACE_LAUNCH_TILE
