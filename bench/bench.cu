@@ -947,8 +947,109 @@ double prep_floor(const std::vector<gm_mat>& srcs, const std::vector<gm_rect>& c
     return bytes;
 }
 
+// The peers of gm_preprocess, given the placement gpumat reports for each
+// item: a naive one-pass kernel (float bilinear at half-pixel centres, as
+// torch and cv::cuda compute, not OpenCV's fixed point) with all items in
+// one launch, and NPP's chain (resize, border, convert, subtract, multiply,
+// reorder) item by item. u8 BGR in, f32 planar out, channel c from source
+// channel map[c].
+struct PeerItem {
+    const uint8_t* src; // the crop's top-left pixel
+    int pitch, cw, ch;  // the source's pitch, the crop's size
+    int left, top, w, h; // the resized crop's place and size
+    char* dst;          // the item's first plane
+};
+
+struct PeerArith {
+    float pad[3], mean[3], mul[3]; // pad in source order; mean and mul in destination order
+    int map[3], dw, dh;
+    long long pitch, plane;
+};
+
+__global__ void naive_prep_kernel(const PeerItem* items, PeerArith a)
+{
+    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    const PeerItem it = items[blockIdx.z];
+    if (x >= a.dw)
+        return;
+    int rx = x - it.left, ry = y - it.top;
+    float v[3] = {a.pad[0], a.pad[1], a.pad[2]};
+    if (rx >= 0 && rx < it.w && ry >= 0 && ry < it.h) {
+        float fx = fmaxf((rx + 0.5f) * it.cw / it.w - 0.5f, 0.0f), fy = fmaxf((ry + 0.5f) * it.ch / it.h - 0.5f, 0.0f);
+        int x0 = min((int)fx, it.cw - 1), y0 = min((int)fy, it.ch - 1);
+        int x1 = min(x0 + 1, it.cw - 1), y1 = min(y0 + 1, it.ch - 1);
+        float wx = fx - x0, wy = fy - y0;
+        const uint8_t *r0 = it.src + (size_t)y0 * it.pitch, *r1 = it.src + (size_t)y1 * it.pitch;
+        for (int c = 0; c < 3; ++c)
+            v[c] = (1 - wy) * ((1 - wx) * r0[3 * x0 + c] + wx * r0[3 * x1 + c]) +
+                   wy * ((1 - wx) * r1[3 * x0 + c] + wx * r1[3 * x1 + c]);
+    }
+    for (int c = 0; c < 3; ++c)
+        ((float*)(it.dst + c * a.plane + y * a.pitch))[x] = (v[a.map[c]] - a.mean[c]) * a.mul[c];
+}
+
+PeerArith peer_arith(const gm_prep& pp, const gm_mat& dst)
+{
+    PeerArith a;
+    for (int c = 0; c < 3; ++c) {
+        a.pad[c] = (float)pp.pad[c];
+        a.map[c] = pp.swap_rb ? 2 - c : c;
+        a.mean[c] = (float)pp.mean[c];
+        a.mul[c] = (float)(pp.scale[c] == 0 ? 1.0 : pp.scale[c]);
+    }
+    a.dw = (int)dst.width, a.dh = (int)dst.height;
+    a.pitch = dst.pitch, a.plane = dst.plane_pitch;
+    return a;
+}
+
+std::vector<PeerItem> peer_items(const std::vector<gm_mat>& srcs, const std::vector<gm_rect>& crops, const gm_mat& dst,
+                                 const gm_prep& pp)
+{
+    std::vector<PeerItem> items;
+    for (size_t i = 0; i < crops.size(); ++i) {
+        gm_prep_geometry g;
+        gm_prep_geometry_of(&crops[i], dst.width, dst.height, &pp, &g);
+        const gm_mat& s = srcs[i];
+        items.push_back(PeerItem{(const uint8_t*)s.data + crops[i].y * s.pitch + crops[i].x * 3, (int)s.pitch,
+                                 (int)crops[i].width, (int)crops[i].height, (int)g.left, (int)g.top, (int)g.width,
+                                 (int)g.height, (char*)dst.data + i * dst.batch_pitch});
+    }
+    return items;
+}
+
+#if BENCH_NPP
+// Scratch for one item at a time: the resized crop, the placed image, its floats.
+struct NppScratch {
+    Npp8u *resized = nullptr, *placed = nullptr;
+    Npp32f* f = nullptr;
+};
+
+bool npp_prep(const PeerItem& it, const PeerArith& a, const NppScratch& t)
+{
+    NppiSize cs{it.cw, it.ch}, rs{it.w, it.h}, ds{a.dw, a.dh};
+    Npp8u pad[3];
+    Npp32f mean[3], mul[3];
+    Npp32f* planes[3];
+    for (int c = 0; c < 3; ++c) {
+        pad[c] = (Npp8u)a.pad[c];
+        mean[a.map[c]] = a.mean[c];
+        mul[a.map[c]] = a.mul[c];
+        planes[a.map[c]] = (Npp32f*)(it.dst + c * a.plane);
+    }
+    int rp = a.dw * 3, fp = a.dw * 3 * 4;
+    return NPP_OK(nppiResize_8u_C3R_Ctx(it.src, it.pitch, cs, NppiRect{0, 0, it.cw, it.ch}, t.resized, rp, rs,
+                                        NppiRect{0, 0, it.w, it.h}, NPPI_INTER_LINEAR, g_npp)) &&
+           NPP_OK(nppiCopyConstBorder_8u_C3R_Ctx(t.resized, rp, rs, t.placed, rp, ds, it.top, it.left, pad, g_npp)) &&
+           NPP_OK(nppiConvert_8u32f_C3R_Ctx(t.placed, rp, t.f, fp, ds, g_npp)) &&
+           NPP_OK(nppiSubC_32f_C3IR_Ctx(mean, t.f, fp, ds, g_npp)) &&
+           NPP_OK(nppiMulC_32f_C3IR_Ctx(mul, t.f, fp, ds, g_npp)) &&
+           NPP_OK(nppiCopy_32f_C3P3R_Ctx(t.f, fp, planes, (int)a.pitch, ds, g_npp));
+}
+#endif
+
 // gm_preprocess(_batch) throughput: crops[i] of frame i % frames (u8,
-// 3 channels, fw x fh) into image i of a count x 3 x dh x dw NCHW dst.
+// 3 channels, fw x fh) into image i of a count x 3 x dh x dw NCHW dst; the
+// peers (f32 only) beside it.
 void prep_one(const char* op, int fw, int fh, int frames, const std::vector<gm_rect>& crops, int dw, int dh,
               gm_dtype dd, const gm_prep& pp)
 {
@@ -956,6 +1057,8 @@ void prep_one(const char* op, int fw, int fh, int frames, const std::vector<gm_r
     gm_desc fd = desc_of(fw, fh, frames, 3, GM_U8, GM_HWC), dd_ = desc_of(dw, dh, count, 3, dd, GM_CHW);
     size_t sbytes = (size_t)fw * fh * 3 * frames, dbytes = (size_t)dw * dh * 3 * count * gm_dtype_size(dd);
     std::vector<gm_mat> srcs[SETS];
+    std::vector<PeerItem> items[SETS];
+    PeerItem* table[SETS] = {0};
     gm_mat dv[SETS];
     void* src[SETS] = {0};
     void* dst[SETS] = {0};
@@ -974,6 +1077,11 @@ void prep_one(const char* op, int fw, int fh, int frames, const std::vector<gm_r
             ok = gm_ok(gm_item(&all, &m, k % frames));
             srcs[i].push_back(m);
         }
+        if (ok) {
+            items[i] = peer_items(srcs[i], crops, dv[i], pp);
+            ok = CUDA_OK(cudaMalloc(&table[i], count * sizeof(PeerItem))) &&
+                 CUDA_OK(cudaMemcpy(table[i], items[i].data(), count * sizeof(PeerItem), cudaMemcpyHostToDevice));
+        }
     }
     if (ok) {
         r.bytes = prep_floor(srcs[0], crops, dv[0], pp);
@@ -981,13 +1089,48 @@ void prep_one(const char* op, int fw, int fh, int frames, const std::vector<gm_r
         snprintf(note, sizeof note, "%d item%s", count, count > 1 ? "s" : "");
         r.note = note;
     }
+    Row naive = r, npp = r;
+    naive.impl = "naive", npp.impl = "npp";
     ok = ok && time_call(
                    [&](int i) {
                        return gm_ok(gm_preprocess_batch(srcs[i].data(), crops.data(), count, &dv[i], &pp, NULL,
                                                         (gm_stream)g_stream));
                    },
                    true, &t);
-    emit_timed(r, ok, t, src, dst);
+    emit(ok ? (r.us = t.us, r.latency_us = t.latency_us, r) : r.error());
+    if (ok && dd == GM_F32) {
+        PeerArith a = peer_arith(pp, dv[0]);
+        dim3 block(128), grid((unsigned)((dw + 127) / 128), (unsigned)dh, (unsigned)count);
+        bool peer = time_call(
+            [&](int i) {
+                naive_prep_kernel<<<grid, block, 0, g_stream>>>(table[i], a);
+                return CUDA_OK(cudaGetLastError());
+            },
+            true, &t);
+        emit(peer ? (naive.us = t.us, naive.latency_us = t.latency_us, naive) : naive.error());
+#if BENCH_NPP
+        NppScratch s;
+        peer = CUDA_OK(cudaMalloc(&s.resized, (size_t)dw * dh * 3)) && CUDA_OK(cudaMalloc(&s.placed, (size_t)dw * dh * 3)) &&
+               CUDA_OK(cudaMalloc(&s.f, (size_t)dw * dh * 3 * 4)) &&
+               time_call(
+                   [&](int i) {
+                       for (const PeerItem& it : items[i])
+                           if (!npp_prep(it, a, s))
+                               return false;
+                       return true;
+                   },
+                   true, &t);
+        emit(peer ? (npp.us = t.us, npp.latency_us = t.latency_us, npp) : npp.error());
+        cudaFree(s.resized);
+        cudaFree(s.placed);
+        cudaFree(s.f);
+#endif
+    }
+    for (int i = 0; i < SETS; ++i) {
+        cudaFree(src[i]);
+        cudaFree(dst[i]);
+        cudaFree(table[i]);
+    }
 }
 
 // The issue's cases: a YOLO letterbox of a 1080p frame (f32, f16), 32
