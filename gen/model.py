@@ -67,7 +67,7 @@ FAMILIES = ["xform", "xform_fast", "resize", "prep"]
 SAMPLERS = ["nearest", "linear", "area_fast", "area", "linear_exact"]
 # The dtypes of linear_exact's fixed point (OpenCV's resize_bitExact; floating
 # dtypes run linear instead, as OpenCV does).
-EXACT_DTYPES = ["u8", "s8", "u16", "s16"]
+EXACT_DTYPES = ["u8", "s8", "u16", "s16", "s32"]
 
 # The pre-process (gm_preprocess, templates/prep.inc): the source dtypes and
 # channel counts of camera frames and decoded images, and the dtypes networks

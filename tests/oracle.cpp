@@ -30,6 +30,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <cstdarg>
@@ -952,11 +953,16 @@ void test_blobs()
 // values and rounded back, as gpumat documents: s8 as s16, s32 as f64, f16
 // and bf16 as f32 (to nearest even). (OpenCV's LINEAR_EXACT takes s8 with
 // the fixed point of s16, but not its exact 2x, which it reroutes to an AREA
-// it has no s8 code for: s16 stands in for s8 throughout.)
+// it has no s8 code for: s16 stands in for s8 throughout. It takes s32 too,
+// as itself, but for the exact 2x it reroutes to an AREA it has no s32
+// code for: there, as for the other samplers, f64.)
 cv::Mat expected_resize(const cv::Mat& src, gm_dtype d, int w, int h, double fx, double fy, int interp)
 {
     cv::Mat wide, out, back;
-    int via = d == GM_S8 ? CV_16S : d == GM_S32 ? CV_64F : d == GM_F16 || d == GM_BF16 ? CV_32F : -1;
+    double sx = 1 / (fx > 0 ? fx : (double)w / src.cols), sy = 1 / (fx > 0 ? fy : (double)h / src.rows);
+    bool area_2x = std::fabs(sx - 2) < DBL_EPSILON && std::fabs(sy - 2) < DBL_EPSILON && src.channels() != 2;
+    bool exact_s32 = d == GM_S32 && interp == cv::INTER_LINEAR_EXACT && !area_2x; // resize_bitExact has s32
+    int via = d == GM_S8 ? CV_16S : d == GM_S32 && !exact_s32 ? CV_64F : d == GM_F16 || d == GM_BF16 ? CV_32F : -1;
     if (via < 0)
         wide = src;
     else if (d == GM_BF16)
@@ -1063,11 +1069,8 @@ void test_resize()
     const int interps[] = {GM_INTER_NEAREST, GM_INTER_LINEAR, GM_INTER_AREA, GM_INTER_LINEAR_EXACT};
     int n = 0;
     for (gm_dtype d : kDtypes) {
-        bool exact = d != GM_S32; // LINEAR_EXACT of s32: not yet (test_args)
         for (int ch = 1; ch <= 4; ++ch)
             for (int interp : interps) {
-                if (interp == GM_INTER_LINEAR_EXACT && !exact)
-                    continue;
                 for (const ResizeSizes& z : kResizeSizes) {
                     ++n;
                     resize_case(g, d, ch, z.sw, z.sh, z.dw, z.dh, 0, 0, interp, n % 2 == 0, n % 5 == 1, n % 7 == 3);

@@ -324,9 +324,6 @@ static void resizes(int some)
             if (some && !((T == GM_U8 && c == 3) || (T == GM_F32 && c == 1)))
                 continue;
             for (i = 0; i < 4; ++i) {
-                int exact_ok = T != GM_S32;
-                if (interps[i] == GM_INTER_LINEAR_EXACT && !exact_ok)
-                    continue;
                 for (z = 0; z <= (int)(sizeof rs / sizeof rs[0]); ++z, ++k) {
                     pair src, dst;
                     resize_how h;

@@ -434,8 +434,8 @@ static void arguments(void)
           "u8 -> u8 c3 also lists the generic one-channel kernel, the resizes and the pre-processes: %s, %s, %s, %s",
           gm_kernel_name(k[6]), gm_kernel_name(k[7]), gm_kernel_name(k[11]), gm_kernel_name(k[12]));
     CHECK(gm_kernels_for(GM_U8, GM_U8, 1, k, 17) == 12, "one channel has one fast kernel, five resizes, five pre-processes");
-    CHECK(gm_kernels_for(GM_F32, GM_F32, 1, k, 17) == 10 && gm_kernels_for(GM_S32, GM_S32, 1, k, 17) == 6,
-          "f32 and s32 resizes without linear_exact, and f32's pre-processes without it");
+    CHECK(gm_kernels_for(GM_F32, GM_F32, 1, k, 17) == 10 && gm_kernels_for(GM_S32, GM_S32, 1, k, 17) == 7,
+          "f32 resizes without linear_exact, and f32's pre-processes without it; s32 resizes with it");
     CHECK(gm_kernels_for(GM_S16, GM_F32, 3, k, 17) == 6, "no pre-process from s16");
     k[2] = -5;
     CHECK(gm_kernels_for(GM_U8, GM_U8, 3, k, 2) == 17 && k[1] == gm__fast_row[GM_U8][GM_U8][2][GM_HWC][GM_HWC] &&

@@ -225,8 +225,6 @@ static void resizes(void)
                                 double fx = scaled ? ((double)sz[2] + 0.25) / (double)sz[0] : 0.0;
                                 double fy = scaled ? ((double)sz[3] + 0.25) / (double)sz[1] : 0.0;
                                 gm_status s;
-                                if (interps[i] == GM_INTER_LINEAR_EXACT && T == GM_S32)
-                                    continue; /* not implemented: GM_ERR_TYPE (test_args) */
                                 d.n = 0;
                                 snprintf(what, sizeof what, "resize %s x%d %d -> %d, %lldx%lld -> %lldx%lld, interp %d%s",
                                          gm_dtype_name((gm_dtype)T), c, ls, ld, (long long)sz[0], (long long)sz[1],

@@ -83,12 +83,13 @@ typedef enum gm_interp {
  * resize and a split in one pass). Any dtype, 1-4 channels, ROIs and foreign
  * pitches. Bit-exact with OpenCV 4.6 and 5.0's CPU cv::resize (without IPP)
  * for the dtypes OpenCV resizes: u8, u16, s16, f32, f64 (LINEAR_EXACT: u8,
- * s8, u16, s16), including its reroutes (an exact 2x downscale by LINEAR is AREA's
- * cell mean; equal sizes copy). OpenCV has no resize of s8, s32, f16 or
- * bf16: gpumat gives what OpenCV's resize of a wider dtype holding the same
- * values gives, rounded back: s8 as s16, s32 as f64, f16 and bf16 as f32
- * (to nearest even). LINEAR_EXACT of s32 is not implemented yet
- * (GM_ERR_TYPE). The CPU path gives the same bits. */
+ * s8, u16, s16, s32), including its reroutes (an exact 2x downscale by
+ * LINEAR is AREA's cell mean; equal sizes copy). OpenCV has no resize of
+ * s8, s32, f16 or bf16 otherwise: gpumat gives what OpenCV's resize of a
+ * wider dtype holding the same values gives, rounded back: s8 as s16, s32
+ * as f64 (so the exact 2x of LINEAR_EXACT, whose AREA OpenCV has no s32 code
+ * for), f16 and bf16 as f32 (to nearest even). The CPU path gives the same
+ * bits. */
 GM_API gm_status gm_resize(const gm_mat* src, gm_mat* dst, gm_interp interp, gm_stream stream);
 
 /* cv::resize(src, dst, Size(), fx, fy, interp): the explicit-scale form,

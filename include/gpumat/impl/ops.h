@@ -507,9 +507,6 @@ static gm_status gm__resize_ops(const char* fn, const gm_mat* src, const gm_mat*
                         gm__type_text(from_text, sizeof from_text, src->dtype, src->channels, src->layout),
                         gm__type_text(to_text, sizeof to_text, dst->dtype, dst->channels, dst->layout));
     }
-    if (interp == GM_INTER_LINEAR_EXACT && src->dtype == GM_S32)
-        return gm__fail(GM_ERR_TYPE, "%s: GM_INTER_LINEAR_EXACT of s32 is not implemented yet (the other dtypes are)",
-                        fn);
     if (src->batch != dst->batch)
         return gm__fail(GM_ERR_SIZE, "%s: src is a batch of %d but dst of %d", fn, (int)src->batch, (int)dst->batch);
     if (fx > 0.0) {
