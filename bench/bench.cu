@@ -877,21 +877,30 @@ double rows_read(const gm__resize_args& a, int sampler)
     return (double)std::count(used.begin(), used.end(), 1);
 }
 
-// Emits a timed row (its error where the case failed) and frees the case's
-// buffer sets.
-void emit_timed(Row r, bool ok, const Timing& t, void* const* src, void* const* dst)
+// The naive resize: one thread a pixel, float bilinear at half-pixel
+// centres (torch's and cv::cuda's arithmetic, not OpenCV's fixed point).
+template <class T>
+__global__ void naive_resize_kernel(const T* src, int sw, int sh, long long spitch, T* dst, int dw, int dh,
+                                    long long dpitch)
 {
-    r.us = t.us;
-    r.latency_us = t.latency_us;
-    emit(ok ? r : r.error());
-    for (int i = 0; i < SETS; ++i) {
-        cudaFree(src[i]);
-        cudaFree(dst[i]);
+    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x >= dw)
+        return;
+    float fx = fmaxf((x + 0.5f) * sw / dw - 0.5f, 0.0f), fy = fmaxf((y + 0.5f) * sh / dh - 0.5f, 0.0f);
+    int x0 = min((int)fx, sw - 1), y0 = min((int)fy, sh - 1), x1 = min(x0 + 1, sw - 1), y1 = min(y0 + 1, sh - 1);
+    float wx = fx - x0, wy = fy - y0;
+    const T *r0 = (const T*)((const char*)src + y0 * spitch), *r1 = (const T*)((const char*)src + y1 * spitch);
+    T* d = (T*)((char*)dst + y * dpitch) + 3 * x;
+    for (int c = 0; c < 3; ++c) {
+        float v = (1 - wy) * ((1 - wx) * (float)r0[3 * x0 + c] + wx * (float)r0[3 * x1 + c]) +
+                  wy * ((1 - wx) * (float)r1[3 * x0 + c] + wx * (float)r1[3 * x1 + c]);
+        d[c] = sizeof(T) == 1 ? (T)min(max(__float2int_rn(v), 0), 255) : (T)v;
     }
 }
 
 // gm_resize throughput: bytes = the source rows read (whole rows) + the
-// destination written, over time; interleaved 3-channel images.
+// destination written, over time; interleaved 3-channel images. LINEAR
+// rows also time the naive kernel and NPP's nppiResize (u8, f32).
 void resize_one(int sw, int sh, int dw, int dh, gm_dtype dt, gm_interp interp, const char* name)
 {
     gm_desc sd = desc_of(sw, sh, 1, 3, dt, GM_HWC), dd = desc_of(dw, dh, 1, 3, dt, GM_HWC);
@@ -920,9 +929,45 @@ void resize_one(int sw, int sh, int dw, int dh, gm_dtype dt, gm_interp interp, c
             r.extra = std::string(", \"kernel\": ") + json_str(gm__kernels[plan.kernel].name);
         }
     }
+    Row naive = r, npp = r;
+    naive.impl = "naive", npp.impl = "npp";
+    naive.extra = npp.extra = "";
     ok = ok && time_call([&](int i) { return gm_ok(gm_resize(&sv[i], &dv[i], interp, (gm_stream)g_stream)); }, true,
                          &t);
-    emit_timed(r, ok, t, src, dst);
+    emit(ok ? (r.us = t.us, r.latency_us = t.latency_us, r) : r.error());
+    if (ok && interp == GM_INTER_LINEAR && (dt == GM_U8 || dt == GM_F32)) {
+        dim3 block(128), grid((unsigned)((dw + 127) / 128), (unsigned)dh);
+        bool peer = time_call(
+            [&](int i) {
+                if (dt == GM_U8)
+                    naive_resize_kernel<uint8_t><<<grid, block, 0, g_stream>>>(
+                        (const uint8_t*)src[i], sw, sh, sv[i].pitch, (uint8_t*)dst[i], dw, dh, dv[i].pitch);
+                else
+                    naive_resize_kernel<float><<<grid, block, 0, g_stream>>>((const float*)src[i], sw, sh, sv[i].pitch,
+                                                                             (float*)dst[i], dw, dh, dv[i].pitch);
+                return CUDA_OK(cudaGetLastError());
+            },
+            true, &t);
+        emit(peer ? (naive.us = t.us, naive.latency_us = t.latency_us, naive) : naive.error());
+#if BENCH_NPP
+        NppiSize ss{sw, sh}, ds{dw, dh};
+        NppiRect sr{0, 0, sw, sh}, dr{0, 0, dw, dh};
+        peer = time_call(
+            [&](int i) {
+                if (dt == GM_U8)
+                    return NPP_OK(nppiResize_8u_C3R_Ctx((const Npp8u*)src[i], (int)sv[i].pitch, ss, sr, (Npp8u*)dst[i],
+                                                        (int)dv[i].pitch, ds, dr, NPPI_INTER_LINEAR, g_npp));
+                return NPP_OK(nppiResize_32f_C3R_Ctx((const Npp32f*)src[i], (int)sv[i].pitch, ss, sr, (Npp32f*)dst[i],
+                                                     (int)dv[i].pitch, ds, dr, NPPI_INTER_LINEAR, g_npp));
+            },
+            true, &t);
+        emit(peer ? (npp.us = t.us, npp.latency_us = t.latency_us, npp) : npp.error());
+#endif
+    }
+    for (int i = 0; i < SETS; ++i) {
+        cudaFree(src[i]);
+        cudaFree(dst[i]);
+    }
 }
 
 // ---------------------------------------------------------------- preprocess
