@@ -185,12 +185,28 @@ bool time_call(const Call& call, bool latency, Timing* t)
 
 uint64_t g_rng = 0x9e3779b97f4a7c15ull;
 
-uint64_t rnd()
+uint64_t splitmix64(uint64_t* state)
 {
-    uint64_t z = (g_rng += 0x9e3779b97f4a7c15ull); /* splitmix64 */
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
+}
+
+uint64_t rnd() { return splitmix64(&g_rng); }
+
+// The 64 regions of the ROI case, from their own seed so that
+// bench/bench_torch.py (roi_rects) draws the same ones.
+std::vector<gm_rect> roi_rects()
+{
+    std::vector<gm_rect> rois;
+    uint64_t state = 1;
+    for (int i = 0; i < 64; ++i) {
+        int64_t w = 64 + (int64_t)(splitmix64(&state) % 600), h = 64 + (int64_t)(splitmix64(&state) % 600);
+        int64_t x = (int64_t)(splitmix64(&state) % (3840 - w)), y = (int64_t)(splitmix64(&state) % (2160 - h));
+        rois.push_back(gm_rect{x, y, w, h});
+    }
+    return rois;
 }
 
 bool is_float(gm_dtype t) { return t == GM_F32 || t == GM_F64 || t == GM_F16 || t == GM_BF16; }
@@ -1191,7 +1207,7 @@ void prep_section()
         yolo.pad[c] = 114;
         yolo.scale[c] = 1 / 255.0;
     }
-    std::vector<gm_rect> one(1, gm_rect{0, 0, 1920, 1080}), frames32(32, gm_rect{0, 0, 1920, 1080}), rois;
+    std::vector<gm_rect> one(1, gm_rect{0, 0, 1920, 1080}), frames32(32, gm_rect{0, 0, 1920, 1080});
     prep_one("prep_letterbox_u8_f32", 1920, 1080, 1, one, 640, 640, GM_F32, yolo);
     prep_one("prep_letterbox_u8_f16", 1920, 1080, 1, one, 640, 640, GM_F16, yolo);
     prep_one("prep_letterbox_batch_u8_f32", 1920, 1080, 32, frames32, 640, 640, GM_F32, yolo);
@@ -1203,11 +1219,7 @@ void prep_section()
         cls.scale[c] = 1 / stdv[c];
     }
     cls.swap_rb = 1;
-    for (int i = 0; i < 64; ++i) {
-        int64_t w = 64 + (int64_t)(rnd() % 600), h = 64 + (int64_t)(rnd() % 600);
-        rois.push_back(gm_rect{(int64_t)(rnd() % (3840 - w)), (int64_t)(rnd() % (2160 - h)), w, h});
-    }
-    prep_one("prep_rois_u8_f32", 3840, 2160, 1, rois, 224, 224, GM_F32, cls);
+    prep_one("prep_rois_u8_f32", 3840, 2160, 1, roi_rects(), 224, 224, GM_F32, cls);
 }
 
 void resize_section()

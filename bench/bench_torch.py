@@ -12,6 +12,7 @@ CUDA events around the whole loop, time / 200; latency = median of 50 calls
 with events around each. torch.compile: mode default, dynamic=False, one
 compiled function per op and size, compiled during the warm-up."""
 import json
+import math
 import statistics
 import sys
 import time
@@ -156,13 +157,55 @@ def geometry_ops(torch):
                           align_corners=False)
         return F.pad(y, (0, 0, 140, 140), value=114.0).mul(1 / 255.0)
 
+    mean = torch.tensor([123.675, 116.28, 103.53], device="cuda").view(1, 3, 1, 1)
+    inv_std = 1 / torch.tensor([58.395, 57.12, 57.375], device="cuda").view(1, 3, 1, 1)
+    rects = roi_rects()
+
+    def rois(x):  # 64 regions of one 4K BGR frame -> (64, 3, 224, 224) f32 RGB, ImageNet mean and std
+        crops = [F.interpolate(x[:, y:y + h, x0:x0 + w].permute(0, 3, 1, 2)[:, [2, 1, 0]].float(), size=(224, 224),
+                               mode="bilinear", align_corners=False) for x0, y, w, h in rects]
+        return (torch.cat(crops) - mean) * inv_std
+
     k4, k1 = 3840 * 2160 * 3, 1920 * 1080 * 3
     frame = 720 * 1920 * 3 + 640 * 640 * 3 * 4
+    roi_bytes = sum(linear_rows_read(h, 224) * w * 3 + 224 * 224 * 3 * 4 for _, _, w, h in rects)
     return [("resize", "resize_u8_c3_linear", "3840x2160->1920x1080", resize(1080, 1920), (1, 2160, 3840, 3), k4 + k1),
             ("resize", "resize_u8_c3_linear", "1920x1080->3840x2160", resize(2160, 3840), (1, 1080, 1920, 3), k1 + k4),
             ("preprocess", "prep_letterbox_u8_f32", "1 x 1920x1080->640x640", letterbox, (1, 1080, 1920, 3), frame),
             ("preprocess", "prep_letterbox_batch_u8_f32", "32 x 1920x1080->640x640", letterbox, (32, 1080, 1920, 3),
-             32 * frame)]
+             32 * frame),
+            ("preprocess", "prep_rois_u8_f32", "64 x 3840x2160->224x224", rois, (1, 2160, 3840, 3), roi_bytes)]
+
+
+def splitmix64(state):
+    """bench.cu's splitmix64: (next state, value)."""
+    state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return state, z ^ (z >> 31)
+
+
+def roi_rects():
+    """bench.cu's roi_rects: 64 (x, y, w, h) from seed 1."""
+    state, rects = 1, []
+    for _ in range(64):
+        state, a = splitmix64(state)
+        state, b = splitmix64(state)
+        w, h = 64 + a % 600, 64 + b % 600
+        state, c = splitmix64(state)
+        state, d = splitmix64(state)
+        rects.append((c % (3840 - w), d % (2160 - h), w, h))
+    return rects
+
+
+def linear_rows_read(n, dn):
+    """The source rows cv::resize's LINEAR reads resizing n rows to dn (bench.cu's rows_read)."""
+    scale, used = 1 / (dn / n), set()
+    for d in range(dn):
+        s = math.floor((d + 0.5) * scale - 0.5)
+        used.update(min(max(r, 0), n - 1) for r in (s, s + 1))
+    return len(used)
 
 
 def bench_geometry(torch, rows, only):
@@ -173,7 +216,8 @@ def bench_geometry(torch, rows, only):
         eager_out = fn(inputs[0])
         for impl in ("torch eager", "torch.compile"):
             try:
-                f, note = fn, "item" if shape[0] == 1 else f"{shape[0]} items"
+                items = int(size.split(" x ")[0]) if " x " in size else shape[0]
+                f, note = fn, "item" if items == 1 else f"{items} items"
                 if impl == "torch.compile":
                     f = torch.compile(fn, dynamic=False)
                     diff = max_diff(torch, f(inputs[0]), eager_out)

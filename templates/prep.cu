@@ -6,6 +6,7 @@
  * store.
  * Every item of a launch resizes by the kernel's sampler I and path (the
  * host groups them). */
+
 /* Destination channel c of a tile-path pixel from a u8 source value x at
  * p: gm__prep_channel's arithmetic on the launch's float parameters (an
  * integer is exact in float: pre 0 adds nothing, and no arithmetic comes to

@@ -9,11 +9,11 @@
  * db7e280838dbb16ab98f6da04748064a39a3bca61695bb32e63722bbf1bef14f  templates/codec.inc
  * 43f8c1abf1025948c2d2ae175cf2bcd2f203d95e7b0e8b00ae981a250b989574  templates/pixel.inc
  * 4531d78d1073c03c549151907180609c7e20792fbbd0118761a01bb95b18bdfd  templates/resize.inc
- * a4861f9220890e86ae14cc473a735d125001f60be598d3f73e6d9360955e05b3  templates/prep.inc
+ * e64447f8c427b2658f1f1436c16341bac624131b0d44dddf43d4c7741097407b  templates/prep.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * f889a70e45842353f5ec152dae3d91840a73e782fd648314762568e34983b7bf  templates/resize.cu
- * e26520a5b664600dc1379721b2b6055d53af63d2f421bb27b2815436247f35c0  templates/prep.cu
+ * d876d5df900a99441650154bdb2eb01ec144530d0e56f30a72d8dec93a0e4802  templates/prep.cu
  */
 #ifndef GPUMAT_GEN_PIXEL_H
 #define GPUMAT_GEN_PIXEL_H
@@ -1167,9 +1167,9 @@ GM__FN void gm__resize_run(int S, int C, int I, const gm__resize_args* a, long l
  * The resized crop (resize.inc's samplers, as S) or the pad value (S, as
  * copyMakeBorder stores it) is read through the channel map and turned into
  * D by blobFromImage's arithmetic (pixel.inc: (x - mean) * scale in float),
- * or by a true division. One launch carries any number of items, each its
- * own source crop and placement, into the images of one batch. The CPU path
- * runs the same functions. */
+ * or by a true division. One launch carries up to GM__PREP_ITEMS_MANY
+ * items, each its own source crop and placement, into the images of one
+ * batch. The CPU path runs the same functions. */
 
 /* Items a launch carries in its parameters: GM__PREP_ITEMS keep them within
  * the 4 KB every CUDA driver and NVRTC take; the kernels' _many entry
