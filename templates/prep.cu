@@ -23,6 +23,11 @@ __device__ __forceinline__ void gm__prep_tiles(const gm__prep_args& a)
 {
     enum { P = GM__TILE_PIXELS_PREP };
     long long x = (long long)blockIdx.x * 32 * P + threadIdx.x, y, end, at;
+    /* a pixel's channels as the bytes of a word, put in destination order by
+     * one byte permutation; the pad's in that order already */
+    unsigned order = 0, pad = 0;
+    for (int c = 0; c < 4; ++c)
+        order |= (unsigned)a.map[c] << 4 * c, pad |= (unsigned)a.pad_u8[c] << 8 * c;
     gm__tile_run(a.height, &y, &end);
     for (long long b = blockIdx.z; b < a.count; b += gridDim.z) {
         const gm__prep_item* it = gm__prep_item_at(&a, b);
@@ -39,18 +44,18 @@ __device__ __forceinline__ void gm__prep_tiles(const gm__prep_args& a)
                 GM__UNROLL
                 for (int j = 0; j < P; ++j) {
                     unsigned long long q = p + (unsigned long long)((x + 32 * j) * a.dst_xstride);
-                    int in = inside && rx + 32 * j >= 0 && rx + 32 * j < width;
+                    unsigned bytes = 0, w;
                     if (x + 32 * j >= a.width)
                         continue;
                     GM__UNROLL
+                    for (int s = 0; s < C; ++s) /* in 0..255: the samplers interpolate bytes */
+                        bytes |= (unsigned)v[j * C + s] << 8 * s;
+                    w = inside && rx + 32 * j >= 0 && rx + 32 * j < width ? __byte_perm(bytes, 0, order) : pad;
+                    GM__UNROLL
                     for (int c = 0; c < 4; ++c) {
-                        int k = a.map[c], value = v[j * C];
                         if (c >= a.channels)
                             break;
-                        GM__UNROLL
-                        for (int s = 1; s < C; ++s)
-                            value = k == s ? v[j * C + s] : value;
-                        gm__prep_tile_channel<D>(a, c, in ? value : a.pad_u8[c],
+                        gm__prep_tile_channel<D>(a, c, (int)(w >> 8 * c & 0xff),
                                                  q + (unsigned long long)(c * a.dst_cstride));
                     }
                 }

@@ -13,14 +13,14 @@
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * f889a70e45842353f5ec152dae3d91840a73e782fd648314762568e34983b7bf  templates/resize.cu
- * d876d5df900a99441650154bdb2eb01ec144530d0e56f30a72d8dec93a0e4802  templates/prep.cu
+ * 753ad516c98f0fb2c8799b5de0feb69ecfc372c1616ad0a4842fdec51883707b  templates/prep.cu
  */
 #ifndef GPUMAT_GEN_KERNELS_H
 #define GPUMAT_GEN_KERNELS_H
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x8974745a014676fbull
+#define GM__KERNEL_SOURCE_HASH 0x5a1e05caf4b28c01ull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -2223,6 +2223,11 @@ static const char* const gm__kernel_src[] = {
     "{\n",
     "    enum { P = GM__TILE_PIXELS_PREP };\n",
     "    long long x = (long long)blockIdx.x * 32 * P + threadIdx.x, y, end, at;\n",
+    "    /* a pixel's channels as the bytes of a word, put in destination order by\n",
+    "     * one byte permutation; the pad's in that order already */\n",
+    "    unsigned order = 0, pad = 0;\n",
+    "    for (int c = 0; c < 4; ++c)\n",
+    "        order |= (unsigned)a.map[c] << 4 * c, pad |= (unsigned)a.pad_u8[c] << 8 * c;\n",
     "    gm__tile_run(a.height, &y, &end);\n",
     "    for (long long b = blockIdx.z; b < a.count; b += gridDim.z) {\n",
     "        const gm__prep_item* it = gm__prep_item_at(&a, b);\n",
@@ -2239,18 +2244,18 @@ static const char* const gm__kernel_src[] = {
     "                GM__UNROLL\n",
     "                for (int j = 0; j < P; ++j) {\n",
     "                    unsigned long long q = p + (unsigned long long)((x + 32 * j) * a.dst_xstride);\n",
-    "                    int in = inside && rx + 32 * j >= 0 && rx + 32 * j < width;\n",
+    "                    unsigned bytes = 0, w;\n",
     "                    if (x + 32 * j >= a.width)\n",
     "                        continue;\n",
     "                    GM__UNROLL\n",
+    "                    for (int s = 0; s < C; ++s) /* in 0..255: the samplers interpolate bytes */\n",
+    "                        bytes |= (unsigned)v[j * C + s] << 8 * s;\n",
+    "                    w = inside && rx + 32 * j >= 0 && rx + 32 * j < width ? __byte_perm(bytes, 0, order) : pad;\n",
+    "                    GM__UNROLL\n",
     "                    for (int c = 0; c < 4; ++c) {\n",
-    "                        int k = a.map[c], value = v[j * C];\n",
     "                        if (c >= a.channels)\n",
     "                            break;\n",
-    "                        GM__UNROLL\n",
-    "                        for (int s = 1; s < C; ++s)\n",
-    "                            value = k == s ? v[j * C + s] : value;\n",
-    "                        gm__prep_tile_channel<D>(a, c, in ? value : a.pad_u8[c],\n",
+    "                        gm__prep_tile_channel<D>(a, c, (int)(w >> 8 * c & 0xff),\n",
     "                                                 q + (unsigned long long)(c * a.dst_cstride));\n",
     "                    }\n",
     "                }\n",
