@@ -8,14 +8,28 @@
  * host groups them). */
 
 /* Destination channel c of a tile-path pixel from a u8 source value x at
- * p: gm__prep_channel's arithmetic on the launch's float parameters (an
- * integer is exact in float: pre 0 adds nothing, and no arithmetic comes to
- * the same as a scale of 1). */
+ * p: gm__prep_channel's arithmetic on the launch's float parameters, the
+ * scale a divisor where divide is set (an integer is exact in float: pre 0
+ * adds nothing, and no arithmetic comes to the same as a scale of 1). */
 template <int D>
-__device__ __forceinline__ void gm__prep_tile_channel(const gm__prep_args& a, int c, int x, unsigned long long p)
+__device__ __forceinline__ void gm__prep_tile_channel(const gm__prep_args& a, int c, int x, int divide,
+                                                      unsigned long long p)
 {
     float f = (float)x + a.pre_f[c];
-    gm__encode_f(D, (unsigned char*)p, a.divide ? f / a.scale_f[c] : fmaf(f, a.scale_f[c], 0.0f), 0);
+    gm__encode_f(D, (unsigned char*)p, divide ? f / a.scale_f[c] : fmaf(f, a.scale_f[c], 0.0f), 0);
+}
+
+/* Destination channels [0, n) of a tile-path pixel at q, its values the
+ * bytes of w in destination order. */
+template <int D>
+__device__ __forceinline__ void gm__prep_tile_pixel(const gm__prep_args& a, unsigned w, int n, int divide,
+                                                    unsigned long long q)
+{
+    GM__UNROLL
+    for (int c = 0; c < 4; ++c)
+        if (c < n)
+            gm__prep_tile_channel<D>(a, c, (int)(w >> 8 * c & 0xff), divide,
+                                     q + (unsigned long long)(c * a.dst_cstride));
 }
 
 template <int S, int D, int C, int I>
@@ -26,6 +40,7 @@ __device__ __forceinline__ void gm__prep_tiles(const gm__prep_args& a)
     /* a pixel's channels as the bytes of a word, put in destination order by
      * one byte permutation; the pad's in that order already */
     unsigned order = 0, pad = 0;
+    int plain = a.channels == C && !a.divide; /* the usual store, its channels and arithmetic known here */
     for (int c = 0; c < 4; ++c)
         order |= (unsigned)a.map[c] << 4 * c, pad |= (unsigned)a.pad_u8[c] << 8 * c;
     gm__tile_run(a.height, &y, &end);
@@ -51,13 +66,10 @@ __device__ __forceinline__ void gm__prep_tiles(const gm__prep_args& a)
                     for (int s = 0; s < C; ++s) /* in 0..255: the samplers interpolate bytes */
                         bytes |= (unsigned)v[j * C + s] << 8 * s;
                     w = inside && rx + 32 * j >= 0 && rx + 32 * j < width ? __byte_perm(bytes, 0, order) : pad;
-                    GM__UNROLL
-                    for (int c = 0; c < 4; ++c) {
-                        if (c >= a.channels)
-                            break;
-                        gm__prep_tile_channel<D>(a, c, (int)(w >> 8 * c & 0xff),
-                                                 q + (unsigned long long)(c * a.dst_cstride));
-                    }
+                    if (plain)
+                        gm__prep_tile_pixel<D>(a, w, C, 0, q);
+                    else
+                        gm__prep_tile_pixel<D>(a, w, a.channels, a.divide, q);
                 }
             });
     }
