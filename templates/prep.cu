@@ -12,24 +12,23 @@
  * scale a divisor where divide is set (an integer is exact in float: pre 0
  * adds nothing, and no arithmetic comes to the same as a scale of 1). */
 template <int D>
-__device__ __forceinline__ void gm__prep_tile_channel(const gm__prep_args& a, int c, int x, int divide,
-                                                      unsigned long long p)
+__device__ __forceinline__ void gm__prep_tile_channel(float pre, float scale, int x, int divide, unsigned long long p)
 {
-    float f = (float)x + a.pre_f[c];
-    gm__encode_f(D, (unsigned char*)p, divide ? f / a.scale_f[c] : fmaf(f, a.scale_f[c], 0.0f), 0);
+    float f = (float)x + pre;
+    gm__encode_f(D, (unsigned char*)p, divide ? f / scale : fmaf(f, scale, 0.0f), 0);
 }
 
-/* Destination channels [0, n) of a tile-path pixel at q, its values the
- * bytes of w in destination order. */
+/* Destination channels [0, n) of a tile-path pixel at q, channel c at q +
+ * c cstride, its values the bytes of w in destination order. */
 template <int D>
-__device__ __forceinline__ void gm__prep_tile_pixel(const gm__prep_args& a, unsigned w, int n, int divide,
-                                                    unsigned long long q)
+__device__ __forceinline__ void gm__prep_tile_pixel(const float* pre, const float* scale, long long cstride, unsigned w,
+                                                    int n, int divide, unsigned long long q)
 {
     GM__UNROLL
     for (int c = 0; c < 4; ++c)
         if (c < n)
-            gm__prep_tile_channel<D>(a, c, (int)(w >> 8 * c & 0xff), divide,
-                                     q + (unsigned long long)(c * a.dst_cstride));
+            gm__prep_tile_channel<D>(pre[c], scale[c], (int)(w >> 8 * c & 0xff), divide,
+                                     q + (unsigned long long)(c * cstride));
 }
 
 template <int S, int D, int C, int I>
@@ -41,8 +40,12 @@ __device__ __forceinline__ void gm__prep_tiles(const gm__prep_args& a)
      * one byte permutation; the pad's in that order already */
     unsigned order = 0, pad = 0;
     int plain = a.channels == C && !a.divide; /* the usual store, its channels and arithmetic known here */
-    for (int c = 0; c < 4; ++c)
+    float pre[4], scale[4];
+    long long cstride = a.dst_cstride;
+    for (int c = 0; c < 4; ++c) {
         order |= (unsigned)a.map[c] << 4 * c, pad |= (unsigned)a.pad_u8[c] << 8 * c;
+        pre[c] = a.pre_f[c], scale[c] = a.scale_f[c];
+    }
     gm__tile_run(a.height, &y, &end);
     for (long long b = blockIdx.z; b < a.count; b += gridDim.z) {
         const gm__prep_item* it = gm__prep_item_at(&a, b);
@@ -67,9 +70,9 @@ __device__ __forceinline__ void gm__prep_tiles(const gm__prep_args& a)
                         bytes |= (unsigned)v[j * C + s] << 8 * s;
                     w = inside && rx + 32 * j >= 0 && rx + 32 * j < width ? __byte_perm(bytes, 0, order) : pad;
                     if (plain)
-                        gm__prep_tile_pixel<D>(a, w, C, 0, q);
+                        gm__prep_tile_pixel<D>(pre, scale, cstride, w, C, 0, q);
                     else
-                        gm__prep_tile_pixel<D>(a, w, a.channels, a.divide, q);
+                        gm__prep_tile_pixel<D>(pre, scale, cstride, w, a.channels, a.divide, q);
                 }
             });
     }

@@ -13,14 +13,14 @@
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * f889a70e45842353f5ec152dae3d91840a73e782fd648314762568e34983b7bf  templates/resize.cu
- * bc7a4edfd278b91a00bd7c59e186bf3a1a2db7a21fb4ced7339b16ccb81c271d  templates/prep.cu
+ * 58d3eeac148ffa1386aaf6afa27ce70ef7d7e91f05250b3f7cff4fc3279d14b4  templates/prep.cu
  */
 #ifndef GPUMAT_GEN_KERNELS_H
 #define GPUMAT_GEN_KERNELS_H
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0xe10b0ac2310eb4ceull
+#define GM__KERNEL_SOURCE_HASH 0xc7a62869ee890349ull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -2212,24 +2212,23 @@ static const char* const gm__kernel_src[] = {
     " * scale a divisor where divide is set (an integer is exact in float: pre 0\n",
     " * adds nothing, and no arithmetic comes to the same as a scale of 1). */\n",
     "template <int D>\n",
-    "__device__ __forceinline__ void gm__prep_tile_channel(const gm__prep_args& a, int c, int x, int divide,\n",
-    "                                                      unsigned long long p)\n",
+    "__device__ __forceinline__ void gm__prep_tile_channel(float pre, float scale, int x, int divide, unsigned long long p)\n",
     "{\n",
-    "    float f = (float)x + a.pre_f[c];\n",
-    "    gm__encode_f(D, (unsigned char*)p, divide ? f / a.scale_f[c] : fmaf(f, a.scale_f[c], 0.0f), 0);\n",
+    "    float f = (float)x + pre;\n",
+    "    gm__encode_f(D, (unsigned char*)p, divide ? f / scale : fmaf(f, scale, 0.0f), 0);\n",
     "}\n",
     "\n",
-    "/* Destination channels [0, n) of a tile-path pixel at q, its values the\n",
-    " * bytes of w in destination order. */\n",
+    "/* Destination channels [0, n) of a tile-path pixel at q, channel c at q +\n",
+    " * c cstride, its values the bytes of w in destination order. */\n",
     "template <int D>\n",
-    "__device__ __forceinline__ void gm__prep_tile_pixel(const gm__prep_args& a, unsigned w, int n, int divide,\n",
-    "                                                    unsigned long long q)\n",
+    "__device__ __forceinline__ void gm__prep_tile_pixel(const float* pre, const float* scale, long long cstride, unsigned w,\n",
+    "                                                    int n, int divide, unsigned long long q)\n",
     "{\n",
     "    GM__UNROLL\n",
     "    for (int c = 0; c < 4; ++c)\n",
     "        if (c < n)\n",
-    "            gm__prep_tile_channel<D>(a, c, (int)(w >> 8 * c & 0xff), divide,\n",
-    "                                     q + (unsigned long long)(c * a.dst_cstride));\n",
+    "            gm__prep_tile_channel<D>(pre[c], scale[c], (int)(w >> 8 * c & 0xff), divide,\n",
+    "                                     q + (unsigned long long)(c * cstride));\n",
     "}\n",
     "\n",
     "template <int S, int D, int C, int I>\n",
@@ -2241,8 +2240,12 @@ static const char* const gm__kernel_src[] = {
     "     * one byte permutation; the pad's in that order already */\n",
     "    unsigned order = 0, pad = 0;\n",
     "    int plain = a.channels == C && !a.divide; /* the usual store, its channels and arithmetic known here */\n",
-    "    for (int c = 0; c < 4; ++c)\n",
+    "    float pre[4], scale[4];\n",
+    "    long long cstride = a.dst_cstride;\n",
+    "    for (int c = 0; c < 4; ++c) {\n",
     "        order |= (unsigned)a.map[c] << 4 * c, pad |= (unsigned)a.pad_u8[c] << 8 * c;\n",
+    "        pre[c] = a.pre_f[c], scale[c] = a.scale_f[c];\n",
+    "    }\n",
     "    gm__tile_run(a.height, &y, &end);\n",
     "    for (long long b = blockIdx.z; b < a.count; b += gridDim.z) {\n",
     "        const gm__prep_item* it = gm__prep_item_at(&a, b);\n",
@@ -2267,9 +2270,9 @@ static const char* const gm__kernel_src[] = {
     "                        bytes |= (unsigned)v[j * C + s] << 8 * s;\n",
     "                    w = inside && rx + 32 * j >= 0 && rx + 32 * j < width ? __byte_perm(bytes, 0, order) : pad;\n",
     "                    if (plain)\n",
-    "                        gm__prep_tile_pixel<D>(a, w, C, 0, q);\n",
+    "                        gm__prep_tile_pixel<D>(pre, scale, cstride, w, C, 0, q);\n",
     "                    else\n",
-    "                        gm__prep_tile_pixel<D>(a, w, a.channels, a.divide, q);\n",
+    "                        gm__prep_tile_pixel<D>(pre, scale, cstride, w, a.channels, a.divide, q);\n",
     "                }\n",
     "            });\n",
     "    }\n",

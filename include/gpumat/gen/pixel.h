@@ -13,7 +13,7 @@
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * f889a70e45842353f5ec152dae3d91840a73e782fd648314762568e34983b7bf  templates/resize.cu
- * bc7a4edfd278b91a00bd7c59e186bf3a1a2db7a21fb4ced7339b16ccb81c271d  templates/prep.cu
+ * 58d3eeac148ffa1386aaf6afa27ce70ef7d7e91f05250b3f7cff4fc3279d14b4  templates/prep.cu
  */
 #ifndef GPUMAT_GEN_PIXEL_H
 #define GPUMAT_GEN_PIXEL_H
