@@ -8,7 +8,7 @@
  * 7e703e07d506ce2b2b3b156bd013609a16ee867f6384e2cea4109b736c189edf  templates/prelude_cuda.cu
  * db7e280838dbb16ab98f6da04748064a39a3bca61695bb32e63722bbf1bef14f  templates/codec.inc
  * 43f8c1abf1025948c2d2ae175cf2bcd2f203d95e7b0e8b00ae981a250b989574  templates/pixel.inc
- * 4531d78d1073c03c549151907180609c7e20792fbbd0118761a01bb95b18bdfd  templates/resize.inc
+ * 64b029fe8c99293e1c859605116ba55b7ed2b7c8304b69826f1fd459d3327932  templates/resize.inc
  * e64447f8c427b2658f1f1436c16341bac624131b0d44dddf43d4c7741097407b  templates/prep.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
@@ -20,7 +20,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0xc7a62869ee890349ull
+#define GM__KERNEL_SOURCE_HASH 0x5ec983e2163d0fb8ull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -1027,7 +1027,7 @@ static const char* const gm__kernel_src[] = {
     "GM__FN void gm__resize_area_fast(int S, int C, const gm__resize_args* a, const gm__taps* tx, const gm__taps* ty,\n",
     "                                 unsigned char* out, long long ostride)\n",
     "{\n",
-    "    long long ix = a->map.iscale_x, iy = a->map.iscale_y, i, k, n = ix * iy;\n",
+    "    long long ix = a->map.iscale_x, iy = a->map.iscale_y, i, k, n = ix * iy, row, col;\n",
     "    int full = tx->n == ix && ty->n == iy;\n",
     "    int work = gm__resize_work(S), c;\n",
     "    int pairs = (S == GM_F32 || S == GM_F16 || S == GM_BF16) && ix == 2 && iy == 2 &&\n",
@@ -1065,14 +1065,15 @@ static const char* const gm__kernel_src[] = {
     "            gm__encode_f(S, o, GM__MUL_F(top + bottom, 0.25f), 0);\n",
     "            continue;\n",
     "        }\n",
-    "        for (k = 0; k < n;) {\n",
-    "            /* OpenCV adds up to four taps, then adds them to the sum */\n",
+    "        for (k = row = col = 0; k < n;) {\n",
+    "            /* OpenCV adds up to four taps, then adds them to the sum; tap i\n",
+    "             * is (row, col) = (i / ix, i % ix), counted without dividing */\n",
     "            long long end = n - k >= 4 ? k + 4 : k + 1;\n",
     "            double dpart = 0.0;\n",
     "            float fpart = 0.0f;\n",
     "            long long ipart = 0;\n",
-    "            for (i = k; i < end; ++i) {\n",
-    "                const unsigned char* p = gm__tap(a, c, ty->o0 + i / ix * ty->step, tx->o0 + i % ix * tx->step);\n",
+    "            for (i = k; i < end; ++i, col = col + 1 == ix ? 0 : col + 1, row += col == 0) {\n",
+    "                const unsigned char* p = gm__tap(a, c, ty->o0 + row * ty->step, tx->o0 + col * tx->step);\n",
     "                if (work == GM__WORK_DOUBLE)\n",
     "                    dpart = i == k ? gm__decode_d(S, p) : dpart + gm__decode_d(S, p);\n",
     "                else if (work == GM__WORK_FIXED || gm__is_int(S))\n",

@@ -8,7 +8,7 @@
  * 7e703e07d506ce2b2b3b156bd013609a16ee867f6384e2cea4109b736c189edf  templates/prelude_cuda.cu
  * db7e280838dbb16ab98f6da04748064a39a3bca61695bb32e63722bbf1bef14f  templates/codec.inc
  * 43f8c1abf1025948c2d2ae175cf2bcd2f203d95e7b0e8b00ae981a250b989574  templates/pixel.inc
- * 4531d78d1073c03c549151907180609c7e20792fbbd0118761a01bb95b18bdfd  templates/resize.inc
+ * 64b029fe8c99293e1c859605116ba55b7ed2b7c8304b69826f1fd459d3327932  templates/resize.inc
  * e64447f8c427b2658f1f1436c16341bac624131b0d44dddf43d4c7741097407b  templates/prep.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
@@ -964,7 +964,7 @@ GM__FN int gm__area_quad_int(int S, int C, const gm__resize_args* a)
 GM__FN void gm__resize_area_fast(int S, int C, const gm__resize_args* a, const gm__taps* tx, const gm__taps* ty,
                                  unsigned char* out, long long ostride)
 {
-    long long ix = a->map.iscale_x, iy = a->map.iscale_y, i, k, n = ix * iy;
+    long long ix = a->map.iscale_x, iy = a->map.iscale_y, i, k, n = ix * iy, row, col;
     int full = tx->n == ix && ty->n == iy;
     int work = gm__resize_work(S), c;
     int pairs = (S == GM_F32 || S == GM_F16 || S == GM_BF16) && ix == 2 && iy == 2 &&
@@ -1002,14 +1002,15 @@ GM__FN void gm__resize_area_fast(int S, int C, const gm__resize_args* a, const g
             gm__encode_f(S, o, GM__MUL_F(top + bottom, 0.25f), 0);
             continue;
         }
-        for (k = 0; k < n;) {
-            /* OpenCV adds up to four taps, then adds them to the sum */
+        for (k = row = col = 0; k < n;) {
+            /* OpenCV adds up to four taps, then adds them to the sum; tap i
+             * is (row, col) = (i / ix, i % ix), counted without dividing */
             long long end = n - k >= 4 ? k + 4 : k + 1;
             double dpart = 0.0;
             float fpart = 0.0f;
             long long ipart = 0;
-            for (i = k; i < end; ++i) {
-                const unsigned char* p = gm__tap(a, c, ty->o0 + i / ix * ty->step, tx->o0 + i % ix * tx->step);
+            for (i = k; i < end; ++i, col = col + 1 == ix ? 0 : col + 1, row += col == 0) {
+                const unsigned char* p = gm__tap(a, c, ty->o0 + row * ty->step, tx->o0 + col * tx->step);
                 if (work == GM__WORK_DOUBLE)
                     dpart = i == k ? gm__decode_d(S, p) : dpart + gm__decode_d(S, p);
                 else if (work == GM__WORK_FIXED || gm__is_int(S))
