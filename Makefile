@@ -12,6 +12,7 @@
 ##   make aot           ahead-of-time kernels for ARCHS into AOT_OUT (NVRTC)
 ##   make bench         benchmarks and their report into BENCH_OUT (GPU, nvcc)
 ##   make bench-jit     JIT first-call costs (GPU)
+##   make bench-cpu     the CPU path against OpenCV and a naive loop (C++, OpenCV)
 ##   make clean         remove BUILD
 ##   make help          this list
 ## Variables (make VAR=value ...):
@@ -59,7 +60,7 @@ TESTS   := $(addprefix $(BUILD)/,test_args test_cpu test_nvrtc test_gpu test_arg
 TESTS   += $(addprefix $(BUILD)/,test_interop test_interop_asan)
 TESTS   += $(addprefix $(BUILD)/,test_typed test_typed_asan)
 TESTS   += $(addprefix $(BUILD)/,test_alloc test_alloc_asan)
-TESTS   += $(BUILD)/test_plan $(BUILD)/test_threads_tsan
+TESTS   += $(BUILD)/test_plan $(BUILD)/test_threads_tsan $(BUILD)/test_cpu_native
 
 .PHONY: all demo gen test check clean help FORCE
 all: demo
@@ -110,6 +111,11 @@ $(BUILD)/test_%: tests/test_%.c tests/check.h $(HEADERS) | $(BUILD)
 
 $(BUILD)/test_%_asan: tests/test_%.c tests/check.h $(HEADERS) | $(BUILD)
 	$(CC) -std=c99 -O1 -g $(SAN) $(WARN) -Iinclude $< -o $@ $(LDLIBS)
+
+# The CPU path's results must not depend on the user's flags: -O3 and every
+# instruction this machine has (FMA included) change nothing.
+$(BUILD)/test_%_native: tests/test_%.c tests/check.h $(HEADERS) | $(BUILD)
+	$(CC) -std=c99 -O3 -march=native -g $(WARN) -Iinclude $< -o $@ $(LDLIBS)
 
 $(BUILD)/test_%_tsan: tests/test_%.c tests/check.h $(HEADERS) | $(BUILD)
 	$(CC) -std=c99 -O1 -g -fsanitize=thread $(WARN) -Iinclude $< -o $@ $(LDLIBS)
@@ -170,6 +176,17 @@ bench: $(BUILD)/bench
 	$(MAKE) bench-jit BENCH_OUT=$(BENCH_OUT) || echo "bench: bench-jit failed"
 	$(PYTHON) bench/report.py $(BENCH_OUT) $(BENCH_OUT)/bench_rows.jsonl $(BENCH_OUT)/torch_rows.jsonl \
 	    $(BENCH_OUT)/jit_rows.jsonl
+
+# `make bench-cpu`: bench/bench_cpu.cpp, the CPU path against OpenCV (the
+# oracle's headers and libraries) and a naive loop, one thread and every
+# core; its rows go to BENCH_OUT/bench_cpu_rows.jsonl, the table to stdout.
+.PHONY: bench-cpu
+bench-cpu: $(BUILD)/bench_cpu
+	mkdir -p $(BENCH_OUT)
+	./$(BUILD)/bench_cpu $(BENCH_OUT)/bench_cpu_rows.jsonl
+
+$(BUILD)/bench_cpu: bench/bench_cpu.cpp $(HEADERS) | $(BUILD)
+	$(CXX) -std=c++17 $(CFLAGS) $(WARN) -Iinclude $(CV_INC) $< -o $@ $(CV_LIBS) $(LDLIBS)
 
 # With NPP when $(NPP_INC)/nppi.h exists and links; else without (-DBENCH_NO_NPP).
 $(BUILD)/bench: bench/bench.cu $(HEADERS) | $(BUILD)

@@ -154,16 +154,25 @@ def emit_kernels():
                         lambda k: (k.src, k.channels, k.sampler))
     sizes = ", ".join(str(sz) for _, _, sz in M.DTYPES)
     dnames = ", ".join('"%s"' % n for n in M.DTYPE_NAMES)
-    cpu = "\n".join("static void gm__cpu_%s_%s(const gm__xform_args* a, int cd) { gm__cpu_loop(%s, %s, cd, a); }"
-                    % (s, d, M.enum(s), M.enum(d)) for s in M.DTYPE_NAMES for d in M.DTYPE_NAMES)
-    cpu_table = "\n".join("    {%s}," % ", ".join("gm__cpu_%s_%s" % (s, d) for d in M.DTYPE_NAMES)
-                          for s in M.DTYPE_NAMES)
-    cpu_resize = "\n".join("static void gm__cpu_resize_%s(const gm__resize_args* a, int c, int sampler) "
-                           "{ gm__cpu_resize_loop(%s, c, sampler, a); }" % (t, M.enum(t)) for t in M.DTYPE_NAMES)
+    size_of = {n: sz for n, _, sz in M.DTYPES}
+    cpu = "\n".join("GM__CPU_CONVERT(gm__cpu_convert_%s_%s, %s, %s, %d, %d)"
+                    % (s, d, M.enum(s), M.enum(d), size_of[s], size_of[d]) for s in M.DTYPE_NAMES for d in M.DTYPE_NAMES)
+    cpu_table = "\n".join("    {%s}," % ", ".join("{gm__cpu_convert_%s_%s GM__CPU_AVX2_ENTRY(gm__cpu_convert_%s_%s)}"
+                                                   % (s, d, s, d) for d in M.DTYPE_NAMES) for s in M.DTYPE_NAMES)
+    elements = sorted(set(size_of.values()))
+    movers = "\n".join("GM__CPU_MOVERS(gm__cpu_unzip_%d_%d, gm__cpu_zip_%d_%d, %d, %d)" % (e, c, e, c, e, c)
+                       for e in elements for c in M.CHANNELS if c > 1)
+    mover_table = lambda kind: "\n".join(
+        "    {%s}," % ", ".join("{gm__cpu_%s_%d_%d GM__CPU_AVX2_ENTRY(gm__cpu_%s_%d_%d)}" % (kind, e, c, kind, e, c)
+                               if e in elements else "{0}" for c in M.CHANNELS if c > 1)
+        for e in range(max(elements) + 1))
+    cpu_resize = "\n".join("static void gm__cpu_resize_%s(const gm__resize_args* a, int c, int sampler, long long begin, "
+                           "long long end) { gm__cpu_resize_loop(%s, c, sampler, a, begin, end); }" % (t, M.enum(t)) for t in M.DTYPE_NAMES)
     cpu_resize_table = ", ".join("gm__cpu_resize_%s" % t for t in M.DTYPE_NAMES)
     prep_row = lookup(rows, "prep", [M.DTYPE_NAMES, M.DTYPE_NAMES, M.CHANNELS, M.SAMPLERS],
                       lambda k: (k.src, k.dst, k.channels, k.sampler))
-    cpu_prep = "\n".join("static void gm__cpu_prep_%s_%s(const gm__prep_args* a, int c) { gm__cpu_prep_loop(%s, %s, c, a); }"
+    cpu_prep = "\n".join("static void gm__cpu_prep_%s_%s(const gm__prep_args* a, int c, long long begin, long long end) "
+                         "{ gm__cpu_prep_loop(%s, %s, c, a, begin, end); }"
                          % (s, d, M.enum(s), M.enum(d)) for s in M.PREP_SRC for d in M.PREP_DST)
     cpu_prep_table = "\n".join("    {%s}," % ", ".join("gm__cpu_prep_%s_%s" % (s, d) if s in M.PREP_SRC and
                                                         d in M.PREP_DST else "0" for d in M.DTYPE_NAMES)
@@ -225,11 +234,22 @@ static const short gm__fast_row[GM_DTYPE_COUNT][GM_DTYPE_COUNT][4][2][2] = %s;
 static const unsigned char gm__dtype_sizes[GM_DTYPE_COUNT] = { %s };
 static const char* const gm__dtype_names[GM_DTYPE_COUNT] = { %s };
 
-/* CPU path: one function per dtype pair, so gm__cpu_loop's switches fold. */
+/* CPU path of the transforms (impl/cpu.h): a channel's run converted, per
+ * dtype pair, [src][dst][instruction set]; the channels of interleaved
+ * pixels taken apart and put together, [element bytes][channels - 2][set]. */
 %s
 
-typedef void (*gm__cpu_fn)(const gm__xform_args*, int);
-static const gm__cpu_fn gm__cpu_fns[GM_DTYPE_COUNT][GM_DTYPE_COUNT] = {
+typedef gm__cpu_convert_fn gm__cpu_converts_t[GM__CPU_ISAS];
+static const gm__cpu_converts_t gm__cpu_converts[GM_DTYPE_COUNT][GM_DTYPE_COUNT] = {
+%s
+};
+
+%s
+
+static const gm__cpu_unzip_fn gm__cpu_unzips[%d][3][GM__CPU_ISAS] = {
+%s
+};
+static const gm__cpu_zip_fn gm__cpu_zips[%d][3][GM__CPU_ISAS] = {
 %s
 };
 
@@ -240,7 +260,7 @@ static const short gm__resize_row[GM_DTYPE_COUNT][4][GM__SAMPLER_COUNT] = %s;
 /* CPU path of resize: one function per dtype. */
 %s
 
-typedef void (*gm__cpu_resize_fn)(const gm__resize_args*, int, int);
+typedef void (*gm__cpu_resize_fn)(const gm__resize_args*, int, int, long long, long long);
 static const gm__cpu_resize_fn gm__cpu_resize_fns[GM_DTYPE_COUNT] = {%s};
 
 /* The row of the pre-process kernel, -1 where there is none:
@@ -250,14 +270,15 @@ static const short gm__prep_row[GM_DTYPE_COUNT][GM_DTYPE_COUNT][4][GM__SAMPLER_C
 /* CPU path of the pre-process: one function per dtype pair it has, else 0. */
 %s
 
-typedef void (*gm__cpu_prep_fn)(const gm__prep_args*, int);
+typedef void (*gm__cpu_prep_fn)(const gm__prep_args*, int, long long, long long);
 static const gm__cpu_prep_fn gm__cpu_prep_fns[GM_DTYPE_COUNT][GM_DTYPE_COUNT] = {
 %s
 };
 
 #endif
 """ % (source_hash, c_string_lines(cuda), families, entries, c_escape(ENTRY), len(rows), table, xform_row, fast_row,
-       sizes, dnames, cpu, cpu_table, resize_row, cpu_resize, cpu_resize_table, prep_row, cpu_prep, cpu_prep_table)
+       sizes, dnames, cpu, cpu_table, movers, max(elements) + 1, mover_table("unzip"),
+       max(elements) + 1, mover_table("zip"), resize_row, cpu_resize, cpu_resize_table, prep_row, cpu_prep, cpu_prep_table)
 
 
 VIEWS_INTRO = """\

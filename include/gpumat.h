@@ -40,6 +40,7 @@
  *   GM_CACHE=0        turns the disk cache off
  *   GM_CACHE_MAX_MB   the disk cache's bound, overriding the compiled one
  *   GM_RECORD=FILE    appends the name of each kernel a run loads to FILE
+ *   GM_THREADS=N      the CPU path's threads (see gm_set_threads in gpumat/mem.h)
  *
  * Example: a BGR camera frame into a TensorRT-style NCHW float input.
  *
@@ -93,6 +94,7 @@
 #error "gpumat: the file that defines GPUMAT_IMPLEMENTATION is compiled with -fassociative-math, -freciprocal-math or -fno-signed-zeros; results must be bit-exact: drop the flag for that file"
 #endif
 #include "gpumat/gen/pixel.h"
+#include "gpumat/impl/pool.h"
 #include "gpumat/impl/cpu.h"
 #include "gpumat/gen/kernels.h"
 #include "gpumat/impl/base.h"
@@ -107,6 +109,7 @@
 #include "gpumat/impl/overlap.h"
 #include "gpumat/impl/mem.h"
 #include "gpumat/impl/plan.h"
+#include "gpumat/impl/cpu_run.h"
 #include "gpumat/impl/run.h"
 #include "gpumat/impl/ops.h"
 #include "gpumat/impl/prep.h"

@@ -74,6 +74,7 @@ run licence sh tests/licence.sh
 run headers sh tests/headers.sh
 run args "$B/test_args"
 run cpu "$B/test_cpu"
+run cpu_native "$B/test_cpu_native"
 run plan "$B/test_plan"
 TSAN_OPTIONS=halt_on_error=1 run threads_tsan "$B/test_threads_tsan"
 # CUDA's driver needs the address range ASan keeps for its shadow gap.

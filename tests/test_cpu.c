@@ -1114,13 +1114,20 @@ static void test_blob(void)
         }
 }
 
-int main(void)
+/* The CPU path's gm_set_threads and gm_threads. */
+static void test_thread_setting(void)
 {
-    t_seed_from_env("cpu");
-    test_half_exhaustive(0);
-    test_half_exhaustive(1);
-    test_half_rounding(0);
-    test_half_rounding(1);
+    CHECK(gm_set_threads(-1) == GM_ERR_ARG && strstr(gm_last_error(), "gm_set_threads: n is -1"),
+          "gm_set_threads(-1): %s", gm_last_error());
+    CHECK(gm_set_threads(3) == GM_OK && gm_threads() == 3, "gm_set_threads(3): gm_threads() %d", gm_threads());
+    CHECK(gm_set_threads(1) == GM_OK && gm_threads() == 1, "gm_set_threads(1): gm_threads() %d", gm_threads());
+    CHECK(gm_set_threads(0) == GM_OK && gm_threads() >= 1, "gm_set_threads(0): gm_threads() %d", gm_threads());
+}
+
+/* Every test of the CPU path's results, in one configuration of it. */
+static void test_results(const char* how)
+{
+    int failed = t_failed;
     test_saturation();
     test_channel_rules();
     test_views();
@@ -1128,5 +1135,26 @@ int main(void)
     test_transform();
     test_planes();
     test_blob();
+    CHECK(t_failed == failed, "the failures above were with %s", how);
+}
+
+int main(void)
+{
+    t_seed_from_env("cpu");
+    test_half_exhaustive(0);
+    test_half_exhaustive(1);
+    test_half_rounding(0);
+    test_half_rounding(1);
+    test_thread_setting();
+    test_results("the default loops and threads");
+    /* the baseline loops (cpu.h: the AVX2 ones where the CPU has them), one thread */
+    gm__cpu_isa_forced = 0;
+    gm_set_threads(1);
+    test_results("the baseline loops, one thread");
+    /* every image cut into parts on 3 threads, however small */
+    gm__cpu_isa_forced = -1;
+    gm__cpu_part_bytes = 1;
+    gm_set_threads(3);
+    test_results("3 threads for every image");
     return t_summary("cpu");
 }

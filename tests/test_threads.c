@@ -4,7 +4,8 @@
  * the disk cache folder), then each runs every operation on host memory from
  * one shared source into its own destinations, checks its results against
  * the single-threaded ones byte for byte, and its own failure messages
- * (thread-local); where NVRTC is present all get the same three kernels'
+ * (thread-local), the CPU path's thread pool taken by whichever
+ * operation comes first; where NVRTC is present all get the same three kernels'
  * images at once through one disk-cache folder (compiles, stores and loads
  * racing). Run alone: make build/test_threads_tsan && build/test_threads_tsan */
 #define _POSIX_C_SOURCE 200809L
@@ -106,6 +107,10 @@ int main(void)
     unsigned char* p;
     int i, op;
     size_t size = 0;
+    /* the CPU path's pool: every operation cut into parts on 4 threads,
+     * while the other callers' operations run alone */
+    gm__cpu_part_bytes = 1;
+    gm_set_threads(4);
     with_nvrtc = gm_kernel_compile(0, 90, &size) == GM_OK;
     if (!with_nvrtc)
         SKIP("NVRTC compiles racing: no NVRTC here (%s)", gm_last_error());

@@ -16,6 +16,17 @@ extern "C" {
  * GM_HOST, gm_device() returns the reason. */
 GM_API gm_where gm_path(void);
 
+/* The threads the CPU path uses for one operation: n = 0 one per core (the
+ * default), 1 only the calling thread, else at most n (up to 256). The
+ * environment variable GM_THREADS sets it at the first operation; a call
+ * here wins. An operation moving under 256 KB a thread uses fewer; while one
+ * thread's operation runs on the pool, another thread's runs alone on its
+ * own thread. n < 0 is GM_ERR_ARG. */
+GM_API gm_status gm_set_threads(int n);
+
+/* The threads an operation of the CPU path may use now (gm_set_threads). */
+GM_API int gm_threads(void);
+
 /* Allocates an image where gm_path() says: on the current CUDA device (the
  * context current on this thread, else device 0's primary context) with rows
  * aligned to 256 bytes, as cv::cuda::GpuMat::create does; or, without a

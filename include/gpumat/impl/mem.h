@@ -13,6 +13,19 @@ GM_API gm_where gm_path(void)
     return gm__path_where;
 }
 
+GM_API gm_status gm_set_threads(int n)
+{
+    if (n < 0)
+        return gm__fail(GM_ERR_ARG, "gm_set_threads: n is %d; give 0 (one a core), 1 (none) or more", n);
+    gm__pool_set(n);
+    return GM_OK;
+}
+
+GM_API int gm_threads(void)
+{
+    return gm__pool_threads();
+}
+
 GM_API gm_status gm_device(int* cc_major, int* cc_minor, char* name, size_t name_size)
 {
     gm__CUcontext ctx;

@@ -49,6 +49,7 @@ typedef struct gm__plan {
     } args;
     const gm__prep_many* many;
     int on_host, device;
+    int src_channels; /* a transform's source channels as args.xform has them */
 } gm__plan;
 
 /* Address of channel c at pixel (0,0) of item 0. */
@@ -348,17 +349,36 @@ static gm__resize_args gm__resize_args_of(const gm__op* op)
     return a;
 }
 
+/* The CPU path's form of a transform (cpu_run.h): channels alike and
+ * interleaved on both sides become one channel C times as wide, and rows
+ * without padding join, so that its runs are long. The channels left. */
+static int gm__cpu_shape(const gm__op* op, gm__xform_args* a)
+{
+    int channels = op->dst.channels;
+    if (channels > 1 && op->src.channels == channels && gm__side_layout(&op->src) == GM_HWC &&
+        gm__side_layout(&op->dst) == GM_HWC && gm__uniform(a, channels)) {
+        a->width *= channels;
+        a->src_xstride /= channels;
+        a->dst_xstride /= channels;
+        channels = 1;
+    }
+    gm__join_rows(a);
+    return channels;
+}
+
 /* The plan of op: a resize runs its sampler's kernel for its dtype and
  * channels; a transform, on the GPU, its fast kernel where there is one,
  * else the generic kernel of its dtype pair and destination channels. The
- * CPU path runs the loop of the kernel planned. */
+ * CPU path runs the loop of the kernel planned, a transform in its CPU
+ * form (as that kernel would run it too). */
 static void gm__plan_op(const gm__op* op, gm__plan* plan)
 {
-    int fast = -1;
+    int fast = -1, channels = op->dst.channels;
     plan->fn = op->fn;
     plan->many = NULL;
     plan->on_host = op->on_host;
     plan->device = op->device;
+    plan->src_channels = op->src.channels;
     if (op->resize.sampler >= 0) {
         plan->args.resize = gm__resize_args_of(op);
         plan->kernel = gm__resize_row[op->dst.dtype][op->dst.channels - 1][op->resize.sampler];
@@ -367,5 +387,13 @@ static void gm__plan_op(const gm__op* op, gm__plan* plan)
     plan->args.xform = gm__args(op);
     if (!op->on_host)
         fast = gm__fast(op, &plan->args.xform);
-    plan->kernel = fast >= 0 ? fast : gm__xform_row[op->src.dtype][op->dst.dtype][op->dst.channels - 1];
+    else if ((channels = gm__cpu_shape(op, &plan->args.xform)) != op->dst.channels)
+        plan->src_channels = channels;
+    plan->kernel = fast >= 0 ? fast : gm__xform_row[op->src.dtype][op->dst.dtype][channels - 1];
+}
+
+/* A pre-process plan's arguments (the header of p->many where set). */
+static const gm__prep_args* gm__prep_args_of(const gm__plan* p)
+{
+    return p->many ? &p->many->a : &p->args.prep;
 }

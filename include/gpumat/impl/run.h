@@ -21,12 +21,6 @@ typedef struct gm__ready {
     unsigned shared;
 } gm__ready;
 
-/* A pre-process plan's arguments (the header of p->many where set). */
-static const gm__prep_args* gm__prep_args_of(const gm__plan* p)
-{
-    return p->many ? &p->many->a : &p->args.prep;
-}
-
 /* The fast kernel k: 1-D blocks, one warp task a warp (xform_fast.cu), a
  * huge image looping. Blocks of GM__BLOCK_WARPS warps, or half that where
  * the tasks outnumber the kernel's wave (the warps the device holds at once
@@ -128,23 +122,17 @@ static int gm__launch(const gm__ready* r, gm_stream stream, void** params, const
     return gm__cu.cuLaunchKernelEx(&cfg, r->f, params, NULL);
 }
 
-/* Runs p: on the CPU, the loop of its kernel's dtype pair over its
- * arguments; on the GPU, its kernel queued on stream in the current context. */
+/* Runs p: on the CPU (cpu_run.h), done on return; on the GPU, its kernel
+ * queued on stream in the current context. */
 static gm_status gm__run(const gm__plan* p, gm_stream stream)
 {
-    const gm__kernel_row* k = &gm__kernels[p->kernel];
     void* params[1];
     gm__ready r;
     const char* api;
     int rc;
     gm_status s;
     if (p->on_host) {
-        if (k->family == GM__FAMILY_RESIZE)
-            gm__cpu_resize_fns[k->src](&p->args.resize, k->channels, k->sampler);
-        else if (k->family == GM__FAMILY_PREP)
-            gm__cpu_prep_fns[k->src][k->dst](gm__prep_args_of(p), k->channels);
-        else
-            gm__cpu_fns[k->src][k->dst](&p->args.xform, k->channels);
+        gm__cpu_run(p);
         GM_TRACE(GM_TRACE_CPU, p->kernel);
         return GM_OK;
     }

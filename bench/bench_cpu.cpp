@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: MIT
+// make bench-cpu: gpumat's CPU path against OpenCV (the same operations in
+// this program, cv::setNumThreads matched) and a naive C loop, on host
+// memory, with one thread and with every core. Each figure is the median
+// of RUNS calls after one warm-up call. Writes one JSON line per case to
+// argv[1] and a table to stdout.
+#define GPUMAT_IMPLEMENTATION
+#include <gpumat.h>
+
+#include <opencv2/core.hpp>
+#include <opencv2/dnn.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+const int RUNS = 15;
+
+double median_ms(const std::function<void()>& f)
+{
+    std::vector<double> t;
+    f();
+    for (int i = 0; i < RUNS; ++i) {
+        auto a = std::chrono::steady_clock::now();
+        f();
+        t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+void check(gm_status s, const char* what)
+{
+    if (s != GM_OK) {
+        std::fprintf(stderr, "bench_cpu: %s: %s\n", what, gm_last_error());
+        std::exit(1);
+    }
+}
+
+// A batch of images as one OpenCV matrix per item and one gpumat view of
+// them all: interleaved items are rows of one cv::Mat of n * h rows,
+// planar items n * c planes of h rows.
+struct Images {
+    int n, w, h, c, depth;
+    bool planar;
+    cv::Mat all;               // every item, one after another
+    std::vector<cv::Mat> item; // item i (interleaved) or plane i * c + k (planar)
+    gm_mat m{};
+
+    Images(int n_, int w_, int h_, int c_, int depth_, bool planar_, gm_dtype dt)
+        : n(n_), w(w_), h(h_), c(c_), depth(depth_), planar(planar_)
+    {
+        all.create(n * h * (planar ? c : 1), w, CV_MAKETYPE(depth, planar ? 1 : c));
+        cv::randu(all, 0, 256);
+        for (int i = 0; i < n * (planar ? c : 1); ++i)
+            item.push_back(all.rowRange(i * h, (i + 1) * h));
+        gm_desc d{};
+        d.width = w;
+        d.height = h;
+        d.dtype = dt;
+        d.channels = c;
+        d.layout = planar ? GM_CHW : GM_HWC;
+        d.batch = n;
+        check(gm_wrap_desc(&m, all.data, &d, GM_HOST), "gm_wrap_desc");
+    }
+    cv::Mat plane(int i, int k) const { return item[i * c + k]; }
+};
+
+const double MEAN[3] = {104.0, 117.0, 123.0};
+const float SCALE = 1.0f / 255.0f;
+
+struct Row {
+    std::string op, size;
+    int threads;
+    double gpumat, opencv, naive;
+};
+
+std::vector<Row> rows;
+
+void record(FILE* out, const std::string& op, const std::string& size, int threads, double g, double o, double n)
+{
+    rows.push_back({op, size, threads, g, o, n});
+    std::printf("%-28s %-14s %2d  %9.3f %9.3f %9.3f  %5.2fx\n", op.c_str(), size.c_str(), threads, g, o, n, g / o);
+    std::fflush(stdout);
+    std::fprintf(out,
+                 "{\"suite\": \"cpu\", \"op\": \"%s\", \"size\": \"%s\", \"threads\": %d, \"gpumat_ms\": %.4f, "
+                 "\"opencv_ms\": %.4f, \"naive_ms\": %.4f, \"runs\": %d}\n",
+                 op.c_str(), size.c_str(), threads, g, o, n, RUNS);
+    std::fflush(out);
+}
+
+// The naive loops: what a user writes by hand, one thread.
+void naive_blob(const Images& s, float* dst)
+{
+    for (int i = 0; i < s.n; ++i)
+        for (int y = 0; y < s.h; ++y) {
+            const unsigned char* p = s.item[i].ptr<unsigned char>(y);
+            for (int x = 0; x < s.w; ++x)
+                for (int k = 0; k < 3; ++k)
+                    dst[(((size_t)i * 3 + k) * s.h + y) * s.w + x] = ((float)p[3 * x + 2 - k] - (float)MEAN[k]) * SCALE;
+        }
+}
+
+void cases(FILE* out, const std::string& size, int n, int w, int h, int threads)
+{
+    cv::setNumThreads(threads);
+    check(gm_set_threads(threads), "gm_set_threads");
+    Images bgr(n, w, h, 3, CV_8U, false, GM_U8), f32(n, w, h, 3, CV_32F, false, GM_F32),
+        planes(n, w, h, 3, CV_32F, true, GM_F32);
+    Images blob(n, w, h, 3, CV_32F, true, GM_F32), blob16(n, w, h, 3, CV_16F, true, GM_F16),
+        f32out(n, w, h, 3, CV_32F, false, GM_F32), split(n, w, h, 3, CV_32F, true, GM_F32),
+        merged(n, w, h, 3, CV_8U, false, GM_U8);
+    std::vector<cv::Mat> cv_in(bgr.item.begin(), bgr.item.end());
+    cv::Mat cv_blob, tmp;
+    std::vector<cv::Mat> outs(3);
+    const size_t px = (size_t)w * h;
+
+    auto cv_blob_f32 = [&] {
+        cv_blob = n == 1 ? cv::dnn::blobFromImage(bgr.item[0], SCALE, cv::Size(), cv::Scalar(MEAN[0], MEAN[1], MEAN[2]),
+                                                  true, false, CV_32F)
+                         : cv::dnn::blobFromImages(cv_in, SCALE, cv::Size(), cv::Scalar(MEAN[0], MEAN[1], MEAN[2]),
+                                                   true, false, CV_32F);
+    };
+    record(out, "blob u8 -> f32 NCHW", size, threads,
+           median_ms([&] { check(gm_blob_from_image(&bgr.m, &blob.m, SCALE, MEAN, NULL, 1, NULL), "blob"); }),
+           median_ms(cv_blob_f32), median_ms([&] { naive_blob(bgr, (float*)blob.all.data); }));
+
+    record(out, "blob u8 -> f16 NCHW", size, threads,
+           median_ms([&] { check(gm_blob_from_image(&bgr.m, &blob16.m, SCALE, MEAN, NULL, 1, NULL), "blob f16"); }),
+           median_ms([&] {
+               cv_blob_f32();
+               cv_blob.convertTo(tmp, CV_16F);
+           }),
+           median_ms([&] {
+               naive_blob(bgr, (float*)blob.all.data);
+               blob.all.convertTo(blob16.all, CV_16F);
+           }));
+
+    record(out, "convert u8 -> f32 x3", size, threads,
+           median_ms([&] { check(gm_convert(&bgr.m, &f32out.m, 1.0, 0.0, NULL), "convert"); }),
+           median_ms([&] {
+               for (int i = 0; i < n; ++i)
+                   bgr.item[i].convertTo(f32out.item[i], CV_32F);
+           }),
+           median_ms([&] {
+               const unsigned char* s = bgr.all.data;
+               float* d = (float*)f32out.all.data;
+               for (size_t i = 0; i < (size_t)n * px * 3; ++i)
+                   d[i] = (float)s[i];
+           }));
+
+    record(out, "convert u8 -> f32 x3 /255", size, threads,
+           median_ms([&] { check(gm_convert(&bgr.m, &f32out.m, SCALE, 0.0, NULL), "convert"); }),
+           median_ms([&] {
+               for (int i = 0; i < n; ++i)
+                   bgr.item[i].convertTo(f32out.item[i], CV_32F, SCALE);
+           }),
+           median_ms([&] {
+               const unsigned char* s = bgr.all.data;
+               float* d = (float*)f32out.all.data;
+               for (size_t i = 0; i < (size_t)n * px * 3; ++i)
+                   d[i] = (float)s[i] * SCALE;
+           }));
+
+    record(out, "split f32 x3", size, threads, median_ms([&] { check(gm_split(&f32.m, &split.m, NULL), "split"); }),
+           median_ms([&] {
+               for (int i = 0; i < n; ++i) {
+                   for (int k = 0; k < 3; ++k)
+                       outs[k] = split.plane(i, k);
+                   cv::split(f32.item[i], outs);
+               }
+           }),
+           median_ms([&] {
+               const float* s = (const float*)f32.all.data;
+               float* d = (float*)split.all.data;
+               for (int i = 0; i < n; ++i)
+                   for (size_t p = 0; p < px; ++p)
+                       for (int k = 0; k < 3; ++k)
+                           d[((size_t)i * 3 + k) * px + p] = s[((size_t)i * px + p) * 3 + k];
+           }));
+
+    gm_xform id = gm_xform_identity();
+    record(out, "merge f32 planar -> u8", size, threads,
+           median_ms([&] { check(gm_transform(&planes.m, &merged.m, &id, NULL), "merge"); }),
+           median_ms([&] {
+               for (int i = 0; i < n; ++i) {
+                   std::vector<cv::Mat> in = {planes.plane(i, 0), planes.plane(i, 1), planes.plane(i, 2)};
+                   cv::merge(in, tmp);
+                   tmp.convertTo(merged.item[i], CV_8U);
+               }
+           }),
+           median_ms([&] {
+               const float* s = (const float*)planes.all.data;
+               unsigned char* d = merged.all.data;
+               for (int i = 0; i < n; ++i)
+                   for (size_t p = 0; p < px; ++p)
+                       for (int k = 0; k < 3; ++k) {
+                           float v = std::nearbyint(s[((size_t)i * 3 + k) * px + p]);
+                           d[((size_t)i * px + p) * 3 + k] = (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : v);
+                       }
+           }));
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    FILE* out = std::fopen(argc > 1 ? argv[1] : "bench_cpu_rows.jsonl", "w");
+    int cores = (int)std::thread::hardware_concurrency();
+    struct {
+        const char* name;
+        int n, w, h;
+    } sizes[] = {{"320x240", 1, 320, 240}, {"1920x1080", 1, 1920, 1080}, {"3840x2160", 1, 3840, 2160},
+                 {"32x640x640", 32, 640, 640}};
+    if (!out) {
+        std::perror("bench_cpu: the output file");
+        return 1;
+    }
+    std::printf("gpumat %s CPU path, OpenCV %s, %d cores; median of %d, ms\n", gm_version(), CV_VERSION, cores, RUNS);
+    std::printf("%-28s %-14s %2s  %9s %9s %9s  %6s\n", "op", "size", "th", "gpumat", "opencv", "naive", "g/cv");
+    for (auto& s : sizes)
+        for (int t : {1, cores})
+            cases(out, s.name, s.n, s.w, s.h, t);
+    std::fclose(out);
+    return 0;
+}
