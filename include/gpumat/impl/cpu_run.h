@@ -139,7 +139,7 @@ static void gm__cpu_xform_part(void* p, long long begin, long long end)
 static void gm__cpu_xform(const gm__xform_args* a, int S, int D, int cs, int cd)
 {
     gm__cpu_job J;
-    int isa = gm__cpu_isa(), c, finite = 1;
+    int isa = gm__cpu_isa(), c, finite = gm__finite_params(a, cd);
     long long rows = a->batch * a->height, bytes;
     memset(&J, 0, sizeof J);
     J.a = a;
@@ -154,7 +154,6 @@ static void gm__cpu_xform(const gm__xform_args* a, int S, int D, int cs, int cd)
         k->pre = a->pre[c], k->scale = a->scale[c], k->offset = a->offset[c];
         k->fpre = (float)k->pre, k->fscale = (float)k->scale, k->foffset = (float)k->offset;
         k->kind = a->map[c] < 0 ? GM__CPU_CONST : gm__is_plain(0, k->pre, k->scale, k->offset) ? GM__PLAIN : GM__SCALED;
-        finite &= fabs(k->pre) <= FLT_MAX && fabs(k->scale) <= FLT_MAX && fabs(k->offset) <= FLT_MAX;
     }
     J.moves = S == D && cs == cd && (J.unzip ? a->dst_xstride == J.ed : J.zip && a->src_xstride == J.es);
     for (c = 0; c < cd; ++c) {
