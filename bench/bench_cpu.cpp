@@ -111,6 +111,29 @@ void naive_blob(const Images& s, float* dst)
         }
 }
 
+void naive_resize(const Images& s, Images& d)
+{
+    const float sx = (float)s.w / d.w, sy = (float)s.h / d.h;
+    for (int i = 0; i < s.n; ++i)
+        for (int y = 0; y < d.h; ++y) {
+            float fy = std::max((y + 0.5f) * sy - 0.5f, 0.0f);
+            int y0 = std::min((int)fy, s.h - 1), y1 = std::min(y0 + 1, s.h - 1);
+            const unsigned char *r0 = s.item[i].ptr<unsigned char>(y0), *r1 = s.item[i].ptr<unsigned char>(y1);
+            unsigned char* o = d.item[i].ptr<unsigned char>(y);
+            fy -= y0;
+            for (int x = 0; x < d.w; ++x) {
+                float fx = std::max((x + 0.5f) * sx - 0.5f, 0.0f);
+                int x0 = std::min((int)fx, s.w - 1), x1 = std::min(x0 + 1, s.w - 1);
+                fx -= x0;
+                for (int k = 0; k < 3; ++k) {
+                    float top = r0[3 * x0 + k] + (r0[3 * x1 + k] - r0[3 * x0 + k]) * fx;
+                    float bottom = r1[3 * x0 + k] + (r1[3 * x1 + k] - r1[3 * x0 + k]) * fx;
+                    o[3 * x + k] = (unsigned char)(top + (bottom - top) * fy + 0.5f);
+                }
+            }
+        }
+}
+
 void cases(FILE* out, const std::string& size, int n, int w, int h, int threads)
 {
     cv::setNumThreads(threads);
@@ -188,6 +211,63 @@ void cases(FILE* out, const std::string& size, int n, int w, int h, int threads)
                        for (int k = 0; k < 3; ++k)
                            d[((size_t)i * 3 + k) * px + p] = s[((size_t)i * px + p) * 3 + k];
            }));
+
+    gm_xform swap = gm_xform_identity();
+    swap.map[0] = 2, swap.map[2] = 0;
+    record(out, "swap BGR -> RGB u8", size, threads,
+           median_ms([&] { check(gm_transform(&bgr.m, &merged.m, &swap, NULL), "swap"); }),
+           median_ms([&] {
+               for (int i = 0; i < n; ++i)
+                   cv::cvtColor(bgr.item[i], merged.item[i], cv::COLOR_BGR2RGB);
+           }),
+           median_ms([&] {
+               const unsigned char* s = bgr.all.data;
+               unsigned char* d = merged.all.data;
+               for (size_t p = 0; p < (size_t)n * px; ++p)
+                   for (int k = 0; k < 3; ++k)
+                       d[p * 3 + k] = s[p * 3 + 2 - k];
+           }));
+
+    // resize: to 2/3 of the size (LINEAR, no exact factor) and to half
+    // (AREA: whole 2x2 cells); the naive loop samples bilinearly in float
+    for (int half = 0; half < 2; ++half) {
+        int rw = half ? w / 2 : w * 2 / 3, rh = half ? h / 2 : h * 2 / 3, interp = half ? GM_INTER_AREA : GM_INTER_LINEAR;
+        Images small(n, rw, rh, 3, CV_8U, false, GM_U8);
+        record(out, half ? "resize u8 x3 AREA 1/2" : "resize u8 x3 LINEAR 2/3", size, threads,
+               median_ms([&] { check(gm_resize(&bgr.m, &small.m, (gm_interp)interp, NULL), "resize"); }),
+               median_ms([&] {
+                   for (int i = 0; i < n; ++i)
+                       cv::resize(bgr.item[i], small.item[i], small.item[i].size(), 0, 0, interp);
+               }),
+               median_ms([&] { naive_resize(bgr, small); }));
+    }
+
+    // the pre-process: resized (LINEAR) to 640x640 and made a blob in one
+    // call; OpenCV's blobFromImage(s) with a size does the same, the naive
+    // loop resizes then makes the blob
+    {
+        Images sized(n, 640, 640, 3, CV_8U, false, GM_U8), blob640(n, 640, 640, 3, CV_32F, true, GM_F32);
+        gm_prep prep{};
+        prep.swap_rb = 1;
+        for (int k = 0; k < 3; ++k)
+            prep.mean[k] = MEAN[2 - k], prep.scale[k] = SCALE;
+        record(out, "blob u8 -> f32 640x640 resized", size, threads, median_ms([&] {
+                   for (int i = 0; i < n; ++i) {
+                       gm_mat one, item;
+                       check(gm_item(&bgr.m, &one, i), "item");
+                       check(gm_item(&blob640.m, &item, i), "item");
+                       check(gm_preprocess(&one, NULL, &item, &prep, NULL, NULL), "preprocess");
+                   }
+               }),
+               median_ms([&] {
+                   cv_blob = cv::dnn::blobFromImages(cv_in, SCALE, cv::Size(640, 640),
+                                                     cv::Scalar(MEAN[0], MEAN[1], MEAN[2]), true, false, CV_32F);
+               }),
+               median_ms([&] {
+                   naive_resize(bgr, sized);
+                   naive_blob(sized, (float*)blob640.all.data);
+               }));
+    }
 
     gm_xform id = gm_xform_identity();
     record(out, "merge f32 planar -> u8", size, threads,

@@ -169,11 +169,16 @@ def emit_kernels():
     cpu_resize = "\n".join("static void gm__cpu_resize_%s(const gm__resize_args* a, int c, int sampler, long long begin, "
                            "long long end) { gm__cpu_resize_loop(%s, c, sampler, a, begin, end); }" % (t, M.enum(t)) for t in M.DTYPE_NAMES)
     cpu_resize_table = ", ".join("gm__cpu_resize_%s" % t for t in M.DTYPE_NAMES)
+    linear = "\n".join("GM__CPU_LINEAR(gm__cpu_linear_h_%s, gm__cpu_linear_v_%s, %s, %d)"
+                       % (t, t, M.enum(t), size_of[t]) for t in M.DTYPE_NAMES)
+    linear_table = lambda kind: "\n".join("    {gm__cpu_linear_%s_%s GM__CPU_AVX2_ENTRY(gm__cpu_linear_%s_%s)},"
+                                          % (kind, t, kind, t) for t in M.DTYPE_NAMES)
     prep_row = lookup(rows, "prep", [M.DTYPE_NAMES, M.DTYPE_NAMES, M.CHANNELS, M.SAMPLERS],
                       lambda k: (k.src, k.dst, k.channels, k.sampler))
-    cpu_prep = "\n".join("static void gm__cpu_prep_%s_%s(const gm__prep_args* a, int c, long long begin, long long end) "
-                         "{ gm__cpu_prep_loop(%s, %s, c, a, begin, end); }"
-                         % (s, d, M.enum(s), M.enum(d)) for s in M.PREP_SRC for d in M.PREP_DST)
+    cpu_prep = "\n".join("static void gm__cpu_prep_%s_%s(const gm__prep_args* a, int c, long long b, long long y, "
+                         "const unsigned char* sampled, long long x0, long long x1) "
+                         "{ gm__cpu_prep_row(%s, %s, %d, c, a, b, y, sampled, x0, x1); }"
+                         % (s, d, M.enum(s), M.enum(d), size_of[s]) for s in M.PREP_SRC for d in M.PREP_DST)
     cpu_prep_table = "\n".join("    {%s}," % ", ".join("gm__cpu_prep_%s_%s" % (s, d) if s in M.PREP_SRC and
                                                         d in M.PREP_DST else "0" for d in M.DTYPE_NAMES)
                                for s in M.DTYPE_NAMES)
@@ -257,20 +262,32 @@ static const gm__cpu_zip_fn gm__cpu_zips[%d][3][GM__CPU_ISAS] = {
  * [dtype][channels - 1][sampler]. */
 static const short gm__resize_row[GM_DTYPE_COUNT][4][GM__SAMPLER_COUNT] = %s;
 
-/* CPU path of resize: one function per dtype. */
+/* CPU path of resize: the per-pixel loop, per dtype. */
 %s
 
 typedef void (*gm__cpu_resize_fn)(const gm__resize_args*, int, int, long long, long long);
 static const gm__cpu_resize_fn gm__cpu_resize_fns[GM_DTYPE_COUNT] = {%s};
 
+/* The linear sampler's passes along rows and down columns (impl/cpu.h),
+ * [dtype][instruction set]. */
+%s
+
+static const gm__cpu_linear_h_fn gm__cpu_linear_hs[GM_DTYPE_COUNT][GM__CPU_ISAS] = {
+%s
+};
+static const gm__cpu_linear_v_fn gm__cpu_linear_vs[GM_DTYPE_COUNT][GM__CPU_ISAS] = {
+%s
+};
+
 /* The row of the pre-process kernel, -1 where there is none:
  * [src][dst][source channels - 1][sampler]. */
 static const short gm__prep_row[GM_DTYPE_COUNT][GM_DTYPE_COUNT][4][GM__SAMPLER_COUNT] = %s;
 
-/* CPU path of the pre-process: one function per dtype pair it has, else 0. */
+/* CPU path of the pre-process: a row, per dtype pair it has (impl/cpu.h), else 0. */
 %s
 
-typedef void (*gm__cpu_prep_fn)(const gm__prep_args*, int, long long, long long);
+typedef void (*gm__cpu_prep_fn)(const gm__prep_args*, int, long long, long long, const unsigned char*, long long,
+                                long long);
 static const gm__cpu_prep_fn gm__cpu_prep_fns[GM_DTYPE_COUNT][GM_DTYPE_COUNT] = {
 %s
 };
@@ -278,7 +295,8 @@ static const gm__cpu_prep_fn gm__cpu_prep_fns[GM_DTYPE_COUNT][GM_DTYPE_COUNT] = 
 #endif
 """ % (source_hash, c_string_lines(cuda), families, entries, c_escape(ENTRY), len(rows), table, xform_row, fast_row,
        sizes, dnames, cpu, cpu_table, movers, max(elements) + 1, mover_table("unzip"),
-       max(elements) + 1, mover_table("zip"), resize_row, cpu_resize, cpu_resize_table, prep_row, cpu_prep, cpu_prep_table)
+       max(elements) + 1, mover_table("zip"), resize_row, cpu_resize, cpu_resize_table, linear,
+       linear_table("h"), linear_table("v"), prep_row, cpu_prep, cpu_prep_table)
 
 
 VIEWS_INTRO = """\

@@ -5,6 +5,8 @@
 #define GM__FN __device__ __forceinline__ static
 #define GM__F32_BITS(f) __float_as_uint(f)
 #define GM__BITS_F32(u) __uint_as_float(u)
+/* 8- and 16-bit integers to float by integer arithmetic (codec.inc). */
+#define GM__SMALL_INT_BY_BITS 1
 /* Products rounded on their own: the _rn intrinsics are never fused into a
  * multiply-add, whatever -fmad says. */
 #define GM__MUL_D(a, b) __dmul_rn(a, b)

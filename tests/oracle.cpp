@@ -1586,14 +1586,17 @@ int main()
     test_blobs();
     test_resize();
     test_preprocess();
-    // the baseline loops (impl/cpu.h) on 3 threads cutting every image into parts
+    // the baseline loops (impl/cpu.h) on 3 threads cutting every image into
+    // parts, writing past the caches
     gm__cpu_isa_forced = 0;
     gm__cpu_part_bytes = 1;
+    gm__cpu_stream_bytes = 0;
     gm_set_threads(3);
     test_convert();
     test_split_merge();
     test_swaps();
     test_blobs();
     test_resize();
+    test_preprocess();
     return t_summary("oracle");
 }

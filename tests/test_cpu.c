@@ -1151,10 +1151,11 @@ int main(void)
     gm__cpu_isa_forced = 0;
     gm_set_threads(1);
     test_results("the baseline loops, one thread");
-    /* every image cut into parts on 3 threads, however small */
+    /* every image cut into parts on 3 threads and written past the caches, however small */
     gm__cpu_isa_forced = -1;
     gm__cpu_part_bytes = 1;
+    gm__cpu_stream_bytes = 0;
     gm_set_threads(3);
-    test_results("3 threads for every image");
+    test_results("3 threads and non-temporal stores for every image");
     return t_summary("cpu");
 }

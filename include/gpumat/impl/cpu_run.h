@@ -14,6 +14,14 @@
 #define GM__CPU_PIXELS 256
 #define GM__CPU_DIRECT 16
 
+/* A transform whose destination has at least this many bytes writes it
+ * past the caches (cpu.h's GM__CPU_NT), where its runs are contiguous or
+ * interleaved: it would not stay in the caches. Below, the destination of
+ * 1080p convertTo (25 MB) stays in this machine's last-level cache and is
+ * written 1.4x faster the ordinary way (bench/RESULTS.md). The tests
+ * lower it. */
+static long long gm__cpu_stream_bytes = 64LL << 20;
+
 /* Bytes a thread's part moves at least: waking a worker costs tens of
  * microseconds, what a core moves of a 1 MB job in about as long. The
  * tests lower it to run small images on every thread. */
@@ -45,11 +53,13 @@ typedef struct gm__cpu_job {
     const gm__xform_args* a;
     int es, ed, cs, cd, unzip, zip;
     int moves; /* unzip or zip straight between source and destination: every channel copied as it is */
+    int stream; /* the destination written past the caches */
     long long pixels; /* a block */
     gm__cpu_chan chan[4];
     gm__cpu_convert_fn convert;
     gm__cpu_unzip_fn unzipper;
     gm__cpu_zip_fn zipper;
+    gm__cpu_stream_fn streamer;
     long long blocks;
 } gm__cpu_job;
 
@@ -105,13 +115,13 @@ static void gm__cpu_xform_part(void* p, long long begin, long long end)
                 out[c] = (unsigned char*)(uintptr_t)(a->dst[c] + dof);
             }
             if (J->unzip)
-                J->unzipper(in[0], out[0], out[1], out[2], out[3], n);
+                J->unzipper(in[0], out[0], out[1], out[2], out[3], n, J->stream);
             else
-                J->zipper(in[0], in[1], in[2], in[3], out[0], n);
+                J->zipper(in[0], in[1], in[2], in[3], out[0], n, J->stream);
             continue;
         }
         if (J->unzip) {
-            J->unzipper((const unsigned char*)(uintptr_t)(a->src[0] + so), in[0], in[1], in[2], in[3], n);
+            J->unzipper((const unsigned char*)(uintptr_t)(a->src[0] + so), in[0], in[1], in[2], in[3], n, 0);
         } else {
             for (c = 0; c < J->cs; ++c) {
                 const unsigned char* s = (const unsigned char*)(uintptr_t)(a->src[c] + so);
@@ -123,15 +133,20 @@ static void gm__cpu_xform_part(void* p, long long begin, long long end)
         }
         for (c = 0; c < J->cd; ++c) {
             unsigned char* d = (unsigned char*)(uintptr_t)(a->dst[c] + dof);
-            if (!J->zip && a->dst_xstride == J->ed)
+            int direct = !J->zip && a->dst_xstride == J->ed;
+            if (direct && !J->stream)
                 out[c] = d;
             J->convert(in[a->map[c] < 0 ? 0 : a->map[c]], out[c], n, &J->chan[c]);
-            if (!J->zip && a->dst_xstride != J->ed)
+            if (direct && J->stream)
+                J->streamer(d, out[c], n * J->ed);
+            else if (!J->zip && !direct)
                 gm__cpu_scatter(out[c], d, a->dst_xstride, J->ed, n);
         }
         if (J->zip)
-            J->zipper(out[0], out[1], out[2], out[3], (unsigned char*)(uintptr_t)(a->dst[0] + dof), n);
+            J->zipper(out[0], out[1], out[2], out[3], (unsigned char*)(uintptr_t)(a->dst[0] + dof), n, J->stream);
     }
+    if (J->stream)
+        gm__cpu_fence();
 }
 
 /* Transform a (gm__xform_args of the generic kernel) of S with cs source
@@ -160,8 +175,11 @@ static void gm__cpu_xform(const gm__xform_args* a, int S, int D, int cs, int cd)
         J.chan[c].number = finite;
         J.moves &= a->map[c] == c && J.chan[c].kind == GM__PLAIN;
     }
+    J.stream = GM__CPU_NT && (J.zip || a->dst_xstride == J.ed) &&
+               rows * a->width * cd * J.ed >= gm__cpu_stream_bytes;
+    J.streamer = gm__cpu_streams[isa];
     J.pixels = GM__CPU_PIXELS;
-    if (J.moves || (!J.unzip && !J.zip && a->src_xstride == J.es && a->dst_xstride == J.ed))
+    if (J.moves || (!J.stream && !J.unzip && !J.zip && a->src_xstride == J.es && a->dst_xstride == J.ed))
         J.pixels *= GM__CPU_DIRECT;
     J.blocks = (a->width + J.pixels - 1) / J.pixels;
     bytes = J.pixels * (long long)(cs * J.es + cd * J.ed);
@@ -169,20 +187,221 @@ static void gm__cpu_xform(const gm__xform_args* a, int S, int D, int cs, int cd)
         gm__parallel(gm__cpu_xform_part, &J, rows * J.blocks, gm__cpu_part_bytes / bytes + 1);
 }
 
-/* Resize and pre-process: their plan, rows [begin, end). */
+/* A linear resize's rows on the CPU, as OpenCV runs them: each source
+ * row's pass along the row (gm__cpu_linear_h) computed once, into one of
+ * two row buffers, for every destination row that reads it; two such rows
+ * combined down the columns (gm__cpu_linear_v). A destination element's
+ * taps are found once (resize.inc's gm__taps_x). */
+typedef struct gm__cpu_linear {
+    const gm__resize_args* a;
+    int S, isa;
+    long long n, edge, held[2]; /* held: the source rows (byte offsets) in h */
+    long long *o0, *o1;
+    gm__cpu_lin_w* w;
+    unsigned char* h[2];
+} gm__cpu_linear;
+
+static void gm__cpu_linear_free(gm__cpu_linear* L)
+{
+    GM_FREE(L->o0), GM_FREE(L->w), GM_FREE(L->h[0]);
+}
+
+/* L for resize a (its source, map and destination size) of S, C channels;
+ * 0 where memory runs out. */
+static int gm__cpu_linear_init(gm__cpu_linear* L, const gm__resize_args* a, int S, int C)
+{
+    long long x, i, channel;
+    int c;
+    L->a = a, L->S = S, L->isa = gm__cpu_isa();
+    L->n = a->width * C, L->edge = L->n, L->held[0] = L->held[1] = -1;
+    L->o0 = (long long*)GM_MALLOC((size_t)L->n * 2 * sizeof *L->o0);
+    L->w = (gm__cpu_lin_w*)GM_MALLOC((size_t)L->n * sizeof *L->w);
+    L->h[0] = (unsigned char*)GM_MALLOC((size_t)L->n * 16);
+    if (!L->o0 || !L->w || !L->h[0]) {
+        gm__cpu_linear_free(L);
+        return 0;
+    }
+    L->o1 = L->o0 + L->n, L->h[1] = L->h[0] + L->n * 8;
+    for (x = 0; x < a->width; ++x) {
+        gm__taps tx = gm__taps_x(S, GM__SAMPLER_LINEAR, a, x);
+        if (tx.s1 < 0 && L->edge == L->n)
+            L->edge = x * C; /* the right edge's one-tap columns: the last ones */
+        for (c = 0; c < C; ++c) {
+            i = x * C + c, channel = (long long)(a->src[c] - a->src[0]);
+            L->o0[i] = channel + tx.o0, L->o1[i] = channel + tx.o1;
+            L->w[i].q0 = tx.q0, L->w[i].q1 = tx.q1, L->w[i].w0 = 1.0f - tx.f, L->w[i].w1 = tx.f;
+        }
+    }
+    return 1;
+}
+
+/* Destination row y of item b, its n elements (as S) to out. */
+static void gm__cpu_linear_row(gm__cpu_linear* L, long long b, long long y, unsigned char* out)
+{
+    const gm__taps ty = gm__taps_y(L->S, GM__SAMPLER_LINEAR, L->a, b, y);
+    const long long want[2] = {ty.o0, ty.o1};
+    int slot[2], k;
+    for (k = 0; k < 2; ++k) {
+        slot[k] = L->held[0] == want[k] ? 0 : L->held[1] == want[k] ? 1 : -1;
+        if (slot[k] < 0) { /* the buffer the other row does not hold */
+            slot[k] = k == 1 ? 1 - slot[0] : L->held[0] == want[1] ? 1 : 0;
+            gm__cpu_linear_hs[L->S][L->isa]((const unsigned char*)(uintptr_t)(L->a->src[0] + want[k]), L->o0, L->o1,
+                                            L->w, L->edge, L->n, L->h[slot[k]]);
+            L->held[slot[k]] = want[k];
+        }
+    }
+    gm__cpu_linear_vs[L->S][L->isa](L->h[slot[0]], L->h[slot[1]], &ty, out, L->n);
+}
+
+/* Resize: its plan, rows [begin, end) (numbered over the batch). The
+ * linear sampler samples a row into the destination row where that holds
+ * its pixels as they come (interleaved, no gaps), else into a staged row
+ * whose elements are then stored one by one; memory short, or another
+ * sampler: the kernel's per-pixel loop. */
 static void gm__cpu_resize_part(void* p, long long begin, long long end)
 {
     const gm__plan* plan = (const gm__plan*)p;
     const gm__kernel_row* k = &gm__kernels[plan->kernel];
-    gm__cpu_resize_fns[k->src](&plan->args.resize, k->channels, k->sampler, begin, end);
+    const gm__resize_args* a = &plan->args.resize;
+    const int C = k->channels, e = gm__dtype_sizes[k->src];
+    const int direct = a->dst_xstride == C * e && (C == 1 || a->dst_cstride == e);
+    gm__cpu_linear L;
+    unsigned char* staged = NULL;
+    long long r, x;
+    int c;
+    if (k->sampler == GM__SAMPLER_LINEAR && gm__cpu_linear_init(&L, a, k->src, C)) {
+        if (direct || (staged = (unsigned char*)GM_MALLOC((size_t)(L.n * e))) != NULL) {
+            for (r = begin; r < end; ++r) {
+                long long b = r / a->height, y = r % a->height;
+                unsigned char* out = (unsigned char*)(uintptr_t)(a->dst + b * a->dst_bstride + y * a->dst_pitch);
+                gm__cpu_linear_row(&L, b, y, direct ? out : staged);
+                for (x = 0; !direct && x < a->width; ++x)
+                    for (c = 0; c < C; ++c)
+                        gm__copy_bits(k->src, staged + (x * C + c) * e, out + x * a->dst_xstride + c * a->dst_cstride);
+            }
+            GM_FREE(staged);
+            gm__cpu_linear_free(&L);
+            return;
+        }
+        gm__cpu_linear_free(&L);
+    }
+    gm__cpu_resize_fns[k->src](a, C, k->sampler, begin, end);
 }
 
+/* A pre-process on the CPU: its arguments, dtypes and source channels; for
+ * the items resized by the linear sampler (but where it divides), the
+ * destination channels' arithmetic as a transform's (pre, scale). */
+typedef struct gm__cpu_prep {
+    const gm__prep_args* a;
+    int S, D, C, isa, es, ed, runs;
+    gm__cpu_chan chan[4];
+} gm__cpu_prep;
+
+/* Row y of item b from its sampled row (gm__cpu_prep_row's): the crop's
+ * span taken apart into a run per source channel (runs: C runs of the
+ * item's width), each destination channel converted from its run as a
+ * transform's (gm__cpu_convert; through staged where the destination's
+ * pixels are not adjacent); the pad computed once a side and copied. */
+static void gm__cpu_prep_row_of(const gm__cpu_prep* P, long long b, long long y, const unsigned char* sampled,
+                                unsigned char* runs, unsigned char* staged)
+{
+    const gm__prep_args* a = P->a;
+    const gm__prep_item* it = gm__prep_item_at(a, b);
+    const gm__cpu_prep_fn per_pixel = gm__cpu_prep_fns[P->S][P->D];
+    const long long ry = y - it->top, width = it->width;
+    const unsigned char* in[4];
+    unsigned char* row = (unsigned char*)(uintptr_t)(it->dst + y * a->dst_pitch);
+    long long x0 = it->left < 0 ? 0 : it->left, x1 = it->left + width, x, side[2][2];
+    int c, k;
+    x1 = x1 < a->width ? x1 : a->width;
+    if (!P->runs || ry < 0 || ry >= it->height || x1 <= x0)
+        x0 = x1 = 0; /* all pad (or all per pixel) */
+    side[0][0] = 0, side[0][1] = x0, side[1][0] = x1, side[1][1] = a->width;
+    for (k = 0; k < 2; ++k) {
+        long long p0 = side[k][0], p1 = side[k][1];
+        if (p0 >= p1)
+            continue;
+        if (!P->runs) {
+            per_pixel(a, P->C, b, y, sampled, p0, p1);
+            continue;
+        }
+        per_pixel(a, P->C, b, y, sampled, p0, p0 + 1);
+        for (x = p0 + 1; x < p1; ++x)
+            for (c = 0; c < a->channels; ++c)
+                memcpy(row + x * a->dst_xstride + c * a->dst_cstride, row + p0 * a->dst_xstride + c * a->dst_cstride,
+                       (size_t)P->ed);
+    }
+    if (x1 <= x0)
+        return;
+    sampled += (x0 - it->left) * P->C * P->es;
+    for (c = 0; c < P->C; ++c)
+        in[c] = P->C == 1 ? sampled : runs + c * width * P->es;
+    if (P->C > 1)
+        gm__cpu_unzips[P->es][P->C - 2][P->isa](sampled, runs, runs + width * P->es, runs + 2 * width * P->es,
+                                                runs + 3 * width * P->es, x1 - x0, 0);
+    for (c = 0; c < a->channels; ++c) {
+        unsigned char* d = row + x0 * a->dst_xstride + c * a->dst_cstride;
+        int adjacent = a->dst_xstride == P->ed;
+        gm__cpu_converts[P->S][P->D][P->isa](in[a->map[c]], adjacent ? d : staged, x1 - x0, &P->chan[c]);
+        if (!adjacent)
+            gm__cpu_scatter(staged, d, a->dst_xstride, P->ed, x1 - x0);
+    }
+}
+
+/* The pre-process: its plan, rows [begin, end) (numbered over the items).
+ * An item resized by the linear sampler has its rows sampled as gm_resize's
+ * are, into a row the destination row is made from (gm__cpu_prep_row_of);
+ * the other items, and any where memory is short, run the kernel's
+ * per-pixel code. */
 static void gm__cpu_prep_part(void* p, long long begin, long long end)
 {
     const gm__plan* plan = (const gm__plan*)p;
     const gm__kernel_row* k = &gm__kernels[plan->kernel];
-    const gm__prep_args* a = gm__prep_args_of(plan);
-    gm__cpu_prep_fns[k->src][k->dst](a, k->channels, begin, end);
+    gm__cpu_prep P;
+    gm__resize_args src;
+    gm__cpu_linear L;
+    unsigned char* sampled = NULL;
+    long long r, item = -1;
+    int c, finite = 1;
+    memset(&P, 0, sizeof P);
+    P.a = gm__prep_args_of(plan);
+    P.S = k->src, P.D = k->dst, P.C = k->channels, P.isa = gm__cpu_isa();
+    P.es = gm__dtype_sizes[P.S], P.ed = gm__dtype_sizes[P.D];
+    for (c = 0; c < P.a->channels; ++c) {
+        gm__cpu_chan* ch = &P.chan[c];
+        ch->pre = P.a->pre[c], ch->scale = P.a->scale[c];
+        ch->fpre = (float)ch->pre, ch->fscale = (float)ch->scale;
+        ch->kind = gm__is_plain(0, ch->pre, ch->scale, 0.0) ? GM__PLAIN : GM__SCALED;
+        finite &= fabs(ch->pre) <= FLT_MAX && fabs(ch->scale) <= FLT_MAX;
+    }
+    for (c = 0; c < P.a->channels; ++c)
+        P.chan[c].number = finite;
+    for (r = begin; r < end; ++r) {
+        long long b = r / P.a->height, y = r % P.a->height, ry;
+        const gm__prep_item* it = gm__prep_item_at(P.a, b);
+        if (b != item) { /* an item's own taps */
+            if (sampled)
+                GM_FREE(sampled), gm__cpu_linear_free(&L), sampled = NULL;
+            item = b;
+            memset(&src, 0, sizeof src);
+            gm__prep_source(it, P.C, &src);
+            src.width = it->width, src.height = it->height, src.batch = 1;
+            /* the sampled row, the runs and a staged run */
+            if (it->map.sampler == GM__SAMPLER_LINEAR && it->width > 0 && gm__cpu_linear_init(&L, &src, P.S, P.C) &&
+                (sampled = (unsigned char*)GM_MALLOC((size_t)(L.n * P.es * 2 + it->width * 8))) == NULL)
+                gm__cpu_linear_free(&L);
+            P.runs = sampled && !P.a->divide;
+        }
+        ry = y - it->top;
+        if (sampled && ry >= 0 && ry < it->height)
+            gm__cpu_linear_row(&L, 0, ry, sampled);
+        if (sampled)
+            gm__cpu_prep_row_of(&P, b, y, sampled, sampled + L.n * P.es, sampled + L.n * P.es * 2);
+        else
+            gm__cpu_prep_fns[P.S][P.D](P.a, P.C, b, y, NULL, 0, P.a->width);
+    }
+    if (sampled)
+        GM_FREE(sampled), gm__cpu_linear_free(&L);
 }
 
 /* Runs plan p on the CPU, done on return. */
