@@ -187,43 +187,50 @@ static void gm__cpu_xform(const gm__xform_args* a, int S, int D, int cs, int cd)
         gm__parallel(gm__cpu_xform_part, &J, rows * J.blocks, gm__cpu_part_bytes / bytes + 1);
 }
 
-/* A linear resize's rows on the CPU, as OpenCV runs them: each source
- * row's pass along the row (gm__cpu_linear_h) computed once, into one of
- * two row buffers, for every destination row that reads it; two such rows
- * combined down the columns (gm__cpu_linear_v). A destination element's
- * taps are found once (resize.inc's gm__taps_x). */
-typedef struct gm__cpu_linear {
+/* A resize's rows on the CPU by the linear or the nearest sampler, as
+ * OpenCV runs them. Linear: each source row's pass along the row
+ * (gm__cpu_linear_h) computed once, into one of two row buffers, for every
+ * destination row that reads it; two such rows combined down the columns
+ * (gm__cpu_linear_v). Nearest: each element copied from its tap. A
+ * destination element's taps are found once (resize.inc's gm__taps_x). */
+typedef struct gm__cpu_rows {
     const gm__resize_args* a;
-    int S, isa;
+    int S, I, isa;
     long long n, edge, held[2]; /* held: the source rows (byte offsets) in h */
     long long *o0, *o1;
     gm__cpu_lin_w* w;
     unsigned char* h[2];
-} gm__cpu_linear;
+} gm__cpu_rows;
 
-static void gm__cpu_linear_free(gm__cpu_linear* L)
+static void gm__cpu_rows_free(gm__cpu_rows* L)
 {
     GM_FREE(L->o0), GM_FREE(L->w), GM_FREE(L->h[0]);
 }
 
-/* L for resize a (its source, map and destination size) of S, C channels;
- * 0 where memory runs out. */
-static int gm__cpu_linear_init(gm__cpu_linear* L, const gm__resize_args* a, int S, int C)
+/* Whether the rows above take sampler I. */
+static int gm__cpu_rows_take(int I)
+{
+    return I == GM__SAMPLER_LINEAR || I == GM__SAMPLER_NEAREST;
+}
+
+/* L for resize a (its source, map and destination size) of S, C channels
+ * by sampler I (gm__cpu_rows_take); 0 where memory runs out. */
+static int gm__cpu_rows_init(gm__cpu_rows* L, const gm__resize_args* a, int S, int C, int I)
 {
     long long x, i, channel;
     int c;
-    L->a = a, L->S = S, L->isa = gm__cpu_isa();
+    L->a = a, L->S = S, L->I = I, L->isa = gm__cpu_isa();
     L->n = a->width * C, L->edge = L->n, L->held[0] = L->held[1] = -1;
     L->o0 = (long long*)GM_MALLOC((size_t)L->n * 2 * sizeof *L->o0);
     L->w = (gm__cpu_lin_w*)GM_MALLOC((size_t)L->n * sizeof *L->w);
     L->h[0] = (unsigned char*)GM_MALLOC((size_t)L->n * 16);
     if (!L->o0 || !L->w || !L->h[0]) {
-        gm__cpu_linear_free(L);
+        gm__cpu_rows_free(L);
         return 0;
     }
     L->o1 = L->o0 + L->n, L->h[1] = L->h[0] + L->n * 8;
     for (x = 0; x < a->width; ++x) {
-        gm__taps tx = gm__taps_x(S, GM__SAMPLER_LINEAR, a, x);
+        gm__taps tx = gm__taps_x(S, I, a, x);
         if (tx.s1 < 0 && L->edge == L->n)
             L->edge = x * C; /* the right edge's one-tap columns: the last ones */
         for (c = 0; c < C; ++c) {
@@ -236,11 +243,19 @@ static int gm__cpu_linear_init(gm__cpu_linear* L, const gm__resize_args* a, int 
 }
 
 /* Destination row y of item b, its n elements (as S) to out. */
-static void gm__cpu_linear_row(gm__cpu_linear* L, long long b, long long y, unsigned char* out)
+static void gm__cpu_rows_row(gm__cpu_rows* L, long long b, long long y, unsigned char* out)
 {
-    const gm__taps ty = gm__taps_y(L->S, GM__SAMPLER_LINEAR, L->a, b, y);
+    const gm__taps ty = gm__taps_y(L->S, L->I, L->a, b, y);
     const long long want[2] = {ty.o0, ty.o1};
+    const unsigned char* row = (const unsigned char*)(uintptr_t)(L->a->src[0] + ty.o0);
+    const int e = gm__dtype_sizes[L->S];
     int slot[2], k;
+    long long i;
+    if (L->I == GM__SAMPLER_NEAREST) {
+        for (i = 0; i < L->n; ++i)
+            gm__copy_bits(L->S, row + L->o0[i], out + i * e);
+        return;
+    }
     for (k = 0; k < 2; ++k) {
         slot[k] = L->held[0] == want[k] ? 0 : L->held[1] == want[k] ? 1 : -1;
         if (slot[k] < 0) { /* the buffer the other row does not hold */
@@ -254,7 +269,7 @@ static void gm__cpu_linear_row(gm__cpu_linear* L, long long b, long long y, unsi
 }
 
 /* Resize: its plan, rows [begin, end) (numbered over the batch). The
- * linear sampler samples a row into the destination row where that holds
+ * linear and nearest samplers sample a row into the destination row where that holds
  * its pixels as they come (interleaved, no gaps), else into a staged row
  * whose elements are then stored one by one; memory short, or another
  * sampler: the kernel's per-pixel loop. */
@@ -265,31 +280,31 @@ static void gm__cpu_resize_part(void* p, long long begin, long long end)
     const gm__resize_args* a = &plan->args.resize;
     const int C = k->channels, e = gm__dtype_sizes[k->src];
     const int direct = a->dst_xstride == C * e && (C == 1 || a->dst_cstride == e);
-    gm__cpu_linear L;
+    gm__cpu_rows L;
     unsigned char* staged = NULL;
     long long r, x;
     int c;
-    if (k->sampler == GM__SAMPLER_LINEAR && gm__cpu_linear_init(&L, a, k->src, C)) {
+    if (gm__cpu_rows_take(k->sampler) && gm__cpu_rows_init(&L, a, k->src, C, k->sampler)) {
         if (direct || (staged = (unsigned char*)GM_MALLOC((size_t)(L.n * e))) != NULL) {
             for (r = begin; r < end; ++r) {
                 long long b = r / a->height, y = r % a->height;
                 unsigned char* out = (unsigned char*)(uintptr_t)(a->dst + b * a->dst_bstride + y * a->dst_pitch);
-                gm__cpu_linear_row(&L, b, y, direct ? out : staged);
+                gm__cpu_rows_row(&L, b, y, direct ? out : staged);
                 for (x = 0; !direct && x < a->width; ++x)
                     for (c = 0; c < C; ++c)
                         gm__copy_bits(k->src, staged + (x * C + c) * e, out + x * a->dst_xstride + c * a->dst_cstride);
             }
             GM_FREE(staged);
-            gm__cpu_linear_free(&L);
+            gm__cpu_rows_free(&L);
             return;
         }
-        gm__cpu_linear_free(&L);
+        gm__cpu_rows_free(&L);
     }
     gm__cpu_resize_fns[k->src](a, C, k->sampler, begin, end);
 }
 
 /* A pre-process on the CPU: its arguments, dtypes and source channels; for
- * the items resized by the linear sampler (but where it divides), the
+ * the items sampled along rows (but where it divides), the
  * destination channels' arithmetic as a transform's (pre, scale). */
 typedef struct gm__cpu_prep {
     const gm__prep_args* a;
@@ -349,7 +364,7 @@ static void gm__cpu_prep_row_of(const gm__cpu_prep* P, long long b, long long y,
 }
 
 /* The pre-process: its plan, rows [begin, end) (numbered over the items).
- * An item resized by the linear sampler has its rows sampled as gm_resize's
+ * An item resized by the linear or nearest sampler has its rows sampled as gm_resize's
  * are, into a row the destination row is made from (gm__cpu_prep_row_of);
  * the other items, and any where memory is short, run the kernel's
  * per-pixel code. */
@@ -359,7 +374,7 @@ static void gm__cpu_prep_part(void* p, long long begin, long long end)
     const gm__kernel_row* k = &gm__kernels[plan->kernel];
     gm__cpu_prep P;
     gm__resize_args src;
-    gm__cpu_linear L;
+    gm__cpu_rows L;
     unsigned char* sampled = NULL;
     long long r, item = -1;
     int c, finite = 1;
@@ -381,27 +396,28 @@ static void gm__cpu_prep_part(void* p, long long begin, long long end)
         const gm__prep_item* it = gm__prep_item_at(P.a, b);
         if (b != item) { /* an item's own taps */
             if (sampled)
-                GM_FREE(sampled), gm__cpu_linear_free(&L), sampled = NULL;
+                GM_FREE(sampled), gm__cpu_rows_free(&L), sampled = NULL;
             item = b;
             memset(&src, 0, sizeof src);
             gm__prep_source(it, P.C, &src);
             src.width = it->width, src.height = it->height, src.batch = 1;
             /* the sampled row, the runs and a staged run */
-            if (it->map.sampler == GM__SAMPLER_LINEAR && it->width > 0 && gm__cpu_linear_init(&L, &src, P.S, P.C) &&
+            if (gm__cpu_rows_take(it->map.sampler) && it->width > 0 &&
+                gm__cpu_rows_init(&L, &src, P.S, P.C, it->map.sampler) &&
                 (sampled = (unsigned char*)GM_MALLOC((size_t)(L.n * P.es * 2 + it->width * 8))) == NULL)
-                gm__cpu_linear_free(&L);
+                gm__cpu_rows_free(&L);
             P.runs = sampled && !P.a->divide;
         }
         ry = y - it->top;
         if (sampled && ry >= 0 && ry < it->height)
-            gm__cpu_linear_row(&L, 0, ry, sampled);
+            gm__cpu_rows_row(&L, 0, ry, sampled);
         if (sampled)
             gm__cpu_prep_row_of(&P, b, y, sampled, sampled + L.n * P.es, sampled + L.n * P.es * 2);
         else
             gm__cpu_prep_fns[P.S][P.D](P.a, P.C, b, y, NULL, 0, P.a->width);
     }
     if (sampled)
-        GM_FREE(sampled), gm__cpu_linear_free(&L);
+        GM_FREE(sampled), gm__cpu_rows_free(&L);
 }
 
 /* Runs plan p on the CPU, done on return. */
