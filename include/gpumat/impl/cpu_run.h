@@ -3,9 +3,11 @@
  * blocks of GM__CPU_PIXELS pixels; in a block, each source channel becomes
  * a contiguous run (where it is not one already), each destination channel
  * is converted from its source channel's run, and interleaved destination
- * channels are put together (impl/cpu.h's loops). Resize and the
- * pre-process run their per-pixel loops row by row. The blocks or rows are
- * shared out among the pool's threads (pool.h). */
+ * channels are put together (impl/cpu.h's loops); large destinations are
+ * written past the caches. Resize and the pre-process sample the linear
+ * and nearest samplers along rows (gm__cpu_rows), the others by their
+ * kernels' per-pixel loops. The blocks or rows are shared out among the
+ * pool's threads (pool.h). */
 
 /* Pixels a block: a block's staged runs (4 channels of 8 bytes each way,
  * 16 KB) stay in the first-level cache. A transform that stages nothing
@@ -269,10 +271,10 @@ static void gm__cpu_rows_row(gm__cpu_rows* L, long long b, long long y, unsigned
 }
 
 /* Resize: its plan, rows [begin, end) (numbered over the batch). The
- * linear and nearest samplers sample a row into the destination row where that holds
- * its pixels as they come (interleaved, no gaps), else into a staged row
- * whose elements are then stored one by one; memory short, or another
- * sampler: the kernel's per-pixel loop. */
+ * linear and nearest samplers sample a row into the destination row where
+ * that holds its pixels as they come (interleaved, no gaps), else into a
+ * staged row whose elements are then stored one by one; memory short, or
+ * another sampler: the kernel's per-pixel loop. */
 static void gm__cpu_resize_part(void* p, long long begin, long long end)
 {
     const gm__plan* plan = (const gm__plan*)p;
@@ -304,8 +306,8 @@ static void gm__cpu_resize_part(void* p, long long begin, long long end)
 }
 
 /* A pre-process on the CPU: its arguments, dtypes and source channels; for
- * the items sampled along rows (but where it divides), the
- * destination channels' arithmetic as a transform's (pre, scale). */
+ * the items sampled along rows (but where it divides), the destination
+ * channels' arithmetic as a transform's (pre, scale). */
 typedef struct gm__cpu_prep {
     const gm__prep_args* a;
     int S, D, C, isa, es, ed, runs;
@@ -364,10 +366,10 @@ static void gm__cpu_prep_row_of(const gm__cpu_prep* P, long long b, long long y,
 }
 
 /* The pre-process: its plan, rows [begin, end) (numbered over the items).
- * An item resized by the linear or nearest sampler has its rows sampled as gm_resize's
- * are, into a row the destination row is made from (gm__cpu_prep_row_of);
- * the other items, and any where memory is short, run the kernel's
- * per-pixel code. */
+ * An item resized by the linear or nearest sampler has its rows sampled as
+ * gm_resize's are, into a row the destination row is made from
+ * (gm__cpu_prep_row_of); the other items, and any where memory is short,
+ * run the kernel's per-pixel code. */
 static void gm__cpu_prep_part(void* p, long long begin, long long end)
 {
     const gm__plan* plan = (const gm__plan*)p;
