@@ -60,7 +60,7 @@ TESTS   := $(addprefix $(BUILD)/,test_args test_cpu test_nvrtc test_gpu test_arg
 TESTS   += $(addprefix $(BUILD)/,test_interop test_interop_asan)
 TESTS   += $(addprefix $(BUILD)/,test_typed test_typed_asan)
 TESTS   += $(addprefix $(BUILD)/,test_alloc test_alloc_asan)
-TESTS   += $(BUILD)/test_plan $(BUILD)/test_threads_tsan $(BUILD)/test_cpu_native
+TESTS   += $(BUILD)/test_plan $(BUILD)/test_threads_tsan $(BUILD)/test_cpu_native $(BUILD)/test_pool
 
 .PHONY: all demo gen test check clean help FORCE
 all: demo

@@ -228,16 +228,23 @@ void cases(FILE* out, const std::string& size, int n, int w, int h, int threads)
                        d[p * 3 + k] = s[p * 3 + 2 - k];
            }));
 
-    // resize: to 2/3 of the size (LINEAR, no exact factor) and to half
-    // (AREA: whole 2x2 cells); the naive loop samples bilinearly in float
-    for (int half = 0; half < 2; ++half) {
-        int rw = half ? w / 2 : w * 2 / 3, rh = half ? h / 2 : h * 2 / 3, interp = half ? GM_INTER_AREA : GM_INTER_LINEAR;
-        Images small(n, rw, rh, 3, CV_8U, false, GM_U8);
-        record(out, half ? "resize u8 x3 AREA 1/2" : "resize u8 x3 LINEAR 2/3", size, threads,
-               median_ms([&] { check(gm_resize(&bgr.m, &small.m, (gm_interp)interp, NULL), "resize"); }),
+    // resize: LINEAR and LINEAR_EXACT to 2/3 of the size (no exact factor),
+    // AREA to 1/2 (whole 2x2 cells) and to 5/16 (cells of 3.2 pixels); the
+    // naive loop samples bilinearly in float
+    const struct {
+        const char* name;
+        int interp, num, den;
+    } resizes[] = {{"resize u8 x3 LINEAR 2/3", GM_INTER_LINEAR, 2, 3},
+                   {"resize u8 x3 LINEAR_EXACT 2/3", GM_INTER_LINEAR_EXACT, 2, 3},
+                   {"resize u8 x3 AREA 1/2", GM_INTER_AREA, 1, 2},
+                   {"resize u8 x3 AREA 5/16", GM_INTER_AREA, 5, 16}};
+    for (const auto& z : resizes) {
+        Images small(n, w * z.num / z.den, h * z.num / z.den, 3, CV_8U, false, GM_U8);
+        record(out, z.name, size, threads,
+               median_ms([&] { check(gm_resize(&bgr.m, &small.m, (gm_interp)z.interp, NULL), "resize"); }),
                median_ms([&] {
                    for (int i = 0; i < n; ++i)
-                       cv::resize(bgr.item[i], small.item[i], small.item[i].size(), 0, 0, interp);
+                       cv::resize(bgr.item[i], small.item[i], small.item[i].size(), 0, 0, z.interp);
                }),
                median_ms([&] { naive_resize(bgr, small); }));
     }

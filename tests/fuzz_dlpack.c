@@ -256,7 +256,7 @@ static void fuzz_round_trip(reader* r)
         gm_free(&m);
         return;
     }
-    MUST(m.owned == ((flags & GM_DL_EXPORT_MOVE) ? NULL : m.data), "owned %p after flags 0x%x", m.owned, flags);
+    MUST((m.owned == NULL) == !!(flags & GM_DL_EXPORT_MOVE), "owned %p after flags 0x%x", m.owned, flags);
     t = legacy ? &l->dl_tensor : &v->dl_tensor;
     MUST(t->device.device_type == GM_DL_CPU && t->device.device_id == 0 && t->data == m.data,
          "device %d:%d data %p", (int)t->device.device_type, (int)t->device.device_id, t->data);

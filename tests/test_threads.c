@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #define THREADS 8
-#define OPS 8
+#define OPS 12
 #define W 67
 #define H 9
 
@@ -35,12 +35,16 @@ static gm_status run(int op, gm_mat* out, gm_mat* planes)
     static const struct {
         gm_dtype dtype;
         gm_layout layout;
-    } outs[OPS] = {{GM_F32, GM_HWC}, {GM_F16, GM_CHW}, {GM_U8, GM_CHW}, {GM_F32, GM_CHW},
-                   {GM_S16, GM_HWC}, {GM_U8, GM_HWC}, {GM_U8, GM_CHW}, {GM_BF16, GM_HWC}};
+        int width, height;
+    } outs[OPS] = {{GM_F32, GM_HWC, W, H},  {GM_F16, GM_CHW, W, H}, {GM_U8, GM_CHW, W, H},  {GM_F32, GM_CHW, W, H},
+                   {GM_S16, GM_HWC, W, H},  {GM_U8, GM_HWC, W, H},  {GM_U8, GM_CHW, W, H},  {GM_BF16, GM_HWC, W, H},
+                   {GM_U8, GM_HWC, 31, 5},  {GM_U8, GM_CHW, 34, 4}, {GM_U8, GM_HWC, 29, 4}, {GM_F32, GM_CHW, 16, 16}};
     gm_xform x = gm_xform_identity();
+    gm_prep prep = {0};
     int c;
-    gm_status s = gm_alloc_host(out, W, H, outs[op].dtype, 3, outs[op].layout, 0);
+    gm_status s = gm_alloc_host(out, outs[op].width, outs[op].height, outs[op].dtype, 3, outs[op].layout, 0);
     x.map[0] = 2, x.map[2] = 0, x.scale[1] = 0.5, x.offset[1] = 3;
+    prep.fit = GM_FIT_LETTERBOX, prep.pad[0] = 114, prep.swap_rb = 1, prep.scale[0] = 1 / 255.0;
     if (s != GM_OK)
         return s;
     switch (op) {
@@ -55,7 +59,11 @@ static gm_status run(int op, gm_mat* out, gm_mat* planes)
             if ((s = gm_plane(out, &planes[c], c)) != GM_OK)
                 return s;
         return gm_split_planes(&src, planes, NULL);
-    default: return gm_convert(&src, out, 0.25, 0.0, NULL);
+    case 7: return gm_convert(&src, out, 0.25, 0.0, NULL);
+    case 8: return gm_resize(&src, out, GM_INTER_LINEAR, NULL);
+    case 9: return gm_resize_scale(&src, out, 0.5, 0.5, GM_INTER_AREA, NULL);
+    case 10: return gm_resize(&src, out, GM_INTER_AREA, NULL);
+    default: return gm_preprocess(&src, NULL, out, &prep, NULL, NULL);
     }
 }
 

@@ -42,7 +42,8 @@ GM_API gm_status gm_alloc_device(gm_mat* m, int64_t width, int64_t height, gm_dt
                                  gm_layout layout);
 
 /* Allocates a compact host image, in pinned memory when pinned != 0 (needs the
- * driver) and in pageable memory otherwise (works without a GPU). */
+ * driver; page-aligned) and in pageable memory otherwise (works without a
+ * GPU; m->data at a 64-byte boundary, as OpenCV's allocations). */
 GM_API gm_status gm_alloc_host(gm_mat* m, int64_t width, int64_t height, gm_dtype dtype, int channels,
                                gm_layout layout, int pinned);
 

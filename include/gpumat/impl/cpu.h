@@ -8,7 +8,10 @@
  * fix dtypes, element sizes and channel counts so that every branch on
  * them folds and the loops vectorise. Resize and the pre-process sample
  * the linear sampler along rows and down columns (gm__cpu_linear_h, _v),
- * the other samplers by their kernels' per-pixel code. */
+ * LINEAR_EXACT alike (gm__cpu_exact_h, _v), whole-factor INTER_AREA down
+ * columns and along rows (gm__cpu_area_down, _across) and the general one
+ * row by row (gm__cpu_area_row), the other samplers by their kernels'
+ * per-pixel code. */
 
 #if defined(__GNUC__)
 #define GM__ALWAYS_INLINE __attribute__((always_inline)) inline
@@ -60,18 +63,35 @@ static GM__CPU_AVX2 GM__ALWAYS_INLINE void gm__cpu_nt32(unsigned char* d, const 
 }
 #endif
 
-/* n bytes from s to d by nt, a store of A bytes to an A-aligned address. */
-#define GM__CPU_STREAM(d, s, n, A, nt)                                          \
-    do {                                                                        \
-        unsigned char* to_ = (d);                                               \
-        const unsigned char* from_ = (s);                                       \
-        long long n_ = (n), at_ = (long long)(-(uintptr_t)to_ & ((A) - 1));     \
-        at_ = at_ < n_ ? at_ : n_;                                              \
-        memcpy(to_, from_, (size_t)at_);                                        \
-        for (; at_ + (A) <= n_; at_ += (A))                                     \
-            nt(to_ + at_, from_ + at_);                                         \
-        memcpy(to_ + at_, from_ + at_, (size_t)(n_ - at_));                     \
+/* n bytes from s to d: the whole 64-byte lines of d by nt (a store of A
+ * bytes to an A-aligned address), the part lines at either end by ordinary
+ * stores. A line written partly one way and partly the other costs several
+ * times either (bench/RESULTS.md). */
+#define GM__CPU_LINE 64
+#define GM__CPU_STREAM(d, s, n, A, nt)                                              \
+    do {                                                                            \
+        unsigned char* to_ = (d);                                                   \
+        const unsigned char* from_ = (s);                                           \
+        long long n_ = (n), at_ = (long long)(-(uintptr_t)to_ & (GM__CPU_LINE - 1)), k_; \
+        at_ = at_ < n_ ? at_ : n_;                                                  \
+        memcpy(to_, from_, (size_t)at_);                                            \
+        for (; at_ + GM__CPU_LINE <= n_; at_ += GM__CPU_LINE)                       \
+            for (k_ = 0; k_ < GM__CPU_LINE; k_ += (A))                              \
+                nt(to_ + at_ + k_, from_ + at_ + k_);                               \
+        memcpy(to_ + at_, from_ + at_, (size_t)(n_ - at_));                         \
     } while (0)
+
+/* Pixels of `bytes` bytes before the first that starts a line at d (0
+ * where none of the next 64 does): streamed blocks start there, so that
+ * their stores fill whole lines. */
+static GM__ALWAYS_INLINE long long gm__cpu_to_line(const unsigned char* d, long long bytes)
+{
+    long long k;
+    for (k = 0; k < GM__CPU_LINE; ++k)
+        if (((uintptr_t)d + (uintptr_t)(k * bytes)) % GM__CPU_LINE == 0)
+            return k;
+    return 0;
+}
 
 /* What a destination channel of a transform is on the CPU: plain, scaled
  * (pixel.inc's kinds) or a constant; number: the source is an integer and
@@ -185,13 +205,16 @@ static GM__ALWAYS_INLINE void gm__cpu_zip(int B, int E, int C, const unsigned ch
 }
 
 /* gm__cpu_unzip written past the caches: each block of B pixels goes
- * through the first-level cache (t_) and on by nt, A bytes a store. */
+ * through the first-level cache (t_) and on by nt, A bytes a store; the
+ * blocks start where d0's lines do, the pixels before go the ordinary way. */
 #define GM__CPU_UNZIP_STREAM(B, E, C, s, d0, d1, d2, d3, n, A, nt)                               \
     do {                                                                                          \
         unsigned char t_[4][(B) * 8], *d_[4];                                                     \
-        long long i_ = 0;                                                                         \
+        long long i_ = gm__cpu_to_line(d0, E);                                                    \
         int c_;                                                                                   \
         d_[0] = (d0), d_[1] = (d1), d_[2] = (d2), d_[3] = (d3);                                   \
+        i_ = i_ < (n) ? i_ : (n);                                                                 \
+        gm__cpu_unzip(1, E, C, s, d0, d1, d2, d3, i_);                                            \
         for (; i_ + (B) <= (n); i_ += (B)) {                                                      \
             gm__cpu_unzip(B, E, C, (s) + i_ * (C) * (E), t_[0], t_[1], t_[2], t_[3], B);         \
             for (c_ = 0; c_ < (C); ++c_)                                                          \
@@ -205,7 +228,9 @@ static GM__ALWAYS_INLINE void gm__cpu_zip(int B, int E, int C, const unsigned ch
 #define GM__CPU_ZIP_STREAM(B, E, C, s0, s1, s2, s3, d, n, A, nt)                                  \
     do {                                                                                          \
         unsigned char t_[(B) * 4 * 8];                                                            \
-        long long i_ = 0;                                                                         \
+        long long i_ = gm__cpu_to_line(d, (C) * (E));                                             \
+        i_ = i_ < (n) ? i_ : (n);                                                                 \
+        gm__cpu_zip(1, E, C, s0, s1, s2, s3, d, i_);                                              \
         for (; i_ + (B) <= (n); i_ += (B)) {                                                      \
             gm__cpu_zip(B, E, C, (s0) + i_ * (E), (s1) + i_ * (E), (s2) + i_ * (E), (s3) + i_ * (E), t_, B); \
             GM__CPU_STREAM((d) + i_ * (C) * (E), t_, (B) * (C) * (E), A, nt);                    \
@@ -349,13 +374,233 @@ typedef void (*gm__cpu_linear_v_fn)(const void* GM__RESTRICT, const void* GM__RE
     {                                                                                                            \
         gm__cpu_linear_v(B, S, E, h0, h1, ty, out, n);                                                           \
     }
+/* The resize loops' pairs of wrappers (f, g) by DEF: the baseline's, and
+ * f_avx2 and g_avx2 where GM__CPU_AVX2 is. */
 #ifdef GM__CPU_AVX2
-#define GM__CPU_LINEAR(h, v, S, E)                           \
-    GM__CPU_LINEAR_DEF(h, v, , GM__CPU_BASE_BLOCK, S, E)     \
-    GM__CPU_LINEAR_DEF(h##_avx2, v##_avx2, GM__CPU_AVX2, GM__CPU_BLOCK, S, E)
+#define GM__CPU_TWICE(DEF, f, g, ...)                   \
+    DEF(f, g, , GM__CPU_BASE_BLOCK, __VA_ARGS__)        \
+    DEF(f##_avx2, g##_avx2, GM__CPU_AVX2, GM__CPU_BLOCK, __VA_ARGS__)
 #else
-#define GM__CPU_LINEAR(h, v, S, E) GM__CPU_LINEAR_DEF(h, v, , GM__CPU_BLOCK, S, E)
+#define GM__CPU_TWICE(DEF, f, g, ...) DEF(f, g, , GM__CPU_BLOCK, __VA_ARGS__)
 #endif
+#define GM__CPU_LINEAR(h, v, S, E) GM__CPU_TWICE(GM__CPU_LINEAR_DEF, h, v, S, E)
+
+/* INTER_LINEAR_EXACT of the 8- and 16-bit integers along rows and down
+ * columns (resize.inc's gm__exact_row and gm__resize_exact), taking the
+ * linear sampler's taps: element k from row + o0[k] and row + o1[k] by the
+ * weight w[k].q1 in `bits` fractional bits (an edge column: o1 = o0, weight
+ * 0); two such rows by the row weight wy, or the first alone where the row
+ * is an edge (flat). u8 fits int, the others need long long. */
+#define GM__CPU_EXACT_H(T)                                                                                  \
+    do {                                                                                                    \
+        T* H = (T*)h;                                                                                       \
+        for (k = 0; k < n; ++k)                                                                             \
+            H[k] = (T)(one - w[k].q1) * gm__decode_i(S, row + o0[k]) + (T)w[k].q1 * gm__decode_i(S, row + o1[k]); \
+    } while (0)
+static GM__ALWAYS_INLINE void gm__cpu_exact_h(int S, const unsigned char* row, const long long* o0, const long long* o1,
+                                              const gm__cpu_lin_w* w, long long n, void* h)
+{
+    const long long one = 1LL << gm__exact_bits(S);
+    long long k;
+    if (S == GM_U8)
+        GM__CPU_EXACT_H(int);
+    else
+        GM__CPU_EXACT_H(long long);
+}
+
+#define GM__CPU_EXACT_V(T)                                                                                         \
+    do {                                                                                                           \
+        const T *H0 = (const T*)h0, *H1 = (const T*)h1, q0 = (T)(one - wy), q1 = (T)wy, half = (T)(one >> 1),    \
+                halves = (T)(one * one >> 1);                                                                      \
+        if (flat)                                                                                                  \
+            GM__CPU_EACH(n, k, B, gm__encode_i(S, out + k * E, (int)((H0[k] + half) >> bits)));                   \
+        else                                                                                                       \
+            GM__CPU_EACH(n, k, B, gm__encode_i(S, out + k * E, (int)((q0 * H0[k] + q1 * H1[k] + halves) >> 2 * bits))); \
+    } while (0)
+static GM__ALWAYS_INLINE void gm__cpu_exact_v(int B, int S, int E, const void* GM__RESTRICT h0,
+                                              const void* GM__RESTRICT h1, long long wy, int flat,
+                                              unsigned char* GM__RESTRICT out, long long n)
+{
+    const int bits = gm__exact_bits(S);
+    const long long one = 1LL << bits;
+    if (S == GM_U8)
+        GM__CPU_EXACT_V(int);
+    else
+        GM__CPU_EXACT_V(long long);
+}
+
+typedef void (*gm__cpu_exact_v_fn)(const void* GM__RESTRICT, const void* GM__RESTRICT, long long, int,
+                                   unsigned char* GM__RESTRICT, long long);
+
+#define GM__CPU_EXACT_DEF(h, v, attr, B, S, E)                                                                   \
+    static attr void h(const unsigned char* row, const long long* o0, const long long* o1, const gm__cpu_lin_w* w, \
+                       long long edge, long long n, void* out)                                                   \
+    {                                                                                                            \
+        (void)edge;                                                                                              \
+        gm__cpu_exact_h(S, row, o0, o1, w, n, out);                                                              \
+    }                                                                                                            \
+    static attr void v(const void* GM__RESTRICT h0, const void* GM__RESTRICT h1, long long wy, int flat,         \
+                       unsigned char* GM__RESTRICT out, long long n)                                             \
+    {                                                                                                            \
+        gm__cpu_exact_v(B, S, E, h0, h1, wy, flat, out, n);                                                      \
+    }
+#define GM__CPU_EXACT(h, v, S, E) GM__CPU_TWICE(GM__CPU_EXACT_DEF, h, v, S, E)
+
+/* INTER_AREA by whole factors along rows (resize.inc's
+ * gm__resize_area_fast), where a cell's sum is an exact integer and so the
+ * order of its adds is free: u8 cells, and the 2x2 integer mean of s8, u16
+ * and s16. The source rows of a destination row's cells are added down the
+ * columns into one int plane a channel (gm__cpu_area_down: m pixels of C
+ * interleaved channels, the planes set by the first row), then each
+ * plane's ix neighbours along it (gm__cpu_area_across). */
+#define GM__CPU_AREA_DOWN(op)                                          \
+    GM__CPU_EACH(m, j, B, {                                            \
+        p0[j] op gm__decode_i(S, row + j * C * E);                     \
+        if (C > 1)                                                     \
+            p1[j] op gm__decode_i(S, row + (j * C + 1) * E);           \
+        if (C > 2)                                                     \
+            p2[j] op gm__decode_i(S, row + (j * C + 2) * E);           \
+        if (C > 3)                                                     \
+            p3[j] op gm__decode_i(S, row + (j * C + 3) * E);           \
+    })
+static GM__ALWAYS_INLINE void gm__cpu_area_down(int B, int S, int E, int C, const unsigned char* GM__RESTRICT row,
+                                                int* GM__RESTRICT p0, int* GM__RESTRICT p1, int* GM__RESTRICT p2,
+                                                int* GM__RESTRICT p3, long long m, int first)
+{
+    if (first)
+        GM__CPU_AREA_DOWN(=);
+    else
+        GM__CPU_AREA_DOWN(+=);
+}
+
+/* A cell's mean from its sum s of n taps but OpenCV's integer mean of 2x2:
+ * a whole cell's sum times the float 1/area (inv), a cut cell's divided by
+ * its taps. */
+#define GM__CPU_AREA_MEAN(S, o, s, inv, n, whole) \
+    gm__encode_f(S, o, (whole) ? GM__MUL_F((float)(s), inv) : (float)(s) / (float)(n), 0)
+
+/* The destination row from the planes: `cells` cells of ix columns and ny
+ * rows (whole: ny is the factor iy), then a cut one of `last` columns where
+ * last > 0; channel c of cell x to out + (x C + c) E. quad: the cells are
+ * OpenCV's integer 2x2 means where whole. A whole row of 2-wide cells in one
+ * vectorised loop, the rest one by one. */
+static GM__ALWAYS_INLINE void gm__cpu_area_across(int B, int S, int E, int C, const int* GM__RESTRICT p0,
+                                                  const int* GM__RESTRICT p1, const int* GM__RESTRICT p2,
+                                                  const int* GM__RESTRICT p3, long long ix, long long cells,
+                                                  long long last, long long ny, int whole, int quad, float inv,
+                                                  unsigned char* GM__RESTRICT out)
+{
+    const int* const p[4] = {p0, p1, p2, p3};
+    long long x, k, s;
+    int c;
+    if (whole && quad) /* 2x2 */
+        GM__CPU_EACH(cells, x, B, {
+            gm__encode_i(S, out + x * C * E, gm__quad_mean(p0[2 * x], p0[2 * x + 1]));
+            if (C > 1)
+                gm__encode_i(S, out + (x * C + 1) * E, gm__quad_mean(p1[2 * x], p1[2 * x + 1]));
+            if (C > 2)
+                gm__encode_i(S, out + (x * C + 2) * E, gm__quad_mean(p2[2 * x], p2[2 * x + 1]));
+            if (C > 3)
+                gm__encode_i(S, out + (x * C + 3) * E, gm__quad_mean(p3[2 * x], p3[2 * x + 1]));
+        });
+    else if (whole && ix == 2)
+        GM__CPU_EACH(cells, x, B, {
+            gm__encode_f(S, out + x * C * E, GM__MUL_F((float)(p0[2 * x] + p0[2 * x + 1]), inv), 0);
+            if (C > 1)
+                gm__encode_f(S, out + (x * C + 1) * E, GM__MUL_F((float)(p1[2 * x] + p1[2 * x + 1]), inv), 0);
+            if (C > 2)
+                gm__encode_f(S, out + (x * C + 2) * E, GM__MUL_F((float)(p2[2 * x] + p2[2 * x + 1]), inv), 0);
+            if (C > 3)
+                gm__encode_f(S, out + (x * C + 3) * E, GM__MUL_F((float)(p3[2 * x] + p3[2 * x + 1]), inv), 0);
+        });
+    else
+        for (x = 0; x < cells; ++x)
+            for (c = 0; c < C; ++c) {
+                for (k = s = 0; k < ix; ++k)
+                    s += p[c][x * ix + k];
+                GM__CPU_AREA_MEAN(S, out + (x * C + c) * E, s, inv, ix * ny, whole);
+            }
+    for (c = 0; last > 0 && c < C; ++c) {
+        for (k = s = 0; k < last; ++k)
+            s += p[c][cells * ix + k];
+        GM__CPU_AREA_MEAN(S, out + (cells * C + c) * E, s, inv, last * ny, 0);
+    }
+}
+
+typedef void (*gm__cpu_area_down_fn)(const unsigned char* GM__RESTRICT, int* GM__RESTRICT, int* GM__RESTRICT,
+                                     int* GM__RESTRICT, int* GM__RESTRICT, long long, int);
+typedef void (*gm__cpu_area_across_fn)(const int* GM__RESTRICT, const int* GM__RESTRICT, const int* GM__RESTRICT,
+                                       const int* GM__RESTRICT, long long, long long, long long, long long, int, int,
+                                       float, unsigned char* GM__RESTRICT);
+
+#define GM__CPU_AREA_DEF(down, across, attr, B, S, E, C)                                                           \
+    static attr void down(const unsigned char* GM__RESTRICT row, int* GM__RESTRICT p0, int* GM__RESTRICT p1,       \
+                          int* GM__RESTRICT p2, int* GM__RESTRICT p3, long long m, int first)                      \
+    {                                                                                                              \
+        gm__cpu_area_down(B, S, E, C, row, p0, p1, p2, p3, m, first);                                              \
+    }                                                                                                              \
+    static attr void across(const int* GM__RESTRICT p0, const int* GM__RESTRICT p1, const int* GM__RESTRICT p2,    \
+                            const int* GM__RESTRICT p3, long long ix, long long cells, long long last, long long ny, \
+                            int whole, int quad, float inv, unsigned char* GM__RESTRICT out)                       \
+    {                                                                                                              \
+        gm__cpu_area_across(B, S, E, C, p0, p1, p2, p3, ix, cells, last, ny, whole, quad, inv, out);               \
+    }
+#define GM__CPU_AREA(down, across, S, E, C) GM__CPU_TWICE(GM__CPU_AREA_DEF, down, across, S, E, C)
+
+/* INTER_AREA's general downscale along rows (resize.inc's gm__resize_area):
+ * for a destination row of resize a (C channels), each source row of its
+ * cells ty weighted along the row (pixel x: the taps from o0[x C + c],
+ * xstride apart, by the weights w[first[x]] to w[first[x + 1] - 1]), then
+ * by its row's weight added down the columns into sum, which is stored to
+ * out; in the dtype's work, float or double. Its products round one by one
+ * (GM__MUL_F), so the loops stay scalar. */
+static GM__ALWAYS_INLINE void gm__cpu_area_row(int S, int E, const gm__resize_args* a, const long long* o0,
+                                               const long long* first, const float* w, int C, const gm__taps* ty,
+                                               void* sum, unsigned char* out)
+{
+    const int wide = gm__resize_work(S) == GM__WORK_DOUBLE;
+    const long long n = a->width * C;
+    double* D = (double*)sum;
+    float* F = (float*)sum;
+    long long sy, x, j, k;
+    int c;
+    for (k = 0; k < n; ++k)
+        if (wide)
+            D[k] = 0.0;
+        else
+            F[k] = 0.0f;
+    for (sy = ty->s0; sy < ty->s1; ++sy) {
+        const unsigned char* row = (const unsigned char*)(uintptr_t)(a->src[0] + ty->base + sy * ty->step);
+        const float beta = gm__area_weight(&ty->cell, sy);
+        for (x = 0; x < a->width; ++x)
+            for (c = 0; c < C; ++c) {
+                const unsigned char* p = row + o0[x * C + c];
+                double dbuf = 0.0;
+                float fbuf = 0.0f;
+                for (j = first[x]; j < first[x + 1]; ++j, p += a->src_xstride)
+                    if (wide)
+                        dbuf += GM__MUL_D(gm__decode_d(S, p), (double)w[j]);
+                    else
+                        fbuf += GM__MUL_F(gm__decode_f(S, p, 1), w[j]);
+                if (wide)
+                    D[x * C + c] += GM__MUL_D((double)beta, dbuf);
+                else
+                    F[x * C + c] += GM__MUL_F(beta, fbuf);
+            }
+    }
+    for (k = 0; k < n; ++k)
+        gm__resize_store(S, out + k * E, wide ? D[k] : F[k]);
+}
+
+typedef void (*gm__cpu_area_row_fn)(const gm__resize_args*, const long long*, const long long*, const float*, int,
+                                    const gm__taps*, void*, unsigned char*);
+
+#define GM__CPU_AREA_ROW(name, S, E)                                                                           \
+    static void name(const gm__resize_args* a, const long long* o0, const long long* first, const float* w, int C, \
+                     const gm__taps* ty, void* sum, unsigned char* out)                                        \
+    {                                                                                                          \
+        gm__cpu_area_row(S, E, a, o0, first, w, C, ty, sum, out);                                              \
+    }
 
 /* The resize and pre-process kernels' per-pixel code over rows [begin,
  * end) of rows rows a batch item (numbered over the batch). */

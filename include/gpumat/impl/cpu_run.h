@@ -4,9 +4,9 @@
  * a contiguous run (where it is not one already), each destination channel
  * is converted from its source channel's run, and interleaved destination
  * channels are put together (impl/cpu.h's loops); large destinations are
- * written past the caches. Resize and the pre-process sample the linear
- * and nearest samplers along rows (gm__cpu_rows), the others by their
- * kernels' per-pixel loops. The blocks or rows are shared out among the
+ * written past the caches. Resize and the pre-process sample the linear,
+ * nearest and whole-factor area samplers along rows (gm__cpu_rows), the
+ * others by their kernels' per-pixel loops. The blocks or rows are shared out among the
  * pool's threads (pool.h). */
 
 /* Pixels a block: a block's staged runs (4 channels of 8 bytes each way,
@@ -20,7 +20,9 @@
  * past the caches (cpu.h's GM__CPU_NT), where its runs are contiguous or
  * interleaved: it would not stay in the caches. Below, the destination of
  * 1080p convertTo (25 MB) stays in this machine's last-level cache and is
- * written 1.4x faster the ordinary way (bench/RESULTS.md). The tests
+ * written 1.4x faster the ordinary way. A split or merge of one dtype
+ * streams from a 16th of it: its blocks go from L1 straight to whole lines,
+ * which beat the ordinary stores from 4 MB on (bench/RESULTS.md). The tests
  * lower it. */
 static long long gm__cpu_stream_bytes = 64LL << 20;
 
@@ -178,7 +180,7 @@ static void gm__cpu_xform(const gm__xform_args* a, int S, int D, int cs, int cd)
         J.moves &= a->map[c] == c && J.chan[c].kind == GM__PLAIN;
     }
     J.stream = GM__CPU_NT && (J.zip || a->dst_xstride == J.ed) &&
-               rows * a->width * cd * J.ed >= gm__cpu_stream_bytes;
+               rows * a->width * cd * J.ed >= (J.moves ? gm__cpu_stream_bytes / 16 : gm__cpu_stream_bytes);
     J.streamer = gm__cpu_streams[isa];
     J.pixels = GM__CPU_PIXELS;
     if (J.moves || (!J.stream && !J.unzip && !J.zip && a->src_xstride == J.es && a->dst_xstride == J.ed))
@@ -189,40 +191,103 @@ static void gm__cpu_xform(const gm__xform_args* a, int S, int D, int cs, int cd)
         gm__parallel(gm__cpu_xform_part, &J, rows * J.blocks, gm__cpu_part_bytes / bytes + 1);
 }
 
-/* A resize's rows on the CPU by the linear or the nearest sampler, as
- * OpenCV runs them. Linear: each source row's pass along the row
- * (gm__cpu_linear_h) computed once, into one of two row buffers, for every
- * destination row that reads it; two such rows combined down the columns
- * (gm__cpu_linear_v). Nearest: each element copied from its tap. A
- * destination element's taps are found once (resize.inc's gm__taps_x). */
+/* A resize's rows on the CPU by the linear, the nearest or the
+ * whole-factor area sampler, as OpenCV runs them. Linear: each source
+ * row's pass along the row (gm__cpu_linear_h) computed once, into one of
+ * two row buffers, for every destination row that reads it; two such rows
+ * combined down the columns (gm__cpu_linear_v). Nearest: each element
+ * copied from its tap. A destination element's taps are found once
+ * (resize.inc's gm__taps_x). Whole-factor area: a row's cells added down
+ * the columns into planes, then along them (gm__cpu_area_down, _across).
+ * General area: each source row weighted along it, then added down the
+ * columns (gm__cpu_area_row). */
 typedef struct gm__cpu_rows {
     const gm__resize_args* a;
-    int S, I, isa;
+    int S, I, C, isa, quad;     /* quad: area cells of OpenCV's integer 2x2 mean */
     long long n, edge, held[2]; /* held: the source rows (byte offsets) in h */
     long long *o0, *o1;
     gm__cpu_lin_w* w;
     unsigned char* h[2];
+    int* plane; /* whole-factor area: C planes of m sums, for `cells` whole cells and a cut one `last` wide */
+    long long m, cells, last;
+    long long* first; /* general area: pixel x's weights wx[first[x]] to wx[first[x + 1] - 1] */
+    float* wx;
 } gm__cpu_rows;
 
 static void gm__cpu_rows_free(gm__cpu_rows* L)
 {
-    GM_FREE(L->o0), GM_FREE(L->w), GM_FREE(L->h[0]);
+    GM_FREE(L->o0), GM_FREE(L->w), GM_FREE(L->h[0]), GM_FREE(L->plane), GM_FREE(L->first), GM_FREE(L->wx);
 }
 
-/* Whether the rows above take sampler I. */
-static int gm__cpu_rows_take(int I)
+/* Whether the rows above take resize a of S, C channels, by sampler I:
+ * linear, nearest and general area; LINEAR_EXACT but of s32; whole-factor
+ * area where a cell sums exactly in int
+ * (u8, or OpenCV's integer 2x2 mean), the source's channels interleave and
+ * every cell has a tap. */
+static int gm__cpu_rows_take(const gm__resize_args* a, int S, int C, int I)
 {
-    return I == GM__SAMPLER_LINEAR || I == GM__SAMPLER_NEAREST;
+    const long long e = gm__dtype_sizes[S], ix = a->map.iscale_x, iy = a->map.iscale_y;
+    int c, interleaved = a->src_xstride == C * e;
+    if (I == GM__SAMPLER_LINEAR || I == GM__SAMPLER_NEAREST || I == GM__SAMPLER_AREA)
+        return 1;
+    if (I == GM__SAMPLER_LINEAR_EXACT)
+        return gm__cpu_exact_hs[S][0] != NULL;
+    if (I != GM__SAMPLER_AREA_FAST || !gm__cpu_area_downs[S][C - 1][0] || (S != GM_U8 && !gm__area_quad_int(S, C, a)))
+        return 0;
+    for (c = 1; c < C; ++c)
+        interleaved &= (long long)(a->src[c] - a->src[0]) == c * e;
+    return interleaved && ix * iy <= 1LL << 23 && (a->width - 1) * ix < a->map.src_width &&
+           (a->height - 1) * iy < a->map.src_height;
+}
+
+/* L's taps for the general area sampler; 0 where memory runs out. */
+static int gm__cpu_rows_init_area(gm__cpu_rows* L)
+{
+    const gm__resize_args* a = L->a;
+    long long x, s, taps = 0;
+    int c;
+    L->first = (long long*)GM_MALLOC((size_t)(a->width + 1) * sizeof *L->first);
+    L->o0 = (long long*)GM_MALLOC((size_t)L->n * sizeof *L->o0);
+    L->h[0] = (unsigned char*)GM_MALLOC((size_t)L->n * 8);
+    for (x = 0; L->first && x < a->width; ++x) {
+        gm__taps tx = gm__taps_x(L->S, L->I, a, x);
+        L->first[x] = taps;
+        taps += tx.s1 - tx.s0;
+    }
+    L->wx = (float*)GM_MALLOC((size_t)(taps > 0 ? taps : 1) * sizeof *L->wx);
+    if (!L->first || !L->o0 || !L->h[0] || !L->wx) {
+        gm__cpu_rows_free(L);
+        return 0;
+    }
+    L->first[a->width] = taps;
+    for (x = 0; x < a->width; ++x) {
+        gm__taps tx = gm__taps_x(L->S, L->I, a, x);
+        for (s = tx.s0; s < tx.s1; ++s)
+            L->wx[L->first[x] + s - tx.s0] = gm__area_weight(&tx.cell, s);
+        for (c = 0; c < L->C; ++c)
+            L->o0[x * L->C + c] = (long long)(a->src[c] - a->src[0]) + tx.o0;
+    }
+    return 1;
 }
 
 /* L for resize a (its source, map and destination size) of S, C channels
  * by sampler I (gm__cpu_rows_take); 0 where memory runs out. */
 static int gm__cpu_rows_init(gm__cpu_rows* L, const gm__resize_args* a, int S, int C, int I)
 {
-    long long x, i, channel;
+    long long x, i, channel, ix = a->map.iscale_x;
     int c;
-    L->a = a, L->S = S, L->I = I, L->isa = gm__cpu_isa();
+    memset(L, 0, sizeof *L);
+    L->a = a, L->S = S, L->I = I, L->C = C, L->isa = gm__cpu_isa();
     L->n = a->width * C, L->edge = L->n, L->held[0] = L->held[1] = -1;
+    if (I == GM__SAMPLER_AREA_FAST) {
+        L->quad = gm__area_quad_int(S, C, a);
+        L->m = a->width * ix < a->map.src_width ? a->width * ix : a->map.src_width;
+        L->cells = L->m / ix, L->last = L->m - L->cells * ix;
+        L->plane = (int*)GM_MALLOC((size_t)(C * L->m) * sizeof *L->plane);
+        return L->plane != NULL;
+    }
+    if (I == GM__SAMPLER_AREA)
+        return gm__cpu_rows_init_area(L);
     L->o0 = (long long*)GM_MALLOC((size_t)L->n * 2 * sizeof *L->o0);
     L->w = (gm__cpu_lin_w*)GM_MALLOC((size_t)L->n * sizeof *L->w);
     L->h[0] = (unsigned char*)GM_MALLOC((size_t)L->n * 16);
@@ -233,27 +298,59 @@ static int gm__cpu_rows_init(gm__cpu_rows* L, const gm__resize_args* a, int S, i
     L->o1 = L->o0 + L->n, L->h[1] = L->h[0] + L->n * 8;
     for (x = 0; x < a->width; ++x) {
         gm__taps tx = gm__taps_x(S, I, a, x);
+        /* LINEAR_EXACT's edge columns: one tap (weight 0 on a second) */
+        const int two = I != GM__SAMPLER_LINEAR_EXACT || (tx.s0 >= 0 && tx.s0 < a->map.src_width - 1);
         if (tx.s1 < 0 && L->edge == L->n)
             L->edge = x * C; /* the right edge's one-tap columns: the last ones */
         for (c = 0; c < C; ++c) {
             i = x * C + c, channel = (long long)(a->src[c] - a->src[0]);
-            L->o0[i] = channel + tx.o0, L->o1[i] = channel + tx.o1;
-            L->w[i].q0 = tx.q0, L->w[i].q1 = tx.q1, L->w[i].w0 = 1.0f - tx.f, L->w[i].w1 = tx.f;
+            L->o0[i] = channel + tx.o0, L->o1[i] = channel + (two ? tx.o1 : tx.o0);
+            L->w[i].q0 = tx.q0, L->w[i].q1 = I == GM__SAMPLER_LINEAR_EXACT ? (int)tx.w : tx.q1;
+            L->w[i].w0 = 1.0f - tx.f, L->w[i].w1 = tx.f;
         }
     }
     return 1;
+}
+
+/* A destination row of whole-factor area, its cells' source rows ty, to
+ * out. */
+static void gm__cpu_rows_area(const gm__cpu_rows* L, const gm__taps* ty, unsigned char* out)
+{
+    const gm__resize_args* a = L->a;
+    const long long ix = a->map.iscale_x, iy = a->map.iscale_y;
+    int* p[4];
+    long long i;
+    int c;
+    for (c = 0; c < 4; ++c) /* a channel the image lacks is never read */
+        p[c] = L->plane + (c < L->C ? c : 0) * L->m;
+    for (i = 0; i < ty->n; ++i)
+        gm__cpu_area_downs[L->S][L->C - 1][L->isa]((const unsigned char*)(uintptr_t)(a->src[0] + ty->o0 + i * ty->step),
+                                                   p[0], p[1], p[2], p[3], L->m, i == 0);
+    gm__cpu_area_acrosses[L->S][L->C - 1][L->isa](p[0], p[1], p[2], p[3], ix, L->cells, L->last, ty->n, ty->n == iy,
+                                                  L->quad, 1.0f / (float)(ix * iy), out);
 }
 
 /* Destination row y of item b, its n elements (as S) to out. */
 static void gm__cpu_rows_row(gm__cpu_rows* L, long long b, long long y, unsigned char* out)
 {
     const gm__taps ty = gm__taps_y(L->S, L->I, L->a, b, y);
-    const long long want[2] = {ty.o0, ty.o1};
-    const unsigned char* row = (const unsigned char*)(uintptr_t)(L->a->src[0] + ty.o0);
-    const int e = gm__dtype_sizes[L->S];
+    const int exact = L->I == GM__SAMPLER_LINEAR_EXACT, e = gm__dtype_sizes[L->S];
+    /* LINEAR_EXACT's edge rows: the first row alone (the second may lie past the image) */
+    const int flat = exact && (ty.s0 < 0 || ty.s0 >= L->a->map.src_height - 1);
+    const long long want[2] = {ty.o0, flat ? ty.o0 : ty.o1};
+    const gm__cpu_linear_h_fn pass = exact ? gm__cpu_exact_hs[L->S][L->isa] : gm__cpu_linear_hs[L->S][L->isa];
     int slot[2], k;
     long long i;
+    if (L->I == GM__SAMPLER_AREA_FAST) {
+        gm__cpu_rows_area(L, &ty, out);
+        return;
+    }
+    if (L->I == GM__SAMPLER_AREA) {
+        gm__cpu_area_rows[L->S](L->a, L->o0, L->first, L->wx, L->C, &ty, L->h[0], out);
+        return;
+    }
     if (L->I == GM__SAMPLER_NEAREST) {
+        const unsigned char* row = (const unsigned char*)(uintptr_t)(L->a->src[0] + ty.o0);
         for (i = 0; i < L->n; ++i)
             gm__copy_bits(L->S, row + L->o0[i], out + i * e);
         return;
@@ -262,16 +359,19 @@ static void gm__cpu_rows_row(gm__cpu_rows* L, long long b, long long y, unsigned
         slot[k] = L->held[0] == want[k] ? 0 : L->held[1] == want[k] ? 1 : -1;
         if (slot[k] < 0) { /* the buffer the other row does not hold */
             slot[k] = k == 1 ? 1 - slot[0] : L->held[0] == want[1] ? 1 : 0;
-            gm__cpu_linear_hs[L->S][L->isa]((const unsigned char*)(uintptr_t)(L->a->src[0] + want[k]), L->o0, L->o1,
-                                            L->w, L->edge, L->n, L->h[slot[k]]);
+            pass((const unsigned char*)(uintptr_t)(L->a->src[0] + want[k]), L->o0, L->o1, L->w, L->edge, L->n,
+                 L->h[slot[k]]);
             L->held[slot[k]] = want[k];
         }
     }
-    gm__cpu_linear_vs[L->S][L->isa](L->h[slot[0]], L->h[slot[1]], &ty, out, L->n);
+    if (exact)
+        gm__cpu_exact_vs[L->S][L->isa](L->h[slot[0]], L->h[slot[1]], ty.w, flat, out, L->n);
+    else
+        gm__cpu_linear_vs[L->S][L->isa](L->h[slot[0]], L->h[slot[1]], &ty, out, L->n);
 }
 
 /* Resize: its plan, rows [begin, end) (numbered over the batch). The
- * linear and nearest samplers sample a row into the destination row where
+ * samplers gm__cpu_rows takes sample a row into the destination row where
  * that holds its pixels as they come (interleaved, no gaps), else into a
  * staged row whose elements are then stored one by one; memory short, or
  * another sampler: the kernel's per-pixel loop. */
@@ -286,7 +386,7 @@ static void gm__cpu_resize_part(void* p, long long begin, long long end)
     unsigned char* staged = NULL;
     long long r, x;
     int c;
-    if (gm__cpu_rows_take(k->sampler) && gm__cpu_rows_init(&L, a, k->src, C, k->sampler)) {
+    if (gm__cpu_rows_take(a, k->src, C, k->sampler) && gm__cpu_rows_init(&L, a, k->src, C, k->sampler)) {
         if (direct || (staged = (unsigned char*)GM_MALLOC((size_t)(L.n * e))) != NULL) {
             for (r = begin; r < end; ++r) {
                 long long b = r / a->height, y = r % a->height;
@@ -366,7 +466,7 @@ static void gm__cpu_prep_row_of(const gm__cpu_prep* P, long long b, long long y,
 }
 
 /* The pre-process: its plan, rows [begin, end) (numbered over the items).
- * An item resized by the linear or nearest sampler has its rows sampled as
+ * An item resized by a sampler gm__cpu_rows takes has its rows sampled as
  * gm_resize's are, into a row the destination row is made from
  * (gm__cpu_prep_row_of); the other items, and any where memory is short,
  * run the kernel's per-pixel code. */
@@ -404,7 +504,7 @@ static void gm__cpu_prep_part(void* p, long long begin, long long end)
             gm__prep_source(it, P.C, &src);
             src.width = it->width, src.height = it->height, src.batch = 1;
             /* the sampled row, the runs and a staged run */
-            if (gm__cpu_rows_take(it->map.sampler) && it->width > 0 &&
+            if (gm__cpu_rows_take(&src, P.S, P.C, it->map.sampler) && it->width > 0 &&
                 gm__cpu_rows_init(&L, &src, P.S, P.C, it->map.sampler) &&
                 (sampled = (unsigned char*)GM_MALLOC((size_t)(L.n * P.es * 2 + it->width * 8))) == NULL)
                 gm__cpu_rows_free(&L);

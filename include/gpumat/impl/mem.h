@@ -118,6 +118,8 @@ static gm_status gm__check_where(const char* fn, gm_where where, int allow_auto)
                     allow_auto ? " or GM_AUTO" : " (GM_AUTO is for allocation only)");
 }
 
+#define GM__HOST_ALIGN 64
+
 static gm_status gm__alloc(const char* fn, gm_mat* m, const gm_desc* d, gm__given given, gm_where where)
 {
     gm__CUcontext ctx;
@@ -138,9 +140,12 @@ static gm_status gm__alloc(const char* fn, gm_mat* m, const gm_desc* d, gm__give
     if ((uint64_t)bytes > (uint64_t)SIZE_MAX)
         return gm__fail(GM_ERR_SIZE, "%s: %lld bytes do not fit size_t", fn, (long long)bytes);
     if (where == GM_HOST) {
-        m->owned = m->data = GM_MALLOC((size_t)bytes);
-        if (!m->data)
+        /* data at a 64-byte line, as OpenCV's allocations are: the CPU path's
+         * stores past the caches fill whole lines (impl/cpu.h) */
+        if ((uint64_t)bytes > (uint64_t)SIZE_MAX - GM__HOST_ALIGN + 1 ||
+            !(m->owned = GM_MALLOC((size_t)bytes + GM__HOST_ALIGN - 1)))
             return gm__fail(GM_ERR_NO_MEMORY, "%s: malloc of %lld bytes failed", fn, (long long)bytes);
+        m->data = (void*)(((uintptr_t)m->owned + GM__HOST_ALIGN - 1) & ~(uintptr_t)(GM__HOST_ALIGN - 1));
         return GM_OK;
     }
     if (where == GM_PINNED) {
