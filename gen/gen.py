@@ -175,19 +175,20 @@ def emit_kernels():
                                           % (kind, t, kind, t) for t in M.DTYPE_NAMES)
     area_dtypes = ["u8", "s8", "u16", "s16"]
     exact = "\n".join("GM__CPU_EXACT(gm__cpu_exact_h_%s, gm__cpu_exact_v_%s, %s, %d)"
-                      % (t, t, M.enum(t), size_of[t]) for t in area_dtypes)
+                      % (t, t, M.enum(t), size_of[t]) for t in M.EXACT_DTYPES)
     exact_table = lambda kind: "\n".join(
         "    {gm__cpu_exact_%s_%s GM__CPU_AVX2_ENTRY(gm__cpu_exact_%s_%s)}," % (kind, t, kind, t)
-        if t in area_dtypes else "    {0}," for t in M.DTYPE_NAMES)
+        if t in M.EXACT_DTYPES else "    {0}," for t in M.DTYPE_NAMES)
     area = "\n".join("GM__CPU_AREA(gm__cpu_area_down_%s_%d, gm__cpu_area_across_%s_%d, %s, %d, %d)"
                      % (t, c, t, c, M.enum(t), size_of[t], c) for t in area_dtypes for c in M.CHANNELS)
     area_table = lambda kind: "\n".join(
         "    {%s}," % ", ".join("{gm__cpu_area_%s_%s_%d GM__CPU_AVX2_ENTRY(gm__cpu_area_%s_%s_%d)}"
                                % (kind, t, c, kind, t, c) if t in area_dtypes else "{0}" for c in M.CHANNELS)
         for t in M.DTYPE_NAMES)
-    area_row = "\n".join("GM__CPU_AREA_ROW(gm__cpu_area_row_%s, %s, %d)" % (t, M.enum(t), size_of[t])
-                         for t in M.DTYPE_NAMES)
-    area_row_table = ", ".join("gm__cpu_area_row_%s" % t for t in M.DTYPE_NAMES)
+    area_row = "\n".join("GM__CPU_AREA_ROW(gm__cpu_area_row_%s, %s, %d)\n"
+                         "GM__CPU_AREA_FAST_ROW(gm__cpu_area_fast_row_%s, %s, %d)"
+                         % (t, M.enum(t), size_of[t], t, M.enum(t), size_of[t]) for t in M.DTYPE_NAMES)
+    area_row_table = lambda kind: ", ".join("gm__cpu_%s_%s" % (kind, t) for t in M.DTYPE_NAMES)
     prep_row = lookup(rows, "prep", [M.DTYPE_NAMES, M.DTYPE_NAMES, M.CHANNELS, M.SAMPLERS],
                       lambda k: (k.src, k.dst, k.channels, k.sampler))
     cpu_prep = "\n".join("static void gm__cpu_prep_%s_%s(const gm__prep_args* a, int c, long long b, long long y, "
@@ -295,11 +296,10 @@ static const gm__cpu_linear_v_fn gm__cpu_linear_vs[GM_DTYPE_COUNT][GM__CPU_ISAS]
 };
 
 /* LINEAR_EXACT along rows and down columns (impl/cpu.h), [dtype][instruction
- * set], 0 for the dtypes whose rows need more than long long (s32) or
- * that have none. */
+ * set], 0 for the dtypes that have none (floating: it is LINEAR). */
 %s
 
-static const gm__cpu_linear_h_fn gm__cpu_exact_hs[GM_DTYPE_COUNT][GM__CPU_ISAS] = {
+static const gm__cpu_exact_h_fn gm__cpu_exact_hs[GM_DTYPE_COUNT][GM__CPU_ISAS] = {
 %s
 };
 static const gm__cpu_exact_v_fn gm__cpu_exact_vs[GM_DTYPE_COUNT][GM__CPU_ISAS] = {
@@ -318,10 +318,12 @@ static const gm__cpu_area_across_fn gm__cpu_area_acrosses[GM_DTYPE_COUNT][4][GM_
 %s
 };
 
-/* The general INTER_AREA along rows (impl/cpu.h), per dtype. */
+/* INTER_AREA along rows, one tap at a time (impl/cpu.h): general, and by
+ * whole factors where the planes above are not taken; per dtype. */
 %s
 
 static const gm__cpu_area_row_fn gm__cpu_area_rows[GM_DTYPE_COUNT] = {%s};
+static const gm__cpu_area_fast_row_fn gm__cpu_area_fast_rows[GM_DTYPE_COUNT] = {%s};
 
 /* The row of the pre-process kernel, -1 where there is none:
  * [src][dst][source channels - 1][sampler]. */
@@ -341,7 +343,8 @@ static const gm__cpu_prep_fn gm__cpu_prep_fns[GM_DTYPE_COUNT][GM_DTYPE_COUNT] = 
        sizes, dnames, cpu, cpu_table, movers, max(elements) + 1, mover_table("unzip"),
        max(elements) + 1, mover_table("zip"), resize_row, cpu_resize, cpu_resize_table, linear,
        linear_table("h"), linear_table("v"), exact, exact_table("h"), exact_table("v"), area, area_table("down"),
-       area_table("across"), area_row, area_row_table, prep_row, cpu_prep, cpu_prep_table)
+       area_table("across"), area_row, area_row_table("area_row"),
+       area_row_table("area_fast_row"), prep_row, cpu_prep, cpu_prep_table)
 
 
 VIEWS_INTRO = """\

@@ -385,59 +385,66 @@ typedef void (*gm__cpu_linear_v_fn)(const void* GM__RESTRICT, const void* GM__RE
 #endif
 #define GM__CPU_LINEAR(h, v, S, E) GM__CPU_TWICE(GM__CPU_LINEAR_DEF, h, v, S, E)
 
-/* INTER_LINEAR_EXACT of the 8- and 16-bit integers along rows and down
- * columns (resize.inc's gm__exact_row and gm__resize_exact), taking the
- * linear sampler's taps: element k from row + o0[k] and row + o1[k] by the
- * weight w[k].q1 in `bits` fractional bits (an edge column: o1 = o0, weight
- * 0); two such rows by the row weight wy, or the first alone where the row
- * is an edge (flat). u8 fits int, the others need long long. */
-#define GM__CPU_EXACT_H(T)                                                                                  \
-    do {                                                                                                    \
-        T* H = (T*)h;                                                                                       \
-        for (k = 0; k < n; ++k)                                                                             \
-            H[k] = (T)(one - w[k].q1) * gm__decode_i(S, row + o0[k]) + (T)w[k].q1 * gm__decode_i(S, row + o1[k]); \
-    } while (0)
+/* INTER_LINEAR_EXACT of the integers along rows and down columns
+ * (resize.inc's gm__exact_row and gm__resize_exact), taking the linear
+ * sampler's taps: element k from row + o0[k] and row + o1[k] by the weight
+ * q[k] in `bits` fractional bits (an edge column: o1 = o0, weight 0); two
+ * such rows by the row weight wy, or the first alone where the row is an
+ * edge (flat). u8 fits int, the others need long long, s32 its products
+ * rounded back to 32 bits (gm__exact_mul32). */
 static GM__ALWAYS_INLINE void gm__cpu_exact_h(int S, const unsigned char* row, const long long* o0, const long long* o1,
-                                              const gm__cpu_lin_w* w, long long n, void* h)
+                                              const long long* q, long long n, void* h)
 {
     const long long one = 1LL << gm__exact_bits(S);
     long long k;
-    if (S == GM_U8)
-        GM__CPU_EXACT_H(int);
-    else
-        GM__CPU_EXACT_H(long long);
+    for (k = 0; k < n; ++k) {
+        long long v = (one - q[k]) * gm__decode_i(S, row + o0[k]) + q[k] * gm__decode_i(S, row + o1[k]);
+        if (S == GM_U8)
+            ((int*)h)[k] = (int)v;
+        else
+            ((long long*)h)[k] = v;
+    }
 }
 
-#define GM__CPU_EXACT_V(T)                                                                                         \
-    do {                                                                                                           \
-        const T *H0 = (const T*)h0, *H1 = (const T*)h1, q0 = (T)(one - wy), q1 = (T)wy, half = (T)(one >> 1),    \
-                halves = (T)(one * one >> 1);                                                                      \
-        if (flat)                                                                                                  \
-            GM__CPU_EACH(n, k, B, gm__encode_i(S, out + k * E, (int)((H0[k] + half) >> bits)));                   \
-        else                                                                                                       \
-            GM__CPU_EACH(n, k, B, gm__encode_i(S, out + k * E, (int)((q0 * H0[k] + q1 * H1[k] + halves) >> 2 * bits))); \
-    } while (0)
 static GM__ALWAYS_INLINE void gm__cpu_exact_v(int B, int S, int E, const void* GM__RESTRICT h0,
                                               const void* GM__RESTRICT h1, long long wy, int flat,
                                               unsigned char* GM__RESTRICT out, long long n)
 {
     const int bits = gm__exact_bits(S);
-    const long long one = 1LL << bits;
-    if (S == GM_U8)
-        GM__CPU_EXACT_V(int);
-    else
-        GM__CPU_EXACT_V(long long);
+    const long long one = 1LL << bits, half = one >> 1;
+    if (S == GM_U8) {
+        const int *H0 = (const int*)h0, *H1 = (const int*)h1, q0 = (int)(one - wy), q1 = (int)wy;
+        const int half8 = (int)half, halves = (int)(one * one >> 1);
+        if (flat)
+            GM__CPU_EACH(n, k, B, gm__encode_i(S, out + k * E, (H0[k] + half8) >> 8));
+        else
+            GM__CPU_EACH(n, k, B, gm__encode_i(S, out + k * E, (q0 * H0[k] + q1 * H1[k] + halves) >> 16));
+    } else {
+        const long long *H0 = (const long long*)h0, *H1 = (const long long*)h1;
+        if (flat)
+            GM__CPU_EACH(n, k, B, gm__encode_i(S, out + k * E, (int)((H0[k] + half) >> bits)));
+        else if (bits == 32)
+            GM__CPU_EACH(n, k, B,
+                         gm__encode_i(S, out + k * E,
+                                      (int)((gm__exact_mul32(H0[k], one - wy) + gm__exact_mul32(H1[k], wy) + half) >>
+                                            32)));
+        else
+            GM__CPU_EACH(n, k, B,
+                         gm__encode_i(S, out + k * E,
+                                      (int)(((one - wy) * H0[k] + wy * H1[k] + (one * one >> 1)) >> 2 * bits)));
+    }
 }
 
+typedef void (*gm__cpu_exact_h_fn)(const unsigned char*, const long long*, const long long*, const long long*,
+                                   long long, void*);
 typedef void (*gm__cpu_exact_v_fn)(const void* GM__RESTRICT, const void* GM__RESTRICT, long long, int,
                                    unsigned char* GM__RESTRICT, long long);
 
 #define GM__CPU_EXACT_DEF(h, v, attr, B, S, E)                                                                   \
-    static attr void h(const unsigned char* row, const long long* o0, const long long* o1, const gm__cpu_lin_w* w, \
-                       long long edge, long long n, void* out)                                                   \
+    static attr void h(const unsigned char* row, const long long* o0, const long long* o1, const long long* q,   \
+                       long long n, void* out)                                                                   \
     {                                                                                                            \
-        (void)edge;                                                                                              \
-        gm__cpu_exact_h(S, row, o0, o1, w, n, out);                                                              \
+        gm__cpu_exact_h(S, row, o0, o1, q, n, out);                                                              \
     }                                                                                                            \
     static attr void v(const void* GM__RESTRICT h0, const void* GM__RESTRICT h1, long long wy, int flat,         \
                        unsigned char* GM__RESTRICT out, long long n)                                             \
@@ -546,6 +553,86 @@ typedef void (*gm__cpu_area_across_fn)(const int* GM__RESTRICT, const int* GM__R
         gm__cpu_area_across(B, S, E, C, p0, p1, p2, p3, ix, cells, last, ny, whole, quad, inv, out);               \
     }
 #define GM__CPU_AREA(down, across, S, E, C) GM__CPU_TWICE(GM__CPU_AREA_DEF, down, across, S, E, C)
+
+/* INTER_AREA by whole factors along rows where the order of a cell's adds
+ * shows in its mean (resize.inc's gm__resize_area_fast, for what the
+ * planes above do not take): the source rows of a destination row read in
+ * turn, each cell's taps added as OpenCV adds them, row by row, left to
+ * right: a whole cell in runs of four taps (part) added to the sum, a 2x2
+ * of floats as two pairs, a cut cell one tap at a time; in the dtype's
+ * work (an integer's run exact). part and sum hold the row's elements as
+ * doubles, which hold every work value exactly. */
+static GM__ALWAYS_INLINE void gm__cpu_area_fast_row(int S, int E, const gm__resize_args* a, int C, const gm__taps* ty,
+                                                    double* part, double* sum, unsigned char* out)
+{
+    const long long ix = a->map.iscale_x, iy = a->map.iscale_y, n = ix * iy, runs = n / 4 * 4, sw = a->map.src_width;
+    const int work = gm__resize_work(S), floats = S == GM_F32 || S == GM_F16 || S == GM_BF16;
+    const int quad = gm__area_quad_int(S, C, a), integer = work == GM__WORK_FIXED || gm__is_int(S);
+    long long i, x, t, k;
+    int c;
+    for (k = 0; k < a->width * C; ++k)
+        part[k] = sum[k] = 0.0;
+    for (i = 0; i < ty->n; ++i)
+        for (x = 0; x < a->width; ++x) {
+            const long long nx = sw - x * ix < ix ? sw - x * ix : ix;
+            const int whole = nx == ix && ty->n == iy;
+            const int pairs = whole && floats && ix == 2 && iy == 2 && (C == 4 || (C == 1 && x < ((sw / 2) & ~3LL)));
+            for (c = 0; c < C; ++c) {
+                const unsigned char* p = (const unsigned char*)(uintptr_t)(a->src[c] + ty->o0 + i * ty->step) +
+                                         x * ix * a->src_xstride;
+                k = x * C + c;
+                for (t = i * nx; t < (i + 1) * nx; ++t, p += a->src_xstride) {
+                    const double v = work == GM__WORK_DOUBLE ? gm__decode_d(S, p)
+                                     : integer             ? (double)gm__decode_i(S, p)
+                                                           : (double)gm__decode_f(S, p, 1);
+                    if (!whole) /* one by one */
+                        sum[k] = work == GM__WORK_FLOAT ? (double)((float)sum[k] + gm__decode_f(S, p, 1)) : sum[k] + v;
+                    else if (quad) /* OpenCV's integer 2x2 mean: the exact total */
+                        sum[k] += v;
+                    else if (pairs) { /* (a + b) + (c + d) */
+                        if (t == 2)
+                            sum[k] = part[k];
+                        part[k] = t % 2 == 0 ? v : (double)((float)part[k] + (float)v);
+                    } else { /* runs of four, then single taps */
+                        part[k] = t >= runs || t % 4 == 0 ? v
+                                  : floats               ? (double)((float)part[k] + (float)v)
+                                                         : part[k] + v;
+                        if (t >= runs || t % 4 == 3)
+                            sum[k] = work == GM__WORK_FLOAT ? (double)((float)sum[k] + (float)part[k]) : sum[k] + part[k];
+                    }
+                }
+            }
+        }
+    for (x = 0; x < a->width; ++x) {
+        const long long nx = sw - x * ix < ix ? sw - x * ix : ix;
+        const int whole = nx == ix && ty->n == iy;
+        const int pairs = whole && floats && ix == 2 && iy == 2 && (C == 4 || (C == 1 && x < ((sw / 2) & ~3LL)));
+        for (c = 0; c < C; ++c) {
+            unsigned char* o = out + (x * C + c) * E;
+            k = x * C + c;
+            if (!whole)
+                gm__encode_f(S, o, (float)sum[k] / (float)(nx * ty->n), 0);
+            else if (quad)
+                gm__encode_i(S, o, gm__quad_mean((int)sum[k], 0));
+            else if (pairs)
+                gm__encode_f(S, o, GM__MUL_F((float)sum[k] + (float)part[k], 0.25f), 0);
+            else if (work == GM__WORK_DOUBLE)
+                gm__encode_d(S, o, GM__MUL_D(sum[k], (double)(1.0f / (float)n)));
+            else
+                gm__encode_f(S, o, GM__MUL_F((float)sum[k], 1.0f / (float)n), 0);
+        }
+    }
+}
+
+typedef void (*gm__cpu_area_fast_row_fn)(const gm__resize_args*, int, const gm__taps*, double*, double*,
+                                         unsigned char*);
+
+#define GM__CPU_AREA_FAST_ROW(name, S, E)                                                                   \
+    static void name(const gm__resize_args* a, int C, const gm__taps* ty, double* part, double* sum,         \
+                     unsigned char* out)                                                                     \
+    {                                                                                                        \
+        gm__cpu_area_fast_row(S, E, a, C, ty, part, sum, out);                                               \
+    }
 
 /* INTER_AREA's general downscale along rows (resize.inc's gm__resize_area):
  * for a destination row of resize a (C channels), each source row of its

@@ -191,24 +191,25 @@ static void gm__cpu_xform(const gm__xform_args* a, int S, int D, int cs, int cd)
         gm__parallel(gm__cpu_xform_part, &J, rows * J.blocks, gm__cpu_part_bytes / bytes + 1);
 }
 
-/* A resize's rows on the CPU by the linear, the nearest or the
- * whole-factor area sampler, as OpenCV runs them. Linear: each source
- * row's pass along the row (gm__cpu_linear_h) computed once, into one of
- * two row buffers, for every destination row that reads it; two such rows
- * combined down the columns (gm__cpu_linear_v). Nearest: each element
+/* A resize's rows on the CPU, every sampler as OpenCV runs it. Linear (and
+ * LINEAR_EXACT, gm__cpu_exact_h and _v): each source row's pass along the
+ * row (gm__cpu_linear_h) computed once, into one of two row buffers, for
+ * every destination row that reads it; two such rows combined down the
+ * columns (gm__cpu_linear_v). Nearest: each element
  * copied from its tap. A destination element's taps are found once
  * (resize.inc's gm__taps_x). Whole-factor area: a row's cells added down
- * the columns into planes, then along them (gm__cpu_area_down, _across).
- * General area: each source row weighted along it, then added down the
- * columns (gm__cpu_area_row). */
+ * the columns into planes, then along them (gm__cpu_area_down, _across),
+ * where a cell sums exactly in int; else each tap in turn
+ * (gm__cpu_area_fast_row). General area: each source row weighted along
+ * it, then added down the columns (gm__cpu_area_row). */
 typedef struct gm__cpu_rows {
     const gm__resize_args* a;
     int S, I, C, isa, quad;     /* quad: area cells of OpenCV's integer 2x2 mean */
     long long n, edge, held[2]; /* held: the source rows (byte offsets) in h */
-    long long *o0, *o1;
+    long long *o0, *o1, *q;     /* q: LINEAR_EXACT's weights */
     gm__cpu_lin_w* w;
     unsigned char* h[2];
-    int* plane; /* whole-factor area: C planes of m sums, for `cells` whole cells and a cut one `last` wide */
+    int* plane;       /* whole-factor area: C planes of m sums, `cells` whole cells and a cut one `last` wide */
     long long m, cells, last;
     long long* first; /* general area: pixel x's weights wx[first[x]] to wx[first[x + 1] - 1] */
     float* wx;
@@ -216,28 +217,31 @@ typedef struct gm__cpu_rows {
 
 static void gm__cpu_rows_free(gm__cpu_rows* L)
 {
-    GM_FREE(L->o0), GM_FREE(L->w), GM_FREE(L->h[0]), GM_FREE(L->plane), GM_FREE(L->first), GM_FREE(L->wx);
+    GM_FREE(L->o0), GM_FREE(L->w), GM_FREE(L->q), GM_FREE(L->h[0]), GM_FREE(L->plane), GM_FREE(L->first),
+        GM_FREE(L->wx);
 }
 
-/* Whether the rows above take resize a of S, C channels, by sampler I:
- * linear, nearest and general area; LINEAR_EXACT but of s32; whole-factor
- * area where a cell sums exactly in int
- * (u8, or OpenCV's integer 2x2 mean), the source's channels interleave and
- * every cell has a tap. */
-static int gm__cpu_rows_take(const gm__resize_args* a, int S, int C, int I)
+/* Whether the rows above take resize a by sampler I: every sampler, but
+ * whole-factor area only where every cell has a tap. */
+static int gm__cpu_rows_take(const gm__resize_args* a, int I)
 {
-    const long long e = gm__dtype_sizes[S], ix = a->map.iscale_x, iy = a->map.iscale_y;
+    if (I == GM__SAMPLER_AREA_FAST)
+        return (a->width - 1) * a->map.iscale_x < a->map.src_width &&
+               (a->height - 1) * a->map.iscale_y < a->map.src_height;
+    return 1;
+}
+
+/* Whether whole-factor area of resize a (S, C channels) takes the integer
+ * planes: a cell sums exactly in int (u8, or OpenCV's integer 2x2 mean)
+ * and the source's channels interleave. */
+static int gm__cpu_area_planes(const gm__resize_args* a, int S, int C)
+{
+    const long long e = gm__dtype_sizes[S];
     int c, interleaved = a->src_xstride == C * e;
-    if (I == GM__SAMPLER_LINEAR || I == GM__SAMPLER_NEAREST || I == GM__SAMPLER_AREA)
-        return 1;
-    if (I == GM__SAMPLER_LINEAR_EXACT)
-        return gm__cpu_exact_hs[S][0] != NULL;
-    if (I != GM__SAMPLER_AREA_FAST || !gm__cpu_area_downs[S][C - 1][0] || (S != GM_U8 && !gm__area_quad_int(S, C, a)))
-        return 0;
     for (c = 1; c < C; ++c)
         interleaved &= (long long)(a->src[c] - a->src[0]) == c * e;
-    return interleaved && ix * iy <= 1LL << 23 && (a->width - 1) * ix < a->map.src_width &&
-           (a->height - 1) * iy < a->map.src_height;
+    return interleaved && gm__cpu_area_downs[S][C - 1][0] && (S == GM_U8 || gm__area_quad_int(S, C, a)) &&
+           a->map.iscale_x * a->map.iscale_y <= 1LL << 23;
 }
 
 /* L's taps for the general area sampler; 0 where memory runs out. */
@@ -279,19 +283,27 @@ static int gm__cpu_rows_init(gm__cpu_rows* L, const gm__resize_args* a, int S, i
     memset(L, 0, sizeof *L);
     L->a = a, L->S = S, L->I = I, L->C = C, L->isa = gm__cpu_isa();
     L->n = a->width * C, L->edge = L->n, L->held[0] = L->held[1] = -1;
-    if (I == GM__SAMPLER_AREA_FAST) {
+    if (I == GM__SAMPLER_AREA_FAST && gm__cpu_area_planes(a, S, C)) {
         L->quad = gm__area_quad_int(S, C, a);
         L->m = a->width * ix < a->map.src_width ? a->width * ix : a->map.src_width;
         L->cells = L->m / ix, L->last = L->m - L->cells * ix;
         L->plane = (int*)GM_MALLOC((size_t)(C * L->m) * sizeof *L->plane);
         return L->plane != NULL;
     }
+    if (I == GM__SAMPLER_AREA_FAST) { /* each tap in turn: a part and a sum an element */
+        if (!(L->h[0] = (unsigned char*)GM_MALLOC((size_t)L->n * 16)))
+            return 0;
+        L->h[1] = L->h[0] + L->n * 8;
+        return 1;
+    }
     if (I == GM__SAMPLER_AREA)
         return gm__cpu_rows_init_area(L);
     L->o0 = (long long*)GM_MALLOC((size_t)L->n * 2 * sizeof *L->o0);
     L->w = (gm__cpu_lin_w*)GM_MALLOC((size_t)L->n * sizeof *L->w);
     L->h[0] = (unsigned char*)GM_MALLOC((size_t)L->n * 16);
-    if (!L->o0 || !L->w || !L->h[0]) {
+    if (I == GM__SAMPLER_LINEAR_EXACT)
+        L->q = (long long*)GM_MALLOC((size_t)L->n * sizeof *L->q);
+    if (!L->o0 || !L->w || !L->h[0] || (I == GM__SAMPLER_LINEAR_EXACT && !L->q)) {
         gm__cpu_rows_free(L);
         return 0;
     }
@@ -305,8 +317,9 @@ static int gm__cpu_rows_init(gm__cpu_rows* L, const gm__resize_args* a, int S, i
         for (c = 0; c < C; ++c) {
             i = x * C + c, channel = (long long)(a->src[c] - a->src[0]);
             L->o0[i] = channel + tx.o0, L->o1[i] = channel + (two ? tx.o1 : tx.o0);
-            L->w[i].q0 = tx.q0, L->w[i].q1 = I == GM__SAMPLER_LINEAR_EXACT ? (int)tx.w : tx.q1;
-            L->w[i].w0 = 1.0f - tx.f, L->w[i].w1 = tx.f;
+            L->w[i].q0 = tx.q0, L->w[i].q1 = tx.q1, L->w[i].w0 = 1.0f - tx.f, L->w[i].w1 = tx.f;
+            if (L->q)
+                L->q[i] = tx.w;
         }
     }
     return 1;
@@ -338,11 +351,14 @@ static void gm__cpu_rows_row(gm__cpu_rows* L, long long b, long long y, unsigned
     /* LINEAR_EXACT's edge rows: the first row alone (the second may lie past the image) */
     const int flat = exact && (ty.s0 < 0 || ty.s0 >= L->a->map.src_height - 1);
     const long long want[2] = {ty.o0, flat ? ty.o0 : ty.o1};
-    const gm__cpu_linear_h_fn pass = exact ? gm__cpu_exact_hs[L->S][L->isa] : gm__cpu_linear_hs[L->S][L->isa];
     int slot[2], k;
     long long i;
-    if (L->I == GM__SAMPLER_AREA_FAST) {
+    if (L->I == GM__SAMPLER_AREA_FAST && L->plane) {
         gm__cpu_rows_area(L, &ty, out);
+        return;
+    }
+    if (L->I == GM__SAMPLER_AREA_FAST) {
+        gm__cpu_area_fast_rows[L->S](L->a, L->C, &ty, (double*)(void*)L->h[0], (double*)(void*)L->h[1], out);
         return;
     }
     if (L->I == GM__SAMPLER_AREA) {
@@ -359,8 +375,11 @@ static void gm__cpu_rows_row(gm__cpu_rows* L, long long b, long long y, unsigned
         slot[k] = L->held[0] == want[k] ? 0 : L->held[1] == want[k] ? 1 : -1;
         if (slot[k] < 0) { /* the buffer the other row does not hold */
             slot[k] = k == 1 ? 1 - slot[0] : L->held[0] == want[1] ? 1 : 0;
-            pass((const unsigned char*)(uintptr_t)(L->a->src[0] + want[k]), L->o0, L->o1, L->w, L->edge, L->n,
-                 L->h[slot[k]]);
+            const unsigned char* row = (const unsigned char*)(uintptr_t)(L->a->src[0] + want[k]);
+            if (exact)
+                gm__cpu_exact_hs[L->S][L->isa](row, L->o0, L->o1, L->q, L->n, L->h[slot[k]]);
+            else
+                gm__cpu_linear_hs[L->S][L->isa](row, L->o0, L->o1, L->w, L->edge, L->n, L->h[slot[k]]);
             L->held[slot[k]] = want[k];
         }
     }
@@ -386,7 +405,7 @@ static void gm__cpu_resize_part(void* p, long long begin, long long end)
     unsigned char* staged = NULL;
     long long r, x;
     int c;
-    if (gm__cpu_rows_take(a, k->src, C, k->sampler) && gm__cpu_rows_init(&L, a, k->src, C, k->sampler)) {
+    if (gm__cpu_rows_take(a, k->sampler) && gm__cpu_rows_init(&L, a, k->src, C, k->sampler)) {
         if (direct || (staged = (unsigned char*)GM_MALLOC((size_t)(L.n * e))) != NULL) {
             for (r = begin; r < end; ++r) {
                 long long b = r / a->height, y = r % a->height;
@@ -504,7 +523,7 @@ static void gm__cpu_prep_part(void* p, long long begin, long long end)
             gm__prep_source(it, P.C, &src);
             src.width = it->width, src.height = it->height, src.batch = 1;
             /* the sampled row, the runs and a staged run */
-            if (gm__cpu_rows_take(&src, P.S, P.C, it->map.sampler) && it->width > 0 &&
+            if (gm__cpu_rows_take(&src, it->map.sampler) && it->width > 0 &&
                 gm__cpu_rows_init(&L, &src, P.S, P.C, it->map.sampler) &&
                 (sampled = (unsigned char*)GM_MALLOC((size_t)(L.n * P.es * 2 + it->width * 8))) == NULL)
                 gm__cpu_rows_free(&L);
