@@ -9,9 +9,9 @@
  * them folds and the loops vectorise. Resize and the pre-process sample
  * the linear sampler along rows and down columns (gm__cpu_linear_h, _v),
  * LINEAR_EXACT alike (gm__cpu_exact_h, _v), whole-factor INTER_AREA down
- * columns and along rows (gm__cpu_area_down, _across) and the general one
- * row by row (gm__cpu_area_row), the other samplers by their kernels'
- * per-pixel code. */
+ * columns and along rows (gm__cpu_area_down, _across) or tap by tap
+ * (gm__cpu_area_fast_row), the general one row by row (gm__cpu_area_row),
+ * nearest by copies (cpu_run.h). */
 
 #if defined(__GNUC__)
 #define GM__ALWAYS_INLINE __attribute__((always_inline)) inline

@@ -4,9 +4,9 @@
  * a contiguous run (where it is not one already), each destination channel
  * is converted from its source channel's run, and interleaved destination
  * channels are put together (impl/cpu.h's loops); large destinations are
- * written past the caches. Resize and the pre-process sample the linear,
- * nearest and whole-factor area samplers along rows (gm__cpu_rows), the
- * others by their kernels' per-pixel loops. The blocks or rows are shared out among the
+ * written past the caches. Resize and the pre-process sample along rows
+ * (gm__cpu_rows), every sampler; the kernels' per-pixel loops run only
+ * where memory runs short. The blocks or rows are shared out among the
  * pool's threads (pool.h). */
 
 /* Pixels a block: a block's staged runs (4 channels of 8 bytes each way,
@@ -195,9 +195,9 @@ static void gm__cpu_xform(const gm__xform_args* a, int S, int D, int cs, int cd)
  * LINEAR_EXACT, gm__cpu_exact_h and _v): each source row's pass along the
  * row (gm__cpu_linear_h) computed once, into one of two row buffers, for
  * every destination row that reads it; two such rows combined down the
- * columns (gm__cpu_linear_v). Nearest: each element
- * copied from its tap. A destination element's taps are found once
- * (resize.inc's gm__taps_x). Whole-factor area: a row's cells added down
+ * columns (gm__cpu_linear_v). Nearest: each element copied from its tap.
+ * A destination element's taps are found once (resize.inc's gm__taps_x).
+ * Whole-factor area: a row's cells added down
  * the columns into planes, then along them (gm__cpu_area_down, _across),
  * where a cell sums exactly in int; else each tap in turn
  * (gm__cpu_area_fast_row). General area: each source row weighted along
@@ -372,10 +372,10 @@ static void gm__cpu_rows_row(gm__cpu_rows* L, long long b, long long y, unsigned
         return;
     }
     for (k = 0; k < 2; ++k) {
+        const unsigned char* row = (const unsigned char*)(uintptr_t)(L->a->src[0] + want[k]);
         slot[k] = L->held[0] == want[k] ? 0 : L->held[1] == want[k] ? 1 : -1;
         if (slot[k] < 0) { /* the buffer the other row does not hold */
             slot[k] = k == 1 ? 1 - slot[0] : L->held[0] == want[1] ? 1 : 0;
-            const unsigned char* row = (const unsigned char*)(uintptr_t)(L->a->src[0] + want[k]);
             if (exact)
                 gm__cpu_exact_hs[L->S][L->isa](row, L->o0, L->o1, L->q, L->n, L->h[slot[k]]);
             else
@@ -389,11 +389,11 @@ static void gm__cpu_rows_row(gm__cpu_rows* L, long long b, long long y, unsigned
         gm__cpu_linear_vs[L->S][L->isa](L->h[slot[0]], L->h[slot[1]], &ty, out, L->n);
 }
 
-/* Resize: its plan, rows [begin, end) (numbered over the batch). The
- * samplers gm__cpu_rows takes sample a row into the destination row where
- * that holds its pixels as they come (interleaved, no gaps), else into a
- * staged row whose elements are then stored one by one; memory short, or
- * another sampler: the kernel's per-pixel loop. */
+/* Resize: its plan, rows [begin, end) (numbered over the batch). A row is
+ * sampled (gm__cpu_rows) into the destination row where that holds its
+ * pixels as they come (interleaved, no gaps), else into a staged row whose
+ * elements are then stored one by one; memory short, or a whole-factor
+ * cell without a tap: the kernel's per-pixel loop. */
 static void gm__cpu_resize_part(void* p, long long begin, long long end)
 {
     const gm__plan* plan = (const gm__plan*)p;
