@@ -279,13 +279,13 @@ static void test_fresh_thread_device(void)
 
 /* ------------------------------------------------------ allocation, wrap */
 
-/* After a failed gm_alloc*/
 /* An allocation m owns, its data where gpumat puts it: device memory as
  * the driver gives it, pageable host memory at the next 64-byte line. */
 #define OWNS(m)                                                                                       \
     ((m).owned && (char*)(m).data >= (char*)(m).owned && (char*)(m).data - (char*)(m).owned < 64 &&  \
      ((m).where != GM_HOST || (uintptr_t)(m).data % 64 == 0))
 
+/* After a failed gm_alloc*/
 /* or gm_wrap*, *m must be safe to gm_free: nothing owned, no data. */
 #define CHECK_SAFE(m) CHECK((m).owned == NULL && (m).data == NULL, "failed call left data %p owned %p", (m).data, (m).owned)
 
@@ -353,8 +353,7 @@ static void test_alloc(void)
     EXPECT(gm_alloc_host(&m, (int64_t)1 << 40, 1, GM_U8, 1, GM_HWC, 0), GM_ERR_SIZE, "gm_alloc_host", "width", NULL);
     CHECK_SAFE(m);
     s = gm_alloc_host(&m, 5, 3, GM_F16, 3, GM_CHW, 0);
-    CHECK(s == GM_OK && m.where == GM_HOST && OWNS(m), "pageable gm_alloc_host: %s",
-          gm_last_error());
+    CHECK(s == GM_OK && m.where == GM_HOST && OWNS(m), "pageable gm_alloc_host: %s", gm_last_error());
     gm_free(&m);
     s = gm_alloc_host(&m, 5, 3, GM_U8, 3, GM_HWC, 1);
     CHECK(s == GM_OK ? m.where == GM_PINNED && m.data != NULL : is_no_gpu(s),
