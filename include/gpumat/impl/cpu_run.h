@@ -437,7 +437,7 @@ typedef struct gm__cpu_prep {
  * span taken apart into a run per source channel (runs: C runs of the
  * item's width), each destination channel converted from its run as a
  * transform's (gm__cpu_convert; through staged where the destination's
- * pixels are not adjacent); the pad computed once a side and copied. */
+ * pixels are not adjacent); the pad computed once a row and copied. */
 static void gm__cpu_prep_row_of(const gm__cpu_prep* P, long long b, long long y, const unsigned char* sampled,
                                 unsigned char* runs, unsigned char* staged)
 {
@@ -447,7 +447,7 @@ static void gm__cpu_prep_row_of(const gm__cpu_prep* P, long long b, long long y,
     const long long ry = y - it->top, width = it->width;
     const unsigned char* in[4];
     unsigned char* row = (unsigned char*)(uintptr_t)(it->dst + y * a->dst_pitch);
-    long long x0 = it->left < 0 ? 0 : it->left, x1 = it->left + width, x, side[2][2];
+    long long x0 = it->left < 0 ? 0 : it->left, x1 = it->left + width, x, side[2][2], pad = -1;
     int c, k;
     x1 = x1 < a->width ? x1 : a->width;
     if (!P->runs || ry < 0 || ry >= it->height || x1 <= x0)
@@ -461,10 +461,11 @@ static void gm__cpu_prep_row_of(const gm__cpu_prep* P, long long b, long long y,
             per_pixel(a, P->C, b, y, sampled, p0, p1);
             continue;
         }
-        per_pixel(a, P->C, b, y, sampled, p0, p0 + 1);
-        for (x = p0 + 1; x < p1; ++x)
+        if (pad < 0) /* the pad pixel once a row (pad: its column), then copies */
+            per_pixel(a, P->C, b, y, sampled, p0, p0 + 1), pad = p0++;
+        for (x = p0; x < p1; ++x)
             for (c = 0; c < a->channels; ++c)
-                memcpy(row + x * a->dst_xstride + c * a->dst_cstride, row + p0 * a->dst_xstride + c * a->dst_cstride,
+                memcpy(row + x * a->dst_xstride + c * a->dst_cstride, row + pad * a->dst_xstride + c * a->dst_cstride,
                        (size_t)P->ed);
     }
     if (x1 <= x0)
