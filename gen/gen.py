@@ -152,6 +152,7 @@ def emit_kernels():
                       lambda k: (k.src, k.dst, k.channels, k.src_layout, k.dst_layout))
     resize_row = lookup(rows, "resize", [M.DTYPE_NAMES, M.CHANNELS, M.SAMPLERS],
                         lambda k: (k.src, k.channels, k.sampler))
+    twice_row = lookup(rows, "twice", [M.CHANNELS, M.SAMPLERS], lambda k: (k.channels, k.sampler))
     sizes = ", ".join(str(sz) for _, _, sz in M.DTYPES)
     dnames = ", ".join('"%s"' % n for n in M.DTYPE_NAMES)
     size_of = {n: sz for n, _, sz in M.DTYPES}
@@ -278,6 +279,10 @@ static const gm__cpu_zip_fn gm__cpu_zips[%d][3][GM__CPU_ISAS] = {
  * [dtype][channels - 1][sampler]. */
 static const short gm__resize_row[GM_DTYPE_COUNT][4][GM__SAMPLER_COUNT] = %s;
 
+/* The row of the whole-2x u8 resize kernel (templates/twice.cu), -1 where
+ * there is none: [channels - 1][sampler]. */
+static const short gm__twice_row[4][GM__SAMPLER_COUNT] = %s;
+
 /* CPU path of resize: the per-pixel loop, per dtype. */
 %s
 
@@ -341,7 +346,7 @@ static const gm__cpu_prep_fn gm__cpu_prep_fns[GM_DTYPE_COUNT][GM_DTYPE_COUNT] = 
 #endif
 """ % (source_hash, c_string_lines(cuda), families, entries, c_escape(ENTRY), len(rows), table, xform_row, fast_row,
        sizes, dnames, cpu, cpu_table, movers, max(elements) + 1, mover_table("unzip"),
-       max(elements) + 1, mover_table("zip"), resize_row, cpu_resize, cpu_resize_table, linear,
+       max(elements) + 1, mover_table("zip"), resize_row, twice_row, cpu_resize, cpu_resize_table, linear,
        linear_table("h"), linear_table("v"), exact, exact_table("h"), exact_table("v"), area, area_table("down"),
        area_table("across"), area_row, area_row_table("area_row"),
        area_row_table("area_fast_row"), prep_row, cpu_prep, cpu_prep_table)

@@ -58,7 +58,7 @@ def specs():
 
 # The kernel families: each is a template (templates/<family>.cu, whose entry
 # macro GM__ENTRY_<FAMILY> turns a row into a kernel) and the rows below.
-FAMILIES = ["xform", "xform_fast", "resize", "prep"]
+FAMILIES = ["xform", "xform_fast", "resize", "prep", "twice"]
 
 # What a resize kernel computes (templates/resize.inc): cv::resize's
 # algorithms, which the host picks from the interpolation and the scales as
@@ -74,6 +74,11 @@ EXACT_DTYPES = ["u8", "s8", "u16", "s16", "s32"]
 # take. Destination channels and layout are launch arguments.
 PREP_SRC = ["u8", "u16", "f32"]
 PREP_DST = ["u8", "f16", "bf16", "f32"]
+
+# The whole-2x resizes of u8 with interleaved channels (templates/twice.cu):
+# LINEAR to twice the size, and the 2x2 mean (OpenCV's integer one: not 2
+# channels) to half of it.
+TWICE_SAMPLERS = ["linear", "area_fast"]
 
 
 class Kernel:
@@ -92,6 +97,8 @@ class Kernel:
         self.min_blocks = min_blocks(*args) if fast else None
         if family == "resize":
             self.name = name("resize", src, "c%d" % channels, sampler)
+        elif family == "twice":
+            self.name = name("resize", src, "c%d" % channels, sampler, "twice")
         elif family == "prep":
             self.name = name("prep", src, dst, "c%d" % channels, sampler)
         else:
@@ -107,7 +114,7 @@ def catalogue():
     Then the resize of each dtype and channel count by each sampler, whose
     layouts and pitches are launch arguments; then the pre-process of each
     source dtype, destination dtype, source channel count and sampler (a
-    launch carries the items of one sampler)."""
+    launch carries the items of one sampler). Last, the whole-2x resizes."""
     rows = [Kernel("xform", s, d, c) for s, d, c in specs()]
     rows += [Kernel("xform_fast", s, d, c, ls, ld) for s, d, c in specs() for ls in LAYOUTS for ld in LAYOUTS
              if c > 1 or ls == ld == "hwc"]
@@ -115,6 +122,8 @@ def catalogue():
              if r != "linear_exact" or t in EXACT_DTYPES]
     rows += [Kernel("prep", s, d, c, sampler=r) for s in PREP_SRC for d in PREP_DST for c in BLOB_CHANNELS
              for r in SAMPLERS if r != "linear_exact" or s in EXACT_DTYPES]
+    rows += [Kernel("twice", "u8", "u8", c, sampler=r) for c in CHANNELS for r in TWICE_SAMPLERS
+             if r == "linear" or c != 2]
     return rows
 
 

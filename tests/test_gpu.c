@@ -55,7 +55,8 @@ typedef struct pair {
 static int64_t rnd(int64_t lo, int64_t hi) { return lo + (int64_t)(t_rand() % (uint64_t)(hi - lo + 1)); }
 
 /* aligned: rows, planes, images and the ROI start on 256-byte boundaries,
- * which the fast kernels need; otherwise offsets and pitches are odd. */
+ * which the fast kernels need; otherwise offsets and pitches are odd, the
+ * pitch never a multiple of 16. */
 static int make_pair_at(pair* p, int64_t w, int64_t h, int batch, gm_dtype dt, int cn, gm_layout lay, int aligned)
 {
     gm_desc d;
@@ -70,6 +71,8 @@ static int make_pair_at(pair* p, int64_t w, int64_t h, int batch, gm_dtype dt, i
     d.pitch = d.width * es * (lay == GM_HWC ? cn : 1) + es * rnd(0, 9);
     if (aligned)
         d.pitch = (d.pitch + 255) / 256 * 256;
+    else if (d.pitch % 16 == 0)
+        d.pitch += es; /* never what the whole-2x kernels take (templates/twice.cu) */
     if (batch > 1)
         d.batch_pitch = d.pitch * d.height * (lay == GM_CHW ? cn : 1) + (aligned ? 256 : es * rnd(0, 33));
     if (gm_alloc_desc(&p->host, &d, GM_HOST) != GM_OK || gm_alloc_desc(&p->dev, &d, GM_DEVICE) != GM_OK) {
@@ -560,6 +563,62 @@ static void tiles(int some)
             free_pair(&dst);
         }
     printf("gpu: %d tile-path cases\n", cases);
+}
+
+/* The whole-2x kernels (templates/twice.cu) against the CPU path, every
+ * channel count, over whole destination parents: doubling sources 1 to 515
+ * columns wide (a thread's 4 columns cut by the edge, a warp's last lane
+ * reading past its columns, 1-pixel images) and the explicit scale 2;
+ * halving, odd sources included; batches of 2. Aligned views take them
+ * (2 channels only doubling: OpenCV's integer 2x2 mean has no 2 channels);
+ * the same with odd pitches, and an explicit 0.5 whose last cells the image
+ * cuts, must not. some: 3 channels (under compute-sanitizer). */
+static void twices(int some)
+{
+    static const struct {
+        int64_t sw, sh, dw, dh;
+        double fx;
+        gm_interp interp;
+        int aligned;
+    } rs[] = {{37, 11, 74, 22, 0, GM_INTER_LINEAR, 1},      {1, 1, 2, 2, 0, GM_INTER_LINEAR, 1},
+              {3, 5, 6, 10, 0, GM_INTER_LINEAR, 1},         {128, 3, 256, 6, 0, GM_INTER_LINEAR, 1},
+              {515, 9, 1030, 18, 0, GM_INTER_LINEAR, 1},    {130, 1, 260, 2, 2, GM_INTER_LINEAR, 1},
+              {37, 11, 74, 22, 0, GM_INTER_LINEAR, 0},      {73, 21, 36, 10, 0.5, GM_INTER_AREA, 1},
+              {2, 2, 1, 1, 0, GM_INTER_LINEAR, 1},          {600, 40, 300, 20, 0, GM_INTER_LINEAR, 1},
+              {1030, 6, 515, 3, 0.5, GM_INTER_AREA, 1},     {600, 40, 300, 20, 0, GM_INTER_AREA, 0},
+              {75, 23, 38, 12, 0.5, GM_INTER_AREA, 1}};
+    int i, c, k = 0, cases = 0;
+    char what[200];
+    for (i = 0; i < (int)(sizeof rs / sizeof rs[0]); ++i)
+        for (c = 1; c <= 4; ++c, ++k) {
+            pair src, dst;
+            resize_how h;
+            int batch = k % 3 == 0 ? 2 : 1, up = rs[i].dw > rs[i].sw, kernel, ran;
+            int whole = up ? rs[i].dw == 2 * rs[i].sw && rs[i].dh == 2 * rs[i].sh
+                           : 2 * rs[i].dw <= rs[i].sw && 2 * rs[i].dh <= rs[i].sh;
+            if (some && c != 3)
+                continue;
+            h.interp = rs[i].interp, h.fx = h.fy = rs[i].fx;
+            kernel = gm__twice_row[c - 1][up ? GM__SAMPLER_LINEAR : GM__SAMPLER_AREA_FAST];
+            snprintf(what, sizeof what, "whole-2x resize u8 x%d %lldx%lld -> %lldx%lld b%d interp %d fx %g%s", c,
+                     (long long)rs[i].sw, (long long)rs[i].sh, (long long)rs[i].dw, (long long)rs[i].dh, batch,
+                     (int)h.interp, h.fx, rs[i].aligned ? "" : " unaligned");
+            if (!make_pair_at(&src, rs[i].sw, rs[i].sh, batch, GM_U8, c, GM_HWC, rs[i].aligned) ||
+                !make_pair_at(&dst, rs[i].dw, rs[i].dh, batch, GM_U8, c, GM_HWC, rs[i].aligned)) {
+                CHECK(0, "%s: setup failed", what);
+                continue;
+            }
+            if (kernel >= 0)
+                launched[kernel] = 0;
+            compare_op(what, &src, &dst, op_resize, &h);
+            ran = kernel >= 0 && launched[kernel];
+            CHECK(ran == (rs[i].aligned && (up || c != 2) && whole),
+                  "%s: the whole-2x kernel %s", what, ran ? "ran" : "did not run");
+            ++cases;
+            free_pair(&src);
+            free_pair(&dst);
+        }
+    printf("gpu: %d whole-2x cases\n", cases);
 }
 
 /* Whether every row, plane and image start of m is a multiple of what the
@@ -1082,6 +1141,7 @@ int main(int argc, char** argv)
         resizes(1);
         preps(1);
         tiles(1);
+        twices(1);
     } else {
         warm_up_all(); /* after the race, which needs a cold kernel */
         every_specialization();
@@ -1089,6 +1149,7 @@ int main(int argc, char** argv)
         resizes(0);
         preps(0);
         tiles(0);
+        twices(0);
         big_image();
     }
     flattened();

@@ -201,12 +201,13 @@ static void planes(void)
 
 /* gm_resize at sizes that reach each sampler (cv::resize's reroutes): an
  * exact 2x downscale, 3x by 2x, a non-integer downscale, an upscale, equal
- * sizes (a copy), and the explicit-scale form, each interpolation, in every
- * layout pair. */
+ * sizes (a copy), an exact 2x upscale, and the explicit-scale form, each
+ * interpolation, in every layout pair (the exact 2x of interleaved u8: the
+ * whole-2x kernels). */
 static void resizes(void)
 {
     static const int64_t sizes[][4] = {{64, 40, 32, 20}, {66, 40, 22, 20}, {67, 5, 30, 3},
-                                       {20, 10, 45, 23}, {67, 5, 67, 5},   {64, 40, 33, 21}};
+                                       {20, 10, 45, 23}, {67, 5, 67, 5},   {64, 40, 33, 21}, {32, 10, 64, 20}};
     static const gm_interp interps[] = {GM_INTER_NEAREST, GM_INTER_LINEAR, GM_INTER_AREA, GM_INTER_LINEAR_EXACT};
     int T, c, ls, ld, z, i, scaled;
     char what[160];

@@ -326,6 +326,27 @@ static int gm__tiles(gm_dtype dtype, int channels, long long xstride, long long 
     return GM__TILE_SHARED(slot, out) <= GM__TILE_SHARED_MAX ? (int)slot : 0;
 }
 
+/* The whole-2x kernel (templates/twice.cu) that may run a resize on the
+ * GPU with arguments a, -1 where none may: u8 with the channels
+ * interleaved on both sides, by LINEAR to exactly twice the source's size
+ * (OpenCV's scales 0.5) or by the 2x2 mean of whole cells, every row and
+ * image of both sides starting on 16 bytes (the kernels' widest accesses). */
+static int gm__twice_kernel(const gm__op* op, const gm__resize_args* a)
+{
+    const gm__resize_map* m = &a->map;
+    int c = op->src.channels;
+    int up = m->sampler == GM__SAMPLER_LINEAR && !m->area_coeffs && m->scale_x == 0.5 && m->scale_y == 0.5 &&
+             a->width == 2 * m->src_width && a->height == 2 * m->src_height;
+    int down = m->sampler == GM__SAMPLER_AREA_FAST && m->iscale_x == 2 && m->iscale_y == 2 &&
+               2 * a->width <= m->src_width && 2 * a->height <= m->src_height;
+    unsigned long long starts = a->src[0] | a->dst | (unsigned long long)a->src_pitch | (unsigned long long)a->dst_pitch |
+                                (a->batch > 1 ? (unsigned long long)(a->src_bstride | a->dst_bstride) : 0);
+    if (op->on_host || op->src.dtype != GM_U8 || !(up || down) || starts % 16 || a->src_xstride != c ||
+        a->dst_xstride != c || (c > 1 && (a->src[1] - a->src[0] != 1 || a->dst_cstride != 1)))
+        return -1;
+    return gm__twice_row[c - 1][m->sampler];
+}
+
 /* The resize kernel's arguments for op. */
 static gm__resize_args gm__resize_args_of(const gm__op* op)
 {
@@ -366,8 +387,8 @@ static int gm__cpu_shape(const gm__op* op, gm__xform_args* a)
     return channels;
 }
 
-/* The plan of op: a resize runs its sampler's kernel for its dtype and
- * channels; a transform, on the GPU, its fast kernel where there is one,
+/* The plan of op: a resize runs its whole-2x kernel where it may, else its
+ * sampler's kernel for its dtype and channels; a transform, on the GPU, its fast kernel where there is one,
  * else the generic kernel of its dtype pair and destination channels. The
  * CPU path runs the loop of the kernel planned, a transform in its CPU
  * form (as that kernel would run it too). */
@@ -381,7 +402,9 @@ static void gm__plan_op(const gm__op* op, gm__plan* plan)
     plan->src_channels = op->src.channels;
     if (op->resize.sampler >= 0) {
         plan->args.resize = gm__resize_args_of(op);
-        plan->kernel = gm__resize_row[op->dst.dtype][op->dst.channels - 1][op->resize.sampler];
+        plan->kernel = gm__twice_kernel(op, &plan->args.resize);
+        if (plan->kernel < 0)
+            plan->kernel = gm__resize_row[op->dst.dtype][op->dst.channels - 1][op->resize.sampler];
         return;
     }
     plan->args.xform = gm__args(op);

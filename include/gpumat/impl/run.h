@@ -53,7 +53,18 @@ static gm__geometry gm__geometry_for(const gm__kernel_row* k, long long width, l
         g.grid[2] = (unsigned)images;
         return g;
     }
-    if (k->family == GM__FAMILY_XFORM_FAST) {
+    if (k->family == GM__FAMILY_TWICE) {
+        /* a thread GM__TWICE_PIXELS source (doubling) or destination columns
+         * by a unit of rows: the destination row, or doubling the two rows
+         * between source rows (one more than the source has) */
+        int up = k->sampler == GM__SAMPLER_LINEAR;
+        long long groups = ((up ? width / 2 : width) + GM__TWICE_PIXELS - 1) / GM__TWICE_PIXELS;
+        long long units = up ? height / 2 + 1 : height, rows = (units + GM__BLOCK_WARPS - 1) / GM__BLOCK_WARPS;
+        g.block[0] = 32, g.block[1] = GM__BLOCK_WARPS;
+        g.grid[0] = (unsigned)((groups + 31) / 32);
+        g.grid[1] = (unsigned)(rows < 65535 ? rows : 65535);
+        g.grid[2] = (unsigned)images;
+    } else if (k->family == GM__FAMILY_XFORM_FAST) {
         long long tasks = batch * height * gm__tasks_per_row(width, k->pixels, k->units);
         int warps = wave > 0 && tasks > wave ? GM__BLOCK_WARPS / 2 : GM__BLOCK_WARPS;
         long long blocks = (tasks + warps - 1) / warps;
@@ -84,7 +95,7 @@ static gm_status gm__prepare(const gm__plan* p, gm__ready* r)
               : k->family == GM__FAMILY_PREP ? gm__prep_args_of(p)->tile
                                              : 0;
     r->shared = r->tile ? GM__TILE_SHARED(r->tile, k->family == GM__FAMILY_RESIZE ? GM__TILE_OUT(k->channels) : 0) : 0;
-    if (k->family == GM__FAMILY_RESIZE)
+    if (k->family == GM__FAMILY_RESIZE || k->family == GM__FAMILY_TWICE)
         r->geometry = gm__geometry_for(k, p->args.resize.width, p->args.resize.height, p->args.resize.batch, wave,
                                        r->tile);
     else if (k->family == GM__FAMILY_PREP)

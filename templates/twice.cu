@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+/* The whole-2x resizes of u8 whose channels interleave, where every row
+ * starts on 16 bytes (the host decides, gm__twice_kernel in impl/plan.h):
+ * LINEAR to exactly twice the source, and the 2x2 mean (INTER_AREA, or
+ * LINEAR's exact halving, rerouted) to half of it. Each gives every column
+ * and row one of two weights, so cv::resize's arithmetic folds into sums
+ * below 2^12, two of which a 32-bit word holds in 16-bit lanes: one
+ * instruction does two channel values (the tile path's general fixed point
+ * spent about 38 instructions a value, bench/RESULTS.md).
+ *
+ * LINEAR by 2: destination column 2j reads source columns j - 1 and j by
+ * OpenCV's 11-bit weights 512 and 1536, column 2j + 1 reads j and j + 1 by
+ * 1536 and 512, and rows likewise. A row's horizontal pass is 512 s, where
+ * s = 3 n + f (n the nearer tap, f the farther), so the vertical pass
+ * (((q0 (h0 >> 4)) >> 16) + ((q1 (h1 >> 4)) >> 16) + 2) >> 2 is
+ * (((3 s_n) >> 2) + (s_f >> 2) + 2) >> 2. At the edges OpenCV takes one
+ * column by 2048 (s = 4 v, as the clamped column gives) and clips the rows
+ * (the clamped row). A thread takes GM__TWICE_PIXELS source columns
+ * [j0, j0 + G), so the destination columns [2 j0, 2 j0 + 2G), and the
+ * destination rows 2k + 1 and 2k + 2, which read the source rows k and
+ * k + 1 alone (k from -1 to the source's last row).
+ *
+ * The 2x2 mean: (a + b + c + d + 2) >> 2, gm__quad_mean's; a thread takes
+ * GM__TWICE_PIXELS destination columns of one row. */
+
+/* Bytes of a row as 16-bit lanes: lane l of e[i] holds byte 2l of word i,
+ * of o[i] byte 2l + 1 (or the sum of two rows' bytes). */
+template <int N>
+struct gm__lanes {
+    unsigned e[N], o[N];
+
+    __device__ __forceinline__ void spread(int i, unsigned w)
+    {
+        e[i] = w & 0x00ff00ffu;
+        o[i] = w >> 8 & 0x00ff00ffu;
+    }
+
+    __device__ __forceinline__ void spread_sum(int i, unsigned w, unsigned v)
+    {
+        e[i] = (w & 0x00ff00ffu) + (v & 0x00ff00ffu);
+        o[i] = (w >> 8 & 0x00ff00ffu) + (v >> 8 & 0x00ff00ffu);
+    }
+
+    /* A word whose low lane is byte b0's, high lane byte b1's (indexes known
+     * at compile time, so the registers are). */
+    __device__ __forceinline__ unsigned pick(int b0, int b1) const
+    {
+        return __byte_perm(b0 & 1 ? o[b0 >> 2] : e[b0 >> 2], b1 & 1 ? o[b1 >> 2] : e[b1 >> 2],
+                           (b0 & 2) | ((b0 & 2) + 1) << 4 | (4 + (b1 & 2)) << 8 | (5 + (b1 & 2)) << 12);
+    }
+};
+
+/* Bytes [0, n) of the 2K bytes in the low bytes of the 16-bit lanes of
+ * v[0..K/2), as K/4 words, stored at d: whole (n = K, d aligned to the
+ * widest access dividing K) or byte by byte. */
+template <int K>
+__device__ __forceinline__ void gm__twice_store(unsigned long long d, const unsigned* v, long long n)
+{
+    gm__bytes<K> out;
+    GM__UNROLL
+    for (int i = 0; i < K / 4; ++i)
+        out.w[i] = __byte_perm(v[2 * i], v[2 * i + 1], 0x6420);
+    if (n >= K) {
+        out.store(d);
+        return;
+    }
+    GM__UNROLL
+    for (int i = 0; i < K; ++i)
+        if (i < n)
+            gm__st(d + i, (unsigned char)(out.w[i >> 2] >> 8 * (i & 3)));
+}
+
+/* Bytes [FROM, TO) of w, byte i the channel (i - BASE) % C of column
+ * first + (i - BASE) / C of the row at p, columns clamped to [0, width);
+ * every index known at compile time, so w stays in registers. */
+template <int C, int BASE, int FROM, int TO>
+__device__ __forceinline__ void gm__twice_gather(unsigned long long p, long long first, long long width, unsigned* w)
+{
+    GM__UNROLL
+    for (int i = FROM; i < TO; ++i) {
+        long long col = gm__clip(first + (i - BASE) / C, 0, width - 1);
+        unsigned v = gm__ld<unsigned char>(p + (unsigned long long)(col * C + (i - BASE) % C));
+        w[i >> 2] = (w[i >> 2] & ~(0xffu << 8 * (i & 3))) | v << 8 * (i & 3);
+    }
+}
+
+/* LINEAR to twice the source. */
+template <int C>
+__device__ __forceinline__ void gm__twice_up(const gm__resize_args& a)
+{
+    enum { G = GM__TWICE_PIXELS, W = G * C / 4, N = W + 2, K = 2 * G * C };
+    const unsigned all = 0xffffffffu, lane = threadIdx.x;
+    const long long sw = a.map.src_width, sh = a.map.src_height, j0 = ((long long)blockIdx.x * 32 + lane) * G;
+    const int whole = j0 + G <= sw, edge = 32 - 8 * C;
+    for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)
+        for (long long u = (long long)blockIdx.y * blockDim.y + threadIdx.y; u <= sh; u += (long long)gridDim.y * blockDim.y) {
+            unsigned s[2][K / 2];
+            GM__UNROLL
+            for (int t = 0; t < 2; ++t) {
+                /* source row u - 1 + t, columns j0 - 1 .. j0 + G: byte i of
+                 * w is column j0 - 1 + (i - 4 + C) / C */
+                unsigned long long p = a.src[0] + (unsigned long long)(b * a.src_bstride + gm__clip(u - 1 + t, 0, sh - 1) * a.src_pitch);
+                unsigned w[N] = {0};
+                gm__lanes<N> r;
+                if (whole) {
+                    gm__bytes<G * C> in;
+                    in.load(p + (unsigned long long)(j0 * C));
+                    GM__UNROLL
+                    for (int i = 0; i < W; ++i)
+                        w[i + 1] = in.w[i];
+                } else if (j0 < sw) {
+                    gm__twice_gather<C, 4 - C, 4 - C, 4 * N - 4 + C>(p, j0 - 1, sw, w);
+                }
+                unsigned left = __shfl_up_sync(all, w[W], 1), right = __shfl_down_sync(all, w[1], 1);
+                if (whole) {
+                    if (j0 == 0)
+                        w[0] = w[1] << edge;
+                    else if (lane > 0)
+                        w[0] = left;
+                    else
+                        gm__twice_gather<C, 4 - C, 4 - C, 4>(p, j0 - 1, sw, w);
+                    if (j0 + G == sw)
+                        w[W + 1] = w[W] >> edge;
+                    else if (lane < 31)
+                        w[W + 1] = right;
+                    else
+                        gm__twice_gather<C, 4 - C, 4 * N - 4, 4 * N - 4 + C>(p, j0 - 1, sw, w);
+                }
+                GM__UNROLL
+                for (int i = 0; i < N; ++i)
+                    r.spread(i, w[i]);
+                /* destination bytes 2m and 2m + 1: byte d is channel d % C
+                 * of column d / C, which reads source column (d / C) / 2
+                 * near and the one on its side of it far */
+                GM__UNROLL
+                for (int m = 0; m < K / 2; ++m) {
+                    const int d0 = 2 * m, d1 = 2 * m + 1, q0 = d0 / C, q1 = d1 / C;
+                    const int n0 = 4 + (q0 >> 1) * C + d0 % C, n1 = 4 + (q1 >> 1) * C + d1 % C;
+                    s[t][m] = 3 * r.pick(n0, n1) + r.pick(n0 + (q0 & 1 ? C : -C), n1 + (q1 & 1 ? C : -C));
+                }
+            }
+            if (j0 >= sw)
+                continue;
+            GM__UNROLL
+            for (int t = 0; t < 2; ++t) {
+                /* destination row 2u - 1 + t, nearer to source row u - 1 + t */
+                long long y = 2 * u - 1 + t;
+                unsigned v[K / 2];
+                if (y < 0 || y >= 2 * sh)
+                    continue;
+                GM__UNROLL
+                for (int m = 0; m < K / 2; ++m)
+                    v[m] = ((3 * s[t][m] >> 2 & 0x3fff3fffu) + (s[1 - t][m] >> 2 & 0x3fff3fffu) + 0x00020002u) >> 2;
+                gm__twice_store<K>(a.dst + (unsigned long long)(b * a.dst_bstride + y * a.dst_pitch + 2 * j0 * C), v,
+                                   (2 * sw - 2 * j0) * C);
+            }
+        }
+}
+
+/* The 2x2 mean to half the source. */
+template <int C>
+__device__ __forceinline__ void gm__twice_down(const gm__resize_args& a)
+{
+    enum { G = GM__TWICE_PIXELS, W = G * C / 2, K = G * C };
+    const long long dw = a.width, j0 = ((long long)blockIdx.x * 32 + threadIdx.x) * G;
+    if (j0 >= dw)
+        return;
+    for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)
+        for (long long y = (long long)blockIdx.y * blockDim.y + threadIdx.y; y < a.height; y += (long long)gridDim.y * blockDim.y) {
+            unsigned long long p = a.src[0] + (unsigned long long)(b * a.src_bstride + 2 * y * a.src_pitch);
+            unsigned w[2][W] = {{0}}, v[K / 2];
+            gm__lanes<W> r;
+            GM__UNROLL
+            for (int t = 0; t < 2; ++t, p += (unsigned long long)a.src_pitch) {
+                if (j0 + G <= dw) {
+                    gm__bytes<2 * K> in;
+                    in.load(p + (unsigned long long)(2 * j0 * C));
+                    GM__UNROLL
+                    for (int i = 0; i < W; ++i)
+                        w[t][i] = in.w[i];
+                } else {
+                    gm__twice_gather<C, 0, 0, 2 * K>(p, 2 * j0, 2 * dw, w[t]);
+                }
+            }
+            GM__UNROLL
+            for (int i = 0; i < W; ++i)
+                r.spread_sum(i, w[0][i], w[1][i]);
+            /* destination byte d: channel d % C of column d / C, the source
+             * columns 2 (d / C) and the next */
+            GM__UNROLL
+            for (int m = 0; m < K / 2; ++m) {
+                const int d0 = 2 * m, d1 = 2 * m + 1, l0 = 2 * (d0 / C) * C + d0 % C, l1 = 2 * (d1 / C) * C + d1 % C;
+                v[m] = (r.pick(l0, l1) + r.pick(l0 + C, l1 + C) + 0x00020002u) >> 2;
+            }
+            gm__twice_store<K>(a.dst + (unsigned long long)(b * a.dst_bstride + y * a.dst_pitch + j0 * C), v, (dw - j0) * C);
+        }
+}
+
+/* The entry point of one whole-2x row (gen/model.py): channels C, sampler I
+ * (LINEAR: up; AREA_FAST: down). */
+#define GM__ENTRY_TWICE(name, S, D, C, LS, LD, P, R, B, I)                              \
+    extern "C" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS) name(gm__resize_args a) \
+    {                                                                                   \
+        gm__grid_begin();                                                               \
+        if constexpr (I == GM__SAMPLER_LINEAR)                                          \
+            gm__twice_up<C>(a);                                                         \
+        else                                                                            \
+            gm__twice_down<C>(a);                                                       \
+    }
