@@ -84,7 +84,50 @@ __device__ __forceinline__ void gm__twice_gather(unsigned long long p, long long
     }
 }
 
-/* LINEAR to twice the source. */
+/* A source row's horizontal pass for the destination bytes 2m and 2m + 1
+ * of a thread's columns, s[m] (lanes as in gm__lanes), from w[N]: byte i
+ * the channel (i - 4 + C) % C of column j0 - 1 + (i - 4 + C) / C.
+ * Destination byte d is channel d % C of column d / C, which reads source
+ * column (d / C) / 2 near and the one on its side of it far. */
+template <int C>
+struct gm__twice_pass {
+    enum { G = GM__TWICE_PIXELS, N = G * C / 4 + 2, M = G * C };
+    unsigned s[M];
+
+    __device__ __forceinline__ void make(const unsigned* w)
+    {
+        gm__lanes<N> r;
+        GM__UNROLL
+        for (int i = 0; i < N; ++i)
+            r.spread(i, w[i]);
+        GM__UNROLL
+        for (int m = 0; m < M; ++m) {
+            const int d0 = 2 * m, d1 = 2 * m + 1, q0 = d0 / C, q1 = d1 / C;
+            const int n0 = 4 + (q0 >> 1) * C + d0 % C, n1 = 4 + (q1 >> 1) * C + d1 % C;
+            s[m] = 3 * r.pick(n0, n1) + r.pick(n0 + (q0 & 1 ? C : -C), n1 + (q1 & 1 ? C : -C));
+        }
+    }
+};
+
+/* The destination row nearer to the source row of pass n than to that of
+ * pass f: OpenCV's vertical pass, ((3 s_n) >> 2) + (s_f >> 2) + 2 >> 2 in
+ * each lane, stored as gm__twice_store<K> does. (Staged through shared
+ * memory so that each store instruction wrote 512 bytes in a run, it took
+ * longer: bench/RESULTS.md.) */
+template <int C, int K>
+__device__ __forceinline__ void gm__twice_row_of(const gm__twice_pass<C>& n, const gm__twice_pass<C>& f,
+                                                 unsigned long long d, long long bytes)
+{
+    unsigned v[K / 2];
+    GM__UNROLL
+    for (int m = 0; m < K / 2; ++m)
+        v[m] = ((3 * n.s[m] >> 2 & 0x3fff3fffu) + (f.s[m] >> 2 & 0x3fff3fffu) + 0x00020002u) >> 2;
+    gm__twice_store<K>(d, v, bytes);
+}
+
+/* LINEAR to twice the source: a thread walks GM__TWICE_RUN units down,
+ * each source row's pass made once, the next row's loads issued before
+ * the stores. */
 template <int C>
 __device__ __forceinline__ void gm__twice_up(const gm__resize_args& a)
 {
@@ -92,67 +135,60 @@ __device__ __forceinline__ void gm__twice_up(const gm__resize_args& a)
     const unsigned all = 0xffffffffu, lane = threadIdx.x;
     const long long sw = a.map.src_width, sh = a.map.src_height, j0 = ((long long)blockIdx.x * 32 + lane) * G;
     const int whole = j0 + G <= sw, edge = 32 - 8 * C;
+    const long long step = (long long)gridDim.y * blockDim.y * GM__TWICE_RUN, bytes = 2 * (sw - j0) * C;
+    /* source row `row` into w: a whole lane its columns, and the neighbours'
+     * where no lane of the warp holds them; any other lane every byte */
+    auto fetch = [&](long long b, long long row, unsigned* w) {
+        unsigned long long p = a.src[0] + (unsigned long long)(b * a.src_bstride + gm__clip(row, 0, sh - 1) * a.src_pitch);
+        if (whole) {
+            gm__bytes<G * C> in;
+            in.load(p + (unsigned long long)(j0 * C));
+            GM__UNROLL
+            for (int i = 0; i < W; ++i)
+                w[i + 1] = in.w[i];
+            if (lane == 0 && j0 > 0)
+                gm__twice_gather<C, 4 - C, 4 - C, 4>(p, j0 - 1, sw, w);
+            if (lane == 31 && j0 + G < sw)
+                gm__twice_gather<C, 4 - C, 4 * N - 4, 4 * N - 4 + C>(p, j0 - 1, sw, w);
+        } else if (j0 < sw) {
+            gm__twice_gather<C, 4 - C, 4 - C, 4 * N - 4 + C>(p, j0 - 1, sw, w);
+        }
+    };
+    /* the rest of w from the lanes beside (or the edge), then the pass */
+    auto finish = [&](unsigned* w, gm__twice_pass<C>& pass) {
+        unsigned left = __shfl_up_sync(all, w[W], 1), right = __shfl_down_sync(all, w[1], 1);
+        if (whole) {
+            if (j0 == 0)
+                w[0] = w[1] << edge;
+            else if (lane > 0)
+                w[0] = left;
+            if (j0 + G == sw)
+                w[W + 1] = w[W] >> edge;
+            else if (lane < 31)
+                w[W + 1] = right;
+        }
+        pass.make(w);
+    };
     for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)
-        for (long long u = (long long)blockIdx.y * blockDim.y + threadIdx.y; u <= sh; u += (long long)gridDim.y * blockDim.y) {
-            unsigned s[2][K / 2];
-            GM__UNROLL
-            for (int t = 0; t < 2; ++t) {
-                /* source row u - 1 + t, columns j0 - 1 .. j0 + G: byte i of
-                 * w is column j0 - 1 + (i - 4 + C) / C */
-                unsigned long long p = a.src[0] + (unsigned long long)(b * a.src_bstride + gm__clip(u - 1 + t, 0, sh - 1) * a.src_pitch);
-                unsigned w[N] = {0};
-                gm__lanes<N> r;
-                if (whole) {
-                    gm__bytes<G * C> in;
-                    in.load(p + (unsigned long long)(j0 * C));
-                    GM__UNROLL
-                    for (int i = 0; i < W; ++i)
-                        w[i + 1] = in.w[i];
-                } else if (j0 < sw) {
-                    gm__twice_gather<C, 4 - C, 4 - C, 4 * N - 4 + C>(p, j0 - 1, sw, w);
-                }
-                unsigned left = __shfl_up_sync(all, w[W], 1), right = __shfl_down_sync(all, w[1], 1);
-                if (whole) {
-                    if (j0 == 0)
-                        w[0] = w[1] << edge;
-                    else if (lane > 0)
-                        w[0] = left;
-                    else
-                        gm__twice_gather<C, 4 - C, 4 - C, 4>(p, j0 - 1, sw, w);
-                    if (j0 + G == sw)
-                        w[W + 1] = w[W] >> edge;
-                    else if (lane < 31)
-                        w[W + 1] = right;
-                    else
-                        gm__twice_gather<C, 4 - C, 4 * N - 4, 4 * N - 4 + C>(p, j0 - 1, sw, w);
-                }
-                GM__UNROLL
-                for (int i = 0; i < N; ++i)
-                    r.spread(i, w[i]);
-                /* destination bytes 2m and 2m + 1: byte d is channel d % C
-                 * of column d / C, which reads source column (d / C) / 2
-                 * near and the one on its side of it far */
-                GM__UNROLL
-                for (int m = 0; m < K / 2; ++m) {
-                    const int d0 = 2 * m, d1 = 2 * m + 1, q0 = d0 / C, q1 = d1 / C;
-                    const int n0 = 4 + (q0 >> 1) * C + d0 % C, n1 = 4 + (q1 >> 1) * C + d1 % C;
-                    s[t][m] = 3 * r.pick(n0, n1) + r.pick(n0 + (q0 & 1 ? C : -C), n1 + (q1 & 1 ? C : -C));
-                }
-            }
-            if (j0 >= sw)
-                continue;
-            GM__UNROLL
-            for (int t = 0; t < 2; ++t) {
-                /* destination row 2u - 1 + t, nearer to source row u - 1 + t */
-                long long y = 2 * u - 1 + t;
-                unsigned v[K / 2];
-                if (y < 0 || y >= 2 * sh)
-                    continue;
-                GM__UNROLL
-                for (int m = 0; m < K / 2; ++m)
-                    v[m] = ((3 * s[t][m] >> 2 & 0x3fff3fffu) + (s[1 - t][m] >> 2 & 0x3fff3fffu) + 0x00020002u) >> 2;
-                gm__twice_store<K>(a.dst + (unsigned long long)(b * a.dst_bstride + y * a.dst_pitch + 2 * j0 * C), v,
-                                   (2 * sw - 2 * j0) * C);
+        for (long long u0 = ((long long)blockIdx.y * blockDim.y + threadIdx.y) * GM__TWICE_RUN; u0 <= sh; u0 += step) {
+            const unsigned long long d = a.dst + (unsigned long long)(b * a.dst_bstride + 2 * j0 * C);
+            /* unit u: the destination rows 2u - 1 and 2u, between the source
+             * rows u - 1 and u */
+            const long long end = u0 + GM__TWICE_RUN <= sh ? u0 + GM__TWICE_RUN : sh + 1;
+            unsigned w[N] = {0};
+            gm__twice_pass<C> before, now;
+            fetch(b, u0 - 1, w);
+            finish(w, before);
+            fetch(b, u0, w);
+            for (long long u = u0; u < end; ++u) {
+                finish(w, now);
+                if (u + 1 < end)
+                    fetch(b, u + 1, w);
+                if (u > 0 && j0 < sw)
+                    gm__twice_row_of<C, K>(before, now, d + (unsigned long long)((2 * u - 1) * a.dst_pitch), bytes);
+                if (u < sh && j0 < sw)
+                    gm__twice_row_of<C, K>(now, before, d + (unsigned long long)(2 * u * a.dst_pitch), bytes);
+                before = now;
             }
         }
 }

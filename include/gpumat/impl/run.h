@@ -55,11 +55,12 @@ static gm__geometry gm__geometry_for(const gm__kernel_row* k, long long width, l
     }
     if (k->family == GM__FAMILY_TWICE) {
         /* a thread GM__TWICE_PIXELS source (doubling) or destination columns
-         * by a unit of rows: the destination row, or doubling the two rows
-         * between source rows (one more than the source has) */
+         * by a destination row, or doubling GM__TWICE_RUN units of the two
+         * rows between source rows (one unit more than the source's rows) */
         int up = k->sampler == GM__SAMPLER_LINEAR;
         long long groups = ((up ? width / 2 : width) + GM__TWICE_PIXELS - 1) / GM__TWICE_PIXELS;
-        long long units = up ? height / 2 + 1 : height, rows = (units + GM__BLOCK_WARPS - 1) / GM__BLOCK_WARPS;
+        long long units = up ? (height / 2 + GM__TWICE_RUN) / GM__TWICE_RUN : height;
+        long long rows = (units + GM__BLOCK_WARPS - 1) / GM__BLOCK_WARPS;
         g.block[0] = 32, g.block[1] = GM__BLOCK_WARPS;
         g.grid[0] = (unsigned)((groups + 31) / 32);
         g.grid[1] = (unsigned)(rows < 65535 ? rows : 65535);
