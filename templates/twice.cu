@@ -111,7 +111,8 @@ struct gm__twice_pass {
 
 /* The destination row nearer to the source row of pass n than to that of
  * pass f: OpenCV's vertical pass, ((3 s_n) >> 2) + (s_f >> 2) + 2 >> 2 in
- * each lane, stored as gm__twice_store<K> does. (Staged through shared
+ * each lane, computed as ((3 s_n & ~3) + (s_f & ~3) + 8) >> 4 (below 2^12:
+ * no shift crosses a lane), stored as gm__twice_store<K> does. (Staged through shared
  * memory so that each store instruction wrote 512 bytes in a run, it took
  * longer: bench/RESULTS.md.) */
 template <int C, int K>
@@ -121,7 +122,7 @@ __device__ __forceinline__ void gm__twice_row_of(const gm__twice_pass<C>& n, con
     unsigned v[K / 2];
     GM__UNROLL
     for (int m = 0; m < K / 2; ++m)
-        v[m] = ((3 * n.s[m] >> 2 & 0x3fff3fffu) + (f.s[m] >> 2 & 0x3fff3fffu) + 0x00020002u) >> 2;
+        v[m] = ((3 * n.s[m] & 0xfffcfffcu) + (f.s[m] & 0xfffcfffcu) + 0x00080008u) >> 4;
     gm__twice_store<K>(d, v, bytes);
 }
 

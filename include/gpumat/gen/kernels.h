@@ -14,14 +14,14 @@
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * f889a70e45842353f5ec152dae3d91840a73e782fd648314762568e34983b7bf  templates/resize.cu
  * 58d3eeac148ffa1386aaf6afa27ce70ef7d7e91f05250b3f7cff4fc3279d14b4  templates/prep.cu
- * c234ca6e4a008008986f454609d335f9c97602c3a94a7113c43c33c5e69f4010  templates/twice.cu
+ * 5c52b191f081bc055e8538a69a84f8544d66439f6f085c0151c6418d64c308ec  templates/twice.cu
  */
 #ifndef GPUMAT_GEN_KERNELS_H
 #define GPUMAT_GEN_KERNELS_H
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x847dd567cbc9138cull
+#define GM__KERNEL_SOURCE_HASH 0xab466308908818d2ull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -2464,7 +2464,8 @@ static const char* const gm__kernel_src[] = {
     "\n",
     "/* The destination row nearer to the source row of pass n than to that of\n",
     " * pass f: OpenCV's vertical pass, ((3 s_n) >> 2) + (s_f >> 2) + 2 >> 2 in\n",
-    " * each lane, stored as gm__twice_store<K> does. (Staged through shared\n",
+    " * each lane, computed as ((3 s_n & ~3) + (s_f & ~3) + 8) >> 4 (below 2^12:\n",
+    " * no shift crosses a lane), stored as gm__twice_store<K> does. (Staged through shared\n",
     " * memory so that each store instruction wrote 512 bytes in a run, it took\n",
     " * longer: bench/RESULTS.md.) */\n",
     "template <int C, int K>\n",
@@ -2474,7 +2475,7 @@ static const char* const gm__kernel_src[] = {
     "    unsigned v[K / 2];\n",
     "    GM__UNROLL\n",
     "    for (int m = 0; m < K / 2; ++m)\n",
-    "        v[m] = ((3 * n.s[m] >> 2 & 0x3fff3fffu) + (f.s[m] >> 2 & 0x3fff3fffu) + 0x00020002u) >> 2;\n",
+    "        v[m] = ((3 * n.s[m] & 0xfffcfffcu) + (f.s[m] & 0xfffcfffcu) + 0x00080008u) >> 4;\n",
     "    gm__twice_store<K>(d, v, bytes);\n",
     "}\n",
     "\n",
