@@ -15,10 +15,10 @@
  * (((q0 (h0 >> 4)) >> 16) + ((q1 (h1 >> 4)) >> 16) + 2) >> 2 is
  * (((3 s_n) >> 2) + (s_f >> 2) + 2) >> 2. At the edges OpenCV takes one
  * column by 2048 (s = 4 v, as the clamped column gives) and clips the rows
- * (the clamped row). A thread takes GM__TWICE_PIXELS source columns
- * [j0, j0 + G), so the destination columns [2 j0, 2 j0 + 2G), and the
- * destination rows 2k + 1 and 2k + 2, which read the source rows k and
- * k + 1 alone (k from -1 to the source's last row).
+ * (the clamped row). A unit is the destination rows 2k + 1 and 2k + 2,
+ * which read the source rows k and k + 1 alone (k from -1 to the source's
+ * last row); a thread takes GM__TWICE_PIXELS source columns [j0, j0 + G),
+ * so the destination columns [2 j0, 2 j0 + 2G), of GM__TWICE_RUN units.
  *
  * The 2x2 mean: (a + b + c + d + 2) >> 2, gm__quad_mean's; a thread takes
  * GM__TWICE_PIXELS destination columns of one row. */
@@ -50,8 +50,8 @@ struct gm__lanes {
     }
 };
 
-/* Bytes [0, n) of the 2K bytes in the low bytes of the 16-bit lanes of
- * v[0..K/2), as K/4 words, stored at d: whole (n = K, d aligned to the
+/* Bytes [0, n) of the K bytes in the low bytes of the 16-bit lanes of
+ * v[0..K/2), as K/4 words, stored at d: whole (n >= K, d aligned to the
  * widest access dividing K) or byte by byte. */
 template <int K>
 __device__ __forceinline__ void gm__twice_store(unsigned long long d, const unsigned* v, long long n)
@@ -111,10 +111,10 @@ struct gm__twice_pass {
 
 /* The destination row nearer to the source row of pass n than to that of
  * pass f: OpenCV's vertical pass, ((3 s_n) >> 2) + (s_f >> 2) + 2 >> 2 in
- * each lane, computed as ((3 s_n & ~3) + (s_f & ~3) + 8) >> 4 (below 2^12:
- * no shift crosses a lane), stored as gm__twice_store<K> does. (Staged through shared
- * memory so that each store instruction wrote 512 bytes in a run, it took
- * longer: bench/RESULTS.md.) */
+ * each lane, computed as ((3 s_n & ~3) + (s_f & ~3) + 8) >> 4 (below
+ * 2^12, and no shift crosses a lane), stored as gm__twice_store<K> does.
+ * (Staged through shared memory, so that each store instruction wrote 512
+ * bytes in a run, it took longer: bench/RESULTS.md.) */
 template <int C, int K>
 __device__ __forceinline__ void gm__twice_row_of(const gm__twice_pass<C>& n, const gm__twice_pass<C>& f,
                                                  unsigned long long d, long long bytes)

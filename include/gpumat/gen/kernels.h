@@ -14,14 +14,14 @@
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * f889a70e45842353f5ec152dae3d91840a73e782fd648314762568e34983b7bf  templates/resize.cu
  * 58d3eeac148ffa1386aaf6afa27ce70ef7d7e91f05250b3f7cff4fc3279d14b4  templates/prep.cu
- * 5c52b191f081bc055e8538a69a84f8544d66439f6f085c0151c6418d64c308ec  templates/twice.cu
+ * 4f8aa7f143b72febb9fa499f470ac11ecb121ca5f65106b9b357868ca1d33da3  templates/twice.cu
  */
 #ifndef GPUMAT_GEN_KERNELS_H
 #define GPUMAT_GEN_KERNELS_H
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0xab466308908818d2ull
+#define GM__KERNEL_SOURCE_HASH 0x4180c7c38144a1baull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -2368,10 +2368,10 @@ static const char* const gm__kernel_src[] = {
     " * (((q0 (h0 >> 4)) >> 16) + ((q1 (h1 >> 4)) >> 16) + 2) >> 2 is\n",
     " * (((3 s_n) >> 2) + (s_f >> 2) + 2) >> 2. At the edges OpenCV takes one\n",
     " * column by 2048 (s = 4 v, as the clamped column gives) and clips the rows\n",
-    " * (the clamped row). A thread takes GM__TWICE_PIXELS source columns\n",
-    " * [j0, j0 + G), so the destination columns [2 j0, 2 j0 + 2G), and the\n",
-    " * destination rows 2k + 1 and 2k + 2, which read the source rows k and\n",
-    " * k + 1 alone (k from -1 to the source's last row).\n",
+    " * (the clamped row). A unit is the destination rows 2k + 1 and 2k + 2,\n",
+    " * which read the source rows k and k + 1 alone (k from -1 to the source's\n",
+    " * last row); a thread takes GM__TWICE_PIXELS source columns [j0, j0 + G),\n",
+    " * so the destination columns [2 j0, 2 j0 + 2G), of GM__TWICE_RUN units.\n",
     " *\n",
     " * The 2x2 mean: (a + b + c + d + 2) >> 2, gm__quad_mean's; a thread takes\n",
     " * GM__TWICE_PIXELS destination columns of one row. */\n",
@@ -2403,8 +2403,8 @@ static const char* const gm__kernel_src[] = {
     "    }\n",
     "};\n",
     "\n",
-    "/* Bytes [0, n) of the 2K bytes in the low bytes of the 16-bit lanes of\n",
-    " * v[0..K/2), as K/4 words, stored at d: whole (n = K, d aligned to the\n",
+    "/* Bytes [0, n) of the K bytes in the low bytes of the 16-bit lanes of\n",
+    " * v[0..K/2), as K/4 words, stored at d: whole (n >= K, d aligned to the\n",
     " * widest access dividing K) or byte by byte. */\n",
     "template <int K>\n",
     "__device__ __forceinline__ void gm__twice_store(unsigned long long d, const unsigned* v, long long n)\n",
@@ -2464,10 +2464,10 @@ static const char* const gm__kernel_src[] = {
     "\n",
     "/* The destination row nearer to the source row of pass n than to that of\n",
     " * pass f: OpenCV's vertical pass, ((3 s_n) >> 2) + (s_f >> 2) + 2 >> 2 in\n",
-    " * each lane, computed as ((3 s_n & ~3) + (s_f & ~3) + 8) >> 4 (below 2^12:\n",
-    " * no shift crosses a lane), stored as gm__twice_store<K> does. (Staged through shared\n",
-    " * memory so that each store instruction wrote 512 bytes in a run, it took\n",
-    " * longer: bench/RESULTS.md.) */\n",
+    " * each lane, computed as ((3 s_n & ~3) + (s_f & ~3) + 8) >> 4 (below\n",
+    " * 2^12, and no shift crosses a lane), stored as gm__twice_store<K> does.\n",
+    " * (Staged through shared memory, so that each store instruction wrote 512\n",
+    " * bytes in a run, it took longer: bench/RESULTS.md.) */\n",
     "template <int C, int K>\n",
     "__device__ __forceinline__ void gm__twice_row_of(const gm__twice_pass<C>& n, const gm__twice_pass<C>& f,\n",
     "                                                 unsigned long long d, long long bytes)\n",

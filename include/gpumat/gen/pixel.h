@@ -14,7 +14,7 @@
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * f889a70e45842353f5ec152dae3d91840a73e782fd648314762568e34983b7bf  templates/resize.cu
  * 58d3eeac148ffa1386aaf6afa27ce70ef7d7e91f05250b3f7cff4fc3279d14b4  templates/prep.cu
- * 5c52b191f081bc055e8538a69a84f8544d66439f6f085c0151c6418d64c308ec  templates/twice.cu
+ * 4f8aa7f143b72febb9fa499f470ac11ecb121ca5f65106b9b357868ca1d33da3  templates/twice.cu
  */
 #ifndef GPUMAT_GEN_PIXEL_H
 #define GPUMAT_GEN_PIXEL_H

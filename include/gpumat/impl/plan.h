@@ -387,11 +387,12 @@ static int gm__cpu_shape(const gm__op* op, gm__xform_args* a)
     return channels;
 }
 
-/* The plan of op: a resize runs its whole-2x kernel where it may, else its
- * sampler's kernel for its dtype and channels; a transform, on the GPU, its fast kernel where there is one,
- * else the generic kernel of its dtype pair and destination channels. The
- * CPU path runs the loop of the kernel planned, a transform in its CPU
- * form (as that kernel would run it too). */
+/* The plan of op: a resize runs its whole-2x kernel where it may, else
+ * its sampler's kernel for its dtype and channels; a transform, on the
+ * GPU, its fast kernel where there is one, else the generic kernel of its
+ * dtype pair and destination channels. The CPU path runs the loop of the
+ * kernel planned, a transform in its CPU form (as that kernel would run it
+ * too). */
 static void gm__plan_op(const gm__op* op, gm__plan* plan)
 {
     int fast = -1, channels = op->dst.channels;
