@@ -84,6 +84,24 @@ __device__ __forceinline__ void gm__twice_gather(unsigned long long p, long long
     }
 }
 
+/* N words as one value, so that a function that is not inlined returns
+ * them in registers. */
+template <int N>
+struct gm__words {
+    unsigned w[N];
+};
+
+/* The words of a source row that a lane short of a whole group gathers
+ * (gm__twice_up): not inlined, so that its many loads in flight do not set
+ * the register count of the lanes that load whole groups (bench/RESULTS.md). */
+template <int C, int N>
+__device__ __noinline__ gm__words<N> gm__twice_gather_row(unsigned long long p, long long first, long long width)
+{
+    gm__words<N> r = {{0}};
+    gm__twice_gather<C, 4 - C, 4 - C, 4 * N - 4 + C>(p, first, width, r.w);
+    return r;
+}
+
 /* A source row's horizontal pass for the destination bytes 2m and 2m + 1
  * of a thread's columns, s[m] (lanes as in gm__lanes), from w[N]: byte i
  * the channel (i - 4 + C) % C of column j0 - 1 + (i - 4 + C) / C.
@@ -147,12 +165,20 @@ __device__ __forceinline__ void gm__twice_up(const gm__resize_args& a)
             GM__UNROLL
             for (int i = 0; i < W; ++i)
                 w[i + 1] = in.w[i];
+            /* the halo as one aligned word (a warp's first column is a
+             * multiple of 32 G): the column before ends it, the column
+             * after starts it, unless that word runs past the row */
             if (lane == 0 && j0 > 0)
-                gm__twice_gather<C, 4 - C, 4 - C, 4>(p, j0 - 1, sw, w);
-            if (lane == 31 && j0 + G < sw)
+                w[0] = gm__ld<unsigned>(p + (unsigned long long)(j0 * C - 4));
+            if (lane == 31 && (j0 + G) * C + 4 <= sw * C)
+                w[N - 1] = gm__ld<unsigned>(p + (unsigned long long)((j0 + G) * C));
+            else if (lane == 31 && j0 + G < sw)
                 gm__twice_gather<C, 4 - C, 4 * N - 4, 4 * N - 4 + C>(p, j0 - 1, sw, w);
         } else if (j0 < sw) {
-            gm__twice_gather<C, 4 - C, 4 - C, 4 * N - 4 + C>(p, j0 - 1, sw, w);
+            gm__words<N> r = gm__twice_gather_row<C, N>(p, j0 - 1, sw);
+            GM__UNROLL
+            for (int i = 0; i < N; ++i)
+                w[i] = r.w[i];
         }
     };
     /* the rest of w from the lanes beside (or the edge), then the pass */
@@ -194,6 +220,25 @@ __device__ __forceinline__ void gm__twice_up(const gm__resize_args& a)
         }
 }
 
+/* The 2x2 mean of the n destination pixels at d, short of a whole group,
+ * from the two source rows at p: a rolled loop over pixels, so that this
+ * rare path holds few registers and the whole groups' code keeps its
+ * occupancy (bench/RESULTS.md). */
+template <int C>
+__device__ __forceinline__ void gm__twice_down_edge(unsigned long long p, unsigned long long pitch,
+                                                    unsigned long long d, int n)
+{
+#pragma unroll 1
+    for (int x = 0; x < n; ++x, p += 2 * C, d += C) {
+        GM__UNROLL
+        for (int c = 0; c < C; ++c) {
+            unsigned sum = gm__ld<unsigned char>(p + c) + gm__ld<unsigned char>(p + C + c) +
+                           gm__ld<unsigned char>(p + pitch + c) + gm__ld<unsigned char>(p + pitch + C + c);
+            gm__st(d + c, (unsigned char)((sum + 2) >> 2));
+        }
+    }
+}
+
 /* The 2x2 mean to half the source. */
 template <int C>
 __device__ __forceinline__ void gm__twice_down(const gm__resize_args& a)
@@ -205,19 +250,20 @@ __device__ __forceinline__ void gm__twice_down(const gm__resize_args& a)
     for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)
         for (long long y = (long long)blockIdx.y * blockDim.y + threadIdx.y; y < a.height; y += (long long)gridDim.y * blockDim.y) {
             unsigned long long p = a.src[0] + (unsigned long long)(b * a.src_bstride + 2 * y * a.src_pitch);
-            unsigned w[2][W] = {{0}}, v[K / 2];
+            unsigned long long d = a.dst + (unsigned long long)(b * a.dst_bstride + y * a.dst_pitch + j0 * C);
+            if (j0 + G > dw) {
+                gm__twice_down_edge<C>(p + (unsigned long long)(2 * j0 * C), (unsigned long long)a.src_pitch, d, (int)(dw - j0));
+                continue;
+            }
+            unsigned w[2][W], v[K / 2];
             gm__lanes<W> r;
             GM__UNROLL
             for (int t = 0; t < 2; ++t, p += (unsigned long long)a.src_pitch) {
-                if (j0 + G <= dw) {
-                    gm__bytes<2 * K> in;
-                    in.load(p + (unsigned long long)(2 * j0 * C));
-                    GM__UNROLL
-                    for (int i = 0; i < W; ++i)
-                        w[t][i] = in.w[i];
-                } else {
-                    gm__twice_gather<C, 0, 0, 2 * K>(p, 2 * j0, 2 * dw, w[t]);
-                }
+                gm__bytes<2 * K> in;
+                in.load(p + (unsigned long long)(2 * j0 * C));
+                GM__UNROLL
+                for (int i = 0; i < W; ++i)
+                    w[t][i] = in.w[i];
             }
             GM__UNROLL
             for (int i = 0; i < W; ++i)
@@ -229,18 +275,20 @@ __device__ __forceinline__ void gm__twice_down(const gm__resize_args& a)
                 const int d0 = 2 * m, d1 = 2 * m + 1, l0 = 2 * (d0 / C) * C + d0 % C, l1 = 2 * (d1 / C) * C + d1 % C;
                 v[m] = (r.pick(l0, l1) + r.pick(l0 + C, l1 + C) + 0x00020002u) >> 2;
             }
-            gm__twice_store<K>(a.dst + (unsigned long long)(b * a.dst_bstride + y * a.dst_pitch + j0 * C), v, (dw - j0) * C);
+            gm__twice_store<K>(d, v, K);
         }
 }
 
 /* The entry point of one whole-2x row (gen/model.py): channels C, sampler I
  * (LINEAR: up; AREA_FAST: down). */
-#define GM__ENTRY_TWICE(name, S, D, C, LS, LD, P, R, B, I)                              \
-    extern "C" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS) name(gm__resize_args a) \
-    {                                                                                   \
-        gm__grid_begin();                                                               \
-        if constexpr (I == GM__SAMPLER_LINEAR)                                          \
-            gm__twice_up<C>(a);                                                         \
-        else                                                                            \
-            gm__twice_down<C>(a);                                                       \
+#define GM__ENTRY_TWICE(name, S, D, C, LS, LD, P, R, B, I)                                              \
+    extern "C" __global__ void __launch_bounds__(                                                       \
+        32 * GM__BLOCK_WARPS, I == GM__SAMPLER_LINEAR ? GM__TWICE_UP_BLOCKS(C) : GM__TWICE_DOWN_BLOCKS) \
+        name(gm__resize_args a)                                                                         \
+    {                                                                                                   \
+        gm__grid_begin();                                                                               \
+        if constexpr (I == GM__SAMPLER_LINEAR)                                                          \
+            gm__twice_up<C>(a);                                                                         \
+        else                                                                                            \
+            gm__twice_down<C>(a);                                                                       \
     }

@@ -567,8 +567,9 @@ static void tiles(int some)
 
 /* The whole-2x kernels (templates/twice.cu) against the CPU path, every
  * channel count, over whole destination parents: doubling sources 1 to 515
- * columns wide (a thread's 4 columns cut by the edge, a warp's last lane
- * reading past its columns, 1-pixel images) and the explicit scale 2;
+ * columns wide (a thread's 4 columns cut by the edge, a warp's halo read
+ * as a word or, where a word would run past the row, byte by byte,
+ * 1-pixel images) and the explicit scale 2;
  * halving, odd sources included; batches of 2. Aligned views take them
  * (2 channels only doubling: OpenCV's integer 2x2 mean has no 2 channels);
  * the same with odd pitches, and an explicit 0.5 whose last cells the image
@@ -586,7 +587,7 @@ static void twices(int some)
               {37, 11, 74, 22, 0, GM_INTER_LINEAR, 0},      {73, 21, 36, 10, 0.5, GM_INTER_AREA, 1},
               {2, 2, 1, 1, 0, GM_INTER_LINEAR, 1},          {600, 40, 300, 20, 0, GM_INTER_LINEAR, 1},
               {1030, 6, 515, 3, 0.5, GM_INTER_AREA, 1},     {600, 40, 300, 20, 0, GM_INTER_AREA, 0},
-              {75, 23, 38, 12, 0.5, GM_INTER_AREA, 1}};
+              {75, 23, 38, 12, 0.5, GM_INTER_AREA, 1},      {129, 5, 258, 10, 0, GM_INTER_LINEAR, 1}};
     int i, c, k = 0, cases = 0;
     char what[200];
     for (i = 0; i < (int)(sizeof rs / sizeof rs[0]); ++i)

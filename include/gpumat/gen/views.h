@@ -8,13 +8,13 @@
  * aa7b716e470233298099c28bdc92f1aec556170d7b0807105900c5a2553f01ae  templates/prelude_cuda.cu
  * 72f2482f77ddec9b0b1c0e4d7165d63f46b934fa9aa705998c1995eadf95b296  templates/codec.inc
  * 43f8c1abf1025948c2d2ae175cf2bcd2f203d95e7b0e8b00ae981a250b989574  templates/pixel.inc
- * b8045e4a82634f2cc6b588258900c214d7eb915ab9158dd526971e9428e7e1e0  templates/resize.inc
+ * 3b4d4fc3c594d7e5a7249bc897f29d8813d2567bc0023b477d171e689861bfb9  templates/resize.inc
  * e64447f8c427b2658f1f1436c16341bac624131b0d44dddf43d4c7741097407b  templates/prep.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * f889a70e45842353f5ec152dae3d91840a73e782fd648314762568e34983b7bf  templates/resize.cu
  * 58d3eeac148ffa1386aaf6afa27ce70ef7d7e91f05250b3f7cff4fc3279d14b4  templates/prep.cu
- * 4f8aa7f143b72febb9fa499f470ac11ecb121ca5f65106b9b357868ca1d33da3  templates/twice.cu
+ * 91aa963a3e5554a62a2a3dbf52b2476675c73a7ff1b557c4e87d942e37948af0  templates/twice.cu
  */
 
 #ifndef GPUMAT_GEN_VIEWS_H
