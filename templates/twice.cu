@@ -252,7 +252,8 @@ __device__ __forceinline__ void gm__twice_down(const gm__resize_args& a)
             unsigned long long p = a.src[0] + (unsigned long long)(b * a.src_bstride + 2 * y * a.src_pitch);
             unsigned long long d = a.dst + (unsigned long long)(b * a.dst_bstride + y * a.dst_pitch + j0 * C);
             if (j0 + G > dw) {
-                gm__twice_down_edge<C>(p + (unsigned long long)(2 * j0 * C), (unsigned long long)a.src_pitch, d, (int)(dw - j0));
+                gm__twice_down_edge<C>(p + (unsigned long long)(2 * j0 * C), (unsigned long long)a.src_pitch, d,
+                                       (int)(dw - j0));
                 continue;
             }
             unsigned w[2][W], v[K / 2];

@@ -14,7 +14,7 @@
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * f889a70e45842353f5ec152dae3d91840a73e782fd648314762568e34983b7bf  templates/resize.cu
  * 58d3eeac148ffa1386aaf6afa27ce70ef7d7e91f05250b3f7cff4fc3279d14b4  templates/prep.cu
- * 91aa963a3e5554a62a2a3dbf52b2476675c73a7ff1b557c4e87d942e37948af0  templates/twice.cu
+ * a1c08492e3e5551af34d8322f99f57b3585b64fab968c0688453b66b479fb9eb  templates/twice.cu
  */
 #ifndef GPUMAT_GEN_DTYPES_H
 #define GPUMAT_GEN_DTYPES_H

@@ -14,14 +14,14 @@
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * f889a70e45842353f5ec152dae3d91840a73e782fd648314762568e34983b7bf  templates/resize.cu
  * 58d3eeac148ffa1386aaf6afa27ce70ef7d7e91f05250b3f7cff4fc3279d14b4  templates/prep.cu
- * 91aa963a3e5554a62a2a3dbf52b2476675c73a7ff1b557c4e87d942e37948af0  templates/twice.cu
+ * a1c08492e3e5551af34d8322f99f57b3585b64fab968c0688453b66b479fb9eb  templates/twice.cu
  */
 #ifndef GPUMAT_GEN_KERNELS_H
 #define GPUMAT_GEN_KERNELS_H
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0xf51cc36caf871fffull
+#define GM__KERNEL_SOURCE_HASH 0x21abb462334c5dc9ull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -2615,7 +2615,8 @@ static const char* const gm__kernel_src[] = {
     "            unsigned long long p = a.src[0] + (unsigned long long)(b * a.src_bstride + 2 * y * a.src_pitch);\n",
     "            unsigned long long d = a.dst + (unsigned long long)(b * a.dst_bstride + y * a.dst_pitch + j0 * C);\n",
     "            if (j0 + G > dw) {\n",
-    "                gm__twice_down_edge<C>(p + (unsigned long long)(2 * j0 * C), (unsigned long long)a.src_pitch, d, (int)(dw - j0));\n",
+    "                gm__twice_down_edge<C>(p + (unsigned long long)(2 * j0 * C), (unsigned long long)a.src_pitch, d,\n",
+    "                                       (int)(dw - j0));\n",
     "                continue;\n",
     "            }\n",
     "            unsigned w[2][W], v[K / 2];\n",
