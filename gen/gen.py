@@ -237,7 +237,7 @@ typedef struct gm__kernel_row {
     signed char src_layout, dst_layout; /* fast: GM_HWC or GM_CHW; -1: launch arguments */
     unsigned char pixels;            /* fast: P, pixels a unit; 0 otherwise */
     unsigned char units;             /* fast: R, units a lane keeps in flight */
-    unsigned char min_blocks;        /* fast: blocks a multiprocessor must fit (__launch_bounds__) */
+    unsigned char min_blocks;        /* fast, twice: blocks a multiprocessor must fit (__launch_bounds__) */
     signed char sampler;             /* resize: GM__SAMPLER_...; -1 otherwise */
 } gm__kernel_row;
 

@@ -94,7 +94,8 @@ class Kernel:
         args = (src, dst, channels, src_layout, dst_layout)
         self.pixels = pixels_per_unit(*args) if fast else None
         self.units = units_per_thread(*args) if fast else None
-        self.min_blocks = min_blocks(*args) if fast else None
+        self.min_blocks = (min_blocks(*args) if fast else
+                           twice_min_blocks(channels, sampler) if family == "twice" else None)
         if family == "resize":
             self.name = name("resize", src, "c%d" % channels, sampler)
         elif family == "twice":
@@ -186,6 +187,16 @@ def units_per_thread(src, dst, channels, ls, ld):
     if srun > 16 and warp_contiguous(srun) and written < read:
         r = max(1, min(r, 64 // read))
     return r
+
+
+def twice_min_blocks(channels, sampler):
+    """Blocks of 256 threads each multiprocessor must fit for a whole-2x
+    kernel (templates/twice.cu), so more loads are in flight: the doubling
+    of 1 to 3 channels at 80 registers (109 unbounded), the halving at 40
+    (96); 4 channels spill at 80, so 2 there (bench/RESULTS.md)."""
+    if sampler == "area_fast":
+        return 6
+    return 2 if channels == 4 else 3
 
 
 def min_blocks(src, dst, channels, ls, ld):

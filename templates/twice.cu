@@ -281,15 +281,14 @@ __device__ __forceinline__ void gm__twice_down(const gm__resize_args& a)
 }
 
 /* The entry point of one whole-2x row (gen/model.py): channels C, sampler I
- * (LINEAR: up; AREA_FAST: down). */
-#define GM__ENTRY_TWICE(name, S, D, C, LS, LD, P, R, B, I)                                              \
-    extern "C" __global__ void __launch_bounds__(                                                       \
-        32 * GM__BLOCK_WARPS, I == GM__SAMPLER_LINEAR ? GM__TWICE_UP_BLOCKS(C) : GM__TWICE_DOWN_BLOCKS) \
-        name(gm__resize_args a)                                                                         \
-    {                                                                                                   \
-        gm__grid_begin();                                                                               \
-        if constexpr (I == GM__SAMPLER_LINEAR)                                                          \
-            gm__twice_up<C>(a);                                                                         \
-        else                                                                                            \
-            gm__twice_down<C>(a);                                                                       \
+ * (LINEAR: up; AREA_FAST: down), at least B blocks a multiprocessor. */
+#define GM__ENTRY_TWICE(name, S, D, C, LS, LD, P, R, B, I)                                     \
+    extern "C" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS, GM__BLOCKS_FOR_ARCH(B)) \
+        name(gm__resize_args a)                                                                \
+    {                                                                                          \
+        gm__grid_begin();                                                                      \
+        if constexpr (I == GM__SAMPLER_LINEAR)                                                 \
+            gm__twice_up<C>(a);                                                                \
+        else                                                                                   \
+            gm__twice_down<C>(a);                                                              \
     }
