@@ -1236,6 +1236,55 @@ void resize_section()
     resize_one(1920, 1080, 3840, 2160, GM_F32, GM_INTER_LINEAR, "linear");
 }
 
+// gm_fill of a w x h image of dt with 3 or 4 channels, bytes written over
+// time, beside NPP's nppiSet (which takes u8 and f32 with 3 or 4 channels).
+void fill_one(int w, int h, gm_dtype dt, int channels)
+{
+    gm_desc d = desc_of(w, h, 1, channels, dt, GM_HWC);
+    gm_mat dv[SETS];
+    void* dst[SETS] = {0};
+    size_t bytes = (size_t)w * h * channels * gm_dtype_size(dt);
+    const double value[4] = {114, 37.5, 255, 128};
+    Row r("draw", std::string("fill_") + gm_dtype_name(dt) + "_c" + std::to_string(channels),
+          std::to_string(w) + "x" + std::to_string(h), "gpumat");
+    Timing t;
+    bool ok = true;
+    for (int i = 0; ok && i < SETS; ++i)
+        ok = CUDA_OK(cudaMalloc(&dst[i], bytes)) && gm_ok(gm_wrap_desc(&dv[i], dst[i], &d, GM_DEVICE));
+    r.bytes = (double)bytes;
+    Row npp = r;
+    npp.impl = "npp";
+    ok = ok && time_call([&](int i) { return gm_ok(gm_fill(&dv[i], value, (gm_stream)g_stream)); }, true, &t);
+    emit(ok ? (r.us = t.us, r.latency_us = t.latency_us, r) : r.error());
+#if BENCH_NPP
+    if (ok) {
+        NppiSize roi{w, h};
+        const Npp8u v8[4] = {114, 38, 255, 128};
+        const Npp32f v32[4] = {114, 37.5f, 255, 128};
+        bool peer = time_call(
+            [&](int i) {
+                int p = (int)dv[i].pitch;
+                if (dt == GM_U8)
+                    return NPP_OK(channels == 3 ? nppiSet_8u_C3R_Ctx(v8, (Npp8u*)dst[i], p, roi, g_npp)
+                                                : nppiSet_8u_C4R_Ctx(v8, (Npp8u*)dst[i], p, roi, g_npp));
+                return NPP_OK(channels == 3 ? nppiSet_32f_C3R_Ctx(v32, (Npp32f*)dst[i], p, roi, g_npp)
+                                            : nppiSet_32f_C4R_Ctx(v32, (Npp32f*)dst[i], p, roi, g_npp));
+            },
+            true, &t);
+        emit(peer ? (npp.us = t.us, npp.latency_us = t.latency_us, npp) : npp.error());
+    }
+#endif
+    for (int i = 0; i < SETS; ++i)
+        cudaFree(dst[i]);
+}
+
+void draw_section()
+{
+    fill_one(3840, 2160, GM_U8, 3);
+    fill_one(3840, 2160, GM_U8, 4);
+    fill_one(3840, 2160, GM_F32, 3);
+}
+
 // The CUDA runtime's primary context, made current here, is the one gpumat
 // then uses (it takes the context current on the calling thread).
 bool setup()
@@ -1258,7 +1307,7 @@ int main(int argc, char** argv)
 {
     /* CASE (optional): only the cases whose "op size" contains it, e.g.
      * "merge_f32_u8 3840", for a profiler run (ncu), or "host" for the host
-     * overhead alone, "resize" for gm_resize alone, "preprocess" for gm_preprocess alone, or the sweep's configurations whose "transform SRC DST
+     * overhead alone, "resize" for gm_resize alone, "preprocess" for gm_preprocess alone, "draw" for gm_fill alone, or the sweep's configurations whose "transform SRC DST
      * cN LAYOUT" contains it, e.g. "transform u8 f32 c1"; no NVRTC section
      * then. */
     const char* only = argc == 3 ? argv[2] : NULL;
@@ -1294,6 +1343,8 @@ int main(int argc, char** argv)
         resize_section();
     if (!only || !strcmp(only, "preprocess"))
         prep_section();
+    if (!only || !strcmp(only, "draw"))
+        draw_section();
     if (!only || !strncmp(only, "transform", 9))
         sweep_section(only);
     if (!only)

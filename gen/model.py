@@ -58,7 +58,7 @@ def specs():
 
 # The kernel families: each is a template (templates/<family>.cu, whose entry
 # macro GM__ENTRY_<FAMILY> turns a row into a kernel) and the rows below.
-FAMILIES = ["xform", "xform_fast", "resize", "prep", "twice"]
+FAMILIES = ["xform", "xform_fast", "resize", "prep", "twice", "fill"]
 
 # What a resize kernel computes (templates/resize.inc): cv::resize's
 # algorithms, which the host picks from the interpolation and the scales as
@@ -102,6 +102,8 @@ class Kernel:
             self.name = name("resize", src, "c%d" % channels, sampler, "twice")
         elif family == "prep":
             self.name = name("prep", src, dst, "c%d" % channels, sampler)
+        elif family == "fill":
+            self.name = name("fill", "bytes")
         else:
             self.name = name("xform", src, dst, "c%d" % channels, *((src_layout, dst_layout) if fast else ()))
 
@@ -115,7 +117,9 @@ def catalogue():
     Then the resize of each dtype and channel count by each sampler, whose
     layouts and pitches are launch arguments; then the pre-process of each
     source dtype, destination dtype, source channel count and sampler (a
-    launch carries the items of one sampler). Last, the whole-2x resizes."""
+    launch carries the items of one sampler). Then the whole-2x resizes.
+    Last, the fill: one kernel of bytes for every dtype, whose pattern (a
+    pixel's bytes, or a plane's element) is a launch argument."""
     rows = [Kernel("xform", s, d, c) for s, d, c in specs()]
     rows += [Kernel("xform_fast", s, d, c, ls, ld) for s, d, c in specs() for ls in LAYOUTS for ld in LAYOUTS
              if c > 1 or ls == ld == "hwc"]
@@ -125,6 +129,7 @@ def catalogue():
              for r in SAMPLERS if r != "linear_exact" or s in EXACT_DTYPES]
     rows += [Kernel("twice", "u8", "u8", c, sampler=r) for c in CHANNELS for r in TWICE_SAMPLERS
              if r == "linear" or c != 2]
+    rows += [Kernel("fill", "u8", "u8", 1)]
     return rows
 
 

@@ -108,4 +108,5 @@ def pieces(template):
             (None, dispatch_source()),
             ("pixel.inc", template("pixel.inc").replace("@WIDE_EXPR@", wide_expr())),
             ("resize.inc", template("resize.inc").replace("@SAMPLERS@", samplers_enum())),
-            ("prep.inc", template("prep.inc"))]
+            ("prep.inc", template("prep.inc")),
+            ("fill.inc", template("fill.inc"))]

@@ -74,6 +74,7 @@
 #include "gpumat/mem.h"
 #include "gpumat/ops.h"
 #include "gpumat/prep.h"
+#include "gpumat/draw.h"
 #include "gpumat/interop.h"
 #include "gpumat/jit.h"
 #include "gpumat/gen/views.h"
@@ -113,6 +114,7 @@
 #include "gpumat/impl/run.h"
 #include "gpumat/impl/ops.h"
 #include "gpumat/impl/prep.h"
+#include "gpumat/impl/draw.h"
 #include "gpumat/impl/jit.h"
 #include "gpumat/impl/interop.h"
 #endif

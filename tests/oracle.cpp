@@ -1576,6 +1576,83 @@ void test_preprocess()
 
 } // namespace
 
+// --------------------------------------------------------------------- fill
+
+// A value for setTo: ties (half to even), values off a tie by less than a
+// float ulp (rounding them through float gives another integer), each
+// integer type's limits and one past them, f16's largest value and its
+// overflow to infinity, -0 and 1/3; or a random one.
+double fill_value()
+{
+    static const double special[] = {2.5,      -3.5,      0.5 + 1e-9, 127.5,    -128.5,        255.5,
+                                     65535.5,  -32768.5,  32767.5,    65504.0,  65520.0,       -0.0,
+                                     1.0 / 3,  300.0,     -300.0,     1e-300,   2147483000.5, -2147483000.5};
+    const int n = (int)(sizeof special / sizeof special[0]);
+    return t_rand() & 1 ? special[t_rand() % n] : rand_real(2e9);
+}
+
+// What setTo(Scalar(v)) leaves in a w x h image of d with ch channels;
+// bf16, which OpenCV 4 lacks, as saturate_cast would store it: by way of
+// float, to nearest even.
+cv::Mat expected_fill(gm_dtype d, int ch, int w, int h, const double* v)
+{
+    cv::Mat e(h, w, CV_MAKETYPE(cv_depth(d), ch));
+    if (d != GM_BF16) {
+        e.setTo(cv::Scalar(v[0], v[1], v[2], v[3]));
+        return e;
+    }
+    for (int y = 0; y < h; ++y)
+        for (int i = 0; i < w * ch; ++i)
+            e.ptr<uint16_t>(y)[i] = float_to_bf16((float)v[i % ch]);
+    return e;
+}
+
+// gm_fill of an interleaved or planar image against cv::Mat::setTo.
+void fill_case(Group& g, gm_dtype d, int ch, bool chw, const Size2& sz, bool roi)
+{
+    double v[4];
+    for (double& x : v)
+        x = fill_value();
+    std::string name = strf("fill %s c%d %s %s (%.17g, %.17g, %.17g, %.17g)", gm_dtype_name(d), ch,
+                            chw ? "CHW" : "HWC", size_name(sz, roi).c_str(), v[0], v[1], v[2], v[3]);
+    Problems p;
+    Region dst = chw ? planar(d, ch, sz.w, sz.h, roi) : interleaved(d, ch, sz.w, sz.h, roi);
+    p.add(dst.error);
+    if (!p.text.empty())
+        return verdict(g, name, p.text);
+    dst.arm();
+    p.status("gm_fill", gm_fill(&dst.m, v, NULL));
+    p.add(intact(dst, "the padding of the destination"));
+    cv::Mat exp = expected_fill(d, ch, sz.w, sz.h, v);
+    long bad = 0;
+    if (chw) {
+        std::vector<cv::Mat> planes;
+        cv::split(exp, planes);
+        for (int c = 0; c < ch; ++c)
+            bad += compare(name, dst.views[c], planes[c], d, c);
+    } else {
+        bad = compare(name, dst.view(), exp, d);
+    }
+    p.diff(bad, (long)sz.w * sz.h * ch);
+    verdict(g, name, p.text);
+}
+
+void test_fill()
+{
+    Group g("fill");
+    int n = 0;
+    for (gm_dtype d : kDtypes)
+        for (int ch = 1; ch <= 4; ++ch) {
+            for (int s = 0; s < kBig; ++s)
+                for (bool roi : {false, true})
+                    for (bool chw : {false, true})
+                        if (!chw || ch > 1)
+                            for (int k = 0; k < 3; ++k)
+                                fill_case(g, d, ch, chw, kSizes[s], roi);
+            fill_case(g, d, ch, n++ % 2 == 1, kSizes[kBig], true);
+        }
+}
+
 int main()
 {
     t_seed_from_env("oracle");
@@ -1586,6 +1663,7 @@ int main()
     test_blobs();
     test_resize();
     test_preprocess();
+    test_fill();
     // the baseline loops (impl/cpu.h) on 3 threads cutting every image into
     // parts, writing past the caches
     gm__cpu_isa_forced = 0;
@@ -1598,5 +1676,6 @@ int main()
     test_blobs();
     test_resize();
     test_preprocess();
+    test_fill();
     return t_summary("oracle");
 }

@@ -1151,6 +1151,23 @@ static void test_resize(void)
     timg_free(&chw);
 }
 
+static void test_fill(void)
+{
+    static const double v[4] = {1, 2, 3, 4};
+    timg d3;
+    gm_mat bad;
+    timg_make(&d3, 7, 4, GM_U8, 3, GM_HWC, 1);
+    EXPECT(gm_fill(NULL, v, NULL), GM_ERR_ARG, "gm_fill", "dst", NULL);
+    EXPECT(gm_fill(&d3.m, NULL, NULL), GM_ERR_ARG, "gm_fill", "value", &d3, NULL);
+    bad = d3.m;
+    bad.pitch = 2;
+    EXPECT(gm_fill(&bad, v, NULL), GM_ERR_SIZE, "gm_fill", "dst->pitch", &d3, NULL);
+    bad = d3.m;
+    bad.channels = 5;
+    EXPECT(gm_fill(&bad, v, NULL), GM_ERR_TYPE, "gm_fill", "channels 5", &d3, NULL);
+    timg_free(&d3);
+}
+
 static void test_preprocess(void)
 {
     static const int map_out[3] = {0, 3, 1}, map_ok[3] = {2, 2, 2};
@@ -1585,8 +1602,8 @@ static void test_kernels(void)
         reset_error();
         CHECK(gm_kernels_for(GM_U8, GM_F32, 3, kernels, -1) == 0 && strncmp(gm_last_error(), "gm_kernels_for: max", 19) == 0,
               "gm_kernels_for(..., -1): %s", gm_last_error());
-        CHECK(gm_kernels_for(GM_U8, GM_F32, 3, NULL, 0) == 11, "gm_kernels_for(..., NULL, 0) counts: %s", gm_last_error());
-        CHECK(gm_kernels_for(GM_U8, GM_F32, 3, kernels, 7) == 11, "gm_kernels_for: %s", gm_last_error());
+        CHECK(gm_kernels_for(GM_U8, GM_F32, 3, NULL, 0) == 12, "gm_kernels_for(..., NULL, 0) counts: %s", gm_last_error());
+        CHECK(gm_kernels_for(GM_U8, GM_F32, 3, kernels, 7) == 12, "gm_kernels_for: %s", gm_last_error());
     }
     CHECK(size == 12345, "image_size written on an argument failure: %zu", size);
     reset_error();
@@ -1838,6 +1855,7 @@ int main(int argc, char** argv)
     test_blob();
     test_resize();
     test_preprocess();
+    test_fill();
     test_typed_functions();
     test_kernels();
     run_child(argv[0]);

@@ -640,8 +640,9 @@ static int unit_aligned(const gm_mat* m, int p)
 /* Every fast kernel (same channel count; each dtype pair, channel count and
  * layout pair) on aligned memory, with widths that leave a ragged row end,
  * both launch kinds (plain, scaled); and the same transforms on misaligned
- * memory or with a constant channel, which must take the generic kernel and
- * give the same bytes. */
+ * memory or with a constant channel, which must take another kernel (the
+ * generic one; the fill, where the one channel is the constant) and give
+ * the same bytes. */
 static void fast_paths(void)
 {
     int S, D, c, k = 0, ls, ld, cn;
@@ -725,6 +726,49 @@ static int make_dense(pair* p, int64_t w, int64_t h, int batch, gm_dtype dt, int
     p->host_roi = p->host;
     p->dev_roi = p->dev;
     return 1;
+}
+
+static gm_status op_fill(const gm_mat* s, gm_mat* d, const void* v)
+{
+    (void)s;
+    return gm_fill(d, (const double*)v, NULL);
+}
+
+/* gm_fill on the GPU (the fill kernel) == the CPU path (the oracle holds
+ * that to setTo): every dtype, channel count and layout, odd ROIs (rows
+ * starting and ending inside 16-byte chunks), dense images (rows joined)
+ * and batches, values on and off ties and past each dtype's range; NaN
+ * only into integers (a float NaN's bits are the GPU's own). */
+static void fills(void)
+{
+    static const double special[] = {2.5,     -3.5, 0.5 + 1e-9, 255.5, -32768.5, 65520.0,  -0.0,
+                                     1.0 / 3, 1e10, -1e10,      3e38,  INFINITY, -INFINITY, NAN};
+    const int n = (int)(sizeof special / sizeof special[0]);
+    int dt, cn, lay, k, c;
+    char what[160];
+    for (dt = 0; dt < GM_DTYPE_COUNT; ++dt)
+        for (cn = 1; cn <= 4; ++cn)
+            for (lay = 0; lay < (cn > 1 ? 2 : 1); ++lay)
+                for (k = 0; k < 3; ++k) {
+                    const int64_t* sz = sizes[t_rand() % NSIZES];
+                    int batch = k == 2 ? 3 : 1, floating = !gm__is_int(dt);
+                    double v[4];
+                    pair p;
+                    for (c = 0; c < 4; ++c)
+                        v[c] = t_rand() & 1 ? special[t_rand() % (uint64_t)(n - floating)] : t_uniform(-7e4, 7e4);
+                    snprintf(what, sizeof what, "fill %s x%d %s %lldx%lld b%d (%g, %g, %g, %g)",
+                             gm_dtype_name((gm_dtype)dt), cn, lay ? "chw" : "hwc", (long long)sz[0],
+                             (long long)sz[1], batch, v[0], v[1], v[2], v[3]);
+                    if (!(k == 1 ? make_dense(&p, sz[0], sz[1], 2, (gm_dtype)dt, cn, (gm_layout)lay)
+                                 : make_pair(&p, sz[0], sz[1], batch, (gm_dtype)dt, cn, (gm_layout)lay))) {
+                        CHECK(0, "%s: setup failed", what);
+                        continue;
+                    }
+                    launched[GM__FILL_ROW] = 0;
+                    compare_op(what, &p, &p, op_fill, v);
+                    CHECK(launched[GM__FILL_ROW], "%s: the fill kernel did not run", what);
+                    free_pair(&p);
+                }
 }
 
 /* One shape that must take the fast kernel: dense (make_dense) or aligned
@@ -1153,6 +1197,7 @@ int main(int argc, char** argv)
         twices(0);
         big_image();
     }
+    fills();
     flattened();
     joined_rows();
     long_rows();

@@ -69,7 +69,8 @@ static void check_ops(const char* what, gm_status described, const gm__ops* d, g
 #define PLANE_BASE(c) (((uintptr_t)3 << 32) + ((uintptr_t)(c) << 28))
 
 /* The xforms transform is tried with: identity, channels scaled alike
- * but differently from one another, reversed, and a constant last channel. */
+ * but differently from one another, reversed, a constant last channel, and
+ * every channel a constant (the fill kernel). */
 static gm_xform xform_variant(int v, int src_channels, int dst_channels)
 {
     gm_xform x = gm_xform_identity();
@@ -81,6 +82,8 @@ static gm_xform xform_variant(int v, int src_channels, int dst_channels)
     }
     if (v == 3)
         x.map[dst_channels - 1] = GM_CONST;
+    for (c = 0; v == 4 && c < dst_channels; ++c)
+        x.map[c] = GM_CONST;
     return x;
 }
 
@@ -95,7 +98,7 @@ static void transforms(void)
                     for (ls = 0; ls < 2; ++ls)
                         for (ld = 0; ld < 2; ++ld)
                             for (shape = 0; shape < SHAPES; ++shape)
-                                for (v = 0; v < 4; ++v) {
+                                for (v = 0; v < 5; ++v) {
                                     gm__ops d;
                                     gm_xform x = xform_variant(v, cs, cd);
                                     gm_mat src, dst;
@@ -285,6 +288,30 @@ static void preps(void)
                     }
 }
 
+/* gm_fill of every dtype, channel count and layout: the fill kernel on
+ * the device, whatever the alignment. */
+static void fills(void)
+{
+    static const double value[4] = {1, 2, 3, 4};
+    int T, c, lay, shape;
+    char what[160];
+    for (T = 0; T < GM_DTYPE_COUNT; ++T)
+        for (c = 1; c <= 4; ++c)
+            for (lay = 0; lay < 2; ++lay)
+                for (shape = 0; shape < SHAPES; ++shape) {
+                    gm__ops d;
+                    gm__plan p;
+                    gm_mat m = fake((gm_dtype)T, c, (gm_layout)lay, 2, shape, DST_BASE);
+                    d.n = 0;
+                    snprintf(what, sizeof what, "fill %s x%d layout %d shape %d", gm_dtype_name((gm_dtype)T), c, lay,
+                             shape);
+                    check_ops(what, gm__fill_ops(&m, value, &d), &d, (gm_dtype)T, (gm_dtype)T, c);
+                    if (d.n == 1)
+                        gm__plan_op(&d.op[0], &p);
+                    CHECK(d.n == 1 && p.kernel == GM__FILL_ROW, "%s: not one launch of the fill kernel", what);
+                }
+}
+
 int main(void)
 {
     int S, D, c, k, n, list[32], unreached = 0;
@@ -294,6 +321,7 @@ int main(void)
     planes();
     resizes();
     preps();
+    fills();
     for (S = 0; S < GM_DTYPE_COUNT; ++S)
         for (D = 0; D < GM_DTYPE_COUNT; ++D)
             for (c = 1; c <= 4; ++c) {

@@ -105,7 +105,8 @@ GM_API gm_status gm_kernel_compile(int index, int arch, size_t* image_size);
 
 /* The kernels that any operation from src to dst writing `channels`
  * channels may launch, whatever its layouts, pitches and alignment: the
- * generic kernel of the three, their fast kernels (one channel: the one;
+ * generic kernel of the three, the fill kernel (gm_fill, and a transform
+ * whose every channel is a constant), their fast kernels (one channel: the one;
  * more: each layout pair, and the one-channel kernel, as which interleaved
  * channels treated alike run), and for src == dst the generic one-channel
  * kernel (gm_split_planes and gm_merge_planes write separate planes of other
@@ -116,7 +117,7 @@ GM_API gm_status gm_kernel_compile(int index, int arch, size_t* image_size);
  * per sampler, as for gm_resize). The list gm_warmup takes for those
  * operations, or `make aot` (by name): every kernel such an operation runs
  * is in it, and each kernel in it runs for some such operation. Writes up
- * to max indexes to kernels and returns how many there are (at most 17); 0
+ * to max indexes to kernels and returns how many there are (at most 20); 0
  * for a bad dtype,
  * channel count, or kernels NULL with max > 0 (gm_last_error says which). */
 GM_API int gm_kernels_for(gm_dtype src, gm_dtype dst, int channels, int* kernels, int max);

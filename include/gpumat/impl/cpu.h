@@ -145,10 +145,7 @@ static GM__ALWAYS_INLINE void gm__cpu_convert(int B, int S, int D, int ES, int E
     unsigned char one[8];
     long long i;
     if (ch->kind == GM__CPU_CONST) {
-        if (gm__wide(S, D))
-            gm__encode_d(D, one, offset);
-        else
-            gm__encode_f(D, one, (float)offset, 0);
+        gm__constant(S, D, one, offset);
         GM__CPU_EACH(n, j, B, memcpy(d + j * ED, one, ED));
     } else if (ch->kind == GM__PLAIN) {
         if (S == D)

@@ -67,7 +67,7 @@ GM_API int gm_kernel_find(const char* name)
 
 GM_API int gm_kernels_for(gm_dtype src, gm_dtype dst, int channels, int* kernels, int max)
 {
-    int found[8 + 3 * GM__SAMPLER_COUNT], n = 0, ls, ld, i;
+    int found[9 + 3 * GM__SAMPLER_COUNT], n = 0, ls, ld, i;
     if ((int)src < 0 || (int)src >= GM_DTYPE_COUNT || (int)dst < 0 || (int)dst >= GM_DTYPE_COUNT)
         return gm__fail(GM_ERR_TYPE, "gm_kernels_for: dtype %d -> %d is not a gm_dtype pair", (int)src, (int)dst), 0;
     if (channels < 1 || channels > 4)
@@ -77,6 +77,7 @@ GM_API int gm_kernels_for(gm_dtype src, gm_dtype dst, int channels, int* kernels
     if (max < 0)
         return gm__fail(GM_ERR_ARG, "gm_kernels_for: max %d is negative", max), 0;
     found[n++] = gm__xform_row[src][dst][channels - 1];
+    found[n++] = GM__FILL_ROW; /* a transform whose every channel is a constant; gm_fill */
     for (ls = 0; ls < 2; ++ls)
         for (ld = 0; ld < 2; ++ld)
             if (gm__fast_row[src][dst][channels - 1][ls][ld] >= 0)

@@ -46,6 +46,7 @@ typedef struct gm__plan {
         gm__xform_args xform;
         gm__resize_args resize;
         gm__prep_args prep;
+        gm__fill_args fill;
     } args;
     const gm__prep_many* many;
     int on_host, device;
@@ -387,9 +388,56 @@ static int gm__cpu_shape(const gm__op* op, gm__xform_args* a)
     return channels;
 }
 
+/* Whether op writes constants alone, into a side that the fill kernel
+ * takes (interleaved, or planar). */
+static int gm__fills(const gm__op* op)
+{
+    int c;
+    for (c = 0; c < op->dst.channels; ++c)
+        if (op->xform.map[c] != GM_CONST)
+            return 0;
+    return op->resize.sampler < 0 && gm__side_layout(&op->dst) >= 0;
+}
+
+/* The fill kernel's arguments for op (gm__fills): each stream's pattern, a
+ * pixel (interleaved) or one element (a plane), as pixel.inc's constant
+ * path stores it; rows without padding join into one. */
+static gm__fill_args gm__fill_args_of(const gm__op* op)
+{
+    gm__fill_args a;
+    unsigned char value[4][8];
+    int es = gm__dtype_sizes[op->dst.dtype], planar = gm__side_layout(&op->dst) == GM_CHW, c, s, i;
+    memset(&a, 0, sizeof a);
+    for (c = 0; c < op->dst.channels; ++c)
+        gm__constant(op->src.dtype, op->dst.dtype, value[c], op->xform.offset[c]);
+    a.streams = planar ? op->dst.channels : 1;
+    a.period = planar ? es : es * op->dst.channels;
+    for (s = 0; s < a.streams; ++s) {
+        unsigned char* p = (unsigned char*)a.pattern[s];
+        a.dst[s] = op->dst.chan[s];
+        for (i = 0; i < (int)sizeof a.pattern[s]; ++i)
+            p[i] = value[planar ? s : i % a.period / es][i % es];
+    }
+    a.bytes = op->width * a.period;
+    a.height = op->height;
+    a.batch = op->batch;
+    a.pitch = op->dst.pitch;
+    a.bstride = op->dst.bstride;
+    if (a.height > 1 && a.pitch == a.bytes) {
+        if (a.batch > 1 && a.bstride == a.height * a.pitch) {
+            a.height *= a.batch;
+            a.batch = 1;
+        }
+        a.bytes *= a.height;
+        a.height = 1;
+    }
+    return a;
+}
+
 /* The plan of op: a resize runs its whole-2x kernel where it may, else
  * its sampler's kernel for its dtype and channels; a transform, on the
- * GPU, its fast kernel where there is one, else the generic kernel of its
+ * GPU, the fill kernel where it writes constants alone, its fast kernel
+ * where there is one, else the generic kernel of its
  * dtype pair and destination channels. The CPU path runs the loop of the
  * kernel planned, a transform in its CPU form (as that kernel would run it
  * too). */
@@ -406,6 +454,11 @@ static void gm__plan_op(const gm__op* op, gm__plan* plan)
         plan->kernel = gm__twice_kernel(op, &plan->args.resize);
         if (plan->kernel < 0)
             plan->kernel = gm__resize_row[op->dst.dtype][op->dst.channels - 1][op->resize.sampler];
+        return;
+    }
+    if (!op->on_host && gm__fills(op)) {
+        plan->args.fill = gm__fill_args_of(op);
+        plan->kernel = GM__FILL_ROW;
         return;
     }
     plan->args.xform = gm__args(op);

@@ -27,7 +27,8 @@ typedef struct gm__ready {
  * in full blocks; 0 unknown): the blocks of the last wave then finish closer
  * together, so less of the kernel's end runs below the copy rate; a grid
  * within one wave keeps full blocks, which the one-wave grids of small
- * elements need. The other kernels: blocks of 32 columns by GM__BLOCK_WARPS
+ * elements need. The fill kernel likewise, its rows' bytes as width. The
+ * other kernels: blocks of 32 columns by GM__BLOCK_WARPS
  * runs of rows (one row a thread in the generic kernel, GM__COLUMN_ROWS in
  * the resize and pre-process kernels). Their tile path (tile set,
  * templates/resize.cu): blocks of 32 GM__TILE_PIXELS_... columns by
@@ -65,8 +66,10 @@ static gm__geometry gm__geometry_for(const gm__kernel_row* k, long long width, l
         g.grid[0] = (unsigned)((groups + 31) / 32);
         g.grid[1] = (unsigned)(rows < 65535 ? rows : 65535);
         g.grid[2] = (unsigned)images;
-    } else if (k->family == GM__FAMILY_XFORM_FAST) {
-        long long tasks = batch * height * gm__tasks_per_row(width, k->pixels, k->units);
+    } else if (k->family == GM__FAMILY_XFORM_FAST || k->family == GM__FAMILY_FILL) {
+        long long tasks = batch * height *
+                          (k->family == GM__FAMILY_FILL ? gm__fill_tasks_per_row(width)
+                                                        : gm__tasks_per_row(width, k->pixels, k->units));
         int warps = wave > 0 && tasks > wave ? GM__BLOCK_WARPS / 2 : GM__BLOCK_WARPS;
         long long blocks = (tasks + warps - 1) / warps;
         g.grid[0] = (unsigned)(blocks < 1 << 30 ? blocks : 1 << 30);
@@ -99,6 +102,9 @@ static gm_status gm__prepare(const gm__plan* p, gm__ready* r)
     if (k->family == GM__FAMILY_RESIZE || k->family == GM__FAMILY_TWICE)
         r->geometry = gm__geometry_for(k, p->args.resize.width, p->args.resize.height, p->args.resize.batch, wave,
                                        r->tile);
+    else if (k->family == GM__FAMILY_FILL)
+        r->geometry = gm__geometry_for(k, p->args.fill.bytes, p->args.fill.height * p->args.fill.streams,
+                                       p->args.fill.batch, wave, 0);
     else if (k->family == GM__FAMILY_PREP)
         r->geometry = gm__geometry_for(k, gm__prep_args_of(p)->width, gm__prep_args_of(p)->height,
                                        gm__prep_args_of(p)->count, wave, r->tile);
