@@ -58,7 +58,7 @@ def specs():
 
 # The kernel families: each is a template (templates/<family>.cu, whose entry
 # macro GM__ENTRY_<FAMILY> turns a row into a kernel) and the rows below.
-FAMILIES = ["xform", "xform_fast", "resize", "prep", "twice", "fill"]
+FAMILIES = ["xform", "xform_fast", "resize", "prep", "twice", "fill", "overlay"]
 
 # What a resize kernel computes (templates/resize.inc): cv::resize's
 # algorithms, which the host picks from the interpolation and the scales as
@@ -104,6 +104,8 @@ class Kernel:
             self.name = name("prep", src, dst, "c%d" % channels, sampler)
         elif family == "fill":
             self.name = name("fill", "bytes")
+        elif family == "overlay":
+            self.name = name("overlay", "u8")
         else:
             self.name = name("xform", src, dst, "c%d" % channels, *((src_layout, dst_layout) if fast else ()))
 
@@ -118,8 +120,9 @@ def catalogue():
     layouts and pitches are launch arguments; then the pre-process of each
     source dtype, destination dtype, source channel count and sampler (a
     launch carries the items of one sampler). Then the whole-2x resizes.
-    Last, the fill: one kernel of bytes for every dtype, whose pattern (a
-    pixel's bytes, or a plane's element) is a launch argument."""
+    Then the fill: one kernel of bytes for every dtype, whose pattern (a
+    pixel's bytes, or a plane's element) is a launch argument. Last, the
+    sprite overlay onto u8 frames of 3 or 4 channels (launch arguments)."""
     rows = [Kernel("xform", s, d, c) for s, d, c in specs()]
     rows += [Kernel("xform_fast", s, d, c, ls, ld) for s, d, c in specs() for ls in LAYOUTS for ld in LAYOUTS
              if c > 1 or ls == ld == "hwc"]
@@ -130,6 +133,7 @@ def catalogue():
     rows += [Kernel("twice", "u8", "u8", c, sampler=r) for c in CHANNELS for r in TWICE_SAMPLERS
              if r == "linear" or c != 2]
     rows += [Kernel("fill", "u8", "u8", 1)]
+    rows += [Kernel("overlay", "u8", "u8", 4)]
     return rows
 
 

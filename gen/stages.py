@@ -109,4 +109,5 @@ def pieces(template):
             ("pixel.inc", template("pixel.inc").replace("@WIDE_EXPR@", wide_expr())),
             ("resize.inc", template("resize.inc").replace("@SAMPLERS@", samplers_enum())),
             ("prep.inc", template("prep.inc")),
-            ("fill.inc", template("fill.inc"))]
+            ("fill.inc", template("fill.inc")),
+            ("overlay.inc", template("overlay.inc"))]

@@ -1168,6 +1168,61 @@ static void test_fill(void)
     timg_free(&d3);
 }
 
+static void test_overlay(void)
+{
+    timg frame, gray, sprite;
+    gm_overlay* ov = NULL;
+    gm_sprite sp;
+    gm_mat fake;
+    timg_make(&frame, 9, 5, GM_U8, 3, GM_HWC, 1);
+    timg_make(&gray, 9, 5, GM_U8, 1, GM_HWC, 1);
+    timg_make(&sprite, 3, 2, GM_U8, 4, GM_HWC, 1);
+    memset(&sp, 0, sizeof sp);
+    sp.image = sprite.m;
+    EXPECT(gm_overlay_create(NULL), GM_ERR_ARG, "gm_overlay_create", "overlay", NULL);
+    EXPECT(gm_overlay_create(&ov), GM_OK, "gm_overlay_create", NULL, NULL);
+    EXPECT(gm_overlay_draw(NULL, &frame.m, &sp, 1, NULL, NULL), GM_ERR_ARG, "gm_overlay_draw", "overlay", &frame,
+           &sprite, NULL);
+    EXPECT(gm_overlay_draw(ov, NULL, &sp, 1, NULL, NULL), GM_ERR_ARG, "gm_overlay_draw", "frame", &sprite, NULL);
+    EXPECT(gm_overlay_draw(ov, &gray.m, &sp, 1, NULL, NULL), GM_ERR_TYPE, "gm_overlay_draw", "frame is u8 x1",
+           &gray, &sprite, NULL);
+    EXPECT(gm_overlay_draw(ov, &frame.m, NULL, 1, NULL, NULL), GM_ERR_ARG, "gm_overlay_draw", "sprites is NULL",
+           &frame, NULL);
+    EXPECT(gm_overlay_draw(ov, &frame.m, &sp, -1, NULL, NULL), GM_ERR_ARG, "gm_overlay_draw", "count -1", &frame,
+           &sprite, NULL);
+    sp.kind = GM_SPRITE_MASK;
+    EXPECT(gm_overlay_draw(ov, &frame.m, &sp, 1, NULL, NULL), GM_ERR_TYPE, "gm_overlay_draw",
+           "sprites[0].image is u8 x4", &frame, &sprite, NULL);
+    sp.kind = (gm_sprite_kind)3;
+    EXPECT(gm_overlay_draw(ov, &frame.m, &sp, 1, NULL, NULL), GM_ERR_ARG, "gm_overlay_draw", "sprites[0].kind 3",
+           &frame, &sprite, NULL);
+    sp.kind = GM_SPRITE_RGBA;
+    sp.image.pitch = 2;
+    EXPECT(gm_overlay_draw(ov, &frame.m, &sp, 1, NULL, NULL), GM_ERR_SIZE, "gm_overlay_draw",
+           "sprites[0].image->pitch", &frame, &sprite, NULL);
+    sp.image = fake_device(&sprite);
+    EXPECT(gm_overlay_draw(ov, &frame.m, &sp, 1, NULL, NULL), GM_ERR_LOCATION, "gm_overlay_draw",
+           "sprites[0].image is device memory", &frame, &sprite, NULL);
+    sp.image = frame.m;
+    sp.image.channels = 4;
+    sp.image.width = 2;
+    EXPECT(gm_overlay_draw(ov, &frame.m, &sp, 1, NULL, NULL), GM_ERR_OVERLAP, "gm_overlay_draw",
+           "sprites[0].image and frame overlap", &frame, NULL);
+    fake = frame.m;
+    fake.batch = 2;
+    fake.batch_pitch = fake.pitch * fake.height;
+    sp.image = sprite.m;
+    EXPECT(gm_overlay_draw(ov, &fake, &sp, 1, NULL, NULL), GM_ERR_ARG, "gm_overlay_draw", "frame->batch is 2",
+           &frame, &sprite, NULL);
+    sp.x = 100; /* wholly outside: nothing is drawn */
+    EXPECT(gm_overlay_draw(ov, &frame.m, &sp, 1, NULL, NULL), GM_OK, "gm_overlay_draw", NULL, &frame, &sprite, NULL);
+    gm_overlay_destroy(ov);
+    gm_overlay_destroy(NULL);
+    timg_free(&frame);
+    timg_free(&gray);
+    timg_free(&sprite);
+}
+
 static void test_preprocess(void)
 {
     static const int map_out[3] = {0, 3, 1}, map_ok[3] = {2, 2, 2};
@@ -1856,6 +1911,7 @@ int main(int argc, char** argv)
     test_resize();
     test_preprocess();
     test_fill();
+    test_overlay();
     test_typed_functions();
     test_kernels();
     run_child(argv[0]);

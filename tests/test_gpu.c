@@ -15,6 +15,7 @@ static void trace(int event, int kernel);
 #define GM_TRACE(event, kernel) trace(event, kernel)
 #include "gpumat.h"
 #include "check.h"
+#include "sprites.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -771,6 +772,65 @@ static void fills(void)
                 }
 }
 
+/* gm_overlay_draw on the GPU == the CPU path (test_cpu holds that to the
+ * formulas), over the whole parent of the frame: host sprites (staged) and
+ * device sprites (read in place) in one call, frames of 3 and 4 channels
+ * with odd offsets and pitches, both channel orders, alpha kept or
+ * composed; one overlay for every round, each frame larger than the last
+ * (its buffers grow). */
+static void overlays(void)
+{
+    enum { N = 40 };
+    gm_overlay* ov = NULL;
+    int round, i;
+    CHECK(gm_overlay_create(&ov) == GM_OK, "gm_overlay_create: %s", gm_last_error());
+    for (round = 0; round < 8; ++round) {
+        int channels = 3 + round % 2;
+        gm_overlay_params p = {(round >> 1) & 1, (round >> 2) & 1};
+        gm_sprite hs[N], ds[N];
+        gm_mat expect;
+        pair f;
+        int64_t w = 40 + 70 * round + rnd(0, 9), h = 30 + 40 * round + rnd(0, 9), at;
+        char what[96];
+        gm_status sd, sh;
+        snprintf(what, sizeof what, "overlay %lldx%lld x%d rgb %d over %d", (long long)w, (long long)h, channels,
+                 p.rgb, p.alpha_over);
+        if (!random_sprites(hs, N, w, h) || !make_pair(&f, w, h, 1, GM_U8, channels, GM_HWC)) {
+            CHECK(0, "%s: setup failed: %s", what, gm_last_error());
+            return;
+        }
+        for (i = 0; i < N; ++i) {
+            ds[i] = hs[i];
+            if (i % 2 && (gm_alloc_device(&ds[i].image, hs[i].image.width, hs[i].image.height, GM_U8,
+                                          (int)hs[i].image.channels, GM_HWC) != GM_OK ||
+                          gm_copy(&hs[i].image, &ds[i].image, NULL) != GM_OK))
+                CHECK(0, "%s: device sprite %d: %s", what, i, gm_last_error());
+        }
+        fill(&f.host);
+        CHECK(sync_up(&f), "%s: upload failed: %s", what, gm_last_error());
+        launched[GM__OVERLAY_ROW] = 0;
+        sd = gm_overlay_draw(ov, &f.dev_roi, ds, N, &p, NULL);
+        sh = gm_overlay_draw(ov, &f.host_roi, hs, N, &p, NULL);
+        CHECK(sd == GM_OK && sh == GM_OK, "%s: gpu %s / cpu %s: %s", what, gm_status_string(sd),
+              gm_status_string(sh), gm_last_error());
+        CHECK(launched[GM__OVERLAY_ROW], "%s: the overlay kernel did not run", what);
+        expect = f.host;
+        expect.data = malloc((size_t)gm_span_bytes(&f.host));
+        memcpy(expect.data, f.host.data, (size_t)gm_span_bytes(&f.host));
+        CHECK(sync_down(&f), "%s: download failed: %s", what, gm_last_error());
+        at = first_diff(&expect, &f.host);
+        CHECK(at < 0, "%s: gpu != cpu at byte %lld of the frame's parent", what, (long long)at);
+        free(expect.data);
+        free_pair(&f);
+        for (i = 0; i < N; ++i) {
+            gm_free(&hs[i].image);
+            if (i % 2)
+                gm_free(&ds[i].image);
+        }
+    }
+    gm_overlay_destroy(ov);
+}
+
 /* One shape that must take the fast kernel: dense (make_dense) or aligned
  * with padded rows (make_pair_at), plain or with a scale and offset. */
 typedef struct fast_case {
@@ -1198,6 +1258,7 @@ int main(int argc, char** argv)
         big_image();
     }
     fills();
+    overlays();
     flattened();
     joined_rows();
     long_rows();

@@ -312,6 +312,24 @@ static void fills(void)
                 }
 }
 
+/* gm_overlay_draw launches its kernel without a plan (test_gpu checks that
+ * it runs): gm_kernels_for must list it for the frames it takes, u8 x3
+ * and x4, and only there. */
+static void overlays(void)
+{
+    int list[32], n, k, c;
+    for (c = 1; c <= 4; ++c) {
+        n = gm_kernels_for(GM_U8, GM_U8, c, list, 32);
+        for (k = 0; k < n && list[k] != GM__OVERLAY_ROW; ++k)
+            ;
+        CHECK((k < n) == (c >= 3), "gm_kernels_for(u8, u8, %d) %s the overlay kernel", c, k < n ? "lists" : "lacks");
+        if (k < n) {
+            reached[GM__OVERLAY_ROW] = 1;
+            reached_in_list[GM_U8][GM_U8][c - 1] |= 1u << k;
+        }
+    }
+}
+
 int main(void)
 {
     int S, D, c, k, n, list[32], unreached = 0;
@@ -322,6 +340,7 @@ int main(void)
     resizes();
     preps();
     fills();
+    overlays();
     for (S = 0; S < GM_DTYPE_COUNT; ++S)
         for (D = 0; D < GM_DTYPE_COUNT; ++D)
             for (c = 1; c <= 4; ++c) {

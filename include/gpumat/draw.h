@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* gpumat/draw.h: drawing on frames where they are, GPU or host memory. */
+/* gpumat/draw.h: drawing on frames where they are, GPU or host memory:
+ * constants and sprites. */
 #ifndef GPUMAT_DRAW_H
 #define GPUMAT_DRAW_H
 
@@ -18,6 +19,62 @@ extern "C" {
  * batch item, a whole batch); on the GPU when dst is device memory (queued
  * on stream), else on the CPU. */
 GM_API gm_status gm_fill(gm_mat* dst, const double* value, gm_stream stream);
+
+/* What a sprite's pixels are. */
+typedef enum gm_sprite_kind {
+    GM_SPRITE_RGBA = 0,    /* u8 x4 R, G, B, A, straight alpha */
+    GM_SPRITE_PREMUL = 1,  /* u8 x4 R, G, B, A, colour premultiplied by alpha */
+    GM_SPRITE_MASK = 2     /* u8 x1 coverage of gm_sprite.color */
+} gm_sprite_kind;
+
+/* An image to draw over a frame, top-left pixel at (x, y) of the frame;
+ * the parts outside the frame (x or y negative, or past its edges) are
+ * clipped. image: one interleaved u8 image of 4 channels (1 for a mask), in
+ * host memory (pageable or pinned) or on the frame's device. color (MASK):
+ * R, G, B and A, A scaled by the coverage. */
+typedef struct gm_sprite {
+    gm_mat image;
+    int64_t x, y;
+    gm_sprite_kind kind;
+    unsigned char color[4];
+} gm_sprite;
+
+/* How gm_overlay_draw composes. Zero-initialise it ({0}) for the defaults. */
+typedef struct gm_overlay_params {
+    int rgb;        /* 0: the frame is BGR or BGRA (OpenCV's order); 1: RGB or RGBA */
+    int alpha_over; /* 4-channel frames: 0 keeps the frame's alpha; 1 composes it
+                       (Porter-Duff OVER: a + (frame a * (255 - a) + 127) / 255) */
+} gm_overlay_params;
+
+/* What gm_overlay_draw keeps between calls: a pinned staging buffer and a
+ * device buffer, grown to the largest call, and the event of the last
+ * call. One per thread (or a lock around it): a call waits until the
+ * overlay's previous call has run on the GPU before it reuses them. */
+typedef struct gm_overlay gm_overlay;
+
+/* A new overlay in *overlay; it holds no memory until its first draw on a
+ * GPU. */
+GM_API gm_status gm_overlay_create(gm_overlay** overlay);
+
+/* Waits for the overlay's last draw, then frees it and its buffers. NULL
+ * is ignored. */
+GM_API void gm_overlay_destroy(gm_overlay* overlay);
+
+/* Draws sprites[0..count) over frame (u8, 3 or 4 channels interleaved, one
+ * image), in order (a later sprite lands over an earlier one). Each sprite
+ * pixel p over frame pixel d, each colour channel, in integers:
+ *   straight (RGBA, MASK):  (p * a + d * (255 - a) + 127) / 255
+ *   premultiplied:          p + (d * (255 - a) + 127) / 255, at most 255
+ * where a is p's alpha, or for a mask (coverage * color A + 127) / 255.
+ * On the GPU (frame in device memory): host sprites' visible rows are
+ * copied into the overlay's pinned buffer and uploaded in one copy with the
+ * call's tables, device sprites are read where they are, and one kernel
+ * launch draws them all, queued on stream (the call returns before it
+ * runs; the sprites' host memory may be reused at once). On the CPU (frame
+ * in host memory) every sprite must be in host memory, and the call is
+ * done on return, with the same bytes. params NULL: the defaults. */
+GM_API gm_status gm_overlay_draw(gm_overlay* overlay, gm_mat* frame, const gm_sprite* sprites, int count,
+                                 const gm_overlay_params* params, gm_stream stream);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,7 @@ typedef int gm__CUdevice;
 typedef void* gm__CUcontext;
 typedef void* gm__CUmodule;
 typedef void* gm__CUfunction;
+typedef void* gm__CUevent;
 typedef unsigned long long gm__CUdeviceptr;
 typedef void* gm__nvrtcProgram;
 
@@ -95,6 +96,10 @@ enum { GM__OPTIONAL, GM__REQUIRED };
     X(T, cuMemcpy2DAsync, "cuMemcpy2DAsync_v2", GM__REQUIRED, int, (const gm__memcpy2d*, gm_stream))       \
     X(T, cuPointerGetAttribute, "cuPointerGetAttribute", GM__REQUIRED, int, (void*, int, gm__CUdeviceptr)) \
     X(T, cuStreamSynchronize, "cuStreamSynchronize", GM__REQUIRED, int, (gm_stream))                       \
+    X(T, cuEventCreate, "cuEventCreate", GM__REQUIRED, int, (gm__CUevent*, unsigned int))                  \
+    X(T, cuEventRecord, "cuEventRecord", GM__REQUIRED, int, (gm__CUevent, gm_stream))                      \
+    X(T, cuEventSynchronize, "cuEventSynchronize", GM__REQUIRED, int, (gm__CUevent))                       \
+    X(T, cuEventDestroy, "cuEventDestroy_v2", GM__REQUIRED, int, (gm__CUevent))                            \
     X(T, cuModuleLoadData, "cuModuleLoadData", GM__REQUIRED, int, (gm__CUmodule*, const void*))            \
     X(T, cuModuleGetFunction, "cuModuleGetFunction", GM__REQUIRED, int,                                    \
       (gm__CUfunction*, gm__CUmodule, const char*))                                                        \
