@@ -316,7 +316,7 @@ static gm_status gm__overlay_device(const char* fn, gm_overlay* o, gm_mat* frame
     copy.srcHost = staged;
     copy.dstMemoryType = GM__CU_MEMORYTYPE_DEVICE;
     copy.dstDevice = o->scratch;
-    copy.WidthInBytes = at;
+    copy.srcPitch = copy.dstPitch = copy.WidthInBytes = at;
     copy.Height = 1;
     if ((rc = gm__cu.cuMemcpy2DAsync(&copy, stream)) != 0)
         return gm__cuda_fail(fn, "cuMemcpy2DAsync", rc);
