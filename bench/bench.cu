@@ -1278,11 +1278,183 @@ void fill_one(int w, int h, gm_dtype dt, int channels)
         cudaFree(dst[i]);
 }
 
+// The full-frame way's composite without NPP: a straight-alpha RGBA overlay
+// OVER a BGRA frame, a thread a pixel, with gm_overlay_draw's arithmetic.
+__global__ void naive_over(const uchar4* over, size_t over_pitch, uchar4* frame, size_t frame_pitch, int w, int h)
+{
+    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= w || y >= h)
+        return;
+    uchar4 s = ((const uchar4*)((const char*)over + y * over_pitch))[x];
+    uchar4* d = (uchar4*)((char*)frame + y * frame_pitch) + x;
+    uchar4 f = *d;
+    unsigned a = s.w, k = 255 - a;
+    f.x = (unsigned char)((s.z * a + f.x * k + 127) / 255);
+    f.y = (unsigned char)((s.y * a + f.y * k + 127) / 255);
+    f.z = (unsigned char)((s.x * a + f.z * k + 127) / 255);
+    f.w = (unsigned char)(a + (f.w * k + 127) / 255);
+    *d = f;
+}
+
+// Replaces graph g by the kernels it holds (a captured draw's upload of its
+// tables is left out: the tables are on the device already).
+bool keep_kernels(cudaGraph_t g)
+{
+    size_t n = 0;
+    if (!CUDA_OK(cudaGraphGetNodes(g, NULL, &n)))
+        return false;
+    std::vector<cudaGraphNode_t> nodes(n);
+    bool ok = CUDA_OK(cudaGraphGetNodes(g, nodes.data(), &n)), kernel = false;
+    for (size_t i = 0; ok && i < n; ++i) {
+        cudaGraphNodeType t;
+        ok = CUDA_OK(cudaGraphNodeGetType(nodes[i], &t)) &&
+             (t == cudaGraphNodeTypeKernel ? (kernel = true) : CUDA_OK(cudaGraphDestroyNode(nodes[i])));
+    }
+    return ok && (kernel || fail("the captured draw launched no kernel"));
+}
+
+// Issue 18's case: 100 RGBA sprites of 200x50 over a 1080p BGRA frame
+// (Porter-Duff OVER of the frame's alpha, as cv::cuda::alphaComp's
+// ALPHA_OVER). Per frame, gm_overlay_draw of the sprites from pageable host
+// memory beside the full-frame way (Savant's): the sprites drawn into a
+// frame-sized RGBA image in host memory, which is uploaded whole and
+// composited (nppiAlphaComp, or a naive kernel); then the overlay kernel
+// alone (sprites on the device; a graph of the captured draws' kernels),
+// over its floor: the sprite bytes read plus the frame pixels under them
+// read and written. The kernel's KSETS frames and sprite copies, 0.1 GB
+// read and written, are more than the L2 cache holds.
+void overlay_one()
+{
+    const int W = 1920, H = 1080, N = 100, SW = 200, SH = 50, KSETS = 16;
+    const size_t sprite_bytes = (size_t)SW * SH * 4, frame_bytes = (size_t)W * H * 4;
+    gm_desc fd = desc_of(W, H, 1, 4, GM_U8, GM_HWC), sd = desc_of(SW, SH, 1, 4, GM_U8, GM_HWC);
+    gm_overlay_params params = {0, 1};
+    std::vector<unsigned char> pixels(N * sprite_bytes), full(frame_bytes, 0);
+    std::vector<gm_sprite> on_host(N), on_device(N * KSETS);
+    std::vector<char> covered((size_t)W * H, 0);
+    gm_mat frame[KSETS];
+    void *fdev[KSETS] = {0}, *sdev[KSETS] = {0};
+    void *odev = NULL, *pinned = NULL;
+    gm_overlay* ov[KSETS + 1] = {0};
+    cudaGraph_t kernels[KSETS] = {0}, all = 0;
+    cudaGraphExec_t exec = 0;
+    Timing t;
+    double under = 0;
+    for (auto& b : pixels)
+        b = (unsigned char)rnd();
+    bool ok = CUDA_OK(cudaMalloc(&odev, frame_bytes)) && CUDA_OK(cudaMallocHost(&pinned, frame_bytes));
+    for (int k = 0; ok && k < KSETS; ++k)
+        ok = CUDA_OK(cudaMalloc(&sdev[k], pixels.size())) &&
+             CUDA_OK(cudaMemcpy(sdev[k], pixels.data(), pixels.size(), cudaMemcpyHostToDevice));
+    for (int i = 0; ok && i < N; ++i) {
+        int64_t x = (int64_t)(rnd() % (W - SW + 1)), y = (int64_t)(rnd() % (H - SH + 1));
+        gm_sprite& h = on_host[i];
+        memset(&h, 0, sizeof h);
+        h.x = x, h.y = y, h.kind = GM_SPRITE_RGBA;
+        ok = gm_ok(gm_wrap_desc(&h.image, &pixels[i * sprite_bytes], &sd, GM_HOST));
+        for (int k = 0; ok && k < KSETS; ++k) {
+            on_device[k * N + i] = h;
+            ok = gm_ok(gm_wrap_desc(&on_device[k * N + i].image, (char*)sdev[k] + i * sprite_bytes, &sd, GM_DEVICE));
+        }
+        for (int64_t r = 0; r < SH; ++r) {
+            memcpy(&full[(size_t)((y + r) * W + x) * 4], &pixels[i * sprite_bytes + r * SW * 4], SW * 4);
+            for (int64_t c = 0; c < SW; ++c)
+                covered[(size_t)((y + r) * W + x + c)] = 1;
+        }
+    }
+    for (char c : covered)
+        under += c;
+    memcpy(pinned, full.data(), frame_bytes);
+    for (int i = 0; ok && i < KSETS; ++i)
+        ok = CUDA_OK(cudaMalloc(&fdev[i], frame_bytes)) && fill_random(fdev[i], frame_bytes, GM_U8, 0, 0) &&
+             gm_ok(gm_wrap_desc(&frame[i], fdev[i], &fd, GM_DEVICE));
+    for (int i = 0; ok && i <= KSETS; ++i)
+        ok = gm_ok(gm_overlay_create(&ov[i]));
+    const std::string op = "overlay_100x200x50", size = "1920x1080";
+    char note[96];
+    snprintf(note, sizeof note, "per frame: %.2f MB uploaded", N * sprite_bytes / 1e6);
+    Row r("draw", op, size, "gpumat"), naive("draw", op, size, "full-frame naive"),
+        npp("draw", op, size, "full-frame npp"), npp_pinned("draw", op, size, "full-frame npp pinned"),
+        kernel("draw", "overlay_kernel", size, "gpumat");
+    r.note = note;
+    snprintf(note, sizeof note, "per frame: %.2f MB uploaded", frame_bytes / 1e6);
+    naive.note = npp.note = npp_pinned.note = note;
+    ok = ok && time_call([&](int i) { return gm_ok(gm_overlay_draw(ov[KSETS], &frame[i], on_host.data(), N, &params,
+                                                                   (gm_stream)g_stream)); },
+                         true, &t);
+    emit(ok ? (r.us = t.us, r.latency_us = t.latency_us, r) : r.error());
+    double ours = t.us;
+    auto full_frame = [&](Row& row, const void* src, bool use_npp) {
+        Timing p;
+        bool done = time_call(
+            [&](int i) {
+                if (!CUDA_OK(cudaMemcpyAsync(odev, src, frame_bytes, cudaMemcpyHostToDevice, g_stream)))
+                    return false;
+#if BENCH_NPP
+                if (use_npp)
+                    return NPP_OK(nppiAlphaComp_8u_AC4R_Ctx((const Npp8u*)odev, W * 4, (const Npp8u*)fdev[i], W * 4,
+                                                            (Npp8u*)fdev[i], W * 4, NppiSize{W, H},
+                                                            NPPI_OP_ALPHA_OVER, g_npp));
+#endif
+                naive_over<<<dim3((W + 31) / 32, (H + 7) / 8), dim3(32, 8), 0, g_stream>>>(
+                    (const uchar4*)odev, W * 4, (uchar4*)fdev[i], W * 4, W, H);
+                return CUDA_OK(cudaGetLastError());
+            },
+            true, &p);
+        if (done)
+            snprintf(note, sizeof note, "; gpumat %.2fx faster", p.us / ours);
+        emit(done ? (row.us = p.us, row.latency_us = p.latency_us, row.note += note, row) : row.error());
+    };
+    if (ok) {
+        full_frame(naive, full.data(), false);
+#if BENCH_NPP
+        full_frame(npp, full.data(), true);
+        full_frame(npp_pinned, pinned, true);
+#endif
+    }
+    /* the kernel alone: each set's draw once for real (its tables reach the
+     * device), then captured, its kernel kept; one graph runs them all */
+    for (int i = 0; ok && i < KSETS; ++i) {
+        const gm_sprite* sp = &on_device[i * N];
+        ok = gm_ok(gm_overlay_draw(ov[i], &frame[i], sp, N, &params, (gm_stream)g_stream)) &&
+             CUDA_OK(cudaStreamSynchronize(g_stream)) &&
+             CUDA_OK(cudaStreamBeginCapture(g_stream, cudaStreamCaptureModeRelaxed));
+        bool drawn = ok && gm_ok(gm_overlay_draw(ov[i], &frame[i], sp, N, &params, (gm_stream)g_stream));
+        ok = ok && CUDA_OK(cudaStreamEndCapture(g_stream, &kernels[i])) && drawn && keep_kernels(kernels[i]);
+    }
+    ok = ok && CUDA_OK(cudaGraphCreate(&all, 0));
+    cudaGraphNode_t prev = 0, node;
+    for (int i = 0; ok && i < KSETS; ++i, prev = node)
+        ok = CUDA_OK(cudaGraphAddChildGraphNode(&node, all, prev ? &prev : NULL, prev ? 1 : 0, kernels[i]));
+    ok = ok && CUDA_OK(cudaGraphInstantiate(&exec, all, 0)) &&
+         time_call([&](int) { return CUDA_OK(cudaGraphLaunch(exec, g_stream)); }, false, &t);
+    kernel.bytes = (double)(N * sprite_bytes) + 2 * 4 * under;
+    snprintf(note, sizeof note, "floor: %.0f sprite + 2 x %.0f frame bytes", (double)(N * sprite_bytes), 4 * under);
+    kernel.note = note;
+    emit(ok ? (kernel.us = t.us / KSETS, kernel) : kernel.error());
+    if (exec)
+        cudaGraphExecDestroy(exec);
+    if (all)
+        cudaGraphDestroy(all);
+    for (int i = 0; i < KSETS; ++i) {
+        if (kernels[i])
+            cudaGraphDestroy(kernels[i]);
+        cudaFree(fdev[i]);
+        cudaFree(sdev[i]);
+    }
+    cudaStreamSynchronize(g_stream);
+    for (gm_overlay* o : ov)
+        gm_overlay_destroy(o);
+    cudaFree(odev);
+    cudaFreeHost(pinned);
+}
+
 void draw_section()
 {
     fill_one(3840, 2160, GM_U8, 3);
     fill_one(3840, 2160, GM_U8, 4);
     fill_one(3840, 2160, GM_F32, 3);
+    overlay_one();
 }
 
 // The CUDA runtime's primary context, made current here, is the one gpumat
@@ -1307,7 +1479,7 @@ int main(int argc, char** argv)
 {
     /* CASE (optional): only the cases whose "op size" contains it, e.g.
      * "merge_f32_u8 3840", for a profiler run (ncu), or "host" for the host
-     * overhead alone, "resize" for gm_resize alone, "preprocess" for gm_preprocess alone, "draw" for gm_fill alone, or the sweep's configurations whose "transform SRC DST
+     * overhead alone, "resize" for gm_resize alone, "preprocess" for gm_preprocess alone, "draw" for gm_fill and the overlay alone, or the sweep's configurations whose "transform SRC DST
      * cN LAYOUT" contains it, e.g. "transform u8 f32 c1"; no NVRTC section
      * then. */
     const char* only = argc == 3 ? argv[2] : NULL;

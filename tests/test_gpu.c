@@ -778,39 +778,66 @@ static void fills(void)
  * with odd offsets and pitches, both channel orders, alpha kept or
  * composed; one overlay for every round, each frame larger than the last
  * (its buffers grow). */
+/* A device copy of host sprite image h in *d: on even i with the
+ * allocator's pitch, on odd i with an odd pitch, which the kernel reads
+ * byte by byte. */
+static int device_sprite(const gm_mat* h, gm_mat* d, int i)
+{
+    gm_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.width = h->width;
+    desc.height = h->height;
+    desc.channels = h->channels;
+    desc.batch = 1;
+    desc.dtype = GM_U8;
+    desc.layout = GM_HWC;
+    desc.pitch = desc.width * h->channels + 1 + 2 * rnd(0, 3);
+    if (i % 2 == 0)
+        return gm_alloc_device(d, h->width, h->height, GM_U8, (int)h->channels, GM_HWC) == GM_OK &&
+               gm_copy(h, d, NULL) == GM_OK;
+    return gm_alloc_desc(d, &desc, GM_DEVICE) == GM_OK && gm_copy(h, d, NULL) == GM_OK;
+}
+
+/* Rounds 0-7: 3 or 4 channels, BGR or RGB, alpha kept or composed, a
+ * frame view at an odd address and pitch; rounds 8-15 the same with the
+ * frame's rows 256-byte aligned (the kernel's word loads). Round 16:
+ * 300 sprites over a 90x20 frame, more over a tile than a block holds. Half
+ * the sprites are on the device; every third round stages the others'
+ * rows in parts of one row, on every thread. */
 static void overlays(void)
 {
-    enum { N = 40 };
+    enum { N = 300 };
+    const long long part_bytes = gm__overlay_part_bytes;
     gm_overlay* ov = NULL;
     int round, i;
+    static gm_sprite hs[N], ds[N];
     CHECK(gm_overlay_create(&ov) == GM_OK, "gm_overlay_create: %s", gm_last_error());
-    for (round = 0; round < 8; ++round) {
-        int channels = 3 + round % 2;
+    for (round = 0; round < 17; ++round) {
+        int channels = 3 + round % 2, n = round == 16 ? N : 40, aligned = round >= 8;
         gm_overlay_params p = {(round >> 1) & 1, (round >> 2) & 1};
-        gm_sprite hs[N], ds[N];
         gm_mat expect;
         pair f;
-        int64_t w = 40 + 70 * round + rnd(0, 9), h = 30 + 40 * round + rnd(0, 9), at;
-        char what[96];
+        int64_t w = round == 16 ? 90 : 40 + 70 * (round % 8) + rnd(0, 9),
+                h = round == 16 ? 20 : 30 + 40 * (round % 8) + rnd(0, 9), at;
+        char what[128];
         gm_status sd, sh;
-        snprintf(what, sizeof what, "overlay %lldx%lld x%d rgb %d over %d", (long long)w, (long long)h, channels,
-                 p.rgb, p.alpha_over);
-        if (!random_sprites(hs, N, w, h) || !make_pair(&f, w, h, 1, GM_U8, channels, GM_HWC)) {
+        snprintf(what, sizeof what, "overlay %d sprites %lldx%lld x%d rgb %d over %d aligned %d", n, (long long)w,
+                 (long long)h, channels, p.rgb, p.alpha_over, aligned);
+        if (!random_sprites(hs, n, w, h) || !make_pair_at(&f, w, h, 1, GM_U8, channels, GM_HWC, aligned)) {
             CHECK(0, "%s: setup failed: %s", what, gm_last_error());
             return;
         }
-        for (i = 0; i < N; ++i) {
+        for (i = 0; i < n; ++i) {
             ds[i] = hs[i];
-            if (i % 2 && (gm_alloc_device(&ds[i].image, hs[i].image.width, hs[i].image.height, GM_U8,
-                                          (int)hs[i].image.channels, GM_HWC) != GM_OK ||
-                          gm_copy(&hs[i].image, &ds[i].image, NULL) != GM_OK))
+            if (i % 2 && !device_sprite(&hs[i].image, &ds[i].image, i / 2))
                 CHECK(0, "%s: device sprite %d: %s", what, i, gm_last_error());
         }
         fill(&f.host);
         CHECK(sync_up(&f), "%s: upload failed: %s", what, gm_last_error());
         launched[GM__OVERLAY_ROW] = 0;
-        sd = gm_overlay_draw(ov, &f.dev_roi, ds, N, &p, NULL);
-        sh = gm_overlay_draw(ov, &f.host_roi, hs, N, &p, NULL);
+        gm__overlay_part_bytes = round % 3 ? part_bytes : 1;
+        sd = gm_overlay_draw(ov, &f.dev_roi, ds, n, &p, NULL);
+        sh = gm_overlay_draw(ov, &f.host_roi, hs, n, &p, NULL);
         CHECK(sd == GM_OK && sh == GM_OK, "%s: gpu %s / cpu %s: %s", what, gm_status_string(sd),
               gm_status_string(sh), gm_last_error());
         CHECK(launched[GM__OVERLAY_ROW], "%s: the overlay kernel did not run", what);
@@ -822,12 +849,13 @@ static void overlays(void)
         CHECK(at < 0, "%s: gpu != cpu at byte %lld of the frame's parent", what, (long long)at);
         free(expect.data);
         free_pair(&f);
-        for (i = 0; i < N; ++i) {
+        for (i = 0; i < n; ++i) {
             gm_free(&hs[i].image);
             if (i % 2)
                 gm_free(&ds[i].image);
         }
     }
+    gm__overlay_part_bytes = part_bytes;
     gm_overlay_destroy(ov);
 }
 

@@ -11,14 +11,14 @@
  * 2eb9d7396d686edf85d96aa196f4e736261449ecb8dacec9f482aed0bcf0794a  templates/resize.inc
  * e64447f8c427b2658f1f1436c16341bac624131b0d44dddf43d4c7741097407b  templates/prep.inc
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
- * 1265b8f22bd60fe24235a62f6aaae0472fd2dc3380b9f72ad9c50b93be06a4d9  templates/overlay.inc
+ * 555d3f9ad5c973e0cb340e5f6e5614db4f335102dd75f66674e6975366ee92fa  templates/overlay.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * f889a70e45842353f5ec152dae3d91840a73e782fd648314762568e34983b7bf  templates/resize.cu
  * 58d3eeac148ffa1386aaf6afa27ce70ef7d7e91f05250b3f7cff4fc3279d14b4  templates/prep.cu
  * beb385da0cf2f68d0ce07f5b52e5706a08426aee9cf05bbc14285f32911ffc7f  templates/twice.cu
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
- * 793687caa1b8a1fa8023536cb988f716cd5adb2897b82ec461e53e8d9cfc127c  templates/overlay.cu
+ * d1cb903d16b7bca3c9d00b0ebe02a1f8379533c40786f58c81280bb74807b823  templates/overlay.cu
  */
 #ifndef GPUMAT_GEN_DTYPES_H
 #define GPUMAT_GEN_DTYPES_H

@@ -38,15 +38,36 @@ GM_API gm_status gm_fill(gm_mat* dst, const double* value, gm_stream stream)
     return gm__run_described(gm__fill_ops(dst, value, &d), &d, stream);
 }
 
+/* One draw's buffers: a pinned staging buffer and the device buffer it is
+ * uploaded to, alike in size, and the event recorded after the draw. */
+typedef struct gm__overlay_slot {
+    void* staging;
+    gm__CUdeviceptr scratch;
+    size_t size;
+    gm__CUevent done; /* 0 before the slot's first draw */
+} gm__overlay_slot;
+
+/* A visible sprite of one draw: its index, the frame pixels [r0, r2) x
+ * [r1, r3) it covers, whether it is in host memory, and for a host sprite
+ * where its rows go in the staging buffer; row: the host sprites' rows
+ * before its own. */
+typedef struct gm__overlay_visible {
+    int64_t r[4];
+    int index, host;
+    size_t at;
+    long long row;
+} gm__overlay_visible;
+
+/* Two slots, taken in turn, so that a draw stages its sprites while the
+ * GPU still runs the one before it. */
 struct gm_overlay {
-    void* staging; /* pinned: the tables and the host sprites' rows of one draw */
-    size_t staging_size;
-    gm__CUdeviceptr scratch; /* where staging goes, for the kernel */
-    size_t scratch_size;
-    gm__CUevent done;   /* recorded after the last draw's launch; 0 before the first */
-    gm__CUcontext ctx;  /* the buffers' context: the first draw's */
-    void* pairs;        /* the binning's (tile, sprite) pairs */
-    size_t pairs_size;
+    gm__overlay_slot slot[2];
+    int turn;
+    gm__CUcontext ctx;           /* the slots' context: the first draw's */
+    gm__overlay_visible* seen;   /* the draw's visible sprites */
+    size_t seen_size;
+    int* per_tile;               /* sprites over each frame tile; all 0 between draws */
+    size_t per_tile_size;
 };
 
 GM_API gm_status gm_overlay_create(gm_overlay** overlay)
@@ -62,17 +83,22 @@ GM_API gm_status gm_overlay_create(gm_overlay** overlay)
 
 GM_API void gm_overlay_destroy(gm_overlay* overlay)
 {
+    int i;
     if (!overlay)
         return;
-    if (overlay->done) {
-        gm__cu.cuEventSynchronize(overlay->done); /* the buffers may still be in use */
-        gm__cu.cuEventDestroy(overlay->done);
+    for (i = 0; i < 2; ++i) {
+        gm__overlay_slot* sl = &overlay->slot[i];
+        if (sl->done) {
+            gm__cu.cuEventSynchronize(sl->done); /* the buffers may still be in use */
+            gm__cu.cuEventDestroy(sl->done);
+        }
+        if (sl->staging)
+            gm__cu.cuMemFreeHost(sl->staging);
+        if (sl->scratch)
+            gm__cu.cuMemFree(sl->scratch);
     }
-    if (overlay->staging)
-        gm__cu.cuMemFreeHost(overlay->staging);
-    if (overlay->scratch)
-        gm__cu.cuMemFree(overlay->scratch);
-    GM_FREE(overlay->pairs);
+    GM_FREE(overlay->seen);
+    GM_FREE(overlay->per_tile);
     GM_FREE(overlay);
 }
 
@@ -156,167 +182,238 @@ static void gm__overlay_host(gm_mat* frame, const gm_sprite* sprites, int count,
     }
 }
 
-/* A (tile, sprite) pair of the binning: the sprite (its index among the
- * visible ones) lies over the tile (row * tiles across + column). */
-typedef struct gm__overlay_pair {
-    long long tile;
-    int sprite;
-} gm__overlay_pair;
-
-static int gm__pair_order(const void* a, const void* b)
+/* Tiles of size pixels that pixels [a0, a1) of one axis touch: [*t0, *t1]. */
+static void gm__tile_span(int64_t a0, int64_t a1, int size, long long* t0, long long* t1)
 {
-    const gm__overlay_pair *p = (const gm__overlay_pair*)a, *q = (const gm__overlay_pair*)b;
-    return p->tile != q->tile ? (p->tile < q->tile ? -1 : 1) : (p->sprite > q->sprite) - (p->sprite < q->sprite);
+    *t0 = a0 / size;
+    *t1 = (a1 - 1) / size;
 }
-
-/* Tiles of size pixels that pixels [a0, a1) of one axis touch. */
-static long long gm__tile_span(int64_t a0, int64_t a1, int size) { return (a1 - 1) / size - a0 / size + 1; }
 
 static size_t gm__align16(size_t n) { return (n + 15) & ~(size_t)15; }
 
-/* Grows the overlay's staging and device buffers (alike) to at least need
- * bytes, half as much again so that a few growing draws settle; its last
- * draw has run. */
-static gm_status gm__overlay_grow(const char* fn, gm_overlay* o, size_t need)
+/* Grows *buffer (*size bytes) to at least need bytes, all 0. */
+static gm_status gm__overlay_reserve(const char* fn, void** buffer, size_t* size, size_t need)
 {
-    int rc;
-    if (need <= o->staging_size)
+    void* grown;
+    if (need <= *size)
         return GM_OK;
-    need += need / 2;
-    if (o->staging)
-        gm__cu.cuMemFreeHost(o->staging);
-    if (o->scratch)
-        gm__cu.cuMemFree(o->scratch);
-    o->staging = NULL;
-    o->scratch = 0;
-    o->staging_size = o->scratch_size = 0;
-    if ((rc = gm__cu.cuMemHostAlloc(&o->staging, need, 0)) != 0)
-        return gm__cuda_fail(fn, "cuMemHostAlloc", rc);
-    if ((rc = gm__cu.cuMemAlloc(&o->scratch, need)) != 0) {
-        gm__cu.cuMemFreeHost(o->staging);
-        o->staging = NULL;
-        return gm__cuda_fail(fn, "cuMemAlloc", rc);
-    }
-    o->staging_size = o->scratch_size = need;
+    if (!(grown = GM_MALLOC(need)))
+        return gm__fail(GM_ERR_NO_MEMORY, "%s: malloc of %zu bytes failed", fn, need);
+    memset(grown, 0, need);
+    GM_FREE(*buffer);
+    *buffer = grown;
+    *size = need;
     return GM_OK;
 }
 
-/* The GPU path: the visible sprites binned into frame tiles on the host;
- * the tables and the host sprites' visible rows staged and uploaded in one
- * copy; one launch; the event that the next draw waits for. */
+/* Grows a slot's buffers (alike) to at least need bytes, half as much again
+ * so that a few growing draws settle; its last draw has run. */
+static gm_status gm__overlay_grow(const char* fn, gm__overlay_slot* sl, size_t need)
+{
+    int rc;
+    if (need <= sl->size)
+        return GM_OK;
+    need += need / 2;
+    if (sl->staging)
+        gm__cu.cuMemFreeHost(sl->staging);
+    if (sl->scratch)
+        gm__cu.cuMemFree(sl->scratch);
+    sl->staging = NULL;
+    sl->scratch = 0;
+    sl->size = 0;
+    if ((rc = gm__cu.cuMemHostAlloc(&sl->staging, need, 0)) != 0)
+        return gm__cuda_fail(fn, "cuMemHostAlloc", rc);
+    if ((rc = gm__cu.cuMemAlloc(&sl->scratch, need)) != 0) {
+        gm__cu.cuMemFreeHost(sl->staging);
+        sl->staging = NULL;
+        return gm__cuda_fail(fn, "cuMemAlloc", rc);
+    }
+    sl->size = need;
+    return GM_OK;
+}
+
+/* Bytes of the staging copy a thread's part moves at least. */
+static long long gm__overlay_part_bytes = 256 * 1024;
+
+/* Copying the host sprites' visible rows into the staging buffer, in
+ * parts of rows for the pool's threads. A sprite whose visible rows are
+ * one run of its memory (whole rows, no padding) is copied by stream,
+ * past the caches: the DMA engine reads the buffer, not the CPU. */
+typedef struct gm__overlay_staging {
+    const gm__overlay_visible* seen;
+    int count; /* seen[0 .. count) */
+    const gm_sprite* sprites;
+    unsigned char* staged;
+    gm__cpu_stream_fn stream;
+} gm__overlay_staging;
+
+static void gm__overlay_stage_part(void* job, long long begin, long long end)
+{
+    const gm__overlay_staging* j = (const gm__overlay_staging*)job;
+    int lo = 0, hi = j->count - 1, mid;
+    /* the last sprite whose first row is at most begin (rows never decrease) */
+    while (lo < hi) {
+        mid = (lo + hi + 1) / 2;
+        if (j->seen[mid].row <= begin)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    for (; lo < j->count && begin < end; ++lo) {
+        const gm__overlay_visible* v = &j->seen[lo];
+        const gm_sprite* sp = &j->sprites[v->index];
+        const long long bytes = gm__sprite_bytes(sp), width = (v->r[2] - v->r[0]) * bytes,
+                        y0 = begin - v->row, y1 = y0 + (end - begin) < v->r[3] - v->r[1] ? y0 + (end - begin)
+                                                                                             : v->r[3] - v->r[1];
+        const unsigned char* from =
+            (const unsigned char*)sp->image.data + (v->r[1] - sp->y) * sp->image.pitch + (v->r[0] - sp->x) * bytes;
+        unsigned char* to = j->staged + v->at;
+        long long y;
+        if (!v->host || y0 >= y1)
+            continue;
+        if (sp->image.pitch == width)
+            j->stream(to + y0 * width, from + y0 * width, (y1 - y0) * width);
+        else
+            for (y = y0; y < y1; ++y)
+                memcpy(to + y * width, from + y * sp->image.pitch, (size_t)width);
+        begin += y1 - y0;
+    }
+    gm__cpu_fence();
+}
+
+/* The GPU path: the visible sprites clipped once and sorted into frame
+ * tiles on the host (a counting sort, which keeps their order); the tables
+ * and the host sprites' visible rows staged and uploaded in one copy; one
+ * launch; the event that the draw after next, which reuses the slot, waits
+ * for. The staging buffer holds entries | tiles | order | rows. */
 static gm_status gm__overlay_device(const char* fn, gm_overlay* o, gm_mat* frame, const gm_sprite* sprites,
                                     int count, const gm_overlay_params* p, gm_stream stream)
 {
-    const long long across = (frame->width + GM__OVERLAY_TILE_W - 1) / GM__OVERLAY_TILE_W;
+    const long long across = (frame->width + GM__OVERLAY_TILE_W - 1) / GM__OVERLAY_TILE_W,
+                    down = (frame->height + GM__OVERLAY_TILE_H - 1) / GM__OVERLAY_TILE_H;
+    gm__overlay_slot* sl = &o->slot[o->turn];
+    gm__overlay_staging job;
     gm__CUcontext ctx;
-    gm__overlay_pair* pairs;
     gm__sprite_entry* entries;
     gm__overlay_tile* tiles;
+    gm__overlay_visible* seen;
     gm__overlay_args a;
     gm__memcpy2d copy;
     gm__ready r;
     void* params[1];
     const char* api;
-    int64_t clip[4];
-    size_t npairs = 0, ntiles = 0, host_bytes = 0, at, k, n;
-    int dev, rc, i, nvis = 0;
+    size_t pairs = 0, rows_at, at, total;
+    long long tx0, tx1, ty0, ty1, tx, ty, t, ntiles = 0, host_rows = 0, host_rows_bytes = 0;
+    int dev, rc, i, nseen = 0, *per_tile, *order;
     unsigned char* staged;
-    int* order;
     gm_status s;
     if ((s = gm__context(fn, (int)frame->device, &ctx, &dev)) != GM_OK)
         return s;
     if (o->ctx && o->ctx != ctx)
         return gm__fail(GM_ERR_LOCATION, "%s: overlay holds buffers of another CUDA context (one overlay a context)",
                         fn);
-    for (i = 0; i < count; ++i)
-        if (gm__sprite_clip(frame, &sprites[i], clip)) {
-            ++nvis;
-            npairs += (size_t)(gm__tile_span(clip[0], clip[2], GM__OVERLAY_TILE_W) *
-                               gm__tile_span(clip[1], clip[3], GM__OVERLAY_TILE_H));
-            if (gm__on_host(&sprites[i].image))
-                host_bytes += gm__align16((size_t)((clip[2] - clip[0]) * (clip[3] - clip[1])) *
-                                          (size_t)gm__sprite_bytes(&sprites[i]));
-        }
-    if (!nvis)
-        return GM_OK;
-    if (npairs > INT_MAX)
-        return gm__fail(GM_ERR_SIZE, "%s: the sprites cover %zu frame tiles; at most 2^31 - 1", fn, npairs);
-    if (npairs * sizeof *pairs > o->pairs_size) {
-        void* grown = GM_REALLOC(o->pairs, npairs * sizeof *pairs);
-        if (!grown)
-            return gm__fail(GM_ERR_NO_MEMORY, "%s: malloc of %zu tile pairs failed", fn, npairs);
-        o->pairs = grown;
-        o->pairs_size = npairs * sizeof *pairs;
-    }
-    pairs = (gm__overlay_pair*)o->pairs;
-    for (i = 0, nvis = 0, k = 0; i < count; ++i) {
-        long long tx, ty;
-        if (!gm__sprite_clip(frame, &sprites[i], clip))
-            continue;
-        for (ty = clip[1] / GM__OVERLAY_TILE_H; ty <= (clip[3] - 1) / GM__OVERLAY_TILE_H; ++ty)
-            for (tx = clip[0] / GM__OVERLAY_TILE_W; tx <= (clip[2] - 1) / GM__OVERLAY_TILE_W; ++tx) {
-                pairs[k].tile = ty * across + tx;
-                pairs[k++].sprite = nvis;
-            }
-        ++nvis;
-    }
-    qsort(pairs, npairs, sizeof *pairs, gm__pair_order);
-    /* staging: entries | tiles (at most one a pair) | order | host sprites' rows */
-    at = gm__align16((size_t)nvis * sizeof *entries) + gm__align16(npairs * sizeof *tiles) +
-         gm__align16(npairs * sizeof *order);
-    if (o->done && (rc = gm__cu.cuEventSynchronize(o->done)) != 0)
-        return gm__cuda_fail(fn, "cuEventSynchronize", rc);
-    if (!o->done && (rc = gm__cu.cuEventCreate(&o->done, 2 /* CU_EVENT_DISABLE_TIMING */)) != 0) {
-        o->done = 0;
-        return gm__cuda_fail(fn, "cuEventCreate", rc);
-    }
-    o->ctx = ctx;
-    if ((s = gm__overlay_grow(fn, o, at + host_bytes)) != GM_OK)
+    if ((s = gm__overlay_reserve(fn, (void**)&o->seen, &o->seen_size, (size_t)count * sizeof *seen)) != GM_OK ||
+        (s = gm__overlay_reserve(fn, (void**)&o->per_tile, &o->per_tile_size,
+                                 (size_t)(across * down) * sizeof *per_tile)) != GM_OK)
         return s;
-    staged = (unsigned char*)o->staging;
-    entries = (gm__sprite_entry*)staged;
-    tiles = (gm__overlay_tile*)(staged + gm__align16((size_t)nvis * sizeof *entries));
-    order = (int*)((unsigned char*)tiles + gm__align16(npairs * sizeof *tiles));
-    for (i = 0, nvis = 0; i < count; ++i) {
-        const gm_sprite* sp = &sprites[i];
-        gm__sprite_entry* e = &entries[nvis];
-        int bytes = gm__sprite_bytes(sp);
-        int64_t y;
-        if (!gm__sprite_clip(frame, sp, clip))
+    seen = o->seen;
+    per_tile = o->per_tile;
+    for (i = 0; i < count; ++i) {
+        gm__overlay_visible* v = &seen[nseen];
+        if (!gm__sprite_clip(frame, &sprites[i], v->r))
             continue;
-        ++nvis;
+        ++nseen;
+        v->index = i;
+        v->host = gm__on_host(&sprites[i].image);
+        v->row = host_rows;
+        gm__tile_span(v->r[0], v->r[2], GM__OVERLAY_TILE_W, &tx0, &tx1);
+        gm__tile_span(v->r[1], v->r[3], GM__OVERLAY_TILE_H, &ty0, &ty1);
+        pairs += (size_t)((tx1 - tx0 + 1) * (ty1 - ty0 + 1));
+        for (ty = ty0; ty <= ty1; ++ty)
+            for (tx = tx0; tx <= tx1; ++tx)
+                ntiles += per_tile[ty * across + tx]++ == 0;
+        if (v->host) {
+            v->at = (size_t)host_rows_bytes;
+            host_rows += v->r[3] - v->r[1];
+            host_rows_bytes += (long long)gm__align16((size_t)((v->r[2] - v->r[0]) * (v->r[3] - v->r[1])) *
+                                                      (size_t)gm__sprite_bytes(&sprites[i]));
+        }
+    }
+    if (!nseen)
+        return GM_OK;
+    rows_at = gm__align16((size_t)nseen * sizeof *entries) + gm__align16((size_t)ntiles * sizeof *tiles) +
+              gm__align16(pairs * sizeof *order);
+    total = rows_at + (size_t)host_rows_bytes;
+    if (pairs > INT_MAX)
+        s = gm__fail(GM_ERR_SIZE, "%s: the sprites cover %zu frame tiles; at most 2^31 - 1", fn, pairs);
+    if (s == GM_OK && sl->done && (rc = gm__cu.cuEventSynchronize(sl->done)) != 0)
+        s = gm__cuda_fail(fn, "cuEventSynchronize", rc);
+    if (s == GM_OK && !sl->done && (rc = gm__cu.cuEventCreate(&sl->done, 2 /* CU_EVENT_DISABLE_TIMING */)) != 0) {
+        sl->done = 0;
+        s = gm__cuda_fail(fn, "cuEventCreate", rc);
+    }
+    if (s == GM_OK)
+        o->ctx = ctx;
+    if (s == GM_OK)
+        s = gm__overlay_grow(fn, sl, total);
+    if (s != GM_OK) {
+        memset(per_tile, 0, (size_t)(across * down) * sizeof *per_tile);
+        return s;
+    }
+    staged = (unsigned char*)sl->staging;
+    entries = (gm__sprite_entry*)staged;
+    tiles = (gm__overlay_tile*)(staged + gm__align16((size_t)nseen * sizeof *entries));
+    order = (int*)((unsigned char*)tiles + gm__align16((size_t)ntiles * sizeof *tiles));
+    /* the tiles in frame order, each with the place of its first sprite;
+     * per_tile becomes where the next sprite of the tile goes */
+    for (t = 0, ntiles = 0, at = 0; t < across * down; ++t)
+        if (per_tile[t]) {
+            tiles[ntiles].x = (int)(t % across);
+            tiles[ntiles].y = (int)(t / across);
+            tiles[ntiles].first = (int)at;
+            tiles[ntiles++].count = per_tile[t];
+            at += (size_t)per_tile[t];
+            per_tile[t] = tiles[ntiles - 1].first;
+        }
+    for (i = 0; i < nseen; ++i) {
+        const gm__overlay_visible* v = &seen[i];
+        const gm_sprite* sp = &sprites[v->index];
+        gm__sprite_entry* e = &entries[i];
+        const int bytes = gm__sprite_bytes(sp);
         memset(e, 0, sizeof *e);
-        e->x0 = (int)clip[0], e->y0 = (int)clip[1], e->x1 = (int)clip[2], e->y1 = (int)clip[3];
+        e->x0 = (int)v->r[0], e->y0 = (int)v->r[1], e->x1 = (int)v->r[2], e->y1 = (int)v->r[3];
         e->kind = (int)sp->kind;
         memcpy(e->color, sp->color, 4);
-        if (!gm__on_host(&sp->image)) {
+        if (!v->host) {
             e->data = (unsigned long long)(uintptr_t)sp->image.data +
-                      (unsigned long long)((clip[1] - sp->y) * sp->image.pitch + (clip[0] - sp->x) * bytes);
+                      (unsigned long long)((v->r[1] - sp->y) * sp->image.pitch + (v->r[0] - sp->x) * bytes);
             e->pitch = sp->image.pitch;
-            continue;
+        } else {
+            e->data = sl->scratch + rows_at + v->at;
+            e->pitch = (v->r[2] - v->r[0]) * bytes;
         }
-        e->data = o->scratch + at;
-        e->pitch = (clip[2] - clip[0]) * bytes;
-        for (y = clip[1]; y < clip[3]; ++y)
-            memcpy(staged + at + (size_t)((y - clip[1]) * e->pitch),
-                   (const unsigned char*)sp->image.data + (y - sp->y) * sp->image.pitch + (clip[0] - sp->x) * bytes,
-                   (size_t)e->pitch);
-        at += gm__align16((size_t)(e->pitch * (clip[3] - clip[1])));
+        e->words = e->data % 4 == 0 && e->pitch % 4 == 0;
+        gm__tile_span(v->r[0], v->r[2], GM__OVERLAY_TILE_W, &tx0, &tx1);
+        gm__tile_span(v->r[1], v->r[3], GM__OVERLAY_TILE_H, &ty0, &ty1);
+        for (ty = ty0; ty <= ty1; ++ty)
+            for (tx = tx0; tx <= tx1; ++tx)
+                order[per_tile[ty * across + tx]++] = i;
     }
-    for (k = 0; k < npairs; k = n) {
-        for (n = k; n < npairs && pairs[n].tile == pairs[k].tile; ++n)
-            order[n] = pairs[n].sprite;
-        tiles[ntiles].x = (int)(pairs[k].tile % across);
-        tiles[ntiles].y = (int)(pairs[k].tile / across);
-        tiles[ntiles].first = (int)k;
-        tiles[ntiles++].count = (int)(n - k);
-    }
+    memset(per_tile, 0, (size_t)(across * down) * sizeof *per_tile);
+    job.seen = seen;
+    job.count = nseen;
+    job.sprites = sprites;
+    job.staged = staged + rows_at;
+    job.stream = gm__cpu_streams[gm__cpu_isa()];
+    if (host_rows)
+        gm__parallel(gm__overlay_stage_part, &job, host_rows,
+                     gm__overlay_part_bytes / (host_rows_bytes / host_rows + 1) + 1);
     memset(&copy, 0, sizeof copy);
     copy.srcMemoryType = GM__CU_MEMORYTYPE_HOST;
     copy.srcHost = staged;
     copy.dstMemoryType = GM__CU_MEMORYTYPE_DEVICE;
-    copy.dstDevice = o->scratch;
-    copy.srcPitch = copy.dstPitch = copy.WidthInBytes = at;
+    copy.dstDevice = sl->scratch;
+    copy.srcPitch = copy.dstPitch = copy.WidthInBytes = total;
     copy.Height = 1;
     if ((rc = gm__cu.cuMemcpy2DAsync(&copy, stream)) != 0)
         return gm__cuda_fail(fn, "cuMemcpy2DAsync", rc);
@@ -328,21 +425,23 @@ static gm_status gm__overlay_device(const char* fn, gm_overlay* o, gm_mat* frame
     a.channels = (int)frame->channels;
     a.rgb = p->rgb != 0;
     a.over = p->alpha_over != 0;
-    a.sprites = o->scratch;
-    a.tiles = o->scratch + (unsigned long long)((unsigned char*)tiles - staged);
-    a.order = o->scratch + (unsigned long long)((unsigned char*)order - staged);
+    a.words = (a.frame | (unsigned long long)a.pitch) % (a.channels == 4 ? 16 : 4) == 0;
+    a.sprites = sl->scratch;
+    a.tiles = sl->scratch + (unsigned long long)((unsigned char*)tiles - staged);
+    a.order = sl->scratch + (unsigned long long)((unsigned char*)order - staged);
     memset(&r, 0, sizeof r);
     s = gm__function(fn, GM__OVERLAY_ROW, dev, 0, &r.f, &r.waits, NULL);
     r.geometry.grid[0] = (unsigned)ntiles, r.geometry.grid[1] = r.geometry.grid[2] = 1;
-    r.geometry.block[0] = GM__OVERLAY_TILE_W, r.geometry.block[1] = GM__OVERLAY_TILE_H;
+    r.geometry.block[0] = GM__OVERLAY_TILE_W / 4, r.geometry.block[1] = GM__OVERLAY_TILE_H;
     params[0] = &a;
     if (s == GM_OK && (rc = gm__launch(&r, stream, params, &api)) != 0)
         s = gm__cuda_fail(fn, api, rc);
     if (s == GM_OK)
         GM_TRACE(GM_TRACE_LAUNCH, GM__OVERLAY_ROW);
-    /* the copy is queued whatever the launch did: the next draw waits for it */
-    if ((rc = gm__cu.cuEventRecord(o->done, stream)) != 0 && s == GM_OK)
+    /* the copy is queued whatever the launch did: the slot's next draw waits for it */
+    if ((rc = gm__cu.cuEventRecord(sl->done, stream)) != 0 && s == GM_OK)
         s = gm__cuda_fail(fn, "cuEventRecord", rc);
+    o->turn ^= 1;
     return s;
 }
 
