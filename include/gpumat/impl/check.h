@@ -120,6 +120,12 @@ static gm_status gm__check(const char* fn, const char* arg, const gm_mat* m)
 {
     char pre[64], data[72];
     gm_status s;
+    /* The checks do nothing but fail, so the names are formatted only for a
+     * descriptor that fails, checked again to name it: a call with many
+     * descriptors (an overlay's sprites) would spend more on names than on
+     * its work. */
+    if (gm__check_layout(fn, arg, "", m) == GM_OK && gm__check_data(fn, "data", m) == GM_OK)
+        return GM_OK;
     snprintf(pre, sizeof pre, "%s->", arg);
     snprintf(data, sizeof data, "%sdata", pre);
     if ((s = gm__check_layout(fn, arg, pre, m)) != GM_OK)

@@ -118,6 +118,28 @@ static int gm__sprite_clip(const gm_mat* frame, const gm_sprite* s, int64_t r[4]
 /* Bytes of a sprite's pixel. */
 static int gm__sprite_bytes(const gm_sprite* s) { return s->kind == GM_SPRITE_MASK ? 1 : 4; }
 
+/* Sprite i of a draw onto frame; name: its image in messages. */
+static gm_status gm__sprite_check(const char* fn, int i, const char* name, const gm_mat* frame, const gm_sprite* sp)
+{
+    gm_status s;
+    if ((int)sp->kind < GM_SPRITE_RGBA || (int)sp->kind > GM_SPRITE_MASK)
+        return gm__fail(GM_ERR_ARG, "%s: sprites[%d].kind %d is not a gm_sprite_kind", fn, i, (int)sp->kind);
+    if ((s = gm__check(fn, name, &sp->image)) != GM_OK)
+        return s;
+    if (sp->image.dtype != GM_U8 || sp->image.channels != gm__sprite_bytes(sp) || sp->image.batch != 1)
+        return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d, batch %d; one u8 x%d image expected for its kind", fn, name,
+                        gm_dtype_name(sp->image.dtype), (int)sp->image.channels, (int)sp->image.batch,
+                        gm__sprite_bytes(sp));
+    if (gm__on_host(frame) && !gm__on_host(&sp->image))
+        return gm__fail(GM_ERR_LOCATION, "%s: %s is device memory but frame is host memory", fn, name);
+    if (!gm__on_host(&sp->image) && sp->image.device != frame->device)
+        return gm__fail(GM_ERR_LOCATION, "%s: %s is on device %d, frame on device %d", fn, name,
+                        (int)sp->image.device, (int)frame->device);
+    if (gm__overlap(&sp->image, frame))
+        return gm__fail(GM_ERR_OVERLAP, "%s: %s and frame overlap", fn, name);
+    return GM_OK;
+}
+
 static gm_status gm__overlay_check(const char* fn, const gm_overlay* overlay, const gm_mat* frame,
                                    const gm_sprite* sprites, int count)
 {
@@ -140,25 +162,12 @@ static gm_status gm__overlay_check(const char* fn, const gm_overlay* overlay, co
     if (count < 0 || (count > 0 && !sprites))
         return gm__fail(GM_ERR_ARG, count < 0 ? "%s: count %d is negative" : "%s: sprites is NULL (count %d)", fn,
                         count);
-    for (i = 0; i < count; ++i) {
-        const gm_sprite* sp = &sprites[i];
-        snprintf(name, sizeof name, "sprites[%d].image", i);
-        if ((int)sp->kind < GM_SPRITE_RGBA || (int)sp->kind > GM_SPRITE_MASK)
-            return gm__fail(GM_ERR_ARG, "%s: sprites[%d].kind %d is not a gm_sprite_kind", fn, i, (int)sp->kind);
-        if ((s = gm__check(fn, name, &sp->image)) != GM_OK)
-            return s;
-        if (sp->image.dtype != GM_U8 || sp->image.channels != gm__sprite_bytes(sp) || sp->image.batch != 1)
-            return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d, batch %d; one u8 x%d image expected for its kind", fn,
-                            name, gm_dtype_name(sp->image.dtype), (int)sp->image.channels, (int)sp->image.batch,
-                            gm__sprite_bytes(sp));
-        if (gm__on_host(frame) && !gm__on_host(&sp->image))
-            return gm__fail(GM_ERR_LOCATION, "%s: %s is device memory but frame is host memory", fn, name);
-        if (!gm__on_host(&sp->image) && sp->image.device != frame->device)
-            return gm__fail(GM_ERR_LOCATION, "%s: %s is on device %d, frame on device %d", fn, name,
-                            (int)sp->image.device, (int)frame->device);
-        if (gm__overlap(&sp->image, frame))
-            return gm__fail(GM_ERR_OVERLAP, "%s: %s and frame overlap", fn, name);
-    }
+    /* a sprite's name is formatted only where it fails (as gm__check's) */
+    for (i = 0; i < count; ++i)
+        if (gm__sprite_check(fn, i, "sprite", frame, &sprites[i]) != GM_OK) {
+            snprintf(name, sizeof name, "sprites[%d].image", i);
+            return gm__sprite_check(fn, i, name, frame, &sprites[i]);
+        }
     return GM_OK;
 }
 
