@@ -95,7 +95,7 @@ $(BUILD)/demo: examples/demo.c $(HEADERS) | $(BUILD)
 
 # `make examples`: the programs in examples/ (tests/examples.sh runs them) and
 # the shared library examples/python/ loads (`make python`).
-EXAMPLES := $(addprefix $(BUILD)/,trt_input mask_overlay pipeline wrap_foreign yolo_letterbox classify_crops)
+EXAMPLES := $(addprefix $(BUILD)/,trt_input mask_overlay pipeline wrap_foreign yolo_letterbox classify_crops draw_labels)
 .PHONY: examples python
 examples: $(EXAMPLES) python
 python: $(BUILD)/libgpumat.so

@@ -1278,6 +1278,68 @@ void fill_one(int w, int h, gm_dtype dt, int channels)
         cudaFree(dst[i]);
 }
 
+// The blend without gpumat: a thread a byte, cv::addWeighted's arithmetic.
+__global__ void naive_blend(const unsigned char* a, const unsigned char* b, unsigned char* d, size_t pitch,
+                            int row_bytes, int h, float alpha, float beta, float gamma)
+{
+    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x >= row_bytes || y >= h)
+        return;
+    size_t at = (size_t)y * pitch + x;
+    float v = rintf(__fmaf_rn((float)a[at], alpha, __fmaf_rn((float)b[at], beta, gamma)));
+    d[at] = (unsigned char)fminf(fmaxf(v, 0.0f), 255.0f);
+}
+
+// gm_add_weighted of two u8 x3 images into a third, beside a naive kernel
+// and NPP's constant-alpha composite (nppiAlphaCompC: another arithmetic,
+// the same bytes moved): two images read, one written.
+void blend_one(int w, int h)
+{
+    const int channels = 3;
+    gm_desc d = desc_of(w, h, 1, channels, GM_U8, GM_HWC);
+    gm_mat m[3][SETS];
+    void* buf[3][SETS] = {{0}};
+    size_t bytes = (size_t)w * h * channels;
+    const double alpha = 0.3, beta = 0.7, gamma = 0;
+    const std::string op = "add_weighted_u8_c3", size = std::to_string(w) + "x" + std::to_string(h);
+    Row r("draw", op, size, "gpumat"), naive("draw", op, size, "naive"), npp("draw", op, size, "npp alphacomp");
+    Timing t;
+    bool ok = true;
+    for (int k = 0; k < 3; ++k)
+        for (int i = 0; ok && i < SETS; ++i)
+            ok = CUDA_OK(cudaMalloc(&buf[k][i], bytes)) && fill_random(buf[k][i], bytes, GM_U8, 0, 0) &&
+                 gm_ok(gm_wrap_desc(&m[k][i], buf[k][i], &d, GM_DEVICE));
+    r.bytes = naive.bytes = npp.bytes = 3.0 * (double)bytes;
+    ok = ok && time_call([&](int i) { return gm_ok(gm_add_weighted(&m[0][i], alpha, &m[1][i], beta, gamma, &m[2][i],
+                                                                   (gm_stream)g_stream)); },
+                         true, &t);
+    emit(ok ? (r.us = t.us, r.latency_us = t.latency_us, r) : r.error());
+    bool peer = ok && time_call(
+                          [&](int i) {
+                              naive_blend<<<dim3((w * channels + 255) / 256, h), 256, 0, g_stream>>>(
+                                  (const unsigned char*)buf[0][i], (const unsigned char*)buf[1][i],
+                                  (unsigned char*)buf[2][i], (size_t)m[0][i].pitch, w * channels, h, (float)alpha,
+                                  (float)beta, (float)gamma);
+                              return CUDA_OK(cudaGetLastError());
+                          },
+                          true, &t);
+    emit(peer ? (naive.us = t.us, naive.latency_us = t.latency_us, naive) : naive.error());
+#if BENCH_NPP
+    peer = ok && time_call(
+                     [&](int i) {
+                         int p = (int)m[0][i].pitch;
+                         return NPP_OK(nppiAlphaCompC_8u_C3R_Ctx((const Npp8u*)buf[0][i], p, 77, (const Npp8u*)buf[1][i],
+                                                                 p, 178, (Npp8u*)buf[2][i], p, NppiSize{w, h},
+                                                                 NPPI_OP_ALPHA_PLUS, g_npp));
+                     },
+                     true, &t);
+    emit(peer ? (npp.us = t.us, npp.latency_us = t.latency_us, npp) : npp.error());
+#endif
+    for (int k = 0; k < 3; ++k)
+        for (int i = 0; i < SETS; ++i)
+            cudaFree(buf[k][i]);
+}
+
 // The full-frame way's composite without NPP: a straight-alpha RGBA overlay
 // OVER a BGRA frame, a thread a pixel, with gm_overlay_draw's arithmetic.
 __global__ void naive_over(const uchar4* over, size_t over_pitch, uchar4* frame, size_t frame_pitch, int w, int h)
@@ -1455,6 +1517,8 @@ void draw_section()
     fill_one(3840, 2160, GM_U8, 4);
     fill_one(3840, 2160, GM_F32, 3);
     overlay_one();
+    blend_one(1920, 1080);
+    blend_one(3840, 2160);
 }
 
 // The CUDA runtime's primary context, made current here, is the one gpumat
@@ -1479,7 +1543,7 @@ int main(int argc, char** argv)
 {
     /* CASE (optional): only the cases whose "op size" contains it, e.g.
      * "merge_f32_u8 3840", for a profiler run (ncu), or "host" for the host
-     * overhead alone, "resize" for gm_resize alone, "preprocess" for gm_preprocess alone, "draw" for gm_fill and the overlay alone, or the sweep's configurations whose "transform SRC DST
+     * overhead alone, "resize" for gm_resize alone, "preprocess" for gm_preprocess alone, "draw" for gm_fill, the overlay and gm_add_weighted alone, or the sweep's configurations whose "transform SRC DST
      * cN LAYOUT" contains it, e.g. "transform u8 f32 c1"; no NVRTC section
      * then. */
     const char* only = argc == 3 ? argv[2] : NULL;

@@ -110,4 +110,5 @@ def pieces(template):
             ("resize.inc", template("resize.inc").replace("@SAMPLERS@", samplers_enum())),
             ("prep.inc", template("prep.inc")),
             ("fill.inc", template("fill.inc")),
-            ("overlay.inc", template("overlay.inc"))]
+            ("overlay.inc", template("overlay.inc")),
+            ("blend.inc", template("blend.inc"))]

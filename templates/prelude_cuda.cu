@@ -11,6 +11,7 @@
  * multiply-add, whatever -fmad says. */
 #define GM__MUL_D(a, b) __dmul_rn(a, b)
 #define GM__MUL_F(a, b) __fmul_rn(a, b)
+#define GM__FMA_F(a, b, c) __fmaf_rn(a, b, c)
 /* A loop of constant trip count unrolled, so arrays it indexes stay in
  * registers. */
 #define GM__UNROLL _Pragma("unroll")

@@ -40,4 +40,6 @@ static inline float gm__mul_f(float a, float b)
 #define GM__BITS_F32(u) gm__bits_f32(u)
 #define GM__MUL_D(a, b) gm__mul_d(a, b)
 #define GM__MUL_F(a, b) gm__mul_f(a, b)
+/* A fused multiply-add, rounded once on every CPU (C99's fmaf). */
+#define GM__FMA_F(a, b, c) fmaf(a, b, c)
 #define GM__UNROLL /* the kernels' hint alone */

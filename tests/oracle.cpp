@@ -1653,6 +1653,110 @@ void test_fill()
         }
 }
 
+// ------------------------------------------------------------- add_weighted
+
+// Weights for addWeighted: the common blends (one weight the complement of
+// the other, sums landing on halves: ties), negative weights and offsets
+// that saturate both ways, and random ones.
+void blend_weights(double* w)
+{
+    switch (t_rand() % 4) {
+    case 0: w[0] = 0.5, w[1] = 0.5, w[2] = (double)rand_int(-3, 3) * 0.5; break;
+    case 1: w[0] = t_uniform(0, 1), w[1] = 1 - w[0], w[2] = 0; break;
+    case 2: w[0] = t_uniform(-2, 2), w[1] = t_uniform(-2, 2), w[2] = t_uniform(-300, 300); break;
+    default: w[0] = (double)rand_int(1, 9) / 10, w[1] = (double)rand_int(1, 9) / 10, w[2] = 0.5; break;
+    }
+}
+
+long g_tail_values, g_tail_differ; // OpenCV's scalar tail values, and those gpumat computes otherwise
+
+// OpenCV 4.6 (Debian's build) runs addWeighted over each row, or over the
+// whole image where the three are continuous, 16 values at a time with
+// fused multiply-adds, x * alpha + (y * beta + gamma) as gpumat does; the
+// last (run length mod 16) values go through its scalar code, which rounds
+// y * beta on its own: (x * alpha + y * beta) fused, then + gamma. Checks
+// that OpenCV's tail values are that, and replaces them in exp by gpumat's
+// documented form, counting where the two differ; "" or the problem.
+std::string scalar_tail(const cv::Mat& a, const cv::Mat& b, cv::Mat& exp, const double* w)
+{
+    const float alpha = (float)w[0], beta = (float)w[1], gamma = (float)w[2];
+    const bool one_run = a.isContinuous() && b.isContinuous() && exp.isContinuous();
+    const long run = one_run ? (long)exp.total() * exp.channels() : (long)exp.cols * exp.channels();
+    for (int y = 0; y < exp.rows; ++y)
+        for (long i = 0; i < (long)exp.cols * exp.channels(); ++i) {
+            long at = one_run ? (long)y * exp.cols * exp.channels() + i : i;
+            if (at < run - run % 16)
+                continue;
+            float x = a.ptr<uint8_t>(y)[i], v = b.ptr<uint8_t>(y)[i];
+            volatile float vb = v * beta; // rounded on its own
+            int tail = cv::saturate_cast<uint8_t>(std::rint(std::fma(x, alpha, (float)vb) + gamma));
+            int ours = cv::saturate_cast<uint8_t>(std::rint(std::fma(x, alpha, std::fma(v, beta, gamma))));
+            uint8_t& e = exp.ptr<uint8_t>(y)[i];
+            if (e != tail)
+                return strf("OpenCV's tail value at (%ld, %d) is %d, not its scalar form's %d", i, y, e, tail);
+            ++g_tail_values;
+            g_tail_differ += tail != ours;
+            e = (uint8_t)ours;
+        }
+    return "";
+}
+
+// gm_add_weighted of u8 images against cv::addWeighted: interleaved, or
+// planar plane by plane; in_place 1 or 2: dst is src1 or src2 itself.
+void add_weighted_case(Group& g, int ch, bool chw, const Size2& sz, bool roi, int in_place)
+{
+    double w[3];
+    blend_weights(w);
+    std::string name = strf("add_weighted c%d %s %s (%.17g, %.17g, %.17g)%s", ch, chw ? "CHW" : "HWC",
+                            size_name(sz, roi).c_str(), w[0], w[1], w[2],
+                            in_place ? (in_place == 1 ? " into src1" : " into src2") : "");
+    Problems p;
+    Region src[2] = {chw ? planar(GM_U8, ch, sz.w, sz.h, roi) : interleaved(GM_U8, ch, sz.w, sz.h, roi),
+                     chw ? planar(GM_U8, ch, sz.w, sz.h, roi) : interleaved(GM_U8, ch, sz.w, sz.h, roi)};
+    Region out = chw ? planar(GM_U8, ch, sz.w, sz.h, roi) : interleaved(GM_U8, ch, sz.w, sz.h, roi);
+    Region& dst = in_place ? src[in_place - 1] : out;
+    for (Region* r : {&src[0], &src[1], &out})
+        p.add(r->error);
+    if (!p.text.empty())
+        return verdict(g, name, p.text);
+    std::vector<cv::Mat> exp(src[0].views.size());
+    for (size_t c = 0; c < exp.size(); ++c) {
+        cv::addWeighted(src[0].views[c], w[0], src[1].views[c], w[1], w[2], exp[c]);
+        p.add(scalar_tail(src[0].views[c], src[1].views[c], exp[c], w));
+    }
+    dst.arm();
+    p.status("gm_add_weighted", gm_add_weighted(&src[0].m, w[0], &src[1].m, w[1], w[2], &dst.m, NULL));
+    p.add(intact(dst, "the padding of the destination"));
+    long bad = 0;
+    for (size_t c = 0; c < exp.size(); ++c)
+        bad += compare(name, dst.views[c], exp[c], GM_U8, (int)c);
+    p.diff(bad, (long)sz.w * sz.h * ch);
+    verdict(g, name, p.text);
+}
+
+// OpenCV's u8 addWeighted fuses its multiply-adds where its AVX2 code runs;
+// elsewhere its results differ from gpumat's documented FMA form.
+void test_add_weighted()
+{
+    if (!cv::checkHardwareSupport(CV_CPU_AVX2) || !cv::checkHardwareSupport(CV_CPU_FMA3)) {
+        SKIP("add_weighted: this CPU has no AVX2 and FMA, where OpenCV's addWeighted fuses as gpumat does");
+        return;
+    }
+    Group g("add_weighted");
+    int n = 0;
+    for (int ch = 1; ch <= 4; ++ch) {
+        for (int s = 0; s < kBig; ++s)
+            for (bool roi : {false, true})
+                for (bool chw : {false, true})
+                    if (!chw || ch > 1)
+                        for (int k = 0; k < 3; ++k)
+                            add_weighted_case(g, ch, chw, kSizes[s], roi, k);
+        add_weighted_case(g, ch, n++ % 2 == 1, kSizes[kBig], true, ch % 3);
+    }
+    printf("add_weighted: %ld of OpenCV's %ld scalar-tail values round otherwise (gm_add_weighted documents it)\n",
+           g_tail_differ, g_tail_values);
+}
+
 int main()
 {
     t_seed_from_env("oracle");
@@ -1664,6 +1768,7 @@ int main()
     test_resize();
     test_preprocess();
     test_fill();
+    test_add_weighted();
     // the baseline loops (impl/cpu.h) on 3 threads cutting every image into
     // parts, writing past the caches
     gm__cpu_isa_forced = 0;
@@ -1677,5 +1782,6 @@ int main()
     test_resize();
     test_preprocess();
     test_fill();
+    test_add_weighted();
     return t_summary("oracle");
 }

@@ -1168,6 +1168,52 @@ static void test_fill(void)
     timg_free(&d3);
 }
 
+static void test_add_weighted(void)
+{
+    timg a, b, d, f32, small, chw, four;
+    gm_mat bad;
+    timg_make(&a, 7, 4, GM_U8, 3, GM_HWC, 1);
+    timg_make(&b, 7, 4, GM_U8, 3, GM_HWC, 1);
+    timg_make(&d, 7, 4, GM_U8, 3, GM_HWC, 1);
+    timg_make(&f32, 7, 4, GM_F32, 3, GM_HWC, 1);
+    timg_make(&small, 6, 4, GM_U8, 3, GM_HWC, 1);
+    timg_make(&chw, 7, 4, GM_U8, 3, GM_CHW, 1);
+    timg_make(&four, 7, 4, GM_U8, 4, GM_HWC, 1);
+    EXPECT(gm_add_weighted(NULL, 0.5, &b.m, 0.5, 0, &d.m, NULL), GM_ERR_ARG, "gm_add_weighted", "src1", &b, &d, NULL);
+    EXPECT(gm_add_weighted(&a.m, 0.5, NULL, 0.5, 0, &d.m, NULL), GM_ERR_ARG, "gm_add_weighted", "src2", &a, &d, NULL);
+    EXPECT(gm_add_weighted(&a.m, 0.5, &b.m, 0.5, 0, NULL, NULL), GM_ERR_ARG, "gm_add_weighted", "dst", &a, &b, NULL);
+    EXPECT(gm_add_weighted(&a.m, 0.5, &f32.m, 0.5, 0, &d.m, NULL), GM_ERR_TYPE, "gm_add_weighted", "src2 is f32",
+           &a, &f32, &d, NULL);
+    EXPECT(gm_add_weighted(&small.m, 0.5, &b.m, 0.5, 0, &d.m, NULL), GM_ERR_SIZE, "gm_add_weighted", "src1 is 6x4",
+           &small, &b, &d, NULL);
+    EXPECT(gm_add_weighted(&a.m, 0.5, &chw.m, 0.5, 0, &d.m, NULL), GM_ERR_TYPE, "gm_add_weighted", "src2 is x3 planar",
+           &a, &chw, &d, NULL);
+    EXPECT(gm_add_weighted(&a.m, 0.5, &four.m, 0.5, 0, &d.m, NULL), GM_ERR_TYPE, "gm_add_weighted", "src2 is x4",
+           &a, &four, &d, NULL);
+    bad = d.m;
+    bad.pitch = 5;
+    EXPECT(gm_add_weighted(&a.m, 0.5, &b.m, 0.5, 0, &bad, NULL), GM_ERR_SIZE, "gm_add_weighted", "dst->pitch", &a,
+           &b, &d, NULL);
+    bad = fake_device(&b);
+    EXPECT(gm_add_weighted(&a.m, 0.5, &bad, 0.5, 0, &d.m, NULL), GM_ERR_LOCATION, "gm_add_weighted",
+           "src2 is device memory", &a, &b, &d, NULL);
+    /* dst one pixel into src1: an overlap that is not the image itself */
+    bad = a.m;
+    bad.data = (unsigned char*)a.m.data + 3;
+    EXPECT(gm_add_weighted(&a.m, 0.5, &b.m, 0.5, 0, &bad, NULL), GM_ERR_OVERLAP, "gm_add_weighted",
+           "src1 and dst overlap", &a, &b, NULL);
+    EXPECT(gm_add_weighted(&a.m, 0.5, &b.m, 0.5, 0, &a.m, NULL), GM_OK, "gm_add_weighted", NULL, &b, &d, NULL);
+    timg_snap(&a); /* blended in place */
+    EXPECT(gm_add_weighted(&a.m, 0.5, &a.m, 0.5, 0, &d.m, NULL), GM_OK, "gm_add_weighted", NULL, &a, NULL);
+    timg_free(&a);
+    timg_free(&b);
+    timg_free(&d);
+    timg_free(&f32);
+    timg_free(&small);
+    timg_free(&chw);
+    timg_free(&four);
+}
+
 static void test_overlay(void)
 {
     timg frame, gray, sprite;
@@ -1912,6 +1958,7 @@ int main(int argc, char** argv)
     test_preprocess();
     test_fill();
     test_overlay();
+    test_add_weighted();
     test_typed_functions();
     test_kernels();
     run_child(argv[0]);

@@ -772,12 +772,60 @@ static void fills(void)
                 }
 }
 
-/* gm_overlay_draw on the GPU == the CPU path (test_cpu holds that to the
- * formulas), over the whole parent of the frame: host sprites (staged) and
- * device sprites (read in place) in one call, frames of 3 and 4 channels
- * with odd offsets and pitches, both channel orders, alpha kept or
- * composed; one overlay for every round, each frame larger than the last
- * (its buffers grow). */
+/* gm_add_weighted on the GPU == the CPU path (the oracle holds the CPU path
+ * to cv::addWeighted): u8 of 1-4 channels, both layouts, batches, odd ROIs
+ * and pitches or 256-byte aligned rows (the kernel's words), into a third
+ * image or in place into either source. The second source is `other`. */
+typedef struct blend_ctx {
+    pair* other;
+    double w[3];
+    int in_place; /* 0: dst is its own image; 1: dst is src1; 2: dst is src2 */
+} blend_ctx;
+
+static gm_status op_blend(const gm_mat* s, gm_mat* d, const void* x)
+{
+    const blend_ctx* b = (const blend_ctx*)x;
+    const gm_mat* other = s->where == GM_DEVICE ? &b->other->dev_roi : &b->other->host_roi;
+    return b->in_place == 2 ? gm_add_weighted(other, b->w[0], s, b->w[1], b->w[2], d, NULL)
+                            : gm_add_weighted(s, b->w[0], other, b->w[1], b->w[2], d, NULL);
+}
+
+static void blends(void)
+{
+    int cn, lay, k;
+    char what[160];
+    for (cn = 1; cn <= 4; ++cn)
+        for (lay = 0; lay < (cn > 1 ? 2 : 1); ++lay)
+            for (k = 0; k < 12; ++k) {
+                const int64_t* sz = sizes[t_rand() % NSIZES];
+                int batch = k % 4 == 3 ? 3 : 1, aligned = k % 2;
+                blend_ctx b;
+                pair p[3];
+                b.other = &p[1];
+                b.in_place = k % 3;
+                b.w[0] = k % 4 == 0 ? 0.5 : t_uniform(-2, 2);
+                b.w[1] = k % 4 == 0 ? 0.5 : t_uniform(-2, 2);
+                b.w[2] = k % 4 == 0 ? 0 : t_uniform(-300, 300);
+                snprintf(what, sizeof what, "add_weighted x%d %s %lldx%lld b%d aligned %d into %d (%g, %g, %g)", cn,
+                         lay ? "chw" : "hwc", (long long)sz[0], (long long)sz[1], batch, aligned, b.in_place, b.w[0],
+                         b.w[1], b.w[2]);
+                if (!make_pair_at(&p[0], sz[0], sz[1], batch, GM_U8, cn, (gm_layout)lay, aligned) ||
+                    !make_pair_at(&p[1], sz[0], sz[1], batch, GM_U8, cn, (gm_layout)lay, aligned) ||
+                    !make_pair_at(&p[2], sz[0], sz[1], batch, GM_U8, cn, (gm_layout)lay, aligned)) {
+                    CHECK(0, "%s: setup failed", what);
+                    continue;
+                }
+                fill(&p[1].host);
+                CHECK(sync_up(&p[1]), "%s: upload failed: %s", what, gm_last_error());
+                launched[GM__BLEND_ROW] = 0;
+                compare_op(what, &p[0], b.in_place ? &p[0] : &p[2], op_blend, &b);
+                CHECK(launched[GM__BLEND_ROW], "%s: the blend kernel did not run", what);
+                free_pair(&p[0]);
+                free_pair(&p[1]);
+                free_pair(&p[2]);
+            }
+}
+
 /* A device copy of host sprite image h in *d: on even i with the
  * allocator's pitch, on odd i with an odd pitch, which the kernel reads
  * byte by byte. */
@@ -798,7 +846,11 @@ static int device_sprite(const gm_mat* h, gm_mat* d, int i)
     return gm_alloc_desc(d, &desc, GM_DEVICE) == GM_OK && gm_copy(h, d, NULL) == GM_OK;
 }
 
-/* Rounds 0-7: 3 or 4 channels, BGR or RGB, alpha kept or composed, a
+/* gm_overlay_draw on the GPU == the CPU path (test_cpu holds that to the
+ * formulas), over the whole parent of the frame: host sprites (staged) and
+ * device sprites (read in place) in one call; one overlay for every round,
+ * each frame larger than the last (its buffers grow).
+ * Rounds 0-7: 3 or 4 channels, BGR or RGB, alpha kept or composed, a
  * frame view at an odd address and pitch; rounds 8-15 the same with the
  * frame's rows 256-byte aligned (the kernel's word loads). Round 16:
  * 300 sprites over a 90x20 frame, more over a tile than a block holds. Half
@@ -1287,6 +1339,7 @@ int main(int argc, char** argv)
     }
     fills();
     overlays();
+    blends();
     flattened();
     joined_rows();
     long_rows();

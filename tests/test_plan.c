@@ -312,19 +312,21 @@ static void fills(void)
                 }
 }
 
-/* gm_overlay_draw launches its kernel without a plan (test_gpu checks that
- * it runs): gm_kernels_for must list it for the frames it takes, u8 x3
- * and x4, and only there. */
-static void overlays(void)
+/* gm_overlay_draw and gm_add_weighted launch their kernels without a plan
+ * (test_gpu checks that they run): gm_kernels_for must list each for the
+ * images it takes, u8 x3 and x4 frames for the overlay, u8 of any channels
+ * for the blend, and only there. */
+static void unplanned(int row, const char* what, int from_channels)
 {
     int list[32], n, k, c;
     for (c = 1; c <= 4; ++c) {
         n = gm_kernels_for(GM_U8, GM_U8, c, list, 32);
-        for (k = 0; k < n && list[k] != GM__OVERLAY_ROW; ++k)
+        for (k = 0; k < n && list[k] != row; ++k)
             ;
-        CHECK((k < n) == (c >= 3), "gm_kernels_for(u8, u8, %d) %s the overlay kernel", c, k < n ? "lists" : "lacks");
+        CHECK((k < n) == (c >= from_channels), "gm_kernels_for(u8, u8, %d) %s the %s kernel", c,
+              k < n ? "lists" : "lacks", what);
         if (k < n) {
-            reached[GM__OVERLAY_ROW] = 1;
+            reached[row] = 1;
             reached_in_list[GM_U8][GM_U8][c - 1] |= 1u << k;
         }
     }
@@ -340,7 +342,8 @@ int main(void)
     resizes();
     preps();
     fills();
-    overlays();
+    unplanned(GM__OVERLAY_ROW, "overlay", 3);
+    unplanned(GM__BLEND_ROW, "blend", 1);
     for (S = 0; S < GM_DTYPE_COUNT; ++S)
         for (D = 0; D < GM_DTYPE_COUNT; ++D)
             for (c = 1; c <= 4; ++c) {

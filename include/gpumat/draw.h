@@ -46,10 +46,12 @@ typedef struct gm_overlay_params {
                        (Porter-Duff OVER: a + (frame a * (255 - a) + 127) / 255) */
 } gm_overlay_params;
 
-/* What gm_overlay_draw keeps between calls: a pinned staging buffer and a
- * device buffer, grown to the largest call, and the event of the last
- * call. One per thread (or a lock around it): a call waits until the
- * overlay's previous call has run on the GPU before it reuses them. */
+/* What gm_overlay_draw keeps between calls: two sets of a pinned staging
+ * buffer and a device buffer, grown to the largest call, taken in turn, and
+ * the event of each set's last call. One per thread (or a lock around it):
+ * a call waits until the overlay's call before last has run on the GPU
+ * before it reuses its set, so that it stages its sprites while the GPU
+ * runs the call before. */
 typedef struct gm_overlay gm_overlay;
 
 /* A new overlay in *overlay; it holds no memory until its first draw on a
@@ -75,6 +77,23 @@ GM_API void gm_overlay_destroy(gm_overlay* overlay);
  * done on return, with the same bytes. params NULL: the defaults. */
 GM_API gm_status gm_overlay_draw(gm_overlay* overlay, gm_mat* frame, const gm_sprite* sprites, int count,
                                  const gm_overlay_params* params, gm_stream stream);
+
+/* cv::addWeighted(src1, alpha, src2, beta, gamma, dst) of u8 images: each
+ * value of dst = saturate(rint(x * alpha + (y * beta + gamma))), x and y
+ * the values of src1 and src2 at its place, in float (the weights rounded
+ * to float as OpenCV does), each step a fused multiply-add: what OpenCV's
+ * vector code computes on CPUs with FMA (x86 since Haswell, where its AVX2
+ * code runs). OpenCV 4.6 as Debian builds it computes the last (n mod 16)
+ * values of each run of n (a row, or the whole image where the three are
+ * continuous) in scalar code that rounds y * beta on its own; there the two
+ * can differ by 1 (the oracle counts them). A sum beyond int32 saturates
+ * (x86 OpenCV gives 0); NaN gives 0. The three
+ * alike in size, channels (1-4), layout and batch, in the same memory (one
+ * device, or the host); dst may be src1 or src2 itself (the same view: an
+ * image blended in place), any other overlap is refused. On the GPU when
+ * they are device memory (queued on stream), else on the CPU. */
+GM_API gm_status gm_add_weighted(const gm_mat* src1, double alpha, const gm_mat* src2, double beta, double gamma,
+                                 gm_mat* dst, gm_stream stream);
 
 #ifdef __cplusplus
 }

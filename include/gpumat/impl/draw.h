@@ -472,3 +472,114 @@ GM_API gm_status gm_overlay_draw(gm_overlay* overlay, gm_mat* frame, const gm_sp
     }
     return gm__overlay_device(fn, overlay, frame, sprites, count, params, stream);
 }
+
+/* Whether a and b are one view: the same memory in the same shape. */
+static int gm__same_view(const gm_mat* a, const gm_mat* b)
+{
+    return a->data == b->data && a->pitch == b->pitch && a->batch_pitch == b->batch_pitch &&
+           (a->layout == GM_HWC || a->channels == 1 || a->plane_pitch == b->plane_pitch);
+}
+
+static gm_status gm__blend_check(const char* fn, const gm_mat* src1, const gm_mat* src2, const gm_mat* dst)
+{
+    const gm_mat* m[3];
+    const char* names[3] = {"src1", "src2", "dst"};
+    gm_status s;
+    int k;
+    m[0] = src1, m[1] = src2, m[2] = dst;
+    for (k = 0; k < 3; ++k) {
+        if ((s = gm__check(fn, names[k], m[k])) != GM_OK)
+            return s;
+        if (m[k]->dtype != GM_U8)
+            return gm__fail(GM_ERR_TYPE, "%s: %s is %s; u8 expected", fn, names[k], gm_dtype_name(m[k]->dtype));
+    }
+    for (k = 0; k < 2; ++k) {
+        if (m[k]->width != dst->width || m[k]->height != dst->height || m[k]->batch != dst->batch)
+            return gm__fail(GM_ERR_SIZE, "%s: %s is %lldx%lld, batch %d, but dst is %lldx%lld, batch %d", fn,
+                            names[k], (long long)m[k]->width, (long long)m[k]->height, (int)m[k]->batch,
+                            (long long)dst->width, (long long)dst->height, (int)dst->batch);
+        if (m[k]->channels != dst->channels || (dst->channels > 1 && m[k]->layout != dst->layout))
+            return gm__fail(GM_ERR_TYPE, "%s: %s is x%d %s but dst is x%d %s", fn, names[k], (int)m[k]->channels,
+                            gm__layout_name(m[k]), (int)dst->channels, gm__layout_name(dst));
+        /* dst may be the source itself, in the same place; the sources may
+         * overlap each other */
+        if ((gm__on_host(m[k]) != gm__on_host(dst) || (!gm__on_host(dst) && m[k]->device != dst->device) ||
+             !gm__same_view(m[k], dst)) &&
+            (s = gm__check_place(fn, names[k], m[k], "dst", dst)) != GM_OK)
+            return s;
+    }
+    return GM_OK;
+}
+
+/* Rows of the three images as one launch (or the CPU loop) walks them. */
+static void gm__blend_args_of(gm__blend_args* a, const gm_mat* src1, const gm_mat* src2, const gm_mat* dst,
+                              double alpha, double beta, double gamma)
+{
+    const gm_mat* m[3];
+    int k, planar = dst->layout == GM_CHW && dst->channels > 1;
+    m[0] = src1, m[1] = src2, m[2] = dst;
+    memset(a, 0, sizeof *a);
+    a->words = 1;
+    for (k = 0; k < 3; ++k) {
+        a->data[k] = (unsigned long long)(uintptr_t)m[k]->data;
+        a->pitch[k] = m[k]->pitch;
+        a->ppitch[k] = planar ? m[k]->plane_pitch : 0;
+        a->bstride[k] = m[k]->batch_pitch;
+        a->words &= (a->data[k] | (unsigned long long)a->pitch[k] | (unsigned long long)a->ppitch[k] |
+                     (unsigned long long)a->bstride[k]) % 4 == 0;
+    }
+    a->bytes = dst->width * (planar ? 1 : dst->channels);
+    a->height = dst->height;
+    a->planes = planar ? dst->channels : 1;
+    a->rows = a->height * a->planes * dst->batch;
+    a->alpha = (float)alpha;
+    a->beta = (float)beta;
+    a->gamma = (float)gamma;
+}
+
+static void gm__blend_host(const gm__blend_args* a)
+{
+    long long r, x;
+    unsigned long long at[3];
+    for (r = 0; r < a->rows; ++r) {
+        gm__blend_rows(a, r, at);
+        for (x = 0; x < a->bytes; ++x)
+            ((unsigned char*)(uintptr_t)at[2])[x] =
+                gm__blend_u8(((const unsigned char*)(uintptr_t)at[0])[x], ((const unsigned char*)(uintptr_t)at[1])[x],
+                             a->alpha, a->beta, a->gamma);
+    }
+}
+
+GM_API gm_status gm_add_weighted(const gm_mat* src1, double alpha, const gm_mat* src2, double beta, double gamma,
+                                 gm_mat* dst, gm_stream stream)
+{
+    static const char fn[] = "gm_add_weighted";
+    gm__blend_args a;
+    gm__CUcontext ctx;
+    gm__ready r;
+    void* params[1];
+    const char* api;
+    int dev, rc;
+    gm_status s = gm__blend_check(fn, src1, src2, dst);
+    if (s != GM_OK)
+        return s;
+    gm__blend_args_of(&a, src1, src2, dst, alpha, beta, gamma);
+    if (gm__on_host(dst)) {
+        gm__blend_host(&a);
+        return GM_OK;
+    }
+    if ((s = gm__context(fn, (int)dst->device, &ctx, &dev)) != GM_OK)
+        return s;
+    memset(&r, 0, sizeof r);
+    if ((s = gm__function(fn, GM__BLEND_ROW, dev, 0, &r.f, &r.waits, NULL)) != GM_OK)
+        return s;
+    r.geometry.grid[0] = (unsigned)((a.bytes + 4 * GM__BLEND_THREADS - 1) / (4 * GM__BLEND_THREADS));
+    r.geometry.grid[1] = (unsigned)(a.rows < 65535 ? a.rows : 65535);
+    r.geometry.grid[2] = 1;
+    r.geometry.block[0] = GM__BLEND_THREADS, r.geometry.block[1] = 1;
+    params[0] = &a;
+    if ((rc = gm__launch(&r, stream, params, &api)) != 0)
+        return gm__cuda_fail(fn, api, rc);
+    GM_TRACE(GM_TRACE_LAUNCH, GM__BLEND_ROW);
+    return GM_OK;
+}
