@@ -1214,6 +1214,44 @@ static void test_add_weighted(void)
     timg_free(&four);
 }
 
+static void test_copy_many(void)
+{
+    timg a, b, c, d;
+    gm_mat src[2], dst[2];
+    timg_make(&a, 7, 4, GM_U8, 3, GM_HWC, 1);
+    timg_make(&b, 7, 4, GM_U8, 3, GM_HWC, 1);
+    timg_make(&c, 7, 4, GM_U8, 3, GM_HWC, 1);
+    timg_make(&d, 7, 4, GM_U8, 3, GM_HWC, 1);
+    src[0] = a.m, src[1] = b.m, dst[0] = c.m, dst[1] = d.m;
+    EXPECT(gm_copy_many(src, dst, -1, NULL), GM_ERR_ARG, "gm_copy_many", "count -1", &a, &b, &c, &d, NULL);
+    EXPECT(gm_copy_many(NULL, dst, 2, NULL), GM_ERR_ARG, "gm_copy_many", "src or dst is NULL", &c, &d, NULL);
+    EXPECT(gm_copy_many(src, NULL, 2, NULL), GM_ERR_ARG, "gm_copy_many", "src or dst is NULL", &a, &b, NULL);
+    dst[1].width = 6;
+    EXPECT(gm_copy_many(src, dst, 2, NULL), GM_ERR_SIZE, "gm_copy_many", "src[1] is 7x4", &a, &b, &c, &d, NULL);
+    dst[1] = d.m;
+    dst[1].dtype = GM_S8;
+    EXPECT(gm_copy_many(src, dst, 2, NULL), GM_ERR_TYPE, "gm_copy_many", "dst[1] is s8", &a, &b, &c, &d, NULL);
+    dst[1] = d.m;
+    dst[1].pitch = 3;
+    EXPECT(gm_copy_many(src, dst, 2, NULL), GM_ERR_SIZE, "gm_copy_many", "dst[1]->pitch", &a, &b, &c, &d, NULL);
+    dst[1] = a.m; /* the pairs run in no order: one's destination is the other's source */
+    EXPECT(gm_copy_many(src, dst, 2, NULL), GM_ERR_OVERLAP, "gm_copy_many", "dst[1] and src[0] overlap", &a, &b, &c,
+           NULL);
+    dst[1] = c.m;
+    EXPECT(gm_copy_many(src, dst, 2, NULL), GM_ERR_OVERLAP, "gm_copy_many", "dst[1] and dst[0] overlap", &a, &b, &c,
+           NULL);
+    dst[1] = d.m;
+    EXPECT(gm_copy_many(src, dst, 0, NULL), GM_OK, "gm_copy_many", NULL, &a, &b, &c, &d, NULL);
+    EXPECT(gm_copy_many(src, dst, 2, NULL), GM_OK, "gm_copy_many", NULL, &a, &b, NULL);
+    CHECK(memcmp(c.buf + (a.m.pitch * 2), a.buf + (a.m.pitch * 2), 21) == 0 &&
+              memcmp(d.buf + d.m.pitch, b.buf + b.m.pitch, 21) == 0,
+          "gm_copy_many: host pairs copied");
+    timg_free(&a);
+    timg_free(&b);
+    timg_free(&c);
+    timg_free(&d);
+}
+
 static void test_overlay(void)
 {
     timg frame, gray, sprite;
@@ -1959,6 +1997,7 @@ int main(int argc, char** argv)
     test_fill();
     test_overlay();
     test_add_weighted();
+    test_copy_many();
     test_typed_functions();
     test_kernels();
     run_child(argv[0]);

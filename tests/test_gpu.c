@@ -826,6 +826,89 @@ static void blends(void)
             }
 }
 
+/* Every byte of view v's pixels flipped by 0x5a: a CPU edit. */
+static void xor_view(const gm_mat* v)
+{
+    int64_t c, y, i, row = gm_row_bytes(v);
+    for (c = 0; c < (v->layout == GM_CHW ? v->channels : 1); ++c)
+        for (y = 0; y < v->height; ++y)
+            for (i = 0; i < row; ++i)
+                ((unsigned char*)v->data)[c * v->plane_pitch + y * v->pitch + i] ^= 0x5a;
+}
+
+/* gm_copy_many round trips: rectangles of a device frame down to pinned
+ * host images, edited on the CPU, and back, against the same edits made to
+ * the host copy of the frame, over the whole parent. Three ways: the
+ * batched driver call on a stream of its own, a copy a pair (the batch
+ * turned off), and the NULL stream (which the batch call refuses). */
+static void rect_round_trips(void)
+{
+    enum { K = 12 };
+    graph_api api;
+    void* stream = NULL;
+    int round, k;
+    char what[128];
+    if (!graph_api_load(&api) || api.stream_create(&stream, 1) != 0) {
+        CHECK(0, "rect round trips: no stream");
+        return;
+    }
+    if (!gm__cu.cuMemcpy3DBatchAsync && !gm__cu.cuMemcpy3DBatchAsync_v1)
+        SKIP("gm_copy_many's batched call: this driver lacks cuMemcpy3DBatchAsync (a copy a pair ran instead)");
+    for (round = 0; round < 9; ++round) {
+        const int mode = round % 3, planar = round / 3 == 2;
+        const gm_dtype dt = round / 3 == 0 ? GM_U8 : GM_F32;
+        const int cn = round / 3 == 0 ? 3 : 2;
+        const int64_t w = 200 + rnd(0, 300), h = 150 + rnd(0, 200);
+        gm_mat dev[K], host[K], tile[K];
+        pair f;
+        gm_status s1, s2;
+        snprintf(what, sizeof what, "gm_copy_many %s x%d %s %lldx%lld, %s", gm_dtype_name(dt), cn,
+                 planar ? "chw" : "hwc", (long long)w, (long long)h,
+                 mode == 0 ? "batched" : mode == 1 ? "a copy a pair" : "NULL stream");
+        if (!make_pair(&f, w, h, 1, dt, cn, planar ? GM_CHW : GM_HWC)) {
+            CHECK(0, "%s: setup failed", what);
+            continue;
+        }
+        fill(&f.host);
+        CHECK(sync_up(&f), "%s: upload failed: %s", what, gm_last_error());
+        memset(tile, 0, sizeof tile);
+        for (k = 0; k < K; ++k) { /* one rectangle in each cell of a 4 x 3 grid */
+            const int64_t cw = w / 4, ch = h / 3, rw = rnd(1, cw), rh = rnd(1, ch);
+            const int64_t x = (k % 4) * cw + rnd(0, cw - rw), y = (k / 4) * ch + rnd(0, ch - rh);
+            CHECK(gm_roi(&f.dev_roi, &dev[k], x, y, rw, rh) == GM_OK &&
+                      gm_roi(&f.host_roi, &host[k], x, y, rw, rh) == GM_OK &&
+                      gm_alloc_host(&tile[k], rw, rh, dt, cn, planar ? GM_CHW : GM_HWC, 1) == GM_OK,
+                  "%s: rectangle %d: %s", what, k, gm_last_error());
+        }
+        gm__copy_many_batched = mode != 1;
+        s1 = gm_copy_many(dev, tile, K, mode == 2 ? NULL : (gm_stream)stream);
+        if (s1 == GM_OK && api.synchronize(mode == 2 ? NULL : stream) == 0)
+            for (k = 0; k < K; ++k) { /* the same edit to the tiles and to the host frame */
+                xor_view(&tile[k]);
+                xor_view(&host[k]);
+            }
+        s2 = gm_copy_many(tile, dev, K, mode == 2 ? NULL : (gm_stream)stream);
+        CHECK(s1 == GM_OK && s2 == GM_OK && api.synchronize(mode == 2 ? NULL : stream) == 0, "%s: %s", what,
+              gm_last_error());
+        gm__copy_many_batched = 1;
+        if (s1 == GM_OK && s2 == GM_OK) {
+            gm_mat expect = f.host;
+            int64_t at;
+            expect.data = malloc((size_t)gm_span_bytes(&f.host));
+            memcpy(expect.data, f.host.data, (size_t)gm_span_bytes(&f.host));
+            CHECK(sync_down(&f), "%s: download failed: %s", what, gm_last_error());
+            at = first_diff(&expect, &f.host);
+            CHECK(at < 0, "%s: the device frame != the edited host frame at byte %lld of the parent", what,
+                  (long long)at);
+            free(expect.data);
+        }
+        free_pair(&f);
+        for (k = 0; k < K; ++k)
+            gm_free(&tile[k]);
+    }
+    api.stream_destroy(stream);
+}
+
 /* A device copy of host sprite image h in *d: on even i with the
  * allocator's pitch, on odd i with an odd pitch, which the kernel reads
  * byte by byte. */
@@ -1340,6 +1423,7 @@ int main(int argc, char** argv)
     fills();
     overlays();
     blends();
+    rect_round_trips();
     flattened();
     joined_rows();
     long_rows();

@@ -79,6 +79,18 @@ GM_API gm_status gm_item(const gm_mat* m, gm_mat* view, int index);
  * valid until the stream reaches the copy (pinned memory for true overlap). */
 GM_API gm_status gm_copy(const gm_mat* src, gm_mat* dst, gm_stream stream);
 
+/* gm_copy of count pairs, src[i] into dst[i], each taken as gm_copy takes
+ * it, in as few driver calls as the driver allows: one for every pair that
+ * involves the device where it has cuMemcpy3DBatchAsync (CUDA 12.8+) and
+ * stream is not NULL (the legacy default stream, which that call refuses),
+ * else one 2-D copy a pair (a plane or an image more where it cannot fold
+ * them). For round trips of regions: views (gm_roi) of a device frame to
+ * pinned host images, edited there, then back. The device pairs are on one
+ * device; they run in no given order among themselves, so no dst may
+ * overlap another pair's src or dst (GM_ERR_OVERLAP). Host-to-host pairs
+ * are copied before the call returns. */
+GM_API gm_status gm_copy_many(const gm_mat* src, gm_mat* dst, int count, gm_stream stream);
+
 /* Host memory laid out like dst (rows host_pitch bytes apart, 0: compact;
  * planes and images one after the other) -> dst. Asynchronous when dst is
  * device memory (pageable host memory may be reused when the call returns); a

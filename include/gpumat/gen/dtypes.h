@@ -12,7 +12,7 @@
  * e64447f8c427b2658f1f1436c16341bac624131b0d44dddf43d4c7741097407b  templates/prep.inc
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
  * 555d3f9ad5c973e0cb340e5f6e5614db4f335102dd75f66674e6975366ee92fa  templates/overlay.inc
- * a97fbaf4d66009297ff606603b04ca42cfd92c33a23e7e87771289f4852970c7  templates/blend.inc
+ * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * f889a70e45842353f5ec152dae3d91840a73e782fd648314762568e34983b7bf  templates/resize.cu
@@ -20,7 +20,7 @@
  * beb385da0cf2f68d0ce07f5b52e5706a08426aee9cf05bbc14285f32911ffc7f  templates/twice.cu
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * d1cb903d16b7bca3c9d00b0ebe02a1f8379533c40786f58c81280bb74807b823  templates/overlay.cu
- * 7ef9c0281118b3307cd1b236635fe541c7f606d0cfc36ca270f2d33d8364f64b  templates/blend.cu
+ * 7057d90221b11771f6fab425e305384fd6186070e72066adb4a16abcc9a2e187  templates/blend.cu
  */
 #ifndef GPUMAT_GEN_DTYPES_H
 #define GPUMAT_GEN_DTYPES_H

@@ -12,7 +12,7 @@
  * e64447f8c427b2658f1f1436c16341bac624131b0d44dddf43d4c7741097407b  templates/prep.inc
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
  * 555d3f9ad5c973e0cb340e5f6e5614db4f335102dd75f66674e6975366ee92fa  templates/overlay.inc
- * a97fbaf4d66009297ff606603b04ca42cfd92c33a23e7e87771289f4852970c7  templates/blend.inc
+ * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * f889a70e45842353f5ec152dae3d91840a73e782fd648314762568e34983b7bf  templates/resize.cu
@@ -20,14 +20,14 @@
  * beb385da0cf2f68d0ce07f5b52e5706a08426aee9cf05bbc14285f32911ffc7f  templates/twice.cu
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * d1cb903d16b7bca3c9d00b0ebe02a1f8379533c40786f58c81280bb74807b823  templates/overlay.cu
- * 7ef9c0281118b3307cd1b236635fe541c7f606d0cfc36ca270f2d33d8364f64b  templates/blend.cu
+ * 7057d90221b11771f6fab425e305384fd6186070e72066adb4a16abcc9a2e187  templates/blend.cu
  */
 #ifndef GPUMAT_GEN_KERNELS_H
 #define GPUMAT_GEN_KERNELS_H
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x561d62bafcf1f483ull
+#define GM__KERNEL_SOURCE_HASH 0x15e4d90b95fcfdebull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -1565,29 +1565,28 @@ static const char* const gm__kernel_src[] = {
     " * and the CPU path, and the arguments the host hands the kernel. */\n",
     "\n",
     "/* One launch: rows of `bytes` u8 values in three images, sources 0 and 1\n",
-    " * and the destination (index 2). Row r is plane (r / height) % planes of\n",
-    " * item r / (height * planes), row r % height: at\n",
-    " * data[k] + item * bstride[k] + plane * ppitch[k] + y * pitch[k] (an\n",
-    " * interleaved image is one plane). words: every row of the three starts on\n",
-    " * a 4-byte boundary. */\n",
+    " * and the destination (index 2): row y of plane p of item b of image k at\n",
+    " * data[k] + b * bstride[k] + p * ppitch[k] + y * pitch[k] (an interleaved\n",
+    " * image is one plane). vectors: every row of the three starts on a 16-byte\n",
+    " * boundary. */\n",
     "typedef struct gm__blend_args {\n",
     "    unsigned long long data[3];\n",
     "    long long pitch[3], ppitch[3], bstride[3];\n",
-    "    long long bytes, height, planes, rows;\n",
+    "    long long bytes, height;\n",
+    "    int planes, batch, vectors;\n",
     "    float alpha, beta, gamma;\n",
-    "    int words;\n",
     "} gm__blend_args;\n",
     "\n",
-    "/* Threads of a block of the kernel, four bytes each. */\n",
+    "/* Threads of a block of the kernel, and bytes a thread. */\n",
     "#define GM__BLEND_THREADS 256\n",
+    "#define GM__BLEND_BYTES 16\n",
     "\n",
-    "/* Where row r of each image starts. */\n",
-    "GM__FN void gm__blend_rows(const gm__blend_args* a, long long r, unsigned long long* at)\n",
+    "/* Where row y of plane p of item b of each image starts. */\n",
+    "GM__FN void gm__blend_rows(const gm__blend_args* a, long long b, long long p, long long y, unsigned long long* at)\n",
     "{\n",
-    "    const long long y = r % a->height, plane = r / a->height % a->planes, item = r / (a->height * a->planes);\n",
     "    int k;\n",
     "    for (k = 0; k < 3; ++k)\n",
-    "        at[k] = a->data[k] + (unsigned long long)(item * a->bstride[k] + plane * a->ppitch[k] + y * a->pitch[k]);\n",
+    "        at[k] = a->data[k] + (unsigned long long)(b * a->bstride[k] + p * a->ppitch[k] + y * a->pitch[k]);\n",
     "}\n",
     "\n",
     "/* cv::addWeighted of u8 values x and y as OpenCV computes it on a CPU with\n",
@@ -1596,7 +1595,10 @@ static const char* const gm__kernel_src[] = {
     " * (values beyond int32 too, where x86 OpenCV gives 0). */\n",
     "GM__FN unsigned char gm__blend_u8(unsigned x, unsigned y, float alpha, float beta, float gamma)\n",
     "{\n",
-    "    return (unsigned char)gm__round_clamp_f(GM__FMA_F((float)x, alpha, GM__FMA_F((float)y, beta, gamma)), 0.0f, 255.0f);\n",
+    "    /* x and y as floats by their bits (2^23 + x, less 2^23): exact, and on\n",
+    "     * a GPU at the arithmetic's rate, not the conversions' */\n",
+    "    const float fx = GM__BITS_F32(0x4b000000u + x) - 8388608.0f, fy = GM__BITS_F32(0x4b000000u + y) - 8388608.0f;\n",
+    "    return (unsigned char)gm__round_clamp_f(GM__FMA_F(fx, alpha, GM__FMA_F(fy, beta, gamma)), 0.0f, 255.0f);\n",
     "}\n",
     "#line 2 \"templates/xform.cu\"\n",
     "/* The transform kernel: one thread per pixel, all destination channels of it,\n",
@@ -2967,33 +2969,42 @@ static const char* const gm__kernel_src[] = {
     "            gm__overlay<3>(a, entry); \\\n",
     "    }\n",
     "#line 2 \"templates/blend.cu\"\n",
-    "/* gm_add_weighted: a thread four bytes of a row, each the weighted sum of\n",
-    " * the sources' bytes (templates/blend.inc); whole words where the rows are\n",
-    " * aligned. Blocks along x cover a row; along y, rows, a block taking every\n",
-    " * gridDim.y-th row past the grid's 65535. */\n",
+    "/* gm_add_weighted: a thread GM__BLEND_BYTES bytes of a row, each the\n",
+    " * weighted sum of the sources' bytes (templates/blend.inc), as 16-byte\n",
+    " * vectors where the rows allow. Blocks along x cover a row, along y the\n",
+    " * rows of a plane, along z the planes of every item; stride loops cover\n",
+    " * what lies beyond the grid's limits. */\n",
+    "\n",
+    "/* Four bytes of each source at once, into a word of the destination's. */\n",
+    "__device__ __forceinline__ unsigned gm__blend_word(unsigned u, unsigned v, const gm__blend_args& a)\n",
+    "{\n",
+    "    unsigned w = 0;\n",
+    "#pragma unroll\n",
+    "    for (int i = 0; i < 4; ++i)\n",
+    "        w |= (unsigned)gm__blend_u8(u >> (8 * i) & 255, v >> (8 * i) & 255, a.alpha, a.beta, a.gamma) << (8 * i);\n",
+    "    return w;\n",
+    "}\n",
     "\n",
     "__device__ __forceinline__ void gm__blend(const gm__blend_args& a)\n",
     "{\n",
-    "    const long long x = 4 * ((long long)blockIdx.x * GM__BLEND_THREADS + threadIdx.x);\n",
+    "    const long long x = (long long)GM__BLEND_BYTES * ((long long)blockIdx.x * GM__BLEND_THREADS + threadIdx.x);\n",
     "    if (x >= a.bytes)\n",
     "        return;\n",
-    "    for (long long r = blockIdx.y; r < a.rows; r += gridDim.y) {\n",
-    "        unsigned long long at[3];\n",
-    "        gm__blend_rows(&a, r, at);\n",
-    "        const unsigned char *s0 = (const unsigned char*)at[0] + x, *s1 = (const unsigned char*)at[1] + x;\n",
-    "        unsigned char* d = (unsigned char*)at[2] + x;\n",
-    "        if (a.words && x + 4 <= a.bytes) {\n",
-    "            const unsigned u = *(const unsigned*)s0, v = *(const unsigned*)s1;\n",
-    "            unsigned w = 0;\n",
-    "#pragma unroll\n",
-    "            for (int i = 0; i < 4; ++i)\n",
-    "                w |= (unsigned)gm__blend_u8(u >> (8 * i) & 255, v >> (8 * i) & 255, a.alpha, a.beta, a.gamma) << (8 * i);\n",
-    "            *(unsigned*)d = w;\n",
-    "        } else {\n",
-    "            for (int i = 0; i < 4 && x + i < a.bytes; ++i)\n",
-    "                d[i] = gm__blend_u8(s0[i], s1[i], a.alpha, a.beta, a.gamma);\n",
+    "    for (int z = blockIdx.z; z < a.planes * a.batch; z += gridDim.z)\n",
+    "        for (long long y = blockIdx.y; y < a.height; y += gridDim.y) {\n",
+    "            unsigned long long at[3];\n",
+    "            gm__blend_rows(&a, z / a.planes, z % a.planes, y, at);\n",
+    "            const unsigned char *s0 = (const unsigned char*)at[0] + x, *s1 = (const unsigned char*)at[1] + x;\n",
+    "            unsigned char* d = (unsigned char*)at[2] + x;\n",
+    "            if (a.vectors && x + GM__BLEND_BYTES <= a.bytes) {\n",
+    "                const uint4 u = *(const uint4*)s0, v = *(const uint4*)s1;\n",
+    "                *(uint4*)d = make_uint4(gm__blend_word(u.x, v.x, a), gm__blend_word(u.y, v.y, a),\n",
+    "                                        gm__blend_word(u.z, v.z, a), gm__blend_word(u.w, v.w, a));\n",
+    "            } else {\n",
+    "                for (int i = 0; i < GM__BLEND_BYTES && x + i < a.bytes; ++i)\n",
+    "                    d[i] = gm__blend_u8(s0[i], s1[i], a.alpha, a.beta, a.gamma);\n",
+    "            }\n",
     "        }\n",
-    "    }\n",
     "}\n",
     "\n",
     "/* The entry point of the blend's one catalogue row (its fields unused). */\n",

@@ -12,7 +12,7 @@
  * e64447f8c427b2658f1f1436c16341bac624131b0d44dddf43d4c7741097407b  templates/prep.inc
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
  * 555d3f9ad5c973e0cb340e5f6e5614db4f335102dd75f66674e6975366ee92fa  templates/overlay.inc
- * a97fbaf4d66009297ff606603b04ca42cfd92c33a23e7e87771289f4852970c7  templates/blend.inc
+ * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * f889a70e45842353f5ec152dae3d91840a73e782fd648314762568e34983b7bf  templates/resize.cu
@@ -20,7 +20,7 @@
  * beb385da0cf2f68d0ce07f5b52e5706a08426aee9cf05bbc14285f32911ffc7f  templates/twice.cu
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * d1cb903d16b7bca3c9d00b0ebe02a1f8379533c40786f58c81280bb74807b823  templates/overlay.cu
- * 7ef9c0281118b3307cd1b236635fe541c7f606d0cfc36ca270f2d33d8364f64b  templates/blend.cu
+ * 7057d90221b11771f6fab425e305384fd6186070e72066adb4a16abcc9a2e187  templates/blend.cu
  */
 #ifndef GPUMAT_GEN_PIXEL_H
 #define GPUMAT_GEN_PIXEL_H
@@ -1497,29 +1497,28 @@ GM__FN void gm__overlay_pixel(unsigned char* d, int channels, int rgb, int over,
  * and the CPU path, and the arguments the host hands the kernel. */
 
 /* One launch: rows of `bytes` u8 values in three images, sources 0 and 1
- * and the destination (index 2). Row r is plane (r / height) % planes of
- * item r / (height * planes), row r % height: at
- * data[k] + item * bstride[k] + plane * ppitch[k] + y * pitch[k] (an
- * interleaved image is one plane). words: every row of the three starts on
- * a 4-byte boundary. */
+ * and the destination (index 2): row y of plane p of item b of image k at
+ * data[k] + b * bstride[k] + p * ppitch[k] + y * pitch[k] (an interleaved
+ * image is one plane). vectors: every row of the three starts on a 16-byte
+ * boundary. */
 typedef struct gm__blend_args {
     unsigned long long data[3];
     long long pitch[3], ppitch[3], bstride[3];
-    long long bytes, height, planes, rows;
+    long long bytes, height;
+    int planes, batch, vectors;
     float alpha, beta, gamma;
-    int words;
 } gm__blend_args;
 
-/* Threads of a block of the kernel, four bytes each. */
+/* Threads of a block of the kernel, and bytes a thread. */
 #define GM__BLEND_THREADS 256
+#define GM__BLEND_BYTES 16
 
-/* Where row r of each image starts. */
-GM__FN void gm__blend_rows(const gm__blend_args* a, long long r, unsigned long long* at)
+/* Where row y of plane p of item b of each image starts. */
+GM__FN void gm__blend_rows(const gm__blend_args* a, long long b, long long p, long long y, unsigned long long* at)
 {
-    const long long y = r % a->height, plane = r / a->height % a->planes, item = r / (a->height * a->planes);
     int k;
     for (k = 0; k < 3; ++k)
-        at[k] = a->data[k] + (unsigned long long)(item * a->bstride[k] + plane * a->ppitch[k] + y * a->pitch[k]);
+        at[k] = a->data[k] + (unsigned long long)(b * a->bstride[k] + p * a->ppitch[k] + y * a->pitch[k]);
 }
 
 /* cv::addWeighted of u8 values x and y as OpenCV computes it on a CPU with
@@ -1528,7 +1527,10 @@ GM__FN void gm__blend_rows(const gm__blend_args* a, long long r, unsigned long l
  * (values beyond int32 too, where x86 OpenCV gives 0). */
 GM__FN unsigned char gm__blend_u8(unsigned x, unsigned y, float alpha, float beta, float gamma)
 {
-    return (unsigned char)gm__round_clamp_f(GM__FMA_F((float)x, alpha, GM__FMA_F((float)y, beta, gamma)), 0.0f, 255.0f);
+    /* x and y as floats by their bits (2^23 + x, less 2^23): exact, and on
+     * a GPU at the arithmetic's rate, not the conversions' */
+    const float fx = GM__BITS_F32(0x4b000000u + x) - 8388608.0f, fy = GM__BITS_F32(0x4b000000u + y) - 8388608.0f;
+    return (unsigned char)gm__round_clamp_f(GM__FMA_F(fx, alpha, GM__FMA_F(fy, beta, gamma)), 0.0f, 255.0f);
 }
 
 #endif

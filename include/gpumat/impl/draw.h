@@ -519,19 +519,19 @@ static void gm__blend_args_of(gm__blend_args* a, const gm_mat* src1, const gm_ma
     int k, planar = dst->layout == GM_CHW && dst->channels > 1;
     m[0] = src1, m[1] = src2, m[2] = dst;
     memset(a, 0, sizeof *a);
-    a->words = 1;
+    a->vectors = 1;
     for (k = 0; k < 3; ++k) {
         a->data[k] = (unsigned long long)(uintptr_t)m[k]->data;
         a->pitch[k] = m[k]->pitch;
         a->ppitch[k] = planar ? m[k]->plane_pitch : 0;
         a->bstride[k] = m[k]->batch_pitch;
-        a->words &= (a->data[k] | (unsigned long long)a->pitch[k] | (unsigned long long)a->ppitch[k] |
-                     (unsigned long long)a->bstride[k]) % 4 == 0;
+        a->vectors &= (a->data[k] | (unsigned long long)a->pitch[k] | (unsigned long long)a->ppitch[k] |
+                       (unsigned long long)(dst->batch > 1 ? a->bstride[k] : 0)) % 16 == 0;
     }
     a->bytes = dst->width * (planar ? 1 : dst->channels);
     a->height = dst->height;
-    a->planes = planar ? dst->channels : 1;
-    a->rows = a->height * a->planes * dst->batch;
+    a->planes = planar ? (int)dst->channels : 1;
+    a->batch = (int)dst->batch;
     a->alpha = (float)alpha;
     a->beta = (float)beta;
     a->gamma = (float)gamma;
@@ -541,8 +541,8 @@ static void gm__blend_host(const gm__blend_args* a)
 {
     long long r, x;
     unsigned long long at[3];
-    for (r = 0; r < a->rows; ++r) {
-        gm__blend_rows(a, r, at);
+    for (r = 0; r < a->height * a->planes * a->batch; ++r) {
+        gm__blend_rows(a, r / a->height / a->planes, r / a->height % a->planes, r % a->height, at);
         for (x = 0; x < a->bytes; ++x)
             ((unsigned char*)(uintptr_t)at[2])[x] =
                 gm__blend_u8(((const unsigned char*)(uintptr_t)at[0])[x], ((const unsigned char*)(uintptr_t)at[1])[x],
@@ -573,9 +573,10 @@ GM_API gm_status gm_add_weighted(const gm_mat* src1, double alpha, const gm_mat*
     memset(&r, 0, sizeof r);
     if ((s = gm__function(fn, GM__BLEND_ROW, dev, 0, &r.f, &r.waits, NULL)) != GM_OK)
         return s;
-    r.geometry.grid[0] = (unsigned)((a.bytes + 4 * GM__BLEND_THREADS - 1) / (4 * GM__BLEND_THREADS));
-    r.geometry.grid[1] = (unsigned)(a.rows < 65535 ? a.rows : 65535);
-    r.geometry.grid[2] = 1;
+    r.geometry.grid[0] = (unsigned)((a.bytes + GM__BLEND_BYTES * GM__BLEND_THREADS - 1) /
+                                    (GM__BLEND_BYTES * GM__BLEND_THREADS));
+    r.geometry.grid[1] = (unsigned)(a.height < 65535 ? a.height : 65535);
+    r.geometry.grid[2] = (unsigned)(a.planes * a.batch < 65535 ? a.planes * a.batch : 65535);
     r.geometry.block[0] = GM__BLEND_THREADS, r.geometry.block[1] = 1;
     params[0] = &a;
     if ((rc = gm__launch(&r, stream, params, &api)) != 0)

@@ -36,6 +36,22 @@ typedef struct gm__memcpy2d {
     size_t WidthInBytes, Height;
 } gm__memcpy2d;
 
+/* Layouts of CUmemcpy3DOperand (a pointer operand; the array form is as
+ * large) and CUDA_MEMCPY3D_BATCH_OP (cuda.h, CUDA 12.8+). */
+typedef struct gm__memcpy_operand {
+    int type; /* 1: CU_MEMCPY_OPERAND_TYPE_POINTER */
+    gm__CUdeviceptr ptr;
+    size_t row_length, layer_height; /* elements (bytes, between pointers); 0: packed */
+    int hint_type, hint_id;          /* CUmemLocation: a hint for managed memory alone */
+} gm__memcpy_operand;
+
+typedef struct gm__memcpy_batch_op {
+    gm__memcpy_operand src, dst;
+    size_t width, height, depth; /* bytes, rows, layers */
+    int src_access_order;        /* 1: CU_MEMCPY_SRC_ACCESS_ORDER_STREAM */
+    unsigned int flags;
+} gm__memcpy_batch_op;
+
 /* Layouts of CUlaunchAttribute and CUlaunchConfig (cuda.h), for the one
  * attribute gpumat sets: programmatic stream serialization (sm_90+), which
  * lets a launch start while the kernel before it in the stream drains; the
@@ -109,6 +125,12 @@ enum { GM__OPTIONAL, GM__REQUIRED };
     X(T, cuLaunchKernel, "cuLaunchKernel", GM__REQUIRED, int,                                              \
       (gm__CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,               \
        gm_stream, void**, void**))                                                                         \
+    /* drivers before CUDA 12.8 lack these: gm_copy_many then copies a pair at a time; 12.x's takes a      \
+     * failing index that 13.0's _v2 dropped */                                                            \
+    X(T, cuMemcpy3DBatchAsync, "cuMemcpy3DBatchAsync_v2", GM__OPTIONAL, int,                               \
+      (size_t, gm__memcpy_batch_op*, unsigned long long, gm_stream))                                       \
+    X(T, cuMemcpy3DBatchAsync_v1, "cuMemcpy3DBatchAsync", GM__OPTIONAL, int,                               \
+      (size_t, gm__memcpy_batch_op*, size_t*, unsigned long long, gm_stream))                              \
     /* drivers before CUDA 11.8 lack it: launches then go without the attribute */                         \
     X(T, cuLaunchKernelEx, "cuLaunchKernelEx", GM__OPTIONAL, int,                                          \
       (const gm__launch_config*, gm__CUfunction, void**, void**))

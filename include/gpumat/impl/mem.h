@@ -375,36 +375,21 @@ static int64_t gm__block_rows(const gm_mat* m, int* planes_folded, int* items_fo
     return rows;
 }
 
-/* Copies checked src to checked dst of the same shape; fn, src_name and
- * dst_name are what messages call them. */
-static gm_status gm__copy(const char* fn, const char* src_name, const gm_mat* src, const char* dst_name, gm_mat* dst,
-                          gm_stream stream)
+/* What gm__copy_blocks hands each 2-D copy to; non-zero stops it. */
+typedef int (*gm__copy_emit)(void* ctx, const gm__memcpy2d* p);
+
+/* The 2-D copies a checked pair of alike images comes to: one per plane
+ * and image, or fewer where both fold planes or images into rows alike.
+ * Returns the first non-zero emit result, else 0. */
+static int gm__copy_blocks(const gm_mat* src, gm_mat* dst, gm__copy_emit emit, void* ctx)
 {
-    gm__CUcontext ctx;
-    int sp, si, dp, di, fold_p, fold_i, n, c, rc, dev;
-    int64_t rows, row, y;
-    gm_status s;
-    if (gm__on_host(src) == gm__on_host(dst) && gm__overlap(src, dst))
-        return gm__fail(GM_ERR_OVERLAP, "%s: %s and %s overlap", fn, src_name, dst_name);
-    row = gm_row_bytes(src);
+    int sp, si, dp, di, fold_p, fold_i, n, c, rc;
+    int64_t rows, row = gm_row_bytes(src);
     rows = gm__block_rows(src, &sp, &si);
     if (gm__block_rows(dst, &dp, &di) != rows || sp != dp || si != di)
         fold_p = fold_i = 0, rows = src->height;
     else
         fold_p = sp, fold_i = si;
-    if (gm__on_host(src) && gm__on_host(dst)) {
-        for (n = 0; n < (fold_i ? 1 : src->batch); ++n)
-            for (c = 0; c < (fold_p || src->layout == GM_HWC ? 1 : src->channels); ++c) {
-                const char* a = (const char*)src->data + n * src->batch_pitch + c * src->plane_pitch;
-                char* b = (char*)dst->data + n * dst->batch_pitch + c * dst->plane_pitch;
-                for (y = 0; y < rows; ++y)
-                    memmove(b + y * dst->pitch, a + y * src->pitch, (size_t)row);
-            }
-        return GM_OK;
-    }
-    /* the thread's context, else the device's primary one: cuMemcpy2DAsync needs one current */
-    if ((s = gm__context(fn, gm__on_host(src) ? dst->device : src->device, &ctx, &dev)) != GM_OK)
-        return s;
     for (n = 0; n < (fold_i ? 1 : src->batch); ++n)
         for (c = 0; c < (fold_p || src->layout == GM_HWC ? 1 : src->channels); ++c) {
             gm__memcpy2d p;
@@ -421,28 +406,180 @@ static gm_status gm__copy(const char* fn, const char* src_name, const gm_mat* sr
             p.dstPitch = (size_t)dst->pitch;
             p.WidthInBytes = (size_t)row;
             p.Height = (size_t)rows;
-            if ((rc = gm__cu.cuMemcpy2DAsync(&p, stream)) != 0)
-                return gm__cuda_fail(fn, "cuMemcpy2DAsync", rc);
+            if ((rc = emit(ctx, &p)) != 0)
+                return rc;
         }
+    return 0;
+}
+
+/* A 2-D copy between host images, at once. */
+static int gm__copy_host(void* ctx, const gm__memcpy2d* p)
+{
+    size_t y;
+    (void)ctx;
+    for (y = 0; y < p->Height; ++y)
+        memmove((char*)p->dstHost + y * p->dstPitch, (const char*)p->srcHost + y * p->srcPitch, p->WidthInBytes);
+    return 0;
+}
+
+/* A 2-D copy queued on the stream ctx. */
+static int gm__copy_queue(void* ctx, const gm__memcpy2d* p) { return gm__cu.cuMemcpy2DAsync(p, (gm_stream)ctx); }
+
+/* Copies checked src to checked dst of the same shape; fn, src_name and
+ * dst_name are what messages call them. */
+static gm_status gm__copy(const char* fn, const char* src_name, const gm_mat* src, const char* dst_name, gm_mat* dst,
+                          gm_stream stream)
+{
+    gm__CUcontext ctx;
+    int rc, dev;
+    gm_status s;
+    if (gm__on_host(src) == gm__on_host(dst) && gm__overlap(src, dst))
+        return gm__fail(GM_ERR_OVERLAP, "%s: %s and %s overlap", fn, src_name, dst_name);
+    if (gm__on_host(src) && gm__on_host(dst)) {
+        gm__copy_blocks(src, dst, gm__copy_host, NULL);
+        return GM_OK;
+    }
+    /* the thread's context, else the device's primary one: cuMemcpy2DAsync needs one current */
+    if ((s = gm__context(fn, gm__on_host(src) ? dst->device : src->device, &ctx, &dev)) != GM_OK)
+        return s;
+    if ((rc = gm__copy_blocks(src, dst, gm__copy_queue, stream)) != 0)
+        return gm__cuda_fail(fn, "cuMemcpy2DAsync", rc);
+    return GM_OK;
+}
+
+/* What gm_copy asks of a pair before it copies. */
+static gm_status gm__copy_check(const char* fn, const char* src_name, const gm_mat* src, const char* dst_name,
+                                const gm_mat* dst)
+{
+    gm_status s;
+    if ((s = gm__check(fn, src_name, src)) != GM_OK || (s = gm__check(fn, dst_name, dst)) != GM_OK)
+        return s;
+    if (src->width != dst->width || src->height != dst->height || src->batch != dst->batch)
+        return gm__fail(GM_ERR_SIZE, "%s: %s is %lldx%lld x%d, %s is %lldx%lld x%d", fn, src_name,
+                        (long long)src->width, (long long)src->height, (int)src->batch, dst_name,
+                        (long long)dst->width, (long long)dst->height, (int)dst->batch);
+    if (src->dtype != dst->dtype || src->channels != dst->channels ||
+        (src->layout != dst->layout && src->channels > 1))
+        return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d %s, %s is %s x%d %s (use gm_transform to change)", fn,
+                        src_name, gm_dtype_name(src->dtype), (int)src->channels,
+                        src->layout == GM_HWC ? "HWC" : "CHW", dst_name, gm_dtype_name(dst->dtype),
+                        (int)dst->channels, dst->layout == GM_HWC ? "HWC" : "CHW");
     return GM_OK;
 }
 
 GM_API gm_status gm_copy(const gm_mat* src, gm_mat* dst, gm_stream stream)
 {
     static const char fn[] = "gm_copy";
+    gm_status s = gm__copy_check(fn, "src", src, "dst", dst);
+    return s != GM_OK ? s : gm__copy(fn, "src", src, "dst", dst, stream);
+}
+
+/* Whether gm_copy_many queues its device pairs' copies in one driver call
+ * where the driver can (tests clear it to take the copy-a-block path). */
+static int gm__copy_many_batched = 1;
+
+/* gm_copy_many's 2-D copies of device pairs, gathered for one batch. */
+typedef struct gm__copy_ops {
+    gm__memcpy_batch_op* op;
+    size_t n;
+} gm__copy_ops;
+
+static int gm__copy_gather(void* ctx, const gm__memcpy2d* p)
+{
+    gm__copy_ops* o = (gm__copy_ops*)ctx;
+    gm__memcpy_batch_op* b = &o->op[o->n++];
+    memset(b, 0, sizeof *b);
+    b->src.type = b->dst.type = 1;
+    b->src.ptr = p->srcMemoryType == GM__CU_MEMORYTYPE_HOST ? (gm__CUdeviceptr)(uintptr_t)p->srcHost : p->srcDevice;
+    b->dst.ptr = p->dstMemoryType == GM__CU_MEMORYTYPE_HOST ? (gm__CUdeviceptr)(uintptr_t)p->dstHost : p->dstDevice;
+    b->src.row_length = p->srcPitch;
+    b->dst.row_length = p->dstPitch;
+    b->width = p->WidthInBytes;
+    b->height = p->Height;
+    b->depth = 1;
+    b->src_access_order = 1;
+    return 0;
+}
+
+static int gm__copy_count(void* ctx, const gm__memcpy2d* p)
+{
+    (void)p;
+    ++*(size_t*)ctx;
+    return 0;
+}
+
+/* Pair i of gm_copy_many, named src[i] and dst[i] in messages where it
+ * fails (formatted then alone, as gm__check's names). */
+static gm_status gm__copy_many_check(const char* fn, const gm_mat* src, const gm_mat* dst, int i)
+{
+    char sn[32], dn[32];
+    if (gm__copy_check(fn, "src", &src[i], "dst", &dst[i]) == GM_OK)
+        return GM_OK;
+    snprintf(sn, sizeof sn, "src[%d]", i);
+    snprintf(dn, sizeof dn, "dst[%d]", i);
+    return gm__copy_check(fn, sn, &src[i], dn, &dst[i]);
+}
+
+/* Whether a and b are in the same memory (the host, or one device) and
+ * share a byte. */
+static int gm__overlap_in_place(const gm_mat* a, const gm_mat* b)
+{
+    return gm__on_host(a) == gm__on_host(b) && (gm__on_host(a) || a->device == b->device) && gm__overlap(a, b);
+}
+
+GM_API gm_status gm_copy_many(const gm_mat* src, gm_mat* dst, int count, gm_stream stream)
+{
+    static const char fn[] = "gm_copy_many";
+    gm__CUcontext ctx;
+    gm__copy_ops ops;
+    int i, j, rc = 0, dev, device = -1;
+    size_t failed, blocks = 0;
     gm_status s;
-    if ((s = gm__check(fn, "src", src)) != GM_OK || (s = gm__check(fn, "dst", dst)) != GM_OK)
+    if (count < 0 || (count > 0 && (!src || !dst)))
+        return gm__fail(GM_ERR_ARG, count < 0 ? "%s: count %d is negative" : "%s: src or dst is NULL (count %d)", fn,
+                        count);
+    for (i = 0; i < count; ++i) {
+        const gm_mat* d = gm__on_host(&src[i]) ? &dst[i] : &src[i];
+        if ((s = gm__copy_many_check(fn, src, dst, i)) != GM_OK)
+            return s;
+        if (!gm__on_host(d) && device >= 0 && d->device != device)
+            return gm__fail(GM_ERR_LOCATION, "%s: pair %d is on device %d, an earlier pair on device %d (one device "
+                            "a call)", fn, i, (int)d->device, device);
+        if (!gm__on_host(d))
+            device = (int)d->device;
+    }
+    /* the pairs run in no given order among themselves */
+    for (i = 0; i < count; ++i)
+        for (j = 0; j < count; ++j) {
+            if (gm__overlap_in_place(&dst[i], &src[j]))
+                return gm__fail(GM_ERR_OVERLAP, "%s: dst[%d] and src[%d] overlap", fn, i, j);
+            if (j < i && gm__overlap_in_place(&dst[i], &dst[j]))
+                return gm__fail(GM_ERR_OVERLAP, "%s: dst[%d] and dst[%d] overlap", fn, i, j);
+        }
+    for (i = 0; i < count; ++i)
+        gm__copy_blocks(&src[i], &dst[i], gm__on_host(&src[i]) && gm__on_host(&dst[i]) ? gm__copy_host : gm__copy_count,
+                        &blocks);
+    if (!blocks)
+        return GM_OK;
+    if ((s = gm__context(fn, device, &ctx, &dev)) != GM_OK)
         return s;
-    if (src->width != dst->width || src->height != dst->height || src->batch != dst->batch)
-        return gm__fail(GM_ERR_SIZE, "%s: src is %lldx%lld x%d, dst is %lldx%lld x%d", fn, (long long)src->width,
-                        (long long)src->height, (int)src->batch, (long long)dst->width, (long long)dst->height,
-                        (int)dst->batch);
-    if (src->dtype != dst->dtype || src->channels != dst->channels ||
-        (src->layout != dst->layout && src->channels > 1))
-        return gm__fail(GM_ERR_TYPE, "%s: src is %s x%d %s, dst is %s x%d %s (use gm_transform to change)", fn,
-                        gm_dtype_name(src->dtype), (int)src->channels, src->layout == GM_HWC ? "HWC" : "CHW",
-                        gm_dtype_name(dst->dtype), (int)dst->channels, dst->layout == GM_HWC ? "HWC" : "CHW");
-    return gm__copy(fn, "src", src, "dst", dst, stream);
+    /* the batch call refuses the legacy default stream (NULL) */
+    if (!stream || !gm__copy_many_batched || (!gm__cu.cuMemcpy3DBatchAsync && !gm__cu.cuMemcpy3DBatchAsync_v1)) {
+        for (i = 0; i < count && !rc; ++i)
+            if (!gm__on_host(&src[i]) || !gm__on_host(&dst[i]))
+                rc = gm__copy_blocks(&src[i], &dst[i], gm__copy_queue, stream);
+        return rc ? gm__cuda_fail(fn, "cuMemcpy2DAsync", rc) : GM_OK;
+    }
+    if (!(ops.op = (gm__memcpy_batch_op*)GM_MALLOC(blocks * sizeof *ops.op)))
+        return gm__fail(GM_ERR_NO_MEMORY, "%s: malloc of %zu copies failed", fn, blocks);
+    ops.n = 0;
+    for (i = 0; i < count; ++i)
+        if (!gm__on_host(&src[i]) || !gm__on_host(&dst[i]))
+            gm__copy_blocks(&src[i], &dst[i], gm__copy_gather, &ops);
+    rc = gm__cu.cuMemcpy3DBatchAsync ? gm__cu.cuMemcpy3DBatchAsync(ops.n, ops.op, 0, stream)
+                                     : gm__cu.cuMemcpy3DBatchAsync_v1(ops.n, ops.op, &failed, 0, stream);
+    GM_FREE(ops.op);
+    return rc ? gm__cuda_fail(fn, "cuMemcpy3DBatchAsync", rc) : GM_OK;
 }
 
 /* A host descriptor laid out like m (checked) at host: rows host_pitch apart
