@@ -20,14 +20,14 @@
  * beb385da0cf2f68d0ce07f5b52e5706a08426aee9cf05bbc14285f32911ffc7f  templates/twice.cu
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * d1cb903d16b7bca3c9d00b0ebe02a1f8379533c40786f58c81280bb74807b823  templates/overlay.cu
- * 7057d90221b11771f6fab425e305384fd6186070e72066adb4a16abcc9a2e187  templates/blend.cu
+ * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
  */
 #ifndef GPUMAT_GEN_KERNELS_H
 #define GPUMAT_GEN_KERNELS_H
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x15e4d90b95fcfdebull
+#define GM__KERNEL_SOURCE_HASH 0x342ff23c0d4c9939ull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -2972,8 +2972,8 @@ static const char* const gm__kernel_src[] = {
     "/* gm_add_weighted: a thread GM__BLEND_BYTES bytes of a row, each the\n",
     " * weighted sum of the sources' bytes (templates/blend.inc), as 16-byte\n",
     " * vectors where the rows allow. Blocks along x cover a row, along y the\n",
-    " * rows of a plane, along z the planes of every item; stride loops cover\n",
-    " * what lies beyond the grid's limits. */\n",
+    " * rows of a plane, along z the items, each thread taking its row of every\n",
+    " * plane; stride loops cover what lies beyond the grid's limits. */\n",
     "\n",
     "/* Four bytes of each source at once, into a word of the destination's. */\n",
     "__device__ __forceinline__ unsigned gm__blend_word(unsigned u, unsigned v, const gm__blend_args& a)\n",
@@ -2990,21 +2990,22 @@ static const char* const gm__kernel_src[] = {
     "    const long long x = (long long)GM__BLEND_BYTES * ((long long)blockIdx.x * GM__BLEND_THREADS + threadIdx.x);\n",
     "    if (x >= a.bytes)\n",
     "        return;\n",
-    "    for (int z = blockIdx.z; z < a.planes * a.batch; z += gridDim.z)\n",
-    "        for (long long y = blockIdx.y; y < a.height; y += gridDim.y) {\n",
-    "            unsigned long long at[3];\n",
-    "            gm__blend_rows(&a, z / a.planes, z % a.planes, y, at);\n",
-    "            const unsigned char *s0 = (const unsigned char*)at[0] + x, *s1 = (const unsigned char*)at[1] + x;\n",
-    "            unsigned char* d = (unsigned char*)at[2] + x;\n",
-    "            if (a.vectors && x + GM__BLEND_BYTES <= a.bytes) {\n",
-    "                const uint4 u = *(const uint4*)s0, v = *(const uint4*)s1;\n",
-    "                *(uint4*)d = make_uint4(gm__blend_word(u.x, v.x, a), gm__blend_word(u.y, v.y, a),\n",
-    "                                        gm__blend_word(u.z, v.z, a), gm__blend_word(u.w, v.w, a));\n",
-    "            } else {\n",
-    "                for (int i = 0; i < GM__BLEND_BYTES && x + i < a.bytes; ++i)\n",
-    "                    d[i] = gm__blend_u8(s0[i], s1[i], a.alpha, a.beta, a.gamma);\n",
+    "    for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)\n",
+    "        for (int p = 0; p < a.planes; ++p)\n",
+    "            for (long long y = blockIdx.y; y < a.height; y += gridDim.y) {\n",
+    "                unsigned long long at[3];\n",
+    "                gm__blend_rows(&a, b, p, y, at);\n",
+    "                const unsigned char *s0 = (const unsigned char*)at[0] + x, *s1 = (const unsigned char*)at[1] + x;\n",
+    "                unsigned char* d = (unsigned char*)at[2] + x;\n",
+    "                if (a.vectors && x + GM__BLEND_BYTES <= a.bytes) {\n",
+    "                    const uint4 u = *(const uint4*)s0, v = *(const uint4*)s1;\n",
+    "                    *(uint4*)d = make_uint4(gm__blend_word(u.x, v.x, a), gm__blend_word(u.y, v.y, a),\n",
+    "                                            gm__blend_word(u.z, v.z, a), gm__blend_word(u.w, v.w, a));\n",
+    "                } else {\n",
+    "                    for (int i = 0; i < GM__BLEND_BYTES && x + i < a.bytes; ++i)\n",
+    "                        d[i] = gm__blend_u8(s0[i], s1[i], a.alpha, a.beta, a.gamma);\n",
+    "                }\n",
     "            }\n",
-    "        }\n",
     "}\n",
     "\n",
     "/* The entry point of the blend's one catalogue row (its fields unused). */\n",

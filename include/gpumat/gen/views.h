@@ -20,7 +20,7 @@
  * beb385da0cf2f68d0ce07f5b52e5706a08426aee9cf05bbc14285f32911ffc7f  templates/twice.cu
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * d1cb903d16b7bca3c9d00b0ebe02a1f8379533c40786f58c81280bb74807b823  templates/overlay.cu
- * 7057d90221b11771f6fab425e305384fd6186070e72066adb4a16abcc9a2e187  templates/blend.cu
+ * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
  */
 
 #ifndef GPUMAT_GEN_VIEWS_H

@@ -576,7 +576,7 @@ GM_API gm_status gm_add_weighted(const gm_mat* src1, double alpha, const gm_mat*
     r.geometry.grid[0] = (unsigned)((a.bytes + GM__BLEND_BYTES * GM__BLEND_THREADS - 1) /
                                     (GM__BLEND_BYTES * GM__BLEND_THREADS));
     r.geometry.grid[1] = (unsigned)(a.height < 65535 ? a.height : 65535);
-    r.geometry.grid[2] = (unsigned)(a.planes * a.batch < 65535 ? a.planes * a.batch : 65535);
+    r.geometry.grid[2] = (unsigned)(a.batch < 65535 ? a.batch : 65535);
     r.geometry.block[0] = GM__BLEND_THREADS, r.geometry.block[1] = 1;
     params[0] = &a;
     if ((rc = gm__launch(&r, stream, params, &api)) != 0)
