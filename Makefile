@@ -61,6 +61,7 @@ TESTS   += $(addprefix $(BUILD)/,test_interop test_interop_asan)
 TESTS   += $(addprefix $(BUILD)/,test_typed test_typed_asan)
 TESTS   += $(addprefix $(BUILD)/,test_alloc test_alloc_asan)
 TESTS   += $(BUILD)/test_plan $(BUILD)/test_threads_tsan $(BUILD)/test_cpu_native $(BUILD)/test_pool
+TESTS   += $(addprefix $(BUILD)/,test_refusals test_refusals_asan libfake_nvrtc.so)
 
 .PHONY: all demo gen test check clean help FORCE
 all: demo
@@ -105,6 +106,10 @@ $(EXAMPLES): $(BUILD)/%: examples/%.c $(HEADERS) | $(BUILD)
 
 $(BUILD)/libgpumat.so: examples/python/libgpumat.c $(HEADERS) | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -fPIC -shared -Iinclude $< -o $@ $(LDLIBS)
+
+# An NVRTC that refuses every program, for test_refusals (GM_NVRTC_PATH).
+$(BUILD)/libfake_nvrtc.so: tests/fake_nvrtc.c | $(BUILD)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -fPIC -shared $< -o $@
 
 $(BUILD)/test_%: tests/test_%.c tests/check.h $(HEADERS) | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -Iinclude $< -o $@ $(LDLIBS)

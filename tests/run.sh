@@ -89,6 +89,8 @@ run typed_compile sh tests/typed_compile.sh
 run dlpack_layout sh tests/dlpack_layout.sh "$B"
 run packaging sh tests/packaging.sh "$B"
 run jit "$B/test_jit"
+run refusals "$B/test_refusals" "$B/libfake_nvrtc.so"
+ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run refusals_asan "$B/test_refusals_asan" "$B/libfake_nvrtc.so"
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run jit_asan "$B/test_jit_asan"
 run alloc "$B/test_alloc"
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run alloc_asan "$B/test_alloc_asan"

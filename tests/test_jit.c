@@ -377,7 +377,7 @@ static void failed_compile(void)
 {
     static const char bad[] = "GM__ENTRY_XFORM_FAST(gm_bad, 99, 0, 1, 0, 0, 1, 1, 4)\n";
     gm__program p;
-    int kernel = 0, line = 0, n;
+    int kernel = 0, line = 0, n, lasting = 0;
     char *image = NULL, *grown, file[64] = "", text[512] = "", shown[640], where[96];
     size_t size = 0;
     const char* at;
@@ -392,12 +392,13 @@ static void failed_compile(void)
         return;
     p.src = strcat(grown, bad);
     gm_jit_set_log(on_source, NULL);
-    s = gm__nvrtc_build("test_jit", &p, &kernel, 1, &image, &size);
+    s = gm__nvrtc_build("test_jit", &p, &kernel, 1, &image, &size, &lasting);
     gm_jit_set_log(NULL, NULL);
     GM_FREE(p.src);
     at = strstr(gm_last_error(), "templates/");
     CHECK(s == GM_ERR_COMPILE && at && sscanf(at, "%63[^(](%d)", file, &line) == 2 && line > 0,
           "the log names a template line: %.300s", gm_last_error());
+    CHECK(lasting, "a source NVRTC rejects is a lasting refusal (remembered by gm__image)");
     CHECK(strstr(gm_last_error(), "of entry points"), "the entry line is named: %.300s", gm_last_error());
     CHECK(numbered != NULL, "the hook got the numbered source");
     if (!numbered || line <= 0)

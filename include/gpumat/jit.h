@@ -90,7 +90,10 @@ typedef enum gm_trace_event {
  * and loaded into the current context, else the device's primary context),
  * on as many threads as there are cores (at most 16), so the first frame
  * pays nothing. kernels NULL with count 0: every specialization. Returns the
- * first failure; GM_ERR_ARG for a bad index or count. */
+ * first failure; GM_ERR_ARG for a bad index or count. A kernel NVRTC refused
+ * is refused for the rest of the process (each later first use fails at
+ * once with the same reason, GM_ERR_COMPILE, rather than compiling again);
+ * gm_warmup compiles the kernels it is given again. */
 GM_API gm_status gm_warmup(const int* kernels, int count, int device);
 
 /* The kernels of the catalogue (include/gpumat/gen/kernels.h), for tools

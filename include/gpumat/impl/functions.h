@@ -113,8 +113,10 @@ static gm_status gm__function(const char* fn, int kernel, int device, int many, 
         t0 = gm__now_ms();
         if (s == GM_OK && (rc = gm__cu.cuModuleLoadData(&mod, image)) != 0)
             s = gm__cuda_fail(fn, "cuModuleLoadData", rc);
-        if (s == GM_OK && (rc = gm__cu.cuModuleGetFunction(&f, mod, gm__kernels[kernel].name)) != 0)
+        if (s == GM_OK && (rc = gm__cu.cuModuleGetFunction(&f, mod, gm__kernels[kernel].name)) != 0) {
             s = gm__cuda_fail(fn, "cuModuleGetFunction", rc);
+            gm__cu.cuModuleUnload(mod); /* loaded, but of no use */
+        }
         GM_FREE(owned);
         if (s == GM_OK) {
             int ptx = 0, blocks = 0;

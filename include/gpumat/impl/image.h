@@ -4,6 +4,7 @@
  * (cache.h), else an NVRTC compile of the kernel source (gen/kernels.h) with
  * the kernel's entry line; needs no GPU. */
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -123,10 +124,14 @@ static gm_status gm__program_for(const char* fn, const int* kernels, int n, int 
     return GM_OK;
 }
 
+/* NVRTC's NVRTC_ERROR_OUT_OF_MEMORY: a failure that may pass. */
+#define GM__NVRTC_OUT_OF_MEMORY 1
+
 /* Compiles p (of kernels[0..n), for the messages) with NVRTC; *image is
- * malloc'd. */
+ * malloc'd. lasting (may be NULL): set where NVRTC refused the program
+ * itself, so that compiling it again would fail again. */
 static gm_status gm__nvrtc_build(const char* fn, const gm__program* p, const int* kernels, int n, char** image,
-                                 size_t* image_size)
+                                 size_t* image_size, int* lasting)
 {
     gm__nvrtcProgram prog = 0;
     gm_status s;
@@ -135,6 +140,8 @@ static gm_status gm__nvrtc_build(const char* fn, const gm__program* p, const int
         return gm__fail(GM_ERR_COMPILE, "%s: nvrtcCreateProgram: %s", fn, gm__rtc.nvrtcGetErrorString(rc));
     rc = gm__rtc.nvrtcCompileProgram(prog, 3, p->opts);
     if (rc != 0) {
+        if (lasting)
+            *lasting = rc != GM__NVRTC_OUT_OF_MEMORY;
         size_t log_size = 0;
         char* log;
         gm__rtc.nvrtcGetProgramLogSize(prog, &log_size);
@@ -172,7 +179,7 @@ static gm_status gm__compile_as(const char* fn, const int* kernels, int n, int a
     gm__program p;
     gm_status s = gm__program_for(fn, kernels, n, arch, ptx, &p);
     if (s == GM_OK)
-        s = gm__nvrtc_build(fn, &p, kernels, n, image, image_size);
+        s = gm__nvrtc_build(fn, &p, kernels, n, image, image_size, NULL);
     GM_FREE(p.src);
     return s;
 }
@@ -196,7 +203,80 @@ static uint64_t gm__program_key(const gm__program* p, int arch)
         h = gm__fnv(h, p->opts[i], strlen(p->opts[i]) + 1);
     return gm__fnv(h, p->src, strlen(p->src));
 }
+
+/* The kernels NVRTC refused, for the process: a later first use fails at
+ * once with the same message instead of compiling again (every call of an
+ * operation whose kernel does not compile would otherwise spend a compile);
+ * gm_warmup forgets a kernel's failure before it loads the kernel, so an
+ * explicit warm-up tries again. */
+typedef struct gm__refused {
+    int kernel, arch;
+    char* reason; /* the message, past its function's name */
+    struct gm__refused* next;
+} gm__refused;
+
+static gm__refused* gm__refusals;
+static pthread_mutex_t gm__refusals_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Whether kernel was refused for sm_<arch>; if so, the failure again. */
+static int gm__was_refused(const char* fn, int kernel, int arch, gm_status* s)
+{
+    gm__refused* r;
+    int found = 0;
+    pthread_mutex_lock(&gm__refusals_lock);
+    for (r = gm__refusals; r && !found; r = r->next)
+        if (r->kernel == kernel && r->arch == arch) {
+            *s = gm__fail(GM_ERR_COMPILE, "%s: %s (an earlier compile failed so; gm_warmup compiles it again)", fn,
+                          r->reason);
+            found = 1;
+        }
+    pthread_mutex_unlock(&gm__refusals_lock);
+    return found;
+}
+
+/* Remembers that NVRTC refused kernel for sm_<arch>, as gm_last_error()
+ * tells it. */
+static void gm__remember_refusal(int kernel, int arch)
+{
+    const char* e = gm_last_error();
+    const char* past = strstr(e, ": ");
+    gm__refused* r = (gm__refused*)GM_MALLOC(sizeof *r);
+    size_t n;
+    past = past ? past + 2 : e;
+    n = strlen(past) + 1;
+    if (!r || !(r->reason = (char*)GM_MALLOC(n))) {
+        GM_FREE(r); /* then it is not remembered: the next use compiles again */
+        return;
+    }
+    memcpy(r->reason, past, n);
+    r->kernel = kernel;
+    r->arch = arch;
+    pthread_mutex_lock(&gm__refusals_lock);
+    r->next = gm__refusals;
+    gm__refusals = r;
+    pthread_mutex_unlock(&gm__refusals_lock);
+}
 #endif
+
+/* Forgets every refusal of kernel (gm_warmup, before it loads it). */
+static void gm__forget_refusals(int kernel)
+{
+#ifndef GM_NO_NVRTC
+    gm__refused **at, *r;
+    pthread_mutex_lock(&gm__refusals_lock);
+    for (at = &gm__refusals; (r = *at) != NULL;)
+        if (r->kernel == kernel) {
+            *at = r->next;
+            GM_FREE(r->reason);
+            GM_FREE(r);
+        } else {
+            at = &r->next;
+        }
+    pthread_mutex_unlock(&gm__refusals_lock);
+#else
+    (void)kernel;
+#endif
+}
 
 /* The image of kernel for a GPU of sm_<arch>: embedded ahead of time, else
  * from the disk cache, else compiled by NVRTC (and stored in the disk
@@ -210,6 +290,7 @@ static gm_status gm__image(const char* fn, int kernel, int arch, const void** im
     uint64_t key;
     double t0;
     gm_status s;
+    int lasting = 0;
 #endif
     *owned = NULL;
     if (gm__aot_find(name, arch, image, size))
@@ -220,6 +301,8 @@ static gm_status gm__image(const char* fn, int kernel, int arch, const void** im
                     "(GM_NO_NVRTC): add it to AOT_KERNELS and run make aot again",
                     fn, name, arch);
 #else
+    if (gm__was_refused(fn, kernel, arch, &s))
+        return s;
     if ((s = gm__program_for(fn, &kernel, 1, arch, 0, &p)) != GM_OK)
         return s;
     key = gm__program_key(&p, arch);
@@ -229,8 +312,10 @@ static gm_status gm__image(const char* fn, int kernel, int arch, const void** im
         return GM_OK;
     }
     t0 = gm__now_ms();
-    s = gm__nvrtc_build(fn, &p, &kernel, 1, owned, size);
+    s = gm__nvrtc_build(fn, &p, &kernel, 1, owned, size, &lasting);
     GM_FREE(p.src);
+    if (s != GM_OK && lasting)
+        gm__remember_refusal(kernel, arch);
     if (s != GM_OK)
         return s;
     gm__jit_log(GM_JIT_COMPILE, name, gm__now_ms() - t0, "%s", p.arch_opt);

@@ -133,9 +133,12 @@ static void* gm__warm_worker(void* arg)
         s = GM_OK;
         i = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED);
     }
-    for (; i < w->count; i = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED))
-        if ((s = gm__function("gm_warmup", w->kernels ? w->kernels[i] : i, w->device, 0, &f, NULL, NULL)) != GM_OK)
+    for (; i < w->count; i = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED)) {
+        const int k = w->kernels ? w->kernels[i] : i;
+        gm__forget_refusals(k); /* an explicit warm-up compiles a refused kernel again */
+        if ((s = gm__function("gm_warmup", k, w->device, 0, &f, NULL, NULL)) != GM_OK)
             break;
+    }
     if (s != GM_OK) {
         pthread_mutex_lock(&w->lock);
         if (w->status == GM_OK) {

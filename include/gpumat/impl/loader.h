@@ -119,6 +119,7 @@ enum { GM__OPTIONAL, GM__REQUIRED };
     X(T, cuModuleLoadData, "cuModuleLoadData", GM__REQUIRED, int, (gm__CUmodule*, const void*))            \
     X(T, cuModuleGetFunction, "cuModuleGetFunction", GM__REQUIRED, int,                                    \
       (gm__CUfunction*, gm__CUmodule, const char*))                                                        \
+    X(T, cuModuleUnload, "cuModuleUnload", GM__REQUIRED, int, (gm__CUmodule))                              \
     X(T, cuFuncGetAttribute, "cuFuncGetAttribute", GM__REQUIRED, int, (int*, int, gm__CUfunction))         \
     X(T, cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor",       \
       GM__REQUIRED, int, (int*, gm__CUfunction, int, size_t))                                              \
