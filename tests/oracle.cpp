@@ -1637,20 +1637,28 @@ void fill_case(Group& g, gm_dtype d, int ch, bool chw, const Size2& sz, bool roi
     verdict(g, name, p.text);
 }
 
+// run(chw, size, roi, k) for ch channels: every small size, whole and as an
+// ROI, interleaved and (ch > 1) planar, k = 0..2; then the camera frame as
+// an ROI once, planar where `planar`, k = ch % 3.
+template <class Run> void each_shape(int ch, bool planar, Run run)
+{
+    for (int s = 0; s < kBig; ++s)
+        for (bool roi : {false, true})
+            for (bool chw : {false, true})
+                if (!chw || ch > 1)
+                    for (int k = 0; k < 3; ++k)
+                        run(chw, kSizes[s], roi, k);
+    run(planar, kSizes[kBig], true, ch % 3);
+}
+
 void test_fill()
 {
     Group g("fill");
     int n = 0;
     for (gm_dtype d : kDtypes)
-        for (int ch = 1; ch <= 4; ++ch) {
-            for (int s = 0; s < kBig; ++s)
-                for (bool roi : {false, true})
-                    for (bool chw : {false, true})
-                        if (!chw || ch > 1)
-                            for (int k = 0; k < 3; ++k)
-                                fill_case(g, d, ch, chw, kSizes[s], roi);
-            fill_case(g, d, ch, n++ % 2 == 1, kSizes[kBig], true);
-        }
+        for (int ch = 1; ch <= 4; ++ch)
+            each_shape(ch, n++ % 2 == 1,
+                       [&](bool chw, const Size2& sz, bool roi, int) { fill_case(g, d, ch, chw, sz, roi); });
 }
 
 // ------------------------------------------------------------- add_weighted
@@ -1744,15 +1752,10 @@ void test_add_weighted()
     }
     Group g("add_weighted");
     int n = 0;
-    for (int ch = 1; ch <= 4; ++ch) {
-        for (int s = 0; s < kBig; ++s)
-            for (bool roi : {false, true})
-                for (bool chw : {false, true})
-                    if (!chw || ch > 1)
-                        for (int k = 0; k < 3; ++k)
-                            add_weighted_case(g, ch, chw, kSizes[s], roi, k);
-        add_weighted_case(g, ch, n++ % 2 == 1, kSizes[kBig], true, ch % 3);
-    }
+    for (int ch = 1; ch <= 4; ++ch)
+        each_shape(ch, n++ % 2 == 1, [&](bool chw, const Size2& sz, bool roi, int k) {
+            add_weighted_case(g, ch, chw, sz, roi, k);
+        });
     printf("add_weighted: %ld of OpenCV's %ld scalar-tail values round otherwise (gm_add_weighted documents it)\n",
            g_tail_differ, g_tail_values);
 }
