@@ -53,15 +53,16 @@ CV_INC  := $(if $(CV_PC),$(patsubst -I%,-isystem %,$(shell pkg-config --cflags o
 CV_LIBS := $(if $(CV_PC),$(shell pkg-config --libs opencv4),-lopencv_dnn -lopencv_imgproc -lopencv_core)
 ORACLE  := $(if $(CV_PC)$(wildcard $(CV_HDR)),$(BUILD)/oracle)
 
-# run.sh's quick mode (`make check`) leaves out the two tests these build.
-SLOW    := $(BUILD)/test_nvrtc $(BUILD)/test_gpu
+# run.sh's quick mode (`make check`) leaves out the tests these build.
+SLOW    := $(BUILD)/test_nvrtc $(BUILD)/test_gpu $(BUILD)/test_contexts $(BUILD)/test_faults
 TESTS   := $(addprefix $(BUILD)/,test_args test_cpu test_nvrtc test_gpu test_args_asan test_cpu_asan test_jit test_jit_asan) \
            $(ORACLE)
 TESTS   += $(addprefix $(BUILD)/,test_interop test_interop_asan)
 TESTS   += $(addprefix $(BUILD)/,test_typed test_typed_asan)
 TESTS   += $(addprefix $(BUILD)/,test_alloc test_alloc_asan)
 TESTS   += $(BUILD)/test_plan $(BUILD)/test_threads_tsan $(BUILD)/test_cpu_native $(BUILD)/test_pool
-TESTS   += $(addprefix $(BUILD)/,test_refusals test_refusals_asan libfake_nvrtc.so)
+TESTS   += $(addprefix $(BUILD)/,test_refusals test_refusals_asan libfake_nvrtc.so test_contexts)
+TESTS   += $(addprefix $(BUILD)/,test_faults libfault_cuda.so)
 
 .PHONY: all demo gen test check clean help FORCE
 all: demo
@@ -111,7 +112,12 @@ $(BUILD)/libgpumat.so: examples/python/libgpumat.c $(HEADERS) | $(BUILD)
 $(BUILD)/libfake_nvrtc.so: tests/fake_nvrtc.c | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -fPIC -shared $< -o $@
 
-$(BUILD)/test_%: tests/test_%.c tests/check.h $(HEADERS) | $(BUILD)
+# A CUDA driver that forwards to the real one and fails a chosen call, for
+# test_faults (GM_CUDA_PATH).
+$(BUILD)/libfault_cuda.so: tests/fault_cuda.c include/gpumat/impl/entry_points.h | $(BUILD)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -fPIC -shared -Iinclude $< -o $@ -ldl -lpthread
+
+$(BUILD)/test_%: tests/test_%.c tests/check.h tests/every_op.h $(HEADERS) | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -Iinclude $< -o $@ $(LDLIBS)
 
 $(BUILD)/test_%_asan: tests/test_%.c tests/check.h $(HEADERS) | $(BUILD)

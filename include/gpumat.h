@@ -21,7 +21,6 @@
  *   GPUMAT_STATIC     make every function static (one file uses gpumat)
  *   GM_API            linkage of the public functions (default: extern)
  *   GM_ERROR_SIZE     bytes kept of a failure's detail (default 8192)
- *   GM_MAX_CONTEXTS   CUDA contexts the kernel cache serves (default 16)
  *   GM_CACHE_MAX_MB   the disk cache's default bound (default 256)
  *   GM_AOT_HEADER     quoted path of a `make aot` header: embedded kernels
  *   GM_NO_NVRTC       never open NVRTC: kernels come only from GM_AOT_HEADER

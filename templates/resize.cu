@@ -54,18 +54,24 @@ __device__ __forceinline__ unsigned gm__smem_base()
 }
 
 /* The first n (at most 16) of the 16 bytes at global address g, 16-byte
- * aligned, into shared address s, the rest zero: asynchronously from sm_80
- * (seen by the warp after gm__stage_wait and __syncwarp), at once before
- * it. */
+ * aligned, into shared address s, the rest zero, at once. */
+__device__ __forceinline__ void gm__stage_bytes(unsigned s, unsigned long long g, unsigned n)
+{
+    for (unsigned i = 0; i < 16; ++i) {
+        unsigned v = i < n ? gm__ld<unsigned char>(g + i) : 0;
+        asm volatile("st.shared.u8 [%0], %1;" ::"r"(s + i), "r"(v) : "memory");
+    }
+}
+
+/* gm__stage_bytes, asynchronously from sm_80 (seen by the warp after
+ * gm__stage_wait and __syncwarp). All 16 bytes must lie in the source's
+ * memory: cp.async reads only n, but compute-sanitizer counts 16. */
 __device__ __forceinline__ void gm__stage16(unsigned s, unsigned long long g, unsigned n)
 {
 #if __CUDA_ARCH__ >= 800
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(s), "l"(g), "r"(n) : "memory");
 #else
-    for (unsigned i = 0; i < 16; ++i) {
-        unsigned v = i < n ? gm__ld<unsigned char>(g + i) : 0;
-        asm volatile("st.shared.u8 [%0], %1;" ::"r"(s + i), "r"(v) : "memory");
-    }
+    gm__stage_bytes(s, g, n);
 #endif
 }
 
@@ -127,14 +133,23 @@ struct gm__tile {
         seq = 0;
     }
 
-    /* Starts copying source row ro (a byte offset) into slot s. */
-    __device__ __forceinline__ void stage(long long ro, unsigned s)
+    /* Starts copying source row ro (a byte offset) of item b into slot s.
+     * A row's last 16 bytes may run past the source's memory, which ends
+     * with item b's last row (the bytes after a view are another's, or
+     * none): those are read a byte at a time. */
+    __device__ __forceinline__ void stage(const gm__resize_args& a, long long b, long long ro, unsigned s)
     {
         unsigned long long at = src + (unsigned long long)ro + lo, g = at & ~15ull;
         unsigned n = (unsigned)(at - g) + span;
         unsigned d = slots + s * slot;
-        for (unsigned i = threadIdx.x * 16; i < n; i += 32 * 16)
-            gm__stage16(d + i, g + i, n - i < 16 ? n - i : 16);
+        for (unsigned i = threadIdx.x * 16; i < n; i += 32 * 16) {
+            unsigned k = n - i < 16 ? n - i : 16;
+            if (k == 16 || g + i + 16 <= src + (unsigned long long)(b * a.src_bstride + (a.map.src_height - 1) *
+                                                                     a.src_pitch + a.map.src_width * a.src_xstride))
+                gm__stage16(d + i, g + i, k);
+            else
+                gm__stage_bytes(d + i, g + i, k);
+        }
     }
 
     /* h[K]: the horizontal pass of source row ro, from slot s. */
@@ -199,9 +214,9 @@ struct gm__tile {
             unsigned e = __shfl_sync(all, counted, k & 31);
             long long t0 = __shfl_sync(all, r0, k & 31), t1 = __shfl_sync(all, r1, k & 31);
             if (k < count && f > 0)
-                stage(t1, (e - 1) % GM__TILE_SLOTS);
+                stage(a, b, t1, (e - 1) % GM__TILE_SLOTS);
             if (k < count && f > 1)
-                stage(t0, (e - 2) % GM__TILE_SLOTS);
+                stage(a, b, t0, (e - 2) % GM__TILE_SLOTS);
             gm__stage_commit();
         };
         __syncwarp();

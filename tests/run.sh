@@ -105,6 +105,8 @@ else
 fi
 full nvrtc "$B/test_nvrtc"
 full gpu "$B/test_gpu"
+full contexts "$B/test_contexts"
+full faults "$B/test_faults" "$B/libfault_cuda.so"
 full fuzz sh tests/fuzz.sh "$B"
 run demo sh tests/demo_check.sh "$B"
 run readme sh tests/readme_check.sh "$B"

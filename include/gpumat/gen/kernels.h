@@ -15,7 +15,7 @@
  * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
- * f889a70e45842353f5ec152dae3d91840a73e782fd648314762568e34983b7bf  templates/resize.cu
+ * b348f66b9db82b47550b06f07aab3ec4b48e95377bf2cccfa1ea3b77493eee06  templates/resize.cu
  * 58d3eeac148ffa1386aaf6afa27ce70ef7d7e91f05250b3f7cff4fc3279d14b4  templates/prep.cu
  * beb385da0cf2f68d0ce07f5b52e5706a08426aee9cf05bbc14285f32911ffc7f  templates/twice.cu
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
@@ -27,7 +27,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x342ff23c0d4c9939ull
+#define GM__KERNEL_SOURCE_HASH 0x8c328bc5cf290c32ull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -2093,18 +2093,24 @@ static const char* const gm__kernel_src[] = {
     "}\n",
     "\n",
     "/* The first n (at most 16) of the 16 bytes at global address g, 16-byte\n",
-    " * aligned, into shared address s, the rest zero: asynchronously from sm_80\n",
-    " * (seen by the warp after gm__stage_wait and __syncwarp), at once before\n",
-    " * it. */\n",
+    " * aligned, into shared address s, the rest zero, at once. */\n",
+    "__device__ __forceinline__ void gm__stage_bytes(unsigned s, unsigned long long g, unsigned n)\n",
+    "{\n",
+    "    for (unsigned i = 0; i < 16; ++i) {\n",
+    "        unsigned v = i < n ? gm__ld<unsigned char>(g + i) : 0;\n",
+    "        asm volatile(\"st.shared.u8 [%0], %1;\" ::\"r\"(s + i), \"r\"(v) : \"memory\");\n",
+    "    }\n",
+    "}\n",
+    "\n",
+    "/* gm__stage_bytes, asynchronously from sm_80 (seen by the warp after\n",
+    " * gm__stage_wait and __syncwarp). All 16 bytes must lie in the source's\n",
+    " * memory: cp.async reads only n, but compute-sanitizer counts 16. */\n",
     "__device__ __forceinline__ void gm__stage16(unsigned s, unsigned long long g, unsigned n)\n",
     "{\n",
     "#if __CUDA_ARCH__ >= 800\n",
     "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\" ::\"r\"(s), \"l\"(g), \"r\"(n) : \"memory\");\n",
     "#else\n",
-    "    for (unsigned i = 0; i < 16; ++i) {\n",
-    "        unsigned v = i < n ? gm__ld<unsigned char>(g + i) : 0;\n",
-    "        asm volatile(\"st.shared.u8 [%0], %1;\" ::\"r\"(s + i), \"r\"(v) : \"memory\");\n",
-    "    }\n",
+    "    gm__stage_bytes(s, g, n);\n",
     "#endif\n",
     "}\n",
     "\n",
@@ -2166,14 +2172,23 @@ static const char* const gm__kernel_src[] = {
     "        seq = 0;\n",
     "    }\n",
     "\n",
-    "    /* Starts copying source row ro (a byte offset) into slot s. */\n",
-    "    __device__ __forceinline__ void stage(long long ro, unsigned s)\n",
+    "    /* Starts copying source row ro (a byte offset) of item b into slot s.\n",
+    "     * A row's last 16 bytes may run past the source's memory, which ends\n",
+    "     * with item b's last row (the bytes after a view are another's, or\n",
+    "     * none): those are read a byte at a time. */\n",
+    "    __device__ __forceinline__ void stage(const gm__resize_args& a, long long b, long long ro, unsigned s)\n",
     "    {\n",
     "        unsigned long long at = src + (unsigned long long)ro + lo, g = at & ~15ull;\n",
     "        unsigned n = (unsigned)(at - g) + span;\n",
     "        unsigned d = slots + s * slot;\n",
-    "        for (unsigned i = threadIdx.x * 16; i < n; i += 32 * 16)\n",
-    "            gm__stage16(d + i, g + i, n - i < 16 ? n - i : 16);\n",
+    "        for (unsigned i = threadIdx.x * 16; i < n; i += 32 * 16) {\n",
+    "            unsigned k = n - i < 16 ? n - i : 16;\n",
+    "            if (k == 16 || g + i + 16 <= src + (unsigned long long)(b * a.src_bstride + (a.map.src_height - 1) *\n",
+    "                                                                     a.src_pitch + a.map.src_width * a.src_xstride))\n",
+    "                gm__stage16(d + i, g + i, k);\n",
+    "            else\n",
+    "                gm__stage_bytes(d + i, g + i, k);\n",
+    "        }\n",
     "    }\n",
     "\n",
     "    /* h[K]: the horizontal pass of source row ro, from slot s. */\n",
@@ -2238,9 +2253,9 @@ static const char* const gm__kernel_src[] = {
     "            unsigned e = __shfl_sync(all, counted, k & 31);\n",
     "            long long t0 = __shfl_sync(all, r0, k & 31), t1 = __shfl_sync(all, r1, k & 31);\n",
     "            if (k < count && f > 0)\n",
-    "                stage(t1, (e - 1) % GM__TILE_SLOTS);\n",
+    "                stage(a, b, t1, (e - 1) % GM__TILE_SLOTS);\n",
     "            if (k < count && f > 1)\n",
-    "                stage(t0, (e - 2) % GM__TILE_SLOTS);\n",
+    "                stage(a, b, t0, (e - 2) % GM__TILE_SLOTS);\n",
     "            gm__stage_commit();\n",
     "        };\n",
     "        __syncwarp();\n",

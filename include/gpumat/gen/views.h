@@ -15,7 +15,7 @@
  * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
- * f889a70e45842353f5ec152dae3d91840a73e782fd648314762568e34983b7bf  templates/resize.cu
+ * b348f66b9db82b47550b06f07aab3ec4b48e95377bf2cccfa1ea3b77493eee06  templates/resize.cu
  * 58d3eeac148ffa1386aaf6afa27ce70ef7d7e91f05250b3f7cff4fc3279d14b4  templates/prep.cu
  * beb385da0cf2f68d0ce07f5b52e5706a08426aee9cf05bbc14285f32911ffc7f  templates/twice.cu
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu

@@ -7,10 +7,6 @@
 #define GM_ERROR_SIZE 8192 /* bytes kept of a failure's detail (NVRTC logs included) */
 #endif
 
-#ifndef GM_MAX_CONTEXTS
-#define GM_MAX_CONTEXTS 16 /* distinct CUDA contexts gpumat launches in */
-#endif
-
 #ifndef GM_CACHE_MAX_MB
 #define GM_CACHE_MAX_MB 256 /* default bound of the disk cache; GM_CACHE_MAX_MB in the environment overrides */
 #endif

@@ -4,11 +4,17 @@
  * then read without a lock. */
 
 #include <pthread.h>
+#include <stddef.h>
 #include <string.h>
 
 /* The cache: per context, one function pointer per kernel, written once
- * under a lock and read without one. */
+ * under a lock and read without one. Entries form a list that only grows at
+ * its head; a destroyed context's entry is taken over by the next new
+ * context (its functions died with their context), so the list is as long
+ * as the most contexts alive at once. */
 typedef struct gm__ctx_cache {
+    struct gm__ctx_cache* next;
+    uint64_t key; /* gm__ctx_key of its context; 0: free. Published last (release): readers match on it */
     gm__CUcontext ctx;
     int arch, sms;
     gm__CUfunction fns[GM__KERNEL_COUNT];
@@ -19,7 +25,7 @@ typedef struct gm__ctx_cache {
     int driver;                            /* the driver's version */
 } gm__ctx_cache;
 
-static gm__ctx_cache* gm__caches[GM_MAX_CONTEXTS];
+static gm__ctx_cache* gm__caches; /* the list's head */
 static pthread_mutex_t gm__cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t gm__compile_locks[16] = {
     PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
@@ -27,42 +33,66 @@ static pthread_mutex_t gm__compile_locks[16] = {
     PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
     PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER};
 
-static gm_status gm__ctx_cache_for(const char* fn, gm__CUcontext ctx, int dev, gm__ctx_cache** out)
+static gm__ctx_cache* gm__find_cache(uint64_t key)
 {
-    int i, major = 0, minor = 0;
-    gm_status s = GM_OK;
-    for (i = 0; i < GM_MAX_CONTEXTS; ++i) {
-        gm__ctx_cache* c = __atomic_load_n(&gm__caches[i], __ATOMIC_ACQUIRE);
-        if (c && c->ctx == ctx) {
-            *out = c;
-            return GM_OK;
-        }
+    gm__ctx_cache* c;
+    for (c = __atomic_load_n(&gm__caches, __ATOMIC_ACQUIRE); c; c = c->next)
+        if (__atomic_load_n(&c->key, __ATOMIC_ACQUIRE) == key)
+            return c;
+    return NULL;
+}
+
+/* The cache entry of the live context ctx (key: gm__ctx_key(ctx)), made on
+ * its first use. */
+static gm_status gm__ctx_cache_for(const char* fn, gm__CUcontext ctx, uint64_t key, int dev, gm__ctx_cache** out)
+{
+    gm__ctx_cache *c = gm__find_cache(key), *free_entry = NULL;
+    int major = 0, minor = 0, sms = 0, driver = 0, rc;
+    if (c) {
+        *out = c;
+        return GM_OK;
     }
+    /* a wrong arch would compile kernels this GPU cannot load, for good */
+    if ((rc = gm__cu.cuDeviceGetAttribute(&major, GM__CU_ATTR_CC_MAJOR, dev)) != 0 ||
+        (rc = gm__cu.cuDeviceGetAttribute(&minor, GM__CU_ATTR_CC_MINOR, dev)) != 0 ||
+        (rc = gm__cu.cuDeviceGetAttribute(&sms, GM__CU_ATTR_MULTIPROCESSOR_COUNT, dev)) != 0)
+        return gm__cuda_fail(fn, "cuDeviceGetAttribute", rc);
+    if ((rc = gm__cu.cuDriverGetVersion(&driver)) != 0)
+        return gm__cuda_fail(fn, "cuDriverGetVersion", rc);
     pthread_mutex_lock(&gm__cache_lock);
-    for (i = 0; i < GM_MAX_CONTEXTS && gm__caches[i]; ++i)
-        if (gm__caches[i]->ctx == ctx)
-            break;
-    if (i == GM_MAX_CONTEXTS) {
-        s = gm__fail(GM_ERR_CUDA, "%s: more than GM_MAX_CONTEXTS (%d) CUDA contexts", fn, GM_MAX_CONTEXTS);
-    } else if (!gm__caches[i]) {
-        gm__ctx_cache* c = (gm__ctx_cache*)GM_MALLOC(sizeof *c);
-        if (!c) {
-            s = gm__fail(GM_ERR_NO_MEMORY, "%s: no memory for the kernel cache", fn);
-        } else {
-            memset(c, 0, sizeof *c);
-            gm__cu.cuDeviceGetAttribute(&major, GM__CU_ATTR_CC_MAJOR, dev);
-            gm__cu.cuDeviceGetAttribute(&minor, GM__CU_ATTR_CC_MINOR, dev);
-            gm__cu.cuDeviceGetAttribute(&c->sms, GM__CU_ATTR_MULTIPROCESSOR_COUNT, dev);
-            gm__cu.cuDriverGetVersion(&c->driver);
-            c->ctx = ctx;
-            c->arch = major * 10 + minor;
-            __atomic_store_n(&gm__caches[i], c, __ATOMIC_RELEASE);
-        }
+    if ((c = gm__find_cache(key)) != NULL) {
+        pthread_mutex_unlock(&gm__cache_lock);
+        *out = c;
+        return GM_OK;
     }
-    if (s == GM_OK)
-        *out = gm__caches[i];
+    for (c = gm__caches; c; c = c->next) {
+        uint64_t now = 0;
+        int probe = c->key ? gm__ctx_key(c->ctx, &now) : 0;
+        if (c->key && (GM__CU_GONE(probe) || (probe == 0 && now != c->key)))
+            __atomic_store_n(&c->key, 0, __ATOMIC_RELEASE); /* its context is gone (its address may be another's) */
+        if (!c->key)
+            free_entry = c;
+    }
+    if (!(c = free_entry)) {
+        if (!(c = (gm__ctx_cache*)GM_MALLOC(sizeof *c))) {
+            pthread_mutex_unlock(&gm__cache_lock);
+            return gm__fail(GM_ERR_NO_MEMORY, "%s: no memory for the kernel cache", fn);
+        }
+        c->next = gm__caches;
+        c->key = 0;
+    }
+    /* all but next and key: readers may be loading them */
+    memset((char*)c + offsetof(gm__ctx_cache, ctx), 0, sizeof *c - offsetof(gm__ctx_cache, ctx));
+    c->ctx = ctx;
+    c->arch = major * 10 + minor;
+    c->sms = sms;
+    c->driver = driver;
+    if (!free_entry)
+        __atomic_store_n(&gm__caches, c, __ATOMIC_RELEASE);
+    __atomic_store_n(&c->key, key, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&gm__cache_lock);
-    return s;
+    *out = c;
+    return GM_OK;
 }
 
 /* The function of kernel in the current context, compiled on first use; N
@@ -78,6 +108,7 @@ static gm_status gm__function(const char* fn, int kernel, int device, int many, 
                               int* wave)
 {
     gm__CUcontext ctx;
+    uint64_t key;
     gm__ctx_cache* cache = NULL; /* gcc -O1 cannot see gm__ctx_cache_for set it */
     gm__CUfunction f = 0;
     gm__CUmodule mod = 0;
@@ -87,13 +118,13 @@ static gm_status gm__function(const char* fn, int kernel, int device, int many, 
     size_t size = 0;
     double t0;
     int dev, rc;
-    gm_status s = gm__context(fn, device, &ctx, &dev);
+    gm_status s = gm__context_key(fn, device, &ctx, &dev, &key);
     if (s != GM_OK)
         return s;
     if (dev != device)
         return gm__fail(GM_ERR_LOCATION, "%s: the images are on device %d but the current context is on device %d",
                         fn, device, dev);
-    if ((s = gm__ctx_cache_for(fn, ctx, dev, &cache)) != GM_OK)
+    if ((s = gm__ctx_cache_for(fn, ctx, key, dev, &cache)) != GM_OK)
         return s;
     f = __atomic_load_n(&cache->fns[kernel], __ATOMIC_ACQUIRE);
     if (f) {

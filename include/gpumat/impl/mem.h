@@ -642,7 +642,8 @@ static gm_status gm__sync(const char* fn, gm_stream stream)
     gm_status s;
     if (!stream && gm_path() == GM_HOST)
         return GM_OK; /* the CPU path finishes every call before returning */
-    if ((s = gm__context(fn, 0, &ctx, &dev)) != GM_OK) /* cuStreamSynchronize needs a current context */
+    /* a stream knows its context; the NULL stream is the current context's */
+    if ((s = stream ? gm__driver_ready(fn) : gm__context(fn, 0, &ctx, &dev)) != GM_OK)
         return s;
     if ((rc = gm__cu.cuStreamSynchronize(stream)) != 0)
         return gm__cuda_fail(fn, "cuStreamSynchronize", rc);

@@ -1,0 +1,214 @@
+/* Every family of gpumat's operations, each on a small random frame from
+ * start to end (allocate, upload, run, download, free), for the GPU tests
+ * that run them again and again: test_contexts.c (all of them in each new
+ * context) and test_faults.c (each with every driver call it makes failing
+ * once). Include after gpumat.h and check.h. */
+#ifndef GM_TEST_EVERY_OP_H
+#define GM_TEST_EVERY_OP_H
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { OP_W = 61, OP_H = 37, OP_MATS = 8 };
+
+static unsigned char op_frame[2][OP_H][OP_W][3], op_sprite[9][13];
+
+/* Random frames and sprite (both alpha edges in the sprite). */
+static void op_init(void)
+{
+    size_t k;
+    for (k = 0; k < sizeof op_frame; ++k)
+        (&op_frame[0][0][0][0])[k] = (unsigned char)t_rand();
+    for (k = 0; k < sizeof op_sprite; ++k)
+        (&op_sprite[0][0])[k] = (unsigned char)t_rand();
+    op_sprite[0][0] = 0, op_sprite[8][12] = 255;
+}
+
+/* One run: the images it allocated (freed at its end), the first failure,
+ * and the image whose bytes are the result. */
+typedef struct op_run {
+    gm_where where;
+    gm_mat mats[OP_MATS];
+    int n;
+    gm_status s;
+    const gm_mat* out;
+} op_run;
+
+/* A new image in the run's memory (a zeroed one after a failure). */
+static gm_mat* op_new(op_run* r, int64_t w, int64_t h, gm_dtype t, int c, gm_layout l)
+{
+    gm_desc d;
+    gm_mat* m = &r->mats[r->n++];
+    memset(&d, 0, sizeof d);
+    d.width = w, d.height = h, d.dtype = t, d.channels = c, d.layout = l;
+    if (r->s == GM_OK)
+        r->s = gm_alloc_desc(m, &d, r->where);
+    return m;
+}
+
+/* Frame k, uploaded. */
+static gm_mat* op_frame_of(op_run* r, int k)
+{
+    gm_mat* m = op_new(r, OP_W, OP_H, GM_U8, 3, GM_HWC);
+    if (r->s == GM_OK)
+        r->s = gm_upload(m, op_frame[k], 0, NULL);
+    return m;
+}
+
+/* Records call's status if the run has not failed yet. */
+#define OP_DO(r, call)                   \
+    do {                                 \
+        if ((r)->s == GM_OK)             \
+            (r)->s = (call);             \
+    } while (0)
+
+static void op_convert(op_run* r)
+{
+    gm_mat *src = op_frame_of(r, 0), *dst = op_new(r, OP_W, OP_H, GM_F32, 3, GM_HWC);
+    OP_DO(r, gm_convert(src, dst, 1 / 255.0, 0.5, NULL));
+    r->out = dst;
+}
+
+static void op_split_merge(op_run* r)
+{
+    gm_mat *src = op_frame_of(r, 0), *planar = op_new(r, OP_W, OP_H, GM_U8, 3, GM_CHW);
+    gm_mat* back = op_new(r, OP_W, OP_H, GM_U8, 3, GM_HWC);
+    OP_DO(r, gm_split(src, planar, NULL));
+    OP_DO(r, gm_merge(planar, back, NULL));
+    r->out = back;
+}
+
+static void op_transform(op_run* r)
+{
+    gm_mat *src = op_frame_of(r, 0), *dst = op_new(r, OP_W, OP_H, GM_U16, 4, GM_CHW);
+    gm_xform x = gm_xform_identity();
+    x.map[3] = GM_CONST, x.offset[3] = 65535, x.scale[1] = 300;
+    OP_DO(r, gm_transform(src, dst, &x, NULL));
+    r->out = dst;
+}
+
+static void op_blob(op_run* r)
+{
+    static const double mean[3] = {104, 117, 123}, stdev[3] = {58.4, 57.1, 57.4};
+    gm_mat *src = op_frame_of(r, 0), *dst = op_new(r, OP_W, OP_H, GM_F32, 3, GM_CHW);
+    OP_DO(r, gm_blob_from_image(src, dst, 1.0, mean, stdev, 1, NULL));
+    r->out = dst;
+}
+
+static void op_resize(op_run* r)
+{
+    gm_mat *src = op_frame_of(r, 0), *dst = op_new(r, 23, 41, GM_U8, 3, GM_HWC);
+    OP_DO(r, gm_resize(src, dst, GM_INTER_LINEAR, NULL));
+    r->out = dst;
+}
+
+static void op_preprocess(op_run* r)
+{
+    gm_mat *src = op_frame_of(r, 0), *dst = op_new(r, 32, 32, GM_F16, 3, GM_CHW);
+    gm_rect crop = {3, 2, 50, 30};
+    gm_prep p;
+    memset(&p, 0, sizeof p);
+    p.fit = GM_FIT_LETTERBOX;
+    p.pad[0] = p.pad[1] = p.pad[2] = 114;
+    p.swap_rb = 1;
+    p.scale[0] = p.scale[1] = p.scale[2] = 1 / 255.0;
+    OP_DO(r, gm_preprocess(src, &crop, dst, &p, NULL, NULL));
+    r->out = dst;
+}
+
+static void op_fill(op_run* r)
+{
+    static const double value[3] = {7, 200, 33};
+    gm_mat *dst = op_frame_of(r, 0), view;
+    OP_DO(r, gm_roi(dst, &view, 5, 4, 20, 11));
+    OP_DO(r, gm_fill(&view, value, NULL));
+    r->out = dst;
+}
+
+static void op_overlay(op_run* r)
+{
+    gm_mat* dst = op_frame_of(r, 0);
+    gm_overlay* overlay = NULL;
+    gm_overlay_params params;
+    gm_sprite sprite;
+    memset(&params, 0, sizeof params);
+    memset(&sprite, 0, sizeof sprite);
+    OP_DO(r, gm_wrap(&sprite.image, op_sprite, 13, 9, GM_U8, 1, GM_HWC, 0, GM_HOST));
+    sprite.x = -4, sprite.y = 30; /* clipped on two sides */
+    sprite.kind = GM_SPRITE_MASK;
+    sprite.color[0] = 250, sprite.color[1] = 20, sprite.color[2] = 90;
+    OP_DO(r, gm_overlay_create(&overlay));
+    OP_DO(r, gm_overlay_draw(overlay, dst, &sprite, 1, &params, NULL));
+    gm_overlay_destroy(overlay);
+    r->out = dst;
+}
+
+static void op_add_weighted(op_run* r)
+{
+    gm_mat *a = op_frame_of(r, 0), *b = op_frame_of(r, 1), *dst = op_new(r, OP_W, OP_H, GM_U8, 3, GM_HWC);
+    OP_DO(r, gm_add_weighted(a, 0.3, b, 0.6, 2.5, dst, NULL));
+    r->out = dst;
+}
+
+/* Two rectangles of a frame to the two halves of a host image (pinned when
+ * the frame is on the device) in one call. */
+static void op_copy_many(op_run* r)
+{
+    gm_mat *src = op_frame_of(r, 0), *host = &r->mats[r->n++], rects[2], halves[2];
+    int i;
+    OP_DO(r, gm_alloc_host(host, 17, 12, GM_U8, 3, GM_HWC, r->where == GM_DEVICE));
+    for (i = 0; i < 2; ++i) {
+        OP_DO(r, gm_roi(src, &rects[i], 7 * i, 5 + 9 * i, 17, 6));
+        OP_DO(r, gm_roi(host, &halves[i], 0, 6 * i, 17, 6));
+    }
+    OP_DO(r, gm_copy_many(rects, halves, 2, NULL));
+    r->out = host;
+}
+
+typedef struct op {
+    const char* name;
+    void (*run)(op_run* r);
+} op;
+
+static const op every_op[] = {{"convert", op_convert},         {"split + merge", op_split_merge},
+                              {"transform", op_transform},     {"blob", op_blob},
+                              {"resize", op_resize},           {"preprocess", op_preprocess},
+                              {"fill", op_fill},               {"overlay", op_overlay},
+                              {"add_weighted", op_add_weighted}, {"copy_many", op_copy_many}};
+enum { OPS = (int)(sizeof every_op / sizeof every_op[0]) };
+
+/* Bytes an image has, compact. */
+static size_t op_bytes(const gm_mat* m)
+{
+    return (size_t)(m->width * m->height * m->channels * m->batch) * gm_dtype_size(m->dtype);
+}
+
+/* Runs operation i on images in where (GM_HOST or GM_DEVICE); on success
+ * *bytes (realloc'd) holds its result, *size bytes. The first failure's
+ * status, its message in gm_last_error(). */
+static gm_status op_run_one(int i, gm_where where, unsigned char** bytes, size_t* size)
+{
+    op_run r;
+    int k;
+    memset(&r, 0, sizeof r);
+    r.where = where;
+    every_op[i].run(&r);
+    if (r.s == GM_OK) {
+        unsigned char* b = (unsigned char*)realloc(*bytes, op_bytes(r.out));
+        if (!b) {
+            r.s = GM_ERR_NO_MEMORY;
+        } else {
+            *bytes = b;
+            *size = op_bytes(r.out);
+            OP_DO(&r, gm_sync(NULL)); /* r.out may be host memory a device copy fills */
+            OP_DO(&r, gm_download(r.out, b, 0, NULL));
+            OP_DO(&r, gm_sync(NULL));
+        }
+    }
+    for (k = 0; k < r.n; ++k)
+        gm_free(&r.mats[k]);
+    return r.s;
+}
+
+#undef OP_DO
+#endif
