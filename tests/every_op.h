@@ -1,8 +1,9 @@
 /* Every family of gpumat's operations, each on a small random frame from
  * start to end (allocate, upload, run, download, free), for the GPU tests
  * that run them again and again: test_contexts.c (all of them in each new
- * context) and test_faults.c (each with every driver call it makes failing
- * once). Include after gpumat.h and check.h. */
+ * context), test_faults.c (each with every driver call it makes failing
+ * once) and test_streams.c (from many threads at once). Include after
+ * gpumat.h and check.h. */
 #ifndef GM_TEST_EVERY_OP_H
 #define GM_TEST_EVERY_OP_H
 
@@ -28,6 +29,7 @@ static void op_init(void)
  * and the image whose bytes are the result. */
 typedef struct op_run {
     gm_where where;
+    gm_stream stream;
     gm_mat mats[OP_MATS];
     int n;
     gm_status s;
@@ -51,7 +53,7 @@ static gm_mat* op_frame_of(op_run* r, int k)
 {
     gm_mat* m = op_new(r, OP_W, OP_H, GM_U8, 3, GM_HWC);
     if (r->s == GM_OK)
-        r->s = gm_upload(m, op_frame[k], 0, NULL);
+        r->s = gm_upload(m, op_frame[k], 0, r->stream);
     return m;
 }
 
@@ -65,7 +67,7 @@ static gm_mat* op_frame_of(op_run* r, int k)
 static void op_convert(op_run* r)
 {
     gm_mat *src = op_frame_of(r, 0), *dst = op_new(r, OP_W, OP_H, GM_F32, 3, GM_HWC);
-    OP_DO(r, gm_convert(src, dst, 1 / 255.0, 0.5, NULL));
+    OP_DO(r, gm_convert(src, dst, 1 / 255.0, 0.5, r->stream));
     r->out = dst;
 }
 
@@ -73,8 +75,8 @@ static void op_split_merge(op_run* r)
 {
     gm_mat *src = op_frame_of(r, 0), *planar = op_new(r, OP_W, OP_H, GM_U8, 3, GM_CHW);
     gm_mat* back = op_new(r, OP_W, OP_H, GM_U8, 3, GM_HWC);
-    OP_DO(r, gm_split(src, planar, NULL));
-    OP_DO(r, gm_merge(planar, back, NULL));
+    OP_DO(r, gm_split(src, planar, r->stream));
+    OP_DO(r, gm_merge(planar, back, r->stream));
     r->out = back;
 }
 
@@ -83,7 +85,7 @@ static void op_transform(op_run* r)
     gm_mat *src = op_frame_of(r, 0), *dst = op_new(r, OP_W, OP_H, GM_U16, 4, GM_CHW);
     gm_xform x = gm_xform_identity();
     x.map[3] = GM_CONST, x.offset[3] = 65535, x.scale[1] = 300;
-    OP_DO(r, gm_transform(src, dst, &x, NULL));
+    OP_DO(r, gm_transform(src, dst, &x, r->stream));
     r->out = dst;
 }
 
@@ -91,14 +93,14 @@ static void op_blob(op_run* r)
 {
     static const double mean[3] = {104, 117, 123}, stdev[3] = {58.4, 57.1, 57.4};
     gm_mat *src = op_frame_of(r, 0), *dst = op_new(r, OP_W, OP_H, GM_F32, 3, GM_CHW);
-    OP_DO(r, gm_blob_from_image(src, dst, 1.0, mean, stdev, 1, NULL));
+    OP_DO(r, gm_blob_from_image(src, dst, 1.0, mean, stdev, 1, r->stream));
     r->out = dst;
 }
 
 static void op_resize(op_run* r)
 {
     gm_mat *src = op_frame_of(r, 0), *dst = op_new(r, 23, 41, GM_U8, 3, GM_HWC);
-    OP_DO(r, gm_resize(src, dst, GM_INTER_LINEAR, NULL));
+    OP_DO(r, gm_resize(src, dst, GM_INTER_LINEAR, r->stream));
     r->out = dst;
 }
 
@@ -112,7 +114,7 @@ static void op_preprocess(op_run* r)
     p.pad[0] = p.pad[1] = p.pad[2] = 114;
     p.swap_rb = 1;
     p.scale[0] = p.scale[1] = p.scale[2] = 1 / 255.0;
-    OP_DO(r, gm_preprocess(src, &crop, dst, &p, NULL, NULL));
+    OP_DO(r, gm_preprocess(src, &crop, dst, &p, NULL, r->stream));
     r->out = dst;
 }
 
@@ -121,7 +123,7 @@ static void op_fill(op_run* r)
     static const double value[3] = {7, 200, 33};
     gm_mat *dst = op_frame_of(r, 0), view;
     OP_DO(r, gm_roi(dst, &view, 5, 4, 20, 11));
-    OP_DO(r, gm_fill(&view, value, NULL));
+    OP_DO(r, gm_fill(&view, value, r->stream));
     r->out = dst;
 }
 
@@ -138,7 +140,7 @@ static void op_overlay(op_run* r)
     sprite.kind = GM_SPRITE_MASK;
     sprite.color[0] = 250, sprite.color[1] = 20, sprite.color[2] = 90;
     OP_DO(r, gm_overlay_create(&overlay));
-    OP_DO(r, gm_overlay_draw(overlay, dst, &sprite, 1, &params, NULL));
+    OP_DO(r, gm_overlay_draw(overlay, dst, &sprite, 1, &params, r->stream));
     gm_overlay_destroy(overlay);
     r->out = dst;
 }
@@ -146,7 +148,7 @@ static void op_overlay(op_run* r)
 static void op_add_weighted(op_run* r)
 {
     gm_mat *a = op_frame_of(r, 0), *b = op_frame_of(r, 1), *dst = op_new(r, OP_W, OP_H, GM_U8, 3, GM_HWC);
-    OP_DO(r, gm_add_weighted(a, 0.3, b, 0.6, 2.5, dst, NULL));
+    OP_DO(r, gm_add_weighted(a, 0.3, b, 0.6, 2.5, dst, r->stream));
     r->out = dst;
 }
 
@@ -161,7 +163,7 @@ static void op_copy_many(op_run* r)
         OP_DO(r, gm_roi(src, &rects[i], 7 * i, 5 + 9 * i, 17, 6));
         OP_DO(r, gm_roi(host, &halves[i], 0, 6 * i, 17, 6));
     }
-    OP_DO(r, gm_copy_many(rects, halves, 2, NULL));
+    OP_DO(r, gm_copy_many(rects, halves, 2, r->stream));
     r->out = host;
 }
 
@@ -183,15 +185,16 @@ static size_t op_bytes(const gm_mat* m)
     return (size_t)(m->width * m->height * m->channels * m->batch) * gm_dtype_size(m->dtype);
 }
 
-/* Runs operation i on images in where (GM_HOST or GM_DEVICE); on success
- * *bytes (realloc'd) holds its result, *size bytes. The first failure's
- * status, its message in gm_last_error(). */
-static gm_status op_run_one(int i, gm_where where, unsigned char** bytes, size_t* size)
+/* Runs operation i on images in where (GM_HOST or GM_DEVICE) on stream;
+ * on success *bytes (realloc'd) holds its result, *size bytes. The first
+ * failure's status, its message in gm_last_error(). */
+static gm_status op_run_one(int i, gm_where where, gm_stream stream, unsigned char** bytes, size_t* size)
 {
     op_run r;
     int k;
     memset(&r, 0, sizeof r);
     r.where = where;
+    r.stream = stream;
     every_op[i].run(&r);
     if (r.s == GM_OK) {
         unsigned char* b = (unsigned char*)realloc(*bytes, op_bytes(r.out));
@@ -200,9 +203,9 @@ static gm_status op_run_one(int i, gm_where where, unsigned char** bytes, size_t
         } else {
             *bytes = b;
             *size = op_bytes(r.out);
-            OP_DO(&r, gm_sync(NULL)); /* r.out may be host memory a device copy fills */
-            OP_DO(&r, gm_download(r.out, b, 0, NULL));
-            OP_DO(&r, gm_sync(NULL));
+            OP_DO(&r, gm_sync(stream)); /* r.out may be host memory a device copy fills */
+            OP_DO(&r, gm_download(r.out, b, 0, stream));
+            OP_DO(&r, gm_sync(stream));
         }
     }
     for (k = 0; k < r.n; ++k)

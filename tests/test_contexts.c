@@ -53,7 +53,7 @@ static int use(gm_where where, results* r)
 {
     int failed = 0, i;
     for (i = 0; i < OPS; ++i)
-        if (op_run_one(i, where, &r->bytes[i], &r->size[i]) != GM_OK) {
+        if (op_run_one(i, where, NULL, &r->bytes[i], &r->size[i]) != GM_OK) {
             ++failed;
             CHECK(0, "%s on %s: %s", every_op[i].name, where == GM_HOST ? "host" : "device", gm_last_error());
         }

@@ -94,7 +94,7 @@ static gm_status in_new_context(int i, unsigned char** bytes, size_t* size)
     gm_status s;
     if ((rc = device_get(&dev, 0)) != 0 || (rc = ctx_create(&ctx, 0, dev)) != 0)
         return gm__fail(GM_ERR_CUDA, "test_faults: making a context failed: %d", rc);
-    s = op_run_one(i, GM_DEVICE, bytes, size);
+    s = op_run_one(i, GM_DEVICE, NULL, bytes, size);
     ctx_destroy(ctx);
     return s;
 }
@@ -178,7 +178,7 @@ int main(int argc, char** argv)
     op_init();
     for (i = 0; i < OPS; ++i) {
         int n;
-        if ((s = op_run_one(i, GM_HOST, &expect, &expect_size)) != GM_OK) {
+        if ((s = op_run_one(i, GM_HOST, NULL, &expect, &expect_size)) != GM_OK) {
             CHECK(0, "%s on the CPU path: %s", every_op[i].name, gm_last_error());
             continue;
         }
