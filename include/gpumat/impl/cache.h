@@ -229,9 +229,25 @@ static int gm__older_first(const void* a, const void* b)
     return x < y ? -1 : x > y;
 }
 
+/* Whether the process that writes the temporary file `name`
+ * (<entry>.<pid>.<serial>.tmp, gm__cache_store) is gone: killed mid-write.
+ * A writer in another PID namespace looks gone too, hence the caller's wait
+ * of a minute, far beyond any write; without /proc none looks gone. */
+static int gm__writer_gone(const char* name)
+{
+    const char* at = strstr(name, ".gmjit.");
+    long pid = at ? strtol(at + 7, NULL, 10) : 0;
+    char proc[32];
+    if (pid <= 0 || access("/proc/self", F_OK) != 0)
+        return 0;
+    snprintf(proc, sizeof proc, "/proc/%ld", pid);
+    return access(proc, F_OK) != 0 && errno == ENOENT;
+}
+
 /* The bytes of entries in folder; past max, the least recently used go
  * until 3/4 of max is left (so a full cache does not trim at every store).
- * Temporary files a crashed writer left over an hour ago go too. */
+ * Temporary files go when their writer is gone and a minute has passed, or
+ * after an hour whatever. */
 static int64_t gm__cache_trim(const char* folder, int64_t max)
 {
     DIR* d = opendir(folder);
@@ -252,7 +268,7 @@ static int64_t gm__cache_trim(const char* folder, int64_t max)
         if (stat(path, &st) != 0)
             continue;
         if (temp) {
-            if (now - st.st_mtime > 3600)
+            if (now - st.st_mtime > 3600 || (now - st.st_mtime > 60 && gm__writer_gone(e->d_name)))
                 unlink(path);
             continue;
         }
