@@ -54,7 +54,7 @@ CV_LIBS := $(if $(CV_PC),$(shell pkg-config --libs opencv4),-lopencv_dnn -lopenc
 ORACLE  := $(if $(CV_PC)$(wildcard $(CV_HDR)),$(BUILD)/oracle)
 
 # run.sh's quick mode (`make check`) leaves out the tests these build.
-SLOW    := $(addprefix $(BUILD)/,test_nvrtc test_gpu test_contexts test_faults test_streams)
+SLOW    := $(addprefix $(BUILD)/,test_nvrtc test_gpu test_contexts test_faults test_streams test_big)
 TESTS   := $(addprefix $(BUILD)/,test_args test_cpu test_nvrtc test_gpu test_args_asan test_cpu_asan test_jit test_jit_asan) \
            $(ORACLE)
 TESTS   += $(addprefix $(BUILD)/,test_interop test_interop_asan)
@@ -62,7 +62,7 @@ TESTS   += $(addprefix $(BUILD)/,test_typed test_typed_asan)
 TESTS   += $(addprefix $(BUILD)/,test_alloc test_alloc_asan)
 TESTS   += $(BUILD)/test_plan $(BUILD)/test_threads_tsan $(BUILD)/test_cpu_native $(BUILD)/test_pool
 TESTS   += $(addprefix $(BUILD)/,test_refusals test_refusals_asan libfake_nvrtc.so test_contexts)
-TESTS   += $(addprefix $(BUILD)/,test_faults libfault_cuda.so test_streams test_processes)
+TESTS   += $(addprefix $(BUILD)/,test_faults libfault_cuda.so test_streams test_processes test_big)
 
 .PHONY: all demo gen test check clean help FORCE
 all: demo

@@ -10,19 +10,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OP_W = 61, OP_H = 37, OP_MATS = 8 };
+enum { OP_MATS = 8 };
 
-static unsigned char op_frame[2][OP_H][OP_W][3], op_sprite[9][13];
+/* The frames' size (61x37 but for test_big's), two random BGR frames and a
+ * sprite mask. The operations' rectangles sit at the frames' far corner. */
+static int64_t op_w = 61, op_h = 37;
+static unsigned char *op_frame[2], op_sprite[9][13];
 
-/* Random frames and sprite (both alpha edges in the sprite). */
-static void op_init(void)
+/* Random frames of w x h and sprite (both alpha edges in the sprite); 0
+ * without the memory. */
+static int op_init(int64_t w, int64_t h)
 {
-    size_t k;
-    for (k = 0; k < sizeof op_frame; ++k)
-        (&op_frame[0][0][0][0])[k] = (unsigned char)t_rand();
+    size_t k, n = (size_t)(w * h * 3);
+    int f;
+    op_w = w, op_h = h;
+    for (f = 0; f < 2; ++f) {
+        free(op_frame[f]);
+        if (!(op_frame[f] = (unsigned char*)malloc(n)))
+            return 0;
+        for (k = 0; k < n; k += 8) {
+            uint64_t r = t_rand();
+            memcpy(op_frame[f] + k, &r, n - k < 8 ? n - k : 8);
+        }
+    }
     for (k = 0; k < sizeof op_sprite; ++k)
         (&op_sprite[0][0])[k] = (unsigned char)t_rand();
     op_sprite[0][0] = 0, op_sprite[8][12] = 255;
+    return 1;
+}
+
+static void op_done(void)
+{
+    free(op_frame[0]);
+    free(op_frame[1]);
+    op_frame[0] = op_frame[1] = NULL;
 }
 
 /* One run: the images it allocated (freed at its end), the first failure,
@@ -51,7 +72,7 @@ static gm_mat* op_new(op_run* r, int64_t w, int64_t h, gm_dtype t, int c, gm_lay
 /* Frame k, uploaded. */
 static gm_mat* op_frame_of(op_run* r, int k)
 {
-    gm_mat* m = op_new(r, OP_W, OP_H, GM_U8, 3, GM_HWC);
+    gm_mat* m = op_new(r, op_w, op_h, GM_U8, 3, GM_HWC);
     if (r->s == GM_OK)
         r->s = gm_upload(m, op_frame[k], 0, r->stream);
     return m;
@@ -66,15 +87,15 @@ static gm_mat* op_frame_of(op_run* r, int k)
 
 static void op_convert(op_run* r)
 {
-    gm_mat *src = op_frame_of(r, 0), *dst = op_new(r, OP_W, OP_H, GM_F32, 3, GM_HWC);
+    gm_mat *src = op_frame_of(r, 0), *dst = op_new(r, op_w, op_h, GM_F32, 3, GM_HWC);
     OP_DO(r, gm_convert(src, dst, 1 / 255.0, 0.5, r->stream));
     r->out = dst;
 }
 
 static void op_split_merge(op_run* r)
 {
-    gm_mat *src = op_frame_of(r, 0), *planar = op_new(r, OP_W, OP_H, GM_U8, 3, GM_CHW);
-    gm_mat* back = op_new(r, OP_W, OP_H, GM_U8, 3, GM_HWC);
+    gm_mat *src = op_frame_of(r, 0), *planar = op_new(r, op_w, op_h, GM_U8, 3, GM_CHW);
+    gm_mat* back = op_new(r, op_w, op_h, GM_U8, 3, GM_HWC);
     OP_DO(r, gm_split(src, planar, r->stream));
     OP_DO(r, gm_merge(planar, back, r->stream));
     r->out = back;
@@ -82,7 +103,7 @@ static void op_split_merge(op_run* r)
 
 static void op_transform(op_run* r)
 {
-    gm_mat *src = op_frame_of(r, 0), *dst = op_new(r, OP_W, OP_H, GM_U16, 4, GM_CHW);
+    gm_mat *src = op_frame_of(r, 0), *dst = op_new(r, op_w, op_h, GM_U16, 4, GM_CHW);
     gm_xform x = gm_xform_identity();
     x.map[3] = GM_CONST, x.offset[3] = 65535, x.scale[1] = 300;
     OP_DO(r, gm_transform(src, dst, &x, r->stream));
@@ -92,7 +113,7 @@ static void op_transform(op_run* r)
 static void op_blob(op_run* r)
 {
     static const double mean[3] = {104, 117, 123}, stdev[3] = {58.4, 57.1, 57.4};
-    gm_mat *src = op_frame_of(r, 0), *dst = op_new(r, OP_W, OP_H, GM_F32, 3, GM_CHW);
+    gm_mat *src = op_frame_of(r, 0), *dst = op_new(r, op_w, op_h, GM_F32, 3, GM_CHW);
     OP_DO(r, gm_blob_from_image(src, dst, 1.0, mean, stdev, 1, r->stream));
     r->out = dst;
 }
@@ -107,7 +128,7 @@ static void op_resize(op_run* r)
 static void op_preprocess(op_run* r)
 {
     gm_mat *src = op_frame_of(r, 0), *dst = op_new(r, 32, 32, GM_F16, 3, GM_CHW);
-    gm_rect crop = {3, 2, 50, 30};
+    gm_rect crop = {op_w - 58, op_h - 35, 50, 30};
     gm_prep p;
     memset(&p, 0, sizeof p);
     p.fit = GM_FIT_LETTERBOX;
@@ -122,7 +143,7 @@ static void op_fill(op_run* r)
 {
     static const double value[3] = {7, 200, 33};
     gm_mat *dst = op_frame_of(r, 0), view;
-    OP_DO(r, gm_roi(dst, &view, 5, 4, 20, 11));
+    OP_DO(r, gm_roi(dst, &view, op_w - 56, op_h - 33, 20, 11));
     OP_DO(r, gm_fill(&view, value, r->stream));
     r->out = dst;
 }
@@ -136,7 +157,7 @@ static void op_overlay(op_run* r)
     memset(&params, 0, sizeof params);
     memset(&sprite, 0, sizeof sprite);
     OP_DO(r, gm_wrap(&sprite.image, op_sprite, 13, 9, GM_U8, 1, GM_HWC, 0, GM_HOST));
-    sprite.x = -4, sprite.y = 30; /* clipped on two sides */
+    sprite.x = -4, sprite.y = op_h - 7; /* clipped on two sides */
     sprite.kind = GM_SPRITE_MASK;
     sprite.color[0] = 250, sprite.color[1] = 20, sprite.color[2] = 90;
     OP_DO(r, gm_overlay_create(&overlay));
@@ -147,7 +168,7 @@ static void op_overlay(op_run* r)
 
 static void op_add_weighted(op_run* r)
 {
-    gm_mat *a = op_frame_of(r, 0), *b = op_frame_of(r, 1), *dst = op_new(r, OP_W, OP_H, GM_U8, 3, GM_HWC);
+    gm_mat *a = op_frame_of(r, 0), *b = op_frame_of(r, 1), *dst = op_new(r, op_w, op_h, GM_U8, 3, GM_HWC);
     OP_DO(r, gm_add_weighted(a, 0.3, b, 0.6, 2.5, dst, r->stream));
     r->out = dst;
 }
@@ -160,7 +181,7 @@ static void op_copy_many(op_run* r)
     int i;
     OP_DO(r, gm_alloc_host(host, 17, 12, GM_U8, 3, GM_HWC, r->where == GM_DEVICE));
     for (i = 0; i < 2; ++i) {
-        OP_DO(r, gm_roi(src, &rects[i], 7 * i, 5 + 9 * i, 17, 6));
+        OP_DO(r, gm_roi(src, &rects[i], op_w - 61 + 7 * i, op_h - 32 + 9 * i, 17, 6));
         OP_DO(r, gm_roi(host, &halves[i], 0, 6 * i, 17, 6));
     }
     OP_DO(r, gm_copy_many(rects, halves, 2, r->stream));

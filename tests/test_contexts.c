@@ -170,7 +170,7 @@ int main(int argc, char** argv)
         return t_summary("contexts");
     }
     t_seed_from_env("contexts");
-    op_init();
+    CHECK(op_init(61, 37), "no memory for two 61x37 frames");
     memset(&cpu, 0, sizeof cpu);
     memset(&gpu, 0, sizeof gpu);
     CHECK(use(GM_HOST, &cpu) == 0, "the CPU path's results");
@@ -184,5 +184,6 @@ int main(int argc, char** argv)
         free(cpu.bytes[i]);
         free(gpu.bytes[i]);
     }
+    op_done();
     return t_summary("contexts");
 }

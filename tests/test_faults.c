@@ -175,7 +175,7 @@ int main(int argc, char** argv)
         return t_summary("faults");
     }
     t_seed_from_env("faults");
-    op_init();
+    CHECK(op_init(61, 37), "no memory for two 61x37 frames");
     for (i = 0; i < OPS; ++i) {
         int n;
         if ((s = op_run_one(i, GM_HOST, NULL, &expect, &expect_size)) != GM_OK) {
@@ -188,5 +188,6 @@ int main(int argc, char** argv)
     }
     printf("faults: %s, %d failures tried\n", name, tried);
     free(expect);
+    op_done();
     return t_summary("faults");
 }
