@@ -3,7 +3,9 @@
  * real driver (GM_FAULT_REAL_CUDA, else libcuda.so.1) and is counted, and
  * gm_fault_arm makes one chosen call fail once with a chosen error without
  * reaching the driver. Without a real driver every call fails with
- * CUDA_ERROR_NO_DEVICE.
+ * CUDA_ERROR_NO_DEVICE, and so does an optional entry point the real
+ * driver lacks (gpumat sees this library's, so it would not fall back):
+ * use a driver that has them all (CUDA 13's).
  *
  * The forwarders take eleven words and pass them on: every parameter of the
  * list is an integer or a pointer (no floating point, no structure by

@@ -125,7 +125,9 @@ static void created_contexts(const results* cpu, results* gpu, int cycles)
 static void reset_primary(const results* cpu, results* gpu, int cycles)
 {
     size_t heap0 = 0, free0 = 0;
+    gm__CUdevice dev = 0;
     int cycle, good = 0, most_entries = 0, rc;
+    gm__cu.cuDeviceGet(&dev, 0);
     for (cycle = 0; cycle < cycles; ++cycle) {
         good += use(GM_DEVICE, gpu) == 0 && same(cpu, gpu, "primary context reset", cycle);
         if (cache_entries() > most_entries)
@@ -134,7 +136,7 @@ static void reset_primary(const results* cpu, results* gpu, int cycles)
             heap0 = heap_in_use();
             free0 = device_free();
         }
-        if ((rc = drv.primary_reset(0)) != 0) {
+        if ((rc = drv.primary_reset(dev)) != 0) {
             CHECK(0, "cuDevicePrimaryCtxReset, cycle %d: %d", cycle, rc);
             return;
         }

@@ -642,8 +642,9 @@ static gm_status gm__sync(const char* fn, gm_stream stream)
     gm_status s;
     if (!stream && gm_path() == GM_HOST)
         return GM_OK; /* the CPU path finishes every call before returning */
-    /* a stream knows its context; the NULL stream is the current context's */
-    if ((s = stream ? gm__driver_ready(fn) : gm__context(fn, 0, &ctx, &dev)) != GM_OK)
+    /* a stream knows its context; NULL, CU_STREAM_LEGACY (1) and
+     * CU_STREAM_PER_THREAD (2) are the current context's */
+    if ((s = (uintptr_t)stream > 2 ? gm__driver_ready(fn) : gm__context(fn, 0, &ctx, &dev)) != GM_OK)
         return s;
     if ((rc = gm__cu.cuStreamSynchronize(stream)) != 0)
         return gm__cuda_fail(fn, "cuStreamSynchronize", rc);
