@@ -62,7 +62,7 @@ TESTS   += $(addprefix $(BUILD)/,test_typed test_typed_asan)
 TESTS   += $(addprefix $(BUILD)/,test_alloc test_alloc_asan)
 TESTS   += $(BUILD)/test_plan $(BUILD)/test_threads_tsan $(BUILD)/test_cpu_native $(BUILD)/test_pool
 TESTS   += $(addprefix $(BUILD)/,test_refusals test_refusals_asan libfake_nvrtc.so test_contexts)
-TESTS   += $(addprefix $(BUILD)/,test_faults libfault_cuda.so test_streams test_processes test_big)
+TESTS   += $(addprefix $(BUILD)/,test_faults libfault_cuda.so test_streams test_processes test_big test_ctx_cache)
 
 .PHONY: all demo gen test check clean help FORCE
 all: demo

@@ -79,6 +79,7 @@ run plan "$B/test_plan"
 TSAN_OPTIONS=halt_on_error=1 run threads_tsan "$B/test_threads_tsan"
 run pool "$B/test_pool" "$B/libgpumat.so"
 run processes "$B/test_processes"
+run ctx_cache "$B/test_ctx_cache"
 # CUDA's driver needs the address range ASan keeps for its shadow gap.
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run args_asan "$B/test_args_asan"
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run cpu_asan "$B/test_cpu_asan"
