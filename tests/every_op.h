@@ -12,18 +12,21 @@
 
 enum { OP_MATS = 8 };
 
-/* The frames' size (61x37 but for test_big's), two random BGR frames and a
- * sprite mask. The operations' rectangles sit at the frames' far corner. */
+/* The frames' size (61x37 but for test_big's) and images in a batch (1 but
+ * for test_big's), two random batches of BGR frames and a sprite mask.
+ * The operations' rectangles sit at the frames' far corner; those that take
+ * one image work in the batch's last. */
 static int64_t op_w = 61, op_h = 37;
+static int op_batch = 1;
 static unsigned char *op_frame[2], op_sprite[9][13];
 
-/* Random frames of w x h and sprite (both alpha edges in the sprite); 0
- * without the memory. */
-static int op_init(int64_t w, int64_t h)
+/* Random batches of frames of w x h and sprite (both alpha edges in the
+ * sprite); 0 without the memory. batch: 1-4. */
+static int op_init(int64_t w, int64_t h, int batch)
 {
-    size_t k, n = (size_t)(w * h * 3);
+    size_t k, n = (size_t)(w * h * 3 * batch);
     int f;
-    op_w = w, op_h = h;
+    op_w = w, op_h = h, op_batch = batch;
     for (f = 0; f < 2; ++f) {
         free(op_frame[f]);
         if (!(op_frame[f] = (unsigned char*)malloc(n)))
@@ -63,7 +66,7 @@ static gm_mat* op_new(op_run* r, int64_t w, int64_t h, gm_dtype t, int c, gm_lay
     gm_desc d;
     gm_mat* m = &r->mats[r->n++];
     memset(&d, 0, sizeof d);
-    d.width = w, d.height = h, d.dtype = t, d.channels = c, d.layout = l;
+    d.width = w, d.height = h, d.dtype = t, d.channels = c, d.layout = l, d.batch = op_batch;
     if (r->s == GM_OK)
         r->s = gm_alloc_desc(m, &d, r->where);
     return m;
@@ -84,6 +87,14 @@ static gm_mat* op_frame_of(op_run* r, int k)
         if ((r)->s == GM_OK)             \
             (r)->s = (call);             \
     } while (0)
+
+/* The last image of m's batch, a view (m's only image when unbatched). */
+static gm_mat* op_last(op_run* r, const gm_mat* m)
+{
+    gm_mat* view = &r->mats[r->n++];
+    OP_DO(r, gm_item(m, view, (int)m->batch - 1));
+    return view;
+}
 
 static void op_convert(op_run* r)
 {
@@ -125,17 +136,26 @@ static void op_resize(op_run* r)
     r->out = dst;
 }
 
+/* A batch: gm_preprocess_batch of its images (the same crop of each). */
 static void op_preprocess(op_run* r)
 {
-    gm_mat *src = op_frame_of(r, 0), *dst = op_new(r, 32, 32, GM_F16, 3, GM_CHW);
-    gm_rect crop = {op_w - 58, op_h - 35, 50, 30};
+    gm_mat *src = op_frame_of(r, 0), *dst = op_new(r, 32, 32, GM_F16, 3, GM_CHW), items[4];
+    gm_rect crop = {op_w - 58, op_h - 35, 50, 30}, crops[4];
     gm_prep p;
+    int i;
     memset(&p, 0, sizeof p);
     p.fit = GM_FIT_LETTERBOX;
     p.pad[0] = p.pad[1] = p.pad[2] = 114;
     p.swap_rb = 1;
     p.scale[0] = p.scale[1] = p.scale[2] = 1 / 255.0;
-    OP_DO(r, gm_preprocess(src, &crop, dst, &p, NULL, r->stream));
+    for (i = 0; i < op_batch; ++i) {
+        OP_DO(r, gm_item(src, &items[i], i));
+        crops[i] = crop;
+    }
+    if (op_batch == 1)
+        OP_DO(r, gm_preprocess(src, &crop, dst, &p, NULL, r->stream));
+    else
+        OP_DO(r, gm_preprocess_batch(items, crops, op_batch, dst, &p, NULL, r->stream));
     r->out = dst;
 }
 
@@ -150,7 +170,7 @@ static void op_fill(op_run* r)
 
 static void op_overlay(op_run* r)
 {
-    gm_mat* dst = op_frame_of(r, 0);
+    gm_mat *dst = op_frame_of(r, 0), *last = op_last(r, dst);
     gm_overlay* overlay = NULL;
     gm_overlay_params params;
     gm_sprite sprite;
@@ -161,7 +181,7 @@ static void op_overlay(op_run* r)
     sprite.kind = GM_SPRITE_MASK;
     sprite.color[0] = 250, sprite.color[1] = 20, sprite.color[2] = 90;
     OP_DO(r, gm_overlay_create(&overlay));
-    OP_DO(r, gm_overlay_draw(overlay, dst, &sprite, 1, &params, r->stream));
+    OP_DO(r, gm_overlay_draw(overlay, last, &sprite, 1, &params, r->stream));
     gm_overlay_destroy(overlay);
     r->out = dst;
 }
@@ -177,11 +197,11 @@ static void op_add_weighted(op_run* r)
  * the frame is on the device) in one call. */
 static void op_copy_many(op_run* r)
 {
-    gm_mat *src = op_frame_of(r, 0), *host = &r->mats[r->n++], rects[2], halves[2];
+    gm_mat *src = op_frame_of(r, 0), *last = op_last(r, src), *host = &r->mats[r->n++], rects[2], halves[2];
     int i;
     OP_DO(r, gm_alloc_host(host, 17, 12, GM_U8, 3, GM_HWC, r->where == GM_DEVICE));
     for (i = 0; i < 2; ++i) {
-        OP_DO(r, gm_roi(src, &rects[i], op_w - 61 + 7 * i, op_h - 32 + 9 * i, 17, 6));
+        OP_DO(r, gm_roi(last, &rects[i], op_w - 61 + 7 * i, op_h - 32 + 9 * i, 17, 6));
         OP_DO(r, gm_roi(host, &halves[i], 0, 6 * i, 17, 6));
     }
     OP_DO(r, gm_copy_many(rects, halves, 2, r->stream));

@@ -1732,6 +1732,10 @@ static void test_kernels(void)
         EXPECT(gm_warmup(NULL, 3, 0), GM_ERR_ARG, "gm_warmup", "kernels is NULL but count is 3", NULL);
         EXPECT(gm_warmup(bad, 0, 0), GM_ERR_ARG, "gm_warmup", "count 0", NULL);
         EXPECT(gm_warmup(bad, 2, 0), GM_ERR_ARG, "gm_warmup", "kernels[1]", NULL);
+        reset_error();
+        s = gm_release_context();
+        CHECK(g_dev ? s == GM_OK : is_no_gpu(s) && strncmp(gm_last_error(), "gm_release_context: ", 20) == 0,
+              "gm_release_context: %s (%s)", gm_status_string(s), gm_last_error());
         EXPECT(gm_cache_dir(NULL, 64), GM_ERR_ARG, "gm_cache_dir", "path", NULL);
         EXPECT(gm_cache_dir(dir, sizeof dir), GM_ERR_ARG, "gm_cache_dir", "size 2", NULL);
         reset_error();

@@ -8,9 +8,12 @@
  * A cycle takes about 0.4 s on an H100, most of it the driver's (making a
  * context, or the primary context again after a reset).
  * Run alone: make build/test_contexts && build/test_contexts [created|reset]
- * (one kind only). Under compute-sanitizer, pass --report-api-errors no:
- * gpumat asks the driver whether a context it knew is destroyed, and the
- * driver's "context is destroyed" answers count as API errors. */
+ * [release] (one kind only; release: gm_release_context before each end, so
+ * that compute-sanitizer --leak-check full finds nothing left). Under compute-sanitizer, pass --report-api-errors no:
+ * gpumat asks the driver whether a context is destroyed (the current one
+ * after a reset; another through a byte of device memory it holds there),
+ * and the driver's "destroyed" and "invalid value" answers count as API
+ * errors. */
 #define _GNU_SOURCE /* dlopen, mallinfo2 */
 #define GPUMAT_IMPLEMENTATION
 #include "gpumat.h"
@@ -81,6 +84,19 @@ static int cache_entries(void)
     return n;
 }
 
+static int release; /* gm_release_context before a context ends */
+
+/* With release, gm_release_context, which must leave no entry. */
+static void maybe_release(const char* what, int cycle)
+{
+    gm_status s;
+    if (release) {
+        s = gm_release_context();
+        CHECK(s == GM_OK && cache_entries() == 0, "%s, cycle %d: gm_release_context: %s, %d entries left", what,
+              cycle, s == GM_OK ? "ok" : gm_last_error(), cache_entries());
+    }
+}
+
 static size_t heap_in_use(void) { return mallinfo2().uordblks; }
 
 static size_t device_free(void)
@@ -106,6 +122,7 @@ static void created_contexts(const results* cpu, results* gpu, int cycles)
         good += use(GM_DEVICE, gpu) == 0 && same(cpu, gpu, "created context", cycle);
         if (cache_entries() > most_entries)
             most_entries = cache_entries();
+        maybe_release("created context", cycle);
         drv.ctx_destroy(ctx);
         if (cycle == 9)
             heap0 = heap_in_use();
@@ -136,6 +153,7 @@ static void reset_primary(const results* cpu, results* gpu, int cycles)
             heap0 = heap_in_use();
             free0 = device_free();
         }
+        maybe_release("primary context reset", cycle);
         if ((rc = drv.primary_reset(dev)) != 0) {
             CHECK(0, "cuDevicePrimaryCtxReset, cycle %d: %d", cycle, rc);
             return;
@@ -153,11 +171,12 @@ static void reset_primary(const results* cpu, results* gpu, int cycles)
           heap0, heap_in_use());
     CHECK(!free0 || device_free() + (4 << 20) >= free0,
           "primary context reset: the device's free memory fell from %zu to %zu bytes", free0, device_free());
+    maybe_release("after the resets", cycles);
 }
 
 int main(int argc, char** argv)
 {
-    const char* only = argc > 1 ? argv[1] : "";
+    const char* only = argc > 1 && strcmp(argv[1], "release") ? argv[1] : "";
     const char* env = getenv("GM_TEST_CYCLES");
     int cycles = env ? atoi(env) : 1000, i;
     results cpu, gpu;
@@ -171,13 +190,16 @@ int main(int argc, char** argv)
         CHECK(0, "the driver has no cuCtxCreate_v2, cuCtxDestroy_v2, cuDevicePrimaryCtxReset_v2 or cuMemGetInfo_v2");
         return t_summary("contexts");
     }
+    for (i = 1; i < argc; ++i)
+        release |= !strcmp(argv[i], "release");
     t_seed_from_env("contexts");
-    CHECK(op_init(61, 37), "no memory for two 61x37 frames");
+    CHECK(op_init(61, 37, 1), "no memory for two 61x37 frames");
     memset(&cpu, 0, sizeof cpu);
     memset(&gpu, 0, sizeof gpu);
     CHECK(use(GM_HOST, &cpu) == 0, "the CPU path's results");
-    printf("contexts: %s, %d cycles of each kind, cuCtxGetId %s\n", name, cycles,
-           gm__cu.cuCtxGetId ? "present" : "absent (contexts known by address)");
+    printf("contexts: %s, %d cycles of each kind, cuCtxGetId %s%s\n", name, cycles,
+           gm__cu.cuCtxGetId ? "present" : "absent (contexts known by address)",
+           release ? ", gm_release_context before each end" : "");
     if (strcmp(only, "reset"))
         created_contexts(&cpu, &gpu, cycles);
     if (strcmp(only, "created"))

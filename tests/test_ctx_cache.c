@@ -1,22 +1,26 @@
 /* The kernel cache's bookkeeping of CUDA contexts (impl/functions.h), with
  * no GPU: the driver calls it makes are stand-ins over a table of pretend
  * contexts, so that contexts can be made, destroyed and made again at the
- * same address at will. Checks that an entry is found again, that a
- * destroyed context's entry (gone, or its address now another context's) is
- * taken over with its functions cleared, that live contexts keep theirs,
- * that a failing attribute query adds nothing, and the same through the
- * address key of drivers without cuCtxGetId.
+ * same address at will, each with its token (a byte of device memory) at an
+ * address the next context there gets again, as the driver does. Checks
+ * that an entry is found again, that a destroyed context's entry (its token
+ * freed, or its token's address another buffer's) is taken over with its
+ * functions cleared, that live contexts keep theirs (also when the token
+ * query fails), that failing attribute queries or token allocations add
+ * nothing, and the same through the address key of drivers without
+ * cuCtxGetId, where a context made at a destroyed one's address must not
+ * find its kernels.
  * Run alone: make build/test_ctx_cache && build/test_ctx_cache */
 #define GPUMAT_IMPLEMENTATION
 #include "gpumat.h"
 #include "check.h"
 
-/* Pretend contexts: an address (a slot of this array) and the id of the
- * context living there, 0 when it was destroyed. */
+/* Pretend contexts: an address (a slot of this array), the id of the
+ * context living there (0 when destroyed), the buffer id of its token (0:
+ * none allocated, or freed with the context). */
 static char addresses[8];
-static unsigned long long live_id[8], next_id = 1;
-static int attribute_error;
-
+static unsigned long long live_id[8], next_id = 1, token_id[8], next_buffer = 100;
+static int current, attribute_error, alloc_error, pointer_error;
 static gm__CUcontext at(int slot) { return &addresses[slot]; }
 
 static gm__CUcontext make_context(int slot)
@@ -24,6 +28,8 @@ static gm__CUcontext make_context(int slot)
     live_id[slot] = next_id++;
     return at(slot);
 }
+
+static void destroy(int slot) { live_id[slot] = token_id[slot] = 0; }
 
 static int slot_of(gm__CUcontext ctx) { return (int)((char*)ctx - addresses); }
 
@@ -54,6 +60,35 @@ static int fake_driver_version(int* v)
     return 0;
 }
 
+/* A context's token lives at the same address in each context made at
+ * that slot. */
+static int fake_alloc(gm__CUdeviceptr* ptr, size_t size)
+{
+    (void)size;
+    if (alloc_error)
+        return alloc_error;
+    token_id[current] = next_buffer++;
+    *ptr = (gm__CUdeviceptr)(0x1000 * (current + 1));
+    return 0;
+}
+
+static int fake_free(gm__CUdeviceptr ptr)
+{
+    token_id[ptr / 0x1000 - 1] = 0;
+    return 0;
+}
+
+static int fake_pointer_attribute(void* data, int attribute, gm__CUdeviceptr ptr)
+{
+    size_t slot = ptr / 0x1000 - 1;
+    if (pointer_error && slot != (size_t)current)
+        return pointer_error; /* fails for the other contexts' tokens */
+    if (attribute != GM__CU_POINTER_BUFFER_ID || ptr % 0x1000 || slot >= 8 || !token_id[slot])
+        return 1; /* CUDA_ERROR_INVALID_VALUE */
+    *(unsigned long long*)data = token_id[slot];
+    return 0;
+}
+
 static int fake_error_name(gm__CUresult rc, const char** name)
 {
     *name = rc == 999 ? "CUDA_ERROR_UNKNOWN" : "?";
@@ -69,19 +104,22 @@ static int entries(void)
     return n;
 }
 
-/* The entry gpumat keeps for the live context ctx (NULL on failure). */
+/* The entry gpumat keeps for the live context ctx, made current (NULL on
+ * failure). */
 static gm__ctx_cache* entry_of(gm__CUcontext ctx)
 {
     gm__ctx_cache* c = NULL;
     uint64_t key = 0;
+    current = slot_of(ctx);
     CHECK(gm__ctx_key(ctx, &key) == 0 && key != 0, "context %d has no key", slot_of(ctx));
-    return gm__ctx_cache_for("test", ctx, key, 0, &c) == GM_OK ? c : NULL;
+    return gm__ctx_cache_for("test", key, 0, &c) == GM_OK ? c : NULL;
 }
 
 static void lifecycle(const char* how)
 {
     gm__ctx_cache *a, *b, *again;
     gm__CUcontext first = make_context(0), second;
+    gm__CUdeviceptr user_buffer;
     int nodes;
     a = entry_of(first);
     CHECK(a && a->arch == 90 && a->sms == 132 && a->driver == 13000, "%s: an entry for sm_90", how);
@@ -91,56 +129,69 @@ static void lifecycle(const char* how)
     b = entry_of(second);
     CHECK(b && b != a, "%s: a second live context gets its own entry", how);
     CHECK(entry_of(first) == a && a->fns[3], "%s: the first keeps its entry and functions", how);
-    nodes = entries();
-    live_id[0] = 0; /* destroyed */
+    pointer_error = 999; /* the others' token queries fail: nothing is known, nothing freed */
     again = entry_of(make_context(2));
+    pointer_error = 0;
+    CHECK(again && again != a && again != b && entry_of(first) == a && a->fns[3] && entry_of(second) == b,
+          "%s: a failing token query frees no entry", how);
+    destroy(2);
+    nodes = entries();
+    destroy(0);
+    again = entry_of(make_context(3));
     CHECK(again && again != b && entries() == nodes && !again->fns[3] && (again == a || !a->key),
           "%s: a destroyed context's entry is freed and one taken over, functions cleared (%d entries, %d before)",
           how, entries(), nodes);
     CHECK(entry_of(second) == b && entries() == nodes, "%s: the live context keeps its entry", how);
-    live_id[2] = 0;
-    live_id[1] = 0;
+
+    /* made again at a destroyed one's address, its token at the old one's */
+    b->fns[3] = (gm__CUfunction)&addresses[7];
+    destroy(1);
+    make_context(1);
+    current = 1;
+    fake_alloc(&user_buffer, 64); /* the new context's first allocation, where the old token was */
+    again = entry_of(at(1));
+    CHECK(again && !again->fns[3] && entries() == nodes,
+          "%s: a context at a destroyed one's address finds no kernels of it (%d entries, %d before)", how, entries(),
+          nodes);
+    for (nodes = 0; nodes < 8; ++nodes)
+        destroy(nodes);
 }
 
 int main(void)
 {
-    gm__ctx_cache *c, *before;
-    gm__CUcontext reused;
     memset(&gm__cu, 0, sizeof gm__cu);
     gm__cu.cuCtxGetId = fake_get_id;
     gm__cu.cuCtxGetApiVersion = fake_api_version;
     gm__cu.cuDeviceGetAttribute = fake_attribute;
     gm__cu.cuDriverGetVersion = fake_driver_version;
+    gm__cu.cuMemAlloc = fake_alloc;
+    gm__cu.cuMemFree = fake_free;
+    gm__cu.cuPointerGetAttribute = fake_pointer_attribute;
     gm__cu.cuGetErrorName = fake_error_name;
 
     lifecycle("cuCtxGetId");
+    CHECK(entries() <= 3, "entries are taken over, not added: %d", entries());
 
-    /* a context made again at a destroyed one's address: a new id */
-    before = entry_of(make_context(3));
-    live_id[3] = 0;
-    reused = make_context(3);
-    c = entry_of(reused);
-    CHECK(c != NULL && c->key == live_id[3] + 1 && (c == before || !before->key), "a context at a destroyed one's address has its own "
-          "key, and the old entry is freed");
-    CHECK(entries() <= 2, "entries are taken over, not added: %d", entries());
-
-    /* the attribute queries fail: an error naming them, no entry */
+    /* the attribute queries or the token fail: an error naming them, no entry */
     {
-        int n = entries();
-        gm__ctx_cache* out = NULL;
-        uint64_t key;
-        gm_status s;
-        attribute_error = 999;
-        gm__ctx_key(make_context(4), &key);
-        s = gm__ctx_cache_for("test", at(4), key, 0, &out);
-        CHECK(s == GM_ERR_CUDA && strstr(gm_last_error(), "cuDeviceGetAttribute") && entries() == n,
-              "a failing cuDeviceGetAttribute: %s, %d entries", gm_last_error(), entries());
-        attribute_error = 0;
-        live_id[4] = 0;
+        int n = entries(), *error[] = {&attribute_error, &alloc_error}, k;
+        const char* name[] = {"cuDeviceGetAttribute", "cuMemAlloc"};
+        for (k = 0; k < 2; ++k) {
+            gm__ctx_cache* out = NULL;
+            uint64_t key;
+            gm_status s;
+            *error[k] = 999;
+            current = 4;
+            gm__ctx_key(make_context(4), &key);
+            s = gm__ctx_cache_for("test", key, 0, &out);
+            CHECK(s == GM_ERR_CUDA && strstr(gm_last_error(), name[k]) && entries() == n && !token_id[4],
+                  "a failing %s: %s, %d entries, token %llu", name[k], gm_last_error(), entries(), token_id[4]);
+            *error[k] = 0;
+            destroy(4);
+        }
     }
 
     /* drivers without cuCtxGetId: the address is the key */
-    live_id[3] = 0;
     gm__cu.cuCtxGetId = NULL;
     lifecycle("address");
     return t_summary("ctx_cache");

@@ -28,6 +28,7 @@ static struct {
 static int (*device_get)(gm__CUdevice*, int);
 static int (*ctx_create)(gm__CUcontext*, unsigned, gm__CUdevice);
 static int (*ctx_destroy)(gm__CUcontext);
+static int (*ctx_get_id)(gm__CUcontext, unsigned long long*); /* NULL before CUDA 12.0 */
 
 #define LOAD(h, to, symbol) (*(void**)&(to) = dlsym((h), (symbol))) != NULL
 
@@ -40,7 +41,7 @@ static int open_control(const char* path)
            LOAD(h, fault.arm, "gm_fault_arm") &&
            LOAD(h, fault.pending, "gm_fault_pending") && LOAD(cuda, device_get, "cuDeviceGet") &&
            LOAD(cuda, ctx_create, "cuCtxCreate_v2") &&
-           LOAD(cuda, ctx_destroy, "cuCtxDestroy_v2");
+           LOAD(cuda, ctx_destroy, "cuCtxDestroy_v2") && (LOAD(cuda, ctx_get_id, "cuCtxGetId") || 1);
 }
 
 /* The error a failing call gets: what the driver would say. */
@@ -69,11 +70,17 @@ static int entry(const char* symbol)
     return -1;
 }
 
+/* The contexts in which gpumat made a kernel cache entry, and so allocated
+ * the byte of device memory that tells it the context is gone
+ * (impl/functions.h); the context's destruction frees that. */
+static long tokens;
+
 static void held(long* out)
 {
     int p;
     for (p = 0; p < PAIRS; ++p)
         out[p] = fault.calls(entry(held_pairs[p][0]), 1) - fault.calls(entry(held_pairs[p][1]), 1);
+    out[0] -= tokens;
 }
 
 static int releases(const char* symbol)
@@ -83,6 +90,18 @@ static int releases(const char* symbol)
         if (!strcmp(symbol, held_pairs[p][1]))
             return 1;
     return !strcmp(symbol, "cuModuleUnload");
+}
+
+/* Whether gpumat made an entry for the live context ctx (the key as
+ * gm__ctx_key makes it; without cuCtxGetId an address is a destroyed
+ * context's too, until its token says otherwise). */
+static int holds_token(gm__CUcontext ctx)
+{
+    unsigned long long id = 0;
+    gm__ctx_cache* c = !ctx_get_id ? gm__find_cache((uintptr_t)ctx)
+                       : ctx_get_id(ctx, &id) == 0 ? gm__find_cache(id + 1)
+                                                   : NULL;
+    return c && (ctx_get_id || !gm__ctx_gone(c));
 }
 
 /* Operation i in a new context. */
@@ -95,6 +114,7 @@ static gm_status in_new_context(int i, unsigned char** bytes, size_t* size)
     if ((rc = device_get(&dev, 0)) != 0 || (rc = ctx_create(&ctx, 0, dev)) != 0)
         return gm__fail(GM_ERR_CUDA, "test_faults: making a context failed: %d", rc);
     s = op_run_one(i, GM_DEVICE, NULL, bytes, size);
+    tokens += holds_token(ctx);
     ctx_destroy(ctx);
     return s;
 }
@@ -175,7 +195,7 @@ int main(int argc, char** argv)
         return t_summary("faults");
     }
     t_seed_from_env("faults");
-    CHECK(op_init(61, 37), "no memory for two 61x37 frames");
+    CHECK(op_init(61, 37, 1), "no memory for two 61x37 frames");
     for (i = 0; i < OPS; ++i) {
         int n;
         if ((s = op_run_one(i, GM_HOST, NULL, &expect, &expect_size)) != GM_OK) {

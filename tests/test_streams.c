@@ -70,7 +70,7 @@ int main(void)
         return t_summary("streams");
     }
     t_seed_from_env("streams");
-    CHECK(op_init(61, 37), "no memory for two 61x37 frames");
+    CHECK(op_init(61, 37, 1), "no memory for two 61x37 frames");
     for (i = 0; i < OPS; ++i)
         CHECK(op_run_one(i, GM_HOST, NULL, &expect[i], &expect_size[i]) == GM_OK, "%s on the CPU path: %s",
               every_op[i].name, gm_last_error());

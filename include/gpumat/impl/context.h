@@ -12,9 +12,12 @@
 /* A context's identity in *key: the driver's id (+ 1, so that 0 stays
  * free), which a context created again does not share even at the same
  * address (the driver often reuses it) or when a primary context is reset.
- * Drivers before CUDA 12.0 lack cuCtxGetId: the address stands in, and a
- * context created where a destroyed one was is taken for it. Returns the
- * driver's status (GM__CU_GONE: ctx is destroyed), *key 0 unless 0. */
+ * Drivers before CUDA 12.0 lack cuCtxGetId: the address stands in, which a
+ * context created where a destroyed one was shares (the kernel cache tells
+ * them apart: functions.h). ctx must be a handle the driver still keeps (a
+ * current context, a primary one): on a destroyed context's freed handle
+ * the driver may crash. Returns the driver's status (GM__CU_GONE: ctx is
+ * destroyed), *key 0 unless 0. */
 static int gm__ctx_key(gm__CUcontext ctx, uint64_t* key)
 {
     unsigned long long id = 0;
@@ -23,6 +26,9 @@ static int gm__ctx_key(gm__CUcontext ctx, uint64_t* key)
     *key = rc != 0 ? 0 : gm__cu.cuCtxGetId ? (uint64_t)id + 1 : (uint64_t)(uintptr_t)ctx;
     return rc;
 }
+
+/* The driver call gm__ctx_key makes, for messages. */
+static const char* gm__ctx_key_call(void) { return gm__cu.cuCtxGetId ? "cuCtxGetId" : "cuCtxGetApiVersion"; }
 
 /* The context gpumat works in: the one current on this thread, else device's
  * primary context (made current), as the CUDA runtime does. A current
@@ -41,7 +47,7 @@ static gm_status gm__context_key(const char* fn, int device, gm__CUcontext* ctx,
     if ((rc = gm__cu.cuCtxGetCurrent(&cur)) != 0)
         return gm__cuda_fail(fn, "cuCtxGetCurrent", rc);
     if (cur && (rc = gm__ctx_key(cur, &k)) != 0 && !GM__CU_GONE(rc))
-        return gm__cuda_fail(fn, gm__cu.cuCtxGetId ? "cuCtxGetId" : "cuCtxGetApiVersion", rc);
+        return gm__cuda_fail(fn, gm__ctx_key_call(), rc);
     if (!k) {
         if ((rc = gm__cu.cuDeviceGetCount(&count)) != 0)
             return gm__cuda_fail(fn, "cuDeviceGetCount", rc);
@@ -56,7 +62,7 @@ static gm_status gm__context_key(const char* fn, int device, gm__CUcontext* ctx,
         if ((rc = gm__cu.cuCtxSetCurrent(cur)) != 0)
             return gm__cuda_fail(fn, "cuCtxSetCurrent", rc);
         if ((rc = gm__ctx_key(cur, &k)) != 0)
-            return gm__cuda_fail(fn, gm__cu.cuCtxGetId ? "cuCtxGetId" : "cuCtxGetApiVersion", rc);
+            return gm__cuda_fail(fn, gm__ctx_key_call(), rc);
     }
     if ((rc = gm__cu.cuCtxGetDevice(&dev)) != 0)
         return gm__cuda_fail(fn, "cuCtxGetDevice", rc);

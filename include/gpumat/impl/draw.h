@@ -63,7 +63,7 @@ typedef struct gm__overlay_visible {
 struct gm_overlay {
     gm__overlay_slot slot[2];
     int turn;
-    gm__CUcontext ctx;           /* the slots' context: the first draw's */
+    uint64_t ctx_key;            /* the slots' context (gm__ctx_key): the first draw's */
     gm__overlay_visible* seen;   /* the draw's visible sprites */
     size_t seen_size;
     int* per_tile;               /* sprites over each frame tile; all 0 between draws */
@@ -303,6 +303,7 @@ static gm_status gm__overlay_device(const char* fn, gm_overlay* o, gm_mat* frame
     gm__overlay_slot* sl = &o->slot[o->turn];
     gm__overlay_staging job;
     gm__CUcontext ctx;
+    uint64_t key;
     gm__sprite_entry* entries;
     gm__overlay_tile* tiles;
     gm__overlay_visible* seen;
@@ -316,9 +317,9 @@ static gm_status gm__overlay_device(const char* fn, gm_overlay* o, gm_mat* frame
     int dev, rc, i, nseen = 0, *per_tile, *order;
     unsigned char* staged;
     gm_status s;
-    if ((s = gm__context(fn, (int)frame->device, &ctx, &dev)) != GM_OK)
+    if ((s = gm__context_key(fn, (int)frame->device, &ctx, &dev, &key)) != GM_OK)
         return s;
-    if (o->ctx && o->ctx != ctx)
+    if (o->ctx_key && o->ctx_key != key)
         return gm__fail(GM_ERR_LOCATION, "%s: overlay holds buffers of another CUDA context (one overlay a context)",
                         fn);
     if ((s = gm__overlay_reserve(fn, (void**)&o->seen, &o->seen_size, (size_t)count * sizeof *seen)) != GM_OK ||
@@ -362,7 +363,7 @@ static gm_status gm__overlay_device(const char* fn, gm_overlay* o, gm_mat* frame
         s = gm__cuda_fail(fn, "cuEventCreate", rc);
     }
     if (s == GM_OK)
-        o->ctx = ctx;
+        o->ctx_key = key;
     if (s == GM_OK)
         s = gm__overlay_grow(fn, sl, total);
     if (s != GM_OK) {

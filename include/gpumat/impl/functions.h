@@ -15,7 +15,12 @@
 typedef struct gm__ctx_cache {
     struct gm__ctx_cache* next;
     uint64_t key; /* gm__ctx_key of its context; 0: free. Published last (release): readers match on it */
-    gm__CUcontext ctx;
+    /* A byte of device memory in its context and the driver's buffer id for it. The
+       driver frees it with the context, after which its address is unknown
+       or another buffer's: how gpumat tells a context is gone without
+       handing the driver a dead handle (cuCtxGetId on one crashed). */
+    gm__CUdeviceptr token;
+    unsigned long long token_id;
     int arch, sms;
     gm__CUfunction fns[GM__KERNEL_COUNT];
     unsigned char waits[GM__KERNEL_COUNT]; /* fns[i] was built for sm_90+, so it starts with griddepcontrol.wait */
@@ -42,13 +47,27 @@ static gm__ctx_cache* gm__find_cache(uint64_t key)
     return NULL;
 }
 
-/* The cache entry of the live context ctx (key: gm__ctx_key(ctx)), made on
- * its first use. */
-static gm_status gm__ctx_cache_for(const char* fn, gm__CUcontext ctx, uint64_t key, int dev, gm__ctx_cache** out)
+/* Whether c's context is destroyed: its token freed (the driver does not
+ * know the address) or the address another buffer's. A query failing
+ * otherwise says nothing, and the entry is kept. */
+static int gm__ctx_gone(const gm__ctx_cache* c)
 {
-    gm__ctx_cache *c = gm__find_cache(key), *free_entry = NULL;
+    unsigned long long id = 0;
+    int rc = gm__cu.cuPointerGetAttribute(&id, GM__CU_POINTER_BUFFER_ID, c->token);
+    return rc == 1 /* CUDA_ERROR_INVALID_VALUE */ || (rc == 0 && id != c->token_id);
+}
+
+/* The cache entry of the live current context (key: its gm__ctx_key), made
+ * on its first use, when the entries of destroyed contexts are freed. Without
+ * cuCtxGetId the key is the context's address, which a context made where a
+ * destroyed one was shares: its entry's token tells them apart. */
+static gm_status gm__ctx_cache_for(const char* fn, uint64_t key, int dev, gm__ctx_cache** out)
+{
+    gm__ctx_cache *c = gm__find_cache(key), *free_entry = NULL, *found = NULL;
+    gm__CUdeviceptr token = 0;
+    unsigned long long token_id = 0;
     int major = 0, minor = 0, sms = 0, driver = 0, rc;
-    if (c) {
+    if (c && (gm__cu.cuCtxGetId || !gm__ctx_gone(c))) {
         *out = c;
         return GM_OK;
     }
@@ -60,21 +79,29 @@ static gm_status gm__ctx_cache_for(const char* fn, gm__CUcontext ctx, uint64_t k
     if ((rc = gm__cu.cuDriverGetVersion(&driver)) != 0)
         return gm__cuda_fail(fn, "cuDriverGetVersion", rc);
     pthread_mutex_lock(&gm__cache_lock);
-    if ((c = gm__find_cache(key)) != NULL) {
-        pthread_mutex_unlock(&gm__cache_lock);
-        *out = c;
-        return GM_OK;
-    }
     for (c = gm__caches; c; c = c->next) {
-        uint64_t now = 0;
-        int probe = c->key ? gm__ctx_key(c->ctx, &now) : 0;
-        if (c->key && (GM__CU_GONE(probe) || (probe == 0 && now != c->key)))
-            __atomic_store_n(&c->key, 0, __ATOMIC_RELEASE); /* its context is gone (its address may be another's) */
+        if (c->key && gm__ctx_gone(c))
+            __atomic_store_n(&c->key, 0, __ATOMIC_RELEASE);
+        if (c->key == key)
+            found = c;
         if (!c->key)
             free_entry = c;
     }
+    if (found) {
+        pthread_mutex_unlock(&gm__cache_lock);
+        *out = found;
+        return GM_OK;
+    }
+    if ((rc = gm__cu.cuMemAlloc(&token, 1)) != 0 ||
+        (rc = gm__cu.cuPointerGetAttribute(&token_id, GM__CU_POINTER_BUFFER_ID, token)) != 0) {
+        if (token)
+            gm__cu.cuMemFree(token);
+        pthread_mutex_unlock(&gm__cache_lock);
+        return gm__cuda_fail(fn, token ? "cuPointerGetAttribute" : "cuMemAlloc", rc);
+    }
     if (!(c = free_entry)) {
         if (!(c = (gm__ctx_cache*)GM_MALLOC(sizeof *c))) {
+            gm__cu.cuMemFree(token);
             pthread_mutex_unlock(&gm__cache_lock);
             return gm__fail(GM_ERR_NO_MEMORY, "%s: no memory for the kernel cache", fn);
         }
@@ -82,8 +109,9 @@ static gm_status gm__ctx_cache_for(const char* fn, gm__CUcontext ctx, uint64_t k
         c->key = 0;
     }
     /* all but next and key: readers may be loading them */
-    memset((char*)c + offsetof(gm__ctx_cache, ctx), 0, sizeof *c - offsetof(gm__ctx_cache, ctx));
-    c->ctx = ctx;
+    memset((char*)c + offsetof(gm__ctx_cache, token), 0, sizeof *c - offsetof(gm__ctx_cache, token));
+    c->token = token;
+    c->token_id = token_id;
     c->arch = major * 10 + minor;
     c->sms = sms;
     c->driver = driver;
@@ -92,6 +120,53 @@ static gm_status gm__ctx_cache_for(const char* fn, gm__CUcontext ctx, uint64_t k
     __atomic_store_n(&c->key, key, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&gm__cache_lock);
     *out = c;
+    return GM_OK;
+}
+
+/* Loads kernel into the current context, whose entry is cache (key), and
+ * publishes it there in *f. Published only while cache is still the
+ * context's: another thread may have destroyed the context meanwhile and a
+ * new context taken the entry over. */
+static gm_status gm__load(const char* fn, int kernel, gm__ctx_cache* cache, uint64_t key, gm__CUfunction* f)
+{
+    gm__CUmodule mod = 0;
+    gm__CUfunction many = 0;
+    const void* image = NULL;
+    char* owned = NULL;
+    size_t size = 0;
+    int rc, ptx = 0, blocks = 0;
+    double t0;
+    gm_status s = gm__image(fn, kernel, cache->arch, &image, &size, &owned);
+    GM_TRACE(GM_TRACE_LOAD, kernel);
+    t0 = gm__now_ms();
+    if (s == GM_OK && (rc = gm__cu.cuModuleLoadData(&mod, image)) != 0)
+        s = gm__cuda_fail(fn, "cuModuleLoadData", rc);
+    if (s == GM_OK && (rc = gm__cu.cuModuleGetFunction(f, mod, gm__kernels[kernel].name)) != 0) {
+        s = gm__cuda_fail(fn, "cuModuleGetFunction", rc);
+        gm__cu.cuModuleUnload(mod); /* loaded, but of no use */
+    }
+    GM_FREE(owned);
+    if (s != GM_OK)
+        return s;
+    gm__cu.cuFuncGetAttribute(&ptx, GM__CU_FUNC_ATTRIBUTE_PTX_VERSION, *f);
+    if (gm__cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, *f, 32 * GM__BLOCK_WARPS, 0) != 0)
+        blocks = 0; /* unknown */
+    if (gm__kernels[kernel].family == GM__FAMILY_PREP && cache->driver >= 12010) {
+        char name[128];
+        snprintf(name, sizeof name, "%s_many", gm__kernels[kernel].name);
+        if (gm__cu.cuModuleGetFunction(&many, mod, name) != 0)
+            many = 0;
+    }
+    gm__jit_log(GM_JIT_LOAD, gm__kernels[kernel].name, gm__now_ms() - t0, "sm_%d, %zu bytes", cache->arch, size);
+    gm__record(gm__kernels[kernel].name);
+    pthread_mutex_lock(&gm__cache_lock);
+    if (cache->key == key) {
+        cache->waits[kernel] = ptx >= 90;
+        cache->wave[kernel] = blocks * GM__BLOCK_WARPS * cache->sms;
+        cache->many[kernel] = many;
+        __atomic_store_n(&cache->fns[kernel], *f, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&gm__cache_lock);
     return GM_OK;
 }
 
@@ -111,66 +186,30 @@ static gm_status gm__function(const char* fn, int kernel, int device, int many, 
     uint64_t key;
     gm__ctx_cache* cache = NULL; /* gcc -O1 cannot see gm__ctx_cache_for set it */
     gm__CUfunction f = 0;
-    gm__CUmodule mod = 0;
     pthread_mutex_t* lock;
-    const void* image = NULL;
-    char* owned = NULL;
-    size_t size = 0;
-    double t0;
-    int dev, rc;
+    int dev;
     gm_status s = gm__context_key(fn, device, &ctx, &dev, &key);
     if (s != GM_OK)
         return s;
     if (dev != device)
         return gm__fail(GM_ERR_LOCATION, "%s: the images are on device %d but the current context is on device %d",
                         fn, device, dev);
-    if ((s = gm__ctx_cache_for(fn, ctx, key, dev, &cache)) != GM_OK)
+    if ((s = gm__ctx_cache_for(fn, key, dev, &cache)) != GM_OK)
         return s;
     f = __atomic_load_n(&cache->fns[kernel], __ATOMIC_ACQUIRE);
-    if (f) {
-        *out = many ? cache->many[kernel] : f;
-        if (waits)
-            *waits = cache->waits[kernel];
-        if (wave)
-            *wave = cache->wave[kernel];
-        return GM_OK;
-    }
-    lock = &gm__compile_locks[kernel % 16]; /* a stripe: racers on one kernel meet, others rarely wait */
-    pthread_mutex_lock(lock);
-    f = cache->fns[kernel];
     if (!f) {
-        s = gm__image(fn, kernel, cache->arch, &image, &size, &owned);
-        GM_TRACE(GM_TRACE_LOAD, kernel);
-        t0 = gm__now_ms();
-        if (s == GM_OK && (rc = gm__cu.cuModuleLoadData(&mod, image)) != 0)
-            s = gm__cuda_fail(fn, "cuModuleLoadData", rc);
-        if (s == GM_OK && (rc = gm__cu.cuModuleGetFunction(&f, mod, gm__kernels[kernel].name)) != 0) {
-            s = gm__cuda_fail(fn, "cuModuleGetFunction", rc);
-            gm__cu.cuModuleUnload(mod); /* loaded, but of no use */
-        }
-        GM_FREE(owned);
-        if (s == GM_OK) {
-            int ptx = 0, blocks = 0;
-            gm__cu.cuFuncGetAttribute(&ptx, GM__CU_FUNC_ATTRIBUTE_PTX_VERSION, f);
-            cache->waits[kernel] = ptx >= 90;
-            if (gm__cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, 32 * GM__BLOCK_WARPS, 0) == 0)
-                cache->wave[kernel] = blocks * GM__BLOCK_WARPS * cache->sms;
-            if (gm__kernels[kernel].family == GM__FAMILY_PREP && cache->driver >= 12010) {
-                char name[128];
-                snprintf(name, sizeof name, "%s_many", gm__kernels[kernel].name);
-                if (gm__cu.cuModuleGetFunction(&cache->many[kernel], mod, name) != 0)
-                    cache->many[kernel] = 0;
-            }
-            gm__jit_log(GM_JIT_LOAD, gm__kernels[kernel].name, gm__now_ms() - t0, "sm_%d, %zu bytes", cache->arch, size);
-            gm__record(gm__kernels[kernel].name);
-            __atomic_store_n(&cache->fns[kernel], f, __ATOMIC_RELEASE);
-        }
+        lock = &gm__compile_locks[kernel % 16]; /* a stripe: racers on one kernel meet, others rarely wait */
+        pthread_mutex_lock(lock);
+        if (!(f = cache->fns[kernel]))
+            s = gm__load(fn, kernel, cache, key, &f);
+        pthread_mutex_unlock(lock);
     }
-    pthread_mutex_unlock(lock);
-    *out = many && f ? cache->many[kernel] : f;
+    if (s != GM_OK)
+        return s;
+    *out = many ? cache->many[kernel] : f;
     if (waits)
         *waits = cache->waits[kernel];
     if (wave)
         *wave = cache->wave[kernel];
-    return s;
+    return GM_OK;
 }

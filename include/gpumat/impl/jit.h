@@ -187,6 +187,33 @@ GM_API gm_status gm_warmup(const int* kernels, int count, int device)
     return GM_OK;
 }
 
+GM_API gm_status gm_release_context(void)
+{
+    static const char fn[] = "gm_release_context";
+    gm__CUcontext cur = 0;
+    gm__ctx_cache* c;
+    uint64_t key = 0;
+    int rc;
+    gm_status s = gm__driver_ready(fn);
+    if (s != GM_OK)
+        return s;
+    if ((rc = gm__cu.cuCtxGetCurrent(&cur)) != 0)
+        return gm__cuda_fail(fn, "cuCtxGetCurrent", rc);
+    if (!cur || GM__CU_GONE(rc = gm__ctx_key(cur, &key)))
+        return GM_OK; /* no context, or one already gone: nothing of it is left */
+    if (rc != 0)
+        return gm__cuda_fail(fn, gm__ctx_key_call(), rc);
+    pthread_mutex_lock(&gm__cache_lock);
+    for (c = gm__caches; c; c = c->next)
+        if (c->key == key && (gm__cu.cuCtxGetId || !gm__ctx_gone(c))) {
+            __atomic_store_n(&c->key, 0, __ATOMIC_RELEASE);
+            rc = gm__cu.cuMemFree(c->token);
+            break;
+        }
+    pthread_mutex_unlock(&gm__cache_lock);
+    return rc != 0 ? gm__cuda_fail(fn, "cuMemFree", rc) : GM_OK;
+}
+
 GM_API gm_status gm_cache_dir(char* path, size_t size)
 {
     char folder[GM__CACHE_PATH];
