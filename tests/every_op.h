@@ -26,6 +26,8 @@ static int op_init(int64_t w, int64_t h, int batch)
 {
     size_t k, n = (size_t)(w * h * 3 * batch);
     int f;
+    if (batch < 1 || batch > 4)
+        return 0;
     op_w = w, op_h = h, op_batch = batch;
     for (f = 0; f < 2; ++f) {
         free(op_frame[f]);

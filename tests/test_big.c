@@ -1,7 +1,7 @@
 /* Images over 2^31 bytes and a batch over 2^32 (issue 16): every operation
  * family (tests/every_op.h) on 26800x26800 u8 BGR frames (2,154,720,000
  * bytes each; the f32 results 8.6 GB), then on batches of three 21900x21900
- * frames (4,316,049,000 bytes; the f32 results 17.3 GB), their rectangles
+ * frames (4,316,490,000 bytes; the f32 results 17.3 GB), their rectangles
  * at the frames' far corner, in the batch's last frame for operations on
  * one image, on the GPU and on the CPU path, byte for byte the same. Needs
  * about 50 GB of host memory and 25 GB on the GPU; what does not fit prints

@@ -86,15 +86,24 @@ static int cache_entries(void)
 
 static int release; /* gm_release_context before a context ends */
 
-/* With release, gm_release_context, which must leave no entry. */
+/* With release, gm_release_context, which must leave no entry and free
+ * the entry's token (the driver no longer knows its address). */
 static void maybe_release(const char* what, int cycle)
 {
+    gm__ctx_cache* c;
+    gm__CUdeviceptr token = 0;
+    unsigned long long id;
     gm_status s;
-    if (release) {
-        s = gm_release_context();
-        CHECK(s == GM_OK && cache_entries() == 0, "%s, cycle %d: gm_release_context: %s, %d entries left", what,
-              cycle, s == GM_OK ? "ok" : gm_last_error(), cache_entries());
-    }
+    if (!release)
+        return;
+    for (c = gm__caches; c; c = c->next)
+        if (c->key)
+            token = c->token;
+    s = gm_release_context();
+    CHECK(s == GM_OK && cache_entries() == 0 && token &&
+              gm__cu.cuPointerGetAttribute(&id, GM__CU_POINTER_BUFFER_ID, token) == 1,
+          "%s, cycle %d: gm_release_context: %s, %d entries left, token %s", what, cycle,
+          s == GM_OK ? "ok" : gm_last_error(), cache_entries(), token ? "not freed" : "none");
 }
 
 static size_t heap_in_use(void) { return mallinfo2().uordblks; }

@@ -6,10 +6,11 @@
  * that an entry is found again, that a destroyed context's entry (its token
  * freed, or its token's address another buffer's) is taken over with its
  * functions cleared, that live contexts keep theirs (also when the token
- * query fails), that failing attribute queries or token allocations add
- * nothing, and the same through the address key of drivers without
- * cuCtxGetId, where a context made at a destroyed one's address must not
- * find its kernels.
+ * query fails), that a failing attribute query adds nothing, that a
+ * failing token allocation or query leaves a context cached without one,
+ * and the same through the address key of drivers without cuCtxGetId, where
+ * a context made at a destroyed one's address must not find its kernels,
+ * nor a context whose token says nothing its own.
  * Run alone: make build/test_ctx_cache && build/test_ctx_cache */
 #define GPUMAT_IMPLEMENTATION
 #include "gpumat.h"
@@ -81,8 +82,8 @@ static int fake_free(gm__CUdeviceptr ptr)
 static int fake_pointer_attribute(void* data, int attribute, gm__CUdeviceptr ptr)
 {
     size_t slot = ptr / 0x1000 - 1;
-    if (pointer_error && slot != (size_t)current)
-        return pointer_error; /* fails for the other contexts' tokens */
+    if (pointer_error)
+        return pointer_error;
     if (attribute != GM__CU_POINTER_BUFFER_ID || ptr % 0x1000 || slot >= 8 || !token_id[slot])
         return 1; /* CUDA_ERROR_INVALID_VALUE */
     *(unsigned long long*)data = token_id[slot];
@@ -110,9 +111,14 @@ static gm__ctx_cache* entry_of(gm__CUcontext ctx)
 {
     gm__ctx_cache* c = NULL;
     uint64_t key = 0;
+    unsigned long long made = 0;
     current = slot_of(ctx);
     CHECK(gm__ctx_key(ctx, &key) == 0 && key != 0, "context %d has no key", slot_of(ctx));
-    return gm__ctx_cache_for("test", key, 0, &c) == GM_OK ? c : NULL;
+    if (gm__ctx_cache_for("test", key, 0, &c, &made) != GM_OK)
+        return NULL;
+    CHECK(made == c->made && made != 0, "context %d: its entry's making %llu, told %llu", slot_of(ctx), c->made,
+          made);
+    return c;
 }
 
 static void lifecycle(const char* how)
@@ -129,8 +135,10 @@ static void lifecycle(const char* how)
     b = entry_of(second);
     CHECK(b && b != a, "%s: a second live context gets its own entry", how);
     CHECK(entry_of(first) == a && a->fns[3], "%s: the first keeps its entry and functions", how);
-    pointer_error = 999; /* the others' token queries fail: nothing is known, nothing freed */
+    pointer_error = 999; /* token queries fail: nothing is known, nothing freed */
     again = entry_of(make_context(2));
+    CHECK(again && !again->token && !token_id[2], "%s: without its token's id a context is cached without a token",
+          how);
     pointer_error = 0;
     CHECK(again && again != a && again != b && entry_of(first) == a && a->fns[3] && entry_of(second) == b,
           "%s: a failing token query frees no entry", how);
@@ -153,6 +161,14 @@ static void lifecycle(const char* how)
     CHECK(again && !again->fns[3] && entries() == nodes,
           "%s: a context at a destroyed one's address finds no kernels of it (%d entries, %d before)", how, entries(),
           nodes);
+
+    /* its own token's query failing: only the driver's id still tells the entry is its */
+    again->fns[3] = (gm__CUfunction)&addresses[7];
+    pointer_error = 999;
+    b = entry_of(at(1));
+    pointer_error = 0;
+    CHECK(b && (gm__cu.cuCtxGetId ? b == again && b->fns[3] : !b->fns[3]),
+          "%s: an entry whose token says nothing is %s", how, gm__cu.cuCtxGetId ? "kept" : "not trusted");
     for (nodes = 0; nodes < 8; ++nodes)
         destroy(nodes);
 }
@@ -172,23 +188,26 @@ int main(void)
     lifecycle("cuCtxGetId");
     CHECK(entries() <= 3, "entries are taken over, not added: %d", entries());
 
-    /* the attribute queries or the token fail: an error naming them, no entry */
+    /* the attribute queries fail: an error naming them, no entry */
     {
-        int n = entries(), *error[] = {&attribute_error, &alloc_error}, k;
-        const char* name[] = {"cuDeviceGetAttribute", "cuMemAlloc"};
-        for (k = 0; k < 2; ++k) {
-            gm__ctx_cache* out = NULL;
-            uint64_t key;
-            gm_status s;
-            *error[k] = 999;
-            current = 4;
-            gm__ctx_key(make_context(4), &key);
-            s = gm__ctx_cache_for("test", key, 0, &out);
-            CHECK(s == GM_ERR_CUDA && strstr(gm_last_error(), name[k]) && entries() == n && !token_id[4],
-                  "a failing %s: %s, %d entries, token %llu", name[k], gm_last_error(), entries(), token_id[4]);
-            *error[k] = 0;
-            destroy(4);
-        }
+        int n = entries();
+        gm__ctx_cache* out = NULL;
+        uint64_t key;
+        unsigned long long made;
+        gm_status s;
+        attribute_error = 999;
+        current = 4;
+        gm__ctx_key(make_context(4), &key);
+        s = gm__ctx_cache_for("test", key, 0, &out, &made);
+        CHECK(s == GM_ERR_CUDA && strstr(gm_last_error(), "cuDeviceGetAttribute") && entries() == n && !token_id[4],
+              "a failing cuDeviceGetAttribute: %s, %d entries, token %llu", gm_last_error(), entries(), token_id[4]);
+        attribute_error = 0;
+        /* the token's allocation fails (a full GPU): cached without one */
+        alloc_error = 2;
+        out = entry_of(at(4));
+        CHECK(out && !out->token, "a failing cuMemAlloc: an entry without a token");
+        alloc_error = 0;
+        destroy(4);
     }
 
     /* drivers without cuCtxGetId: the address is the key */

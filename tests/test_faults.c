@@ -29,6 +29,7 @@ static int (*device_get)(gm__CUdevice*, int);
 static int (*ctx_create)(gm__CUcontext*, unsigned, gm__CUdevice);
 static int (*ctx_destroy)(gm__CUcontext);
 static int (*ctx_get_id)(gm__CUcontext, unsigned long long*); /* NULL before CUDA 12.0 */
+static int (*pointer_attribute)(void*, int, gm__CUdeviceptr);
 
 #define LOAD(h, to, symbol) (*(void**)&(to) = dlsym((h), (symbol))) != NULL
 
@@ -41,7 +42,8 @@ static int open_control(const char* path)
            LOAD(h, fault.arm, "gm_fault_arm") &&
            LOAD(h, fault.pending, "gm_fault_pending") && LOAD(cuda, device_get, "cuDeviceGet") &&
            LOAD(cuda, ctx_create, "cuCtxCreate_v2") &&
-           LOAD(cuda, ctx_destroy, "cuCtxDestroy_v2") && (LOAD(cuda, ctx_get_id, "cuCtxGetId") || 1);
+           LOAD(cuda, ctx_destroy, "cuCtxDestroy_v2") &&
+           LOAD(cuda, pointer_attribute, "cuPointerGetAttribute") && (LOAD(cuda, ctx_get_id, "cuCtxGetId") || 1);
 }
 
 /* The error a failing call gets: what the driver would say. */
@@ -92,16 +94,18 @@ static int releases(const char* symbol)
     return !strcmp(symbol, "cuModuleUnload");
 }
 
-/* Whether gpumat made an entry for the live context ctx (the key as
- * gm__ctx_key makes it; without cuCtxGetId an address is a destroyed
- * context's too, until its token says otherwise). */
+/* Whether gpumat holds a token in the live context ctx: an entry for it
+ * (the key as gm__ctx_key makes it; without cuCtxGetId an address is a
+ * destroyed context's too, until the token's id says otherwise) with a
+ * token, asked of the real driver so that no armed fault is spent here. */
 static int holds_token(gm__CUcontext ctx)
 {
     unsigned long long id = 0;
     gm__ctx_cache* c = !ctx_get_id ? gm__find_cache((uintptr_t)ctx)
                        : ctx_get_id(ctx, &id) == 0 ? gm__find_cache(id + 1)
                                                    : NULL;
-    return c && (ctx_get_id || !gm__ctx_gone(c));
+    return c && c->token &&
+           (ctx_get_id || (pointer_attribute(&id, GM__CU_POINTER_BUFFER_ID, c->token) == 0 && id == c->token_id));
 }
 
 /* Operation i in a new context. */

@@ -96,14 +96,14 @@ typedef enum gm_trace_event {
  * gm_warmup compiles the kernels it is given again. */
 GM_API gm_status gm_warmup(const int* kernels, int count, int device);
 
-/* Forgets the current CUDA context: its kernels (they load again on the
- * next use) and the byte of device memory gpumat keeps in each context it
- * works in, by which it learns that the context is gone. Call it before
- * destroying or resetting a context where a leak checker watches
+/* Forgets the current CUDA context: unloads its kernels (they load again
+ * on the next use) and frees the byte of device memory gpumat keeps in each
+ * context it works in, by which it learns that the context is gone. Call it
+ * before destroying or resetting a context where a leak checker watches
  * (compute-sanitizer --leak-check full lists that byte otherwise; the
- * context's end frees it either way), with no other thread using gpumat in
- * that context. No current context, or a destroyed one: GM_OK, nothing
- * done. */
+ * context's end frees both either way), with no other thread using gpumat
+ * in that context. No current context, or a destroyed one: GM_OK, nothing
+ * done. No driver or device: that failure. */
 GM_API gm_status gm_release_context(void);
 
 /* The kernels of the catalogue (include/gpumat/gen/kernels.h), for tools

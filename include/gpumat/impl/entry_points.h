@@ -46,6 +46,8 @@ enum { GM__OPTIONAL, GM__REQUIRED };
       (size_t, gm__memcpy_batch_op*, size_t*, unsigned long long, gm_stream))                                          \
     /* drivers before CUDA 12.0 lack it: a context is then known by its address (impl/context.h) */                    \
     X(T, cuCtxGetId, cuCtxGetId, GM__OPTIONAL, int, (gm__CUcontext, unsigned long long*))                              \
+    /* drivers before CUDA 11.0 lack it: gm_release_context then leaves the modules loaded */                          \
+    X(T, cuFuncGetModule, cuFuncGetModule, GM__OPTIONAL, int, (gm__CUmodule*, gm__CUfunction))                         \
     /* drivers before CUDA 11.8 lack it: launches then go without the attribute */                                     \
     X(T, cuLaunchKernelEx, cuLaunchKernelEx, GM__OPTIONAL, int,                                                        \
       (const gm__launch_config*, gm__CUfunction, void**, void**))

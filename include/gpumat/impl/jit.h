@@ -191,9 +191,10 @@ GM_API gm_status gm_release_context(void)
 {
     static const char fn[] = "gm_release_context";
     gm__CUcontext cur = 0;
+    gm__CUmodule mod;
     gm__ctx_cache* c;
     uint64_t key = 0;
-    int rc;
+    int rc, i;
     gm_status s = gm__driver_ready(fn);
     if (s != GM_OK)
         return s;
@@ -205,13 +206,17 @@ GM_API gm_status gm_release_context(void)
         return gm__cuda_fail(fn, gm__ctx_key_call(), rc);
     pthread_mutex_lock(&gm__cache_lock);
     for (c = gm__caches; c; c = c->next)
-        if (c->key == key && (gm__cu.cuCtxGetId || !gm__ctx_gone(c))) {
+        if (c->key == key && (gm__cu.cuCtxGetId || !c->token || gm__ctx_state(c) == GM__CTX_ALIVE)) {
             __atomic_store_n(&c->key, 0, __ATOMIC_RELEASE);
-            rc = gm__cu.cuMemFree(c->token);
+            for (i = 0; i < GM__KERNEL_COUNT && gm__cu.cuFuncGetModule; ++i) /* a module a kernel */
+                if (c->fns[i] && gm__cu.cuFuncGetModule(&mod, c->fns[i]) == 0)
+                    gm__cu.cuModuleUnload(mod);
+            if (c->token && (rc = gm__cu.cuMemFree(c->token)) != 0)
+                s = gm__cuda_fail(fn, "cuMemFree", rc);
             break;
         }
     pthread_mutex_unlock(&gm__cache_lock);
-    return rc != 0 ? gm__cuda_fail(fn, "cuMemFree", rc) : GM_OK;
+    return s;
 }
 
 GM_API gm_status gm_cache_dir(char* path, size_t size)
