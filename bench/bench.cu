@@ -1194,9 +1194,10 @@ void prep_one(const char* op, int fw, int fh, int frames, const std::vector<gm_r
     }
 }
 
-// The issue's cases: a YOLO letterbox of a 1080p frame (f32, f16), 32
-// frames in one call, 64 regions of different sizes of one 4K frame into a
-// 224x224 classifier batch.
+// The issue's cases: a YOLO letterbox of a 1080p frame (f32, f16; a
+// factor of 3, one tap: the point path), and of 1366x768 (no whole factor:
+// the tile path), 32 frames in one call, 64 regions of different sizes of
+// one 4K frame into a 224x224 classifier batch.
 void prep_section()
 {
     gm_prep yolo;
@@ -1209,6 +1210,8 @@ void prep_section()
     }
     std::vector<gm_rect> one(1, gm_rect{0, 0, 1920, 1080}), frames32(32, gm_rect{0, 0, 1920, 1080});
     prep_one("prep_letterbox_u8_f32", 1920, 1080, 1, one, 640, 640, GM_F32, yolo);
+    prep_one("prep_letterbox_u8_f32", 1366, 768, 1, std::vector<gm_rect>(1, gm_rect{0, 0, 1366, 768}), 640, 640, GM_F32,
+             yolo);
     prep_one("prep_letterbox_u8_f16", 1920, 1080, 1, one, 640, 640, GM_F16, yolo);
     prep_one("prep_letterbox_batch_u8_f32", 1920, 1080, 32, frames32, 640, 640, GM_F32, yolo);
     gm_prep cls;

@@ -31,21 +31,49 @@ __device__ __forceinline__ void gm__prep_tile_pixel(const float* pre, const floa
                                      q + (unsigned long long)(c * cstride));
 }
 
+/* What the tile and point paths' stores take, made once a thread and held
+ * in registers (the compiler had reloaded the parameters at every row): a
+ * pixel's channels as the bytes of a word, put in destination order by one
+ * byte permutation (order), the pad's word in that order already; plain:
+ * the usual store, its channels (C) and arithmetic known here. */
+struct gm__prep_bytes {
+    unsigned order, pad;
+    int plain;
+    float pre[4], scale[4];
+    long long cstride;
+};
+
+template <int C>
+__device__ __forceinline__ gm__prep_bytes gm__prep_bytes_of(const gm__prep_args& a)
+{
+    gm__prep_bytes k;
+    k.order = k.pad = 0;
+    k.plain = a.channels == C && !a.divide;
+    k.cstride = a.dst_cstride;
+    for (int c = 0; c < 4; ++c) {
+        k.order |= (unsigned)a.map[c] << 4 * c, k.pad |= (unsigned)a.pad_u8[c] << 8 * c;
+        k.pre[c] = a.pre_f[c], k.scale[c] = a.scale_f[c];
+    }
+    return k;
+}
+
+/* Stores the pixel whose bytes in destination order are w at q. */
+template <int D, int C>
+__device__ __forceinline__ void gm__prep_word(const gm__prep_args& a, const gm__prep_bytes& k, unsigned w,
+                                              unsigned long long q)
+{
+    if (k.plain)
+        gm__prep_tile_pixel<D>(k.pre, k.scale, k.cstride, w, C, 0, q);
+    else
+        gm__prep_tile_pixel<D>(k.pre, k.scale, k.cstride, w, a.channels, a.divide, q);
+}
+
 template <int S, int D, int C, int I>
 __device__ __forceinline__ void gm__prep_tiles(const gm__prep_args& a)
 {
     enum { P = GM__TILE_PIXELS_PREP };
     long long x = (long long)blockIdx.x * 32 * P + threadIdx.x, y, end, at;
-    /* a pixel's channels as the bytes of a word, put in destination order by
-     * one byte permutation; the pad's in that order already */
-    unsigned order = 0, pad = 0;
-    int plain = a.channels == C && !a.divide; /* the usual store, its channels and arithmetic known here */
-    float pre[4], scale[4];
-    long long cstride = a.dst_cstride;
-    for (int c = 0; c < 4; ++c) {
-        order |= (unsigned)a.map[c] << 4 * c, pad |= (unsigned)a.pad_u8[c] << 8 * c;
-        pre[c] = a.pre_f[c], scale[c] = a.scale_f[c];
-    }
+    const gm__prep_bytes k = gm__prep_bytes_of<C>(a);
     gm__tile_run(a.height, &y, &end);
     for (long long b = blockIdx.z; b < a.count; b += gridDim.z) {
         const gm__prep_item* it = gm__prep_item_at(&a, b);
@@ -68,19 +96,82 @@ __device__ __forceinline__ void gm__prep_tiles(const gm__prep_args& a)
                     GM__UNROLL
                     for (int s = 0; s < C; ++s) /* in 0..255: the samplers interpolate bytes */
                         bytes |= (unsigned)v[j * C + s] << 8 * s;
-                    w = inside && rx + 32 * j >= 0 && rx + 32 * j < width ? __byte_perm(bytes, 0, order) : pad;
-                    if (plain)
-                        gm__prep_tile_pixel<D>(pre, scale, cstride, w, C, 0, q);
-                    else
-                        gm__prep_tile_pixel<D>(pre, scale, cstride, w, a.channels, a.divide, q);
+                    w = inside && rx + 32 * j >= 0 && rx + 32 * j < width ? __byte_perm(bytes, 0, k.order) : k.pad;
+                    gm__prep_word<D, C>(a, k, w, q);
                 }
             });
     }
 }
 
+/* The point path (a.points: NEAREST of a u8 source whose channels
+ * interleave, impl/prep.h; LINEAR by odd whole factors comes here rerouted,
+ * as a YOLO letterbox of 1080p into 640 does). A lane takes the columns
+ * x + 32 j (j < GM__POINT_PIXELS) of GM__POINT_ROWS rows from y of item it
+ * and loads all their pixels before it stores any, so that its loads are
+ * in flight together; the store is the tile path's. */
+template <int D, int C>
+__device__ __forceinline__ void gm__prep_point_rows(const gm__prep_args& a, const gm__prep_bytes& k,
+                                                    const gm__prep_item* it, long long x, long long y)
+{
+    enum { P = GM__POINT_PIXELS, R = GM__POINT_ROWS };
+    const gm__resize_map& m = it->map;
+    unsigned long long column[P];
+    unsigned w[R][P];
+    int inside[P];
+    GM__UNROLL
+    for (int j = 0; j < P; ++j) {
+        long long rx = x + 32 * j - it->left;
+        inside[j] = rx >= 0 && rx < it->width;
+        column[j] = (unsigned long long)(gm__nearest(inside[j] ? rx : 0, m.scale_x, m.offset_x, m.src_width) * C);
+    }
+    GM__UNROLL
+    for (int r = 0; r < R; ++r) {
+        long long ry = y + r - it->top;
+        int on = y + r < a.height && ry >= 0 && ry < it->height;
+        unsigned long long row =
+            it->src + (unsigned long long)(gm__nearest(on ? ry : 0, m.scale_y, m.offset_y, m.src_height) * it->src_pitch);
+        GM__UNROLL
+        for (int j = 0; j < P; ++j) {
+            unsigned bytes = 0;
+            w[r][j] = k.pad;
+            if (!on || !inside[j])
+                continue;
+            GM__UNROLL
+            for (int c = 0; c < C; ++c)
+                bytes |= (unsigned)gm__ld<unsigned char>(row + column[j] + c) << 8 * c;
+            w[r][j] = __byte_perm(bytes, 0, k.order);
+        }
+    }
+    GM__UNROLL
+    for (int r = 0; r < R; ++r)
+        GM__UNROLL
+        for (int j = 0; j < P; ++j) {
+            unsigned long long q =
+                it->dst + (unsigned long long)((y + r) * a.dst_pitch + (x + 32 * j) * a.dst_xstride);
+            if (y + r < a.height && x + 32 * j < a.width)
+                gm__prep_word<D, C>(a, k, w[r][j], q);
+        }
+}
+
+template <int D, int C>
+__device__ __forceinline__ void gm__prep_points(const gm__prep_args& a)
+{
+    long long x = (long long)blockIdx.x * 32 * GM__POINT_PIXELS + threadIdx.x;
+    long long step = (long long)gridDim.y * blockDim.y * GM__POINT_ROWS;
+    const gm__prep_bytes k = gm__prep_bytes_of<C>(a);
+    for (long long b = blockIdx.z; b < a.count; b += gridDim.z)
+        for (long long y = ((long long)blockIdx.y * blockDim.y + threadIdx.y) * GM__POINT_ROWS; y < a.height; y += step)
+            gm__prep_point_rows<D, C>(a, k, gm__prep_item_at(&a, b), x, y);
+}
+
 template <int S, int D, int C, int I>
 __device__ __forceinline__ void gm__prep(const gm__prep_args& a)
 {
+    if (S == GM_U8 && I == GM__SAMPLER_NEAREST && a.points) {
+        gm__grid_begin();
+        gm__prep_points<D, C>(a);
+        return;
+    }
     if (gm__has_tiles<S, I>() && a.tile) {
         gm__grid_begin();
         gm__prep_tiles<S, D, C, I>(a);

@@ -1050,7 +1050,8 @@ void resize_case(Group& g, gm_dtype d, int ch, int sw, int sh, int dw, int dh, d
 
 // Source and destination sizes that reach every path of cv::resize: 1-pixel
 // edges (1xN, Nx1, 1x1), exact 2x and other whole-factor downscales (area's
-// cell means, and linear's reroute to them), non-integer downscales (area's
+// cell means, and linear's reroutes: to them for 2x, to one tap for odd
+// factors, some with a factor 1 along one axis), non-integer downscales (area's
 // partial cells), upscales (area as bilinear), equal sizes (a copy), and a
 // camera frame to a network input.
 struct ResizeSizes {
@@ -1058,10 +1059,11 @@ struct ResizeSizes {
 };
 const ResizeSizes kResizeSizes[] = {{1, 1, 3, 2},   {1, 13, 4, 5},  {13, 1, 6, 1},   {7, 5, 1, 1},   {16, 10, 8, 5},
                                     {17, 11, 8, 5}, {30, 12, 10, 4}, {24, 18, 6, 9},  {37, 23, 11, 7}, {9, 7, 23, 19},
-                                    {40, 30, 31, 17}, {10, 8, 10, 8}, {20, 9, 7, 30}};
+                                    {40, 30, 31, 17}, {10, 8, 10, 8}, {20, 9, 7, 30},  {33, 15, 11, 5}, {25, 15, 5, 3},
+                                    {21, 10, 7, 10}, {18, 9, 6, 1}};
 // Explicit scales, among them factors whose size rounds (0.5 of an odd
 // width: cells the image cuts) and ones that differ from the size ratio.
-const double kResizeScales[][2] = {{0.5, 0.5}, {0.4667, 0.4667}, {1.7, 0.3}, {0.25, 0.5}, {3.0, 2.0}};
+const double kResizeScales[][2] = {{0.5, 0.5}, {0.4667, 0.4667}, {1.7, 0.3}, {0.25, 0.5}, {3.0, 2.0}, {1.0 / 3, 0.2}};
 
 void test_resize()
 {
@@ -1552,12 +1554,17 @@ void test_preprocess()
                         }
                         int sw = (int)rand_int(5, 80), sh = (int)rand_int(5, 60);
                         int cw = n % 3 == 0 ? sw : (int)rand_int(1, sw), chh = n % 3 == 0 ? sh : (int)rand_int(1, sh);
+                        int odd = n % 13 == 8 && cw >= 3 && chh >= 5; // odd whole factors: linear's one-tap reroute
+                        if (odd)
+                            cw -= cw % 3, chh -= chh % 5;
                         cv::Rect cr((int)rand_int(0, sw - cw), (int)rand_int(0, sh - chh), cw, chh);
                         int Wn = (int)rand_int(1, 64), Hn = (int)rand_int(1, 64);
                         if (n % 6 == 5) // exact halves and equal sizes: cv::resize's reroutes
                             Wn = std::max(cw / 2, 1), Hn = std::max(chh / 2, 1);
                         if (n % 11 == 7)
                             Wn = cw, Hn = chh;
+                        if (odd)
+                            Wn = cw / 3, Hn = chh / 5;
                         prep_case(g, sd, ch, dd, dch, n % 2 == 0, pp, sw, sh, cr, Wn, Hn);
                     }
     prep_rule_sizes(g);

@@ -21,13 +21,14 @@ static void trace(int event, int kernel);
 #include <pthread.h>
 #include <sys/time.h>
 
-static long fast_launches, generic_launches, half_block_launches, tile_launches, loads;
+static long fast_launches, generic_launches, half_block_launches, tile_launches, point_launches, loads;
 static char launched[GM__KERNEL_COUNT];
 
 static void trace(int event, int kernel)
 {
     int fast = gm__kernels[kernel].family == GM__FAMILY_XFORM_FAST;
-    if (event == GM_TRACE_LAUNCH || event == GM_TRACE_LAUNCH_HALF || event == GM_TRACE_LAUNCH_TILE) {
+    if (event == GM_TRACE_LAUNCH || event == GM_TRACE_LAUNCH_HALF || event == GM_TRACE_LAUNCH_TILE ||
+        event == GM_TRACE_LAUNCH_POINTS) {
         __atomic_add_fetch(fast ? &fast_launches : &generic_launches, 1, __ATOMIC_RELAXED);
         __atomic_store_n(&launched[kernel], 1, __ATOMIC_RELAXED);
     }
@@ -35,6 +36,8 @@ static void trace(int event, int kernel)
         __atomic_add_fetch(&half_block_launches, 1, __ATOMIC_RELAXED);
     if (event == GM_TRACE_LAUNCH_TILE)
         __atomic_add_fetch(&tile_launches, 1, __ATOMIC_RELAXED);
+    if (event == GM_TRACE_LAUNCH_POINTS)
+        __atomic_add_fetch(&point_launches, 1, __ATOMIC_RELAXED);
     if (event == GM_TRACE_LOAD)
         __atomic_add_fetch(&loads, 1, __ATOMIC_RELAXED);
 }
@@ -321,13 +324,14 @@ static gm_status op_resize(const gm_mat* s, gm_mat* d, const void* p)
 
 /* Every resize kernel (each dtype, channel count and sampler) against the
  * CPU path: sizes that reach each sampler (a non-integer downscale, exact 2x,
- * 3x, an upscale, 1-pixel edges, an explicit scale whose last cells the
+ * 3x and 5x (linear's one tap for the integers), an upscale, 1-pixel edges, an explicit scale whose last cells the
  * image cuts), each interpolation, random layouts, batches of 2 and 1.
  * some: u8 x3 and f32 x1 only (under compute-sanitizer). */
 static void resizes(int some)
 {
-    static const int64_t rs[][4] = {{37, 29, 18, 14}, {40, 30, 20, 15}, {39, 27, 13, 9},
+    static const int64_t rs[][4] = {{37, 29, 18, 14}, {40, 30, 20, 15}, {39, 27, 13, 9}, {45, 25, 9, 5},
                                     {13, 7, 40, 23},  {1, 13, 4, 5},    {13, 1, 3, 3}};
+    enum { SIZES = sizeof rs / sizeof rs[0] };
     static const gm_interp interps[] = {GM_INTER_NEAREST, GM_INTER_LINEAR, GM_INTER_AREA, GM_INTER_LINEAR_EXACT};
     int T, c, i, z, k = 0, cases = 0;
     char what[160];
@@ -336,16 +340,16 @@ static void resizes(int some)
             if (some && !((T == GM_U8 && c == 3) || (T == GM_F32 && c == 1)))
                 continue;
             for (i = 0; i < 4; ++i) {
-                for (z = 0; z <= (int)(sizeof rs / sizeof rs[0]); ++z, ++k) {
+                for (z = 0; z <= SIZES; ++z, ++k) {
                     pair src, dst;
                     resize_how h;
                     int batch = k % 3 == 0 ? 2 : 1;
-                    int64_t sw = z < 6 ? rs[z][0] : 31, sh = z < 6 ? rs[z][1] : 17;
-                    int64_t dw = z < 6 ? rs[z][2] : 16, dh = z < 6 ? rs[z][3] : 8;
+                    int64_t sw = z < SIZES ? rs[z][0] : 31, sh = z < SIZES ? rs[z][1] : 17;
+                    int64_t dw = z < SIZES ? rs[z][2] : 16, dh = z < SIZES ? rs[z][3] : 8;
                     gm_layout ls = (gm_layout)(k & 1), ld = (gm_layout)((k >> 1) & 1);
                     h.interp = interps[i];
-                    h.fx = z < 6 ? 0 : 0.5; /* 31 x 0.5 rounds to 16: the last cell is cut */
-                    h.fy = z < 6 ? 0 : 0.5;
+                    h.fx = z < SIZES ? 0 : 0.5; /* 31 x 0.5 rounds to 16: the last cell is cut */
+                    h.fy = z < SIZES ? 0 : 0.5;
                     snprintf(what, sizeof what, "resize %s x%d %s -> %s %lldx%lld -> %lldx%lld b%d interp %d%s",
                              gm_dtype_name((gm_dtype)T), c, ls ? "chw" : "hwc", ld ? "chw" : "hwc", (long long)sw,
                              (long long)sh, (long long)dw, (long long)dh, batch, (int)h.interp, h.fx > 0 ? " fx 0.5" : "");
@@ -400,7 +404,7 @@ static gm_status op_prep(const gm_mat* s, gm_mat* d, const void* p)
     if (st == GM_OK && d->where == GM_DEVICE) {
         for (i = 0; i < h->count; ++i)
             if (gm__prep_item_of("op_prep", "src", &views[i], &crops[i], d, &h->prep, &g, &it) == GM_OK)
-                ++per_kind[gm__prep_kind(&it)];
+                ++per_kind[gm__prep_kind(views[i].dtype, (int)views[i].channels, &it)];
         for (i = 0; i < 2 * GM__SAMPLER_COUNT; ++i)
             expect += (per_kind[i] + GM__PREP_ITEMS_MANY - 1) / GM__PREP_ITEMS_MANY;
         CHECK(generic_launches - before == expect, "gm_preprocess_batch of %d items: %ld launches, %ld expected",
@@ -476,14 +480,17 @@ static void preps(int some)
 
 /* The tile path of the u8 resize and pre-process kernels (templates/resize.cu)
  * against the CPU path, on sizes wider than a block's columns and taller
- * than its runs: an upscale, the exact 2x (the area mean), 3x (second taps
- * of weight 0), a source 2 pixels wide (the right edge's one tap), AREA's
- * upscale in one axis; and the cases the host must leave to the per-pixel
- * path (a 1-pixel-wide source, planar channels, area cells the image cuts),
- * each checked by the trace. Then pre-processes through it: letterbox,
+ * than its runs: an upscale, the exact 2x (the area mean), 3x along x
+ * (second taps of weight 0; 3x along both axes is one tap, NEAREST), a
+ * source 2 pixels wide (the right edge's one tap), AREA's upscale in one
+ * axis; and the cases the host must leave to the per-pixel path (a
+ * 1-pixel-wide source, planar channels, area cells the image cuts), each
+ * checked by the trace. Then pre-processes through it: letterbox,
  * crop-centre and stretch, one item, 35 or 250 (more than one launch
- * takes) of one frame, into f32, f16 and u8, NCHW and NHWC. some: fewer
- * sizes (under compute-sanitizer). */
+ * takes) of one frame, into f32, f16 and u8, NCHW and NHWC; and through
+ * the pre-process's point path (templates/prep.cu: NEAREST, LINEAR by 3x),
+ * one item, 3 of different sizes, 35. some: fewer sizes (under
+ * compute-sanitizer). */
 static void tiles(int some)
 {
     static const struct {
@@ -494,7 +501,7 @@ static void tiles(int some)
                      only (planar channels); 4: but for 4 channels (their slots would not fit GM__TILE_SHARED_MAX) */
         gm_layout ls;
     } rs[] = {{300, 200, 517, 333, 0, GM_INTER_LINEAR, 1, GM_HWC},   {600, 260, 300, 130, 0, GM_INTER_LINEAR, 2, GM_HWC},
-              {390, 270, 130, 90, 0, GM_INTER_LINEAR, 4, GM_HWC},    {2, 300, 150, 700, 0, GM_INTER_LINEAR, 1, GM_HWC},
+              {390, 270, 130, 108, 0, GM_INTER_LINEAR, 4, GM_HWC},    {2, 300, 150, 700, 0, GM_INTER_LINEAR, 1, GM_HWC},
               {640, 48, 200, 1000, 0, GM_INTER_AREA, 4, GM_HWC},     {301, 201, 150, 100, 0.5, GM_INTER_AREA, 2, GM_HWC},
               {1, 300, 150, 70, 0, GM_INTER_LINEAR, 0, GM_HWC},      {303, 203, 152, 102, 0.5, GM_INTER_AREA, 0, GM_HWC},
               {300, 200, 517, 333, 0, GM_INTER_LINEAR, 3, GM_CHW}};
@@ -502,10 +509,12 @@ static void tiles(int some)
         int64_t sw, sh, dw, dh;
         gm_fit fit;
         gm_prep_interp interp;
-        int count;
-    } ps[] = {{500, 300, 256, 256, GM_FIT_LETTERBOX, GM_PREP_LINEAR, 1}, {390, 270, 130, 130, GM_FIT_LETTERBOX, GM_PREP_LINEAR, 1},
-              {320, 192, 160, 96, GM_FIT_STRETCH, GM_PREP_LINEAR, 1},    {300, 200, 150, 250, GM_FIT_CROP_CENTER, GM_PREP_AREA, 1},
-              {700, 500, 200, 150, GM_FIT_LETTERBOX, GM_PREP_LINEAR, 35}, {700, 500, 96, 64, GM_FIT_STRETCH, GM_PREP_LINEAR, 250}};
+        int count, points; /* points: the point path runs, not the tile path */
+    } ps[] = {{500, 300, 256, 256, GM_FIT_LETTERBOX, GM_PREP_LINEAR, 1, 0}, {390, 270, 131, 131, GM_FIT_LETTERBOX, GM_PREP_LINEAR, 1, 0},
+              {320, 192, 160, 96, GM_FIT_STRETCH, GM_PREP_LINEAR, 1, 0},    {300, 200, 150, 250, GM_FIT_CROP_CENTER, GM_PREP_AREA, 1, 0},
+              {700, 500, 200, 150, GM_FIT_LETTERBOX, GM_PREP_LINEAR, 35, 0}, {700, 500, 96, 64, GM_FIT_STRETCH, GM_PREP_LINEAR, 250, 0},
+              {390, 270, 130, 90, GM_FIT_STRETCH, GM_PREP_LINEAR, 3, 1},     {333, 201, 160, 160, GM_FIT_LETTERBOX, GM_PREP_NEAREST, 35, 1},
+              {250, 190, 97, 131, GM_FIT_CROP_CENTER, GM_PREP_NEAREST, 1, 1}};
     static const gm_dtype dsts[] = {GM_F32, GM_F16, GM_U8};
     int i, c, k = 0, cases = 0;
     char what[200];
@@ -539,7 +548,7 @@ static void tiles(int some)
         for (c = 1; c <= 4; c += c == 1 ? 2 : 1, ++k) {
             pair src, dst;
             prep_how h;
-            long before = tile_launches;
+            long before = ps[i].points ? point_launches : tile_launches;
             gm_dtype dt = dsts[k % 3];
             gm_layout ld = (gm_layout)(k & 1);
             int ci;
@@ -557,8 +566,8 @@ static void tiles(int some)
                 h.prep.mean[ci] = dt == GM_U8 ? 0 : 100 + 10 * ci;
                 h.prep.scale[ci] = dt == GM_U8 ? 0 : 1.0 / (50 + ci);
             }
-            snprintf(what, sizeof what, "tile preprocess u8 x%d -> %s %s %lldx%lld -> %lldx%lld x%d fit %d interp %d", c,
-                     gm_dtype_name(dt), ld ? "chw" : "hwc", (long long)ps[i].sw, (long long)ps[i].sh, (long long)ps[i].dw,
+            snprintf(what, sizeof what, "%s preprocess u8 x%d -> %s %s %lldx%lld -> %lldx%lld x%d fit %d interp %d",
+                     ps[i].points ? "point" : "tile", c, gm_dtype_name(dt), ld ? "chw" : "hwc", (long long)ps[i].sw, (long long)ps[i].sh, (long long)ps[i].dw,
                      (long long)ps[i].dh, h.count, (int)h.prep.fit, (int)h.prep.interp);
             if (!make_pair(&src, ps[i].sw, ps[i].sh, 1, GM_U8, c, GM_HWC) ||
                 !make_pair(&dst, ps[i].dw, ps[i].dh, h.count, dt, c, ld)) {
@@ -566,12 +575,15 @@ static void tiles(int some)
                 continue;
             }
             compare_op(what, &src, &dst, op_prep, &h);
-            CHECK(tile_launches > before, "%s: the tile path never ran", what);
+            if (ps[i].points)
+                CHECK(point_launches > before, "%s: the point path never ran", what);
+            else
+                CHECK(tile_launches > before, "%s: the tile path never ran", what);
             ++cases;
             free_pair(&src);
             free_pair(&dst);
         }
-    printf("gpu: %d tile-path cases\n", cases);
+    printf("gpu: %d tile- and point-path cases\n", cases);
 }
 
 /* The whole-2x kernels (templates/twice.cu) against the CPU path, every
@@ -1098,7 +1110,7 @@ static void block_sizes(void)
     for (beyond = 0; beyond < 2; ++beyond) {
         gm__geometry g;
         a.height = wave + beyond;
-        g = gm__geometry_for(k, a.width, a.height, a.batch, wave, 0);
+        g = gm__geometry_for(k, a.width, a.height, a.batch, wave, 0, 0);
         CHECK(g.block[0] == (beyond ? 16u : 32u) * GM__BLOCK_WARPS && (long long)g.grid[0] * g.block[0] / 32 >= a.height &&
                   (long long)(g.grid[0] - 1) * g.block[0] / 32 < a.height,
               "%lld tasks against a wave of %d: %u blocks of %u threads", a.height, wave, g.grid[0], g.block[0]);
@@ -1442,5 +1454,7 @@ int main(int argc, char** argv)
     entry_points();
     transfers();
     printf("gpu: %ld kernels loaded\n", loads);
+    /* gives back what the context holds, so that a leak check finds nothing */
+    CHECK(gm_release_context() == GM_OK, "gm_release_context: %s", gm_last_error());
     return t_summary("gpu");
 }

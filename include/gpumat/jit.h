@@ -77,7 +77,8 @@ GM_API const char* gm_jit_event_name(gm_jit_event event);
     X(GM_TRACE_LAUNCH_HALF, "launch-half") /* launched in half blocks: a grid beyond one wave */ \
     X(GM_TRACE_LAUNCH_TILE, "launch-tile") /* launched on its tile path (resize, pre-process) */ \
     X(GM_TRACE_CPU, "cpu")                 /* the CPU path ran the kernel's loop */              \
-    X(GM_TRACE_LOAD, "load")               /* a context's first use: image found or compiled, loaded */
+    X(GM_TRACE_LOAD, "load")               /* a context's first use: image found or compiled, loaded */ \
+    X(GM_TRACE_LAUNCH_POINTS, "launch-points") /* launched on its point path (pre-process, one tap) */
 
 typedef enum gm_trace_event {
 #define GM__TRACE_EVENT_ENUM(name, text) name,

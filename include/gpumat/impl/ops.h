@@ -477,6 +477,18 @@ static gm__resize_map gm__resize_map_of(const gm_mat* src, gm_interp interp, dou
     }
     if (interp == GM_INTER_LINEAR && fast && g.iscale_x == 2 && g.iscale_y == 2)
         interp = GM_INTER_AREA;
+    /* LINEAR by odd whole factors kx, ky reads the taps at k d + (k - 1) / 2
+     * by weights 1 and 0 (2048 and 0), which OpenCV's arithmetic returns
+     * unchanged for the integer dtypes (for the floating ones a second tap
+     * of inf or -0 would show): NEAREST there, one tap read, not four
+     * (factors below 2^16, the offsets' range). */
+    if (interp == GM_INTER_LINEAR && !gm__floating(src->dtype) && g.scale_x == g.iscale_x && g.iscale_x % 2 &&
+        g.scale_y == g.iscale_y && g.iscale_y % 2 && g.iscale_x < 65536 && g.iscale_y < 65536) {
+        g.sampler = GM__SAMPLER_NEAREST;
+        g.offset_x = (short)((g.iscale_x - 1) / 2);
+        g.offset_y = (short)((g.iscale_y - 1) / 2);
+        return g;
+    }
     if (interp == GM_INTER_AREA && g.scale_x >= 1.0 && g.scale_y >= 1.0) {
         g.sampler = fast ? GM__SAMPLER_AREA_FAST : GM__SAMPLER_AREA;
         return g;

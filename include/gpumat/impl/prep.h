@@ -260,11 +260,19 @@ static void gm__prep_name(const char* fn, int i, char* name, size_t size)
         snprintf(name, size, "srcs[%d]", i);
 }
 
-/* What a launch's items share: the sampler and whether the kernel takes
- * its tile path. */
-static int gm__prep_kind(const gm__prep_item* it)
+/* Whether item it, a source of dtype with channels, takes the kernel's
+ * point path (templates/prep.cu): NEAREST of u8 whose channels interleave. */
+static int gm__prep_points(gm_dtype dtype, int channels, const gm__prep_item* it)
 {
-    return 2 * it->map.sampler + (it->map.tile > 0);
+    return it->map.sampler == GM__SAMPLER_NEAREST && dtype == GM_U8 && it->src_xstride == channels &&
+           (channels == 1 || it->src_cstride == 1);
+}
+
+/* What a launch's items share: the sampler and whether the kernel takes
+ * its tile or point path. */
+static int gm__prep_kind(gm_dtype dtype, int channels, const gm__prep_item* it)
+{
+    return 2 * it->map.sampler + (it->map.tile > 0 || gm__prep_points(dtype, channels, it));
 }
 
 /* Checks a whole batch and describes it: *plan with the arguments every
@@ -313,7 +321,7 @@ static gm_status gm__prep_describe(const char* fn, const gm_mat* srcs, const gm_
                             plan->args.prep.width, plan->args.prep.height);
         plan->args.prep.width = g.dst_width; /* dst's, or with prep->stride the rectangle written */
         plan->args.prep.height = g.dst_height;
-        *kinds |= 1u << gm__prep_kind(&it);
+        *kinds |= 1u << gm__prep_kind(srcs[0].dtype, (int)srcs[0].channels, &it);
     }
     plan->fn = fn;
     plan->kernel = -1;
@@ -330,6 +338,7 @@ static gm_status gm__prep_describe(const char* fn, const gm_mat* srcs, const gm_
 static gm_status gm__prep_launch(gm__plan* plan, const gm__prep_item* items, int n, gm_stream stream)
 {
     gm__prep_args* a = &plan->args.prep;
+    const gm__kernel_row* k = &gm__kernels[plan->kernel];
     gm__prep_many* many;
     gm__CUfunction f = 0;
     int i, most = GM__PREP_ITEMS_MANY;
@@ -346,6 +355,7 @@ static gm_status gm__prep_launch(gm__plan* plan, const gm__prep_item* items, int
     for (i = a->tile = 0; i < n; ++i) /* slots that fit every item's */
         if (items[i].map.tile > a->tile)
             a->tile = items[i].map.tile;
+    a->points = gm__prep_points((gm_dtype)k->src, k->channels, &items[0]);
     a->count = n;
     memcpy(a->items, items, (size_t)(n < GM__PREP_ITEMS ? n : GM__PREP_ITEMS) * sizeof *items);
     if (n <= GM__PREP_ITEMS)
@@ -389,7 +399,7 @@ static gm_status gm__preprocess(const char* fn, const gm_mat* srcs, const gm_rec
         plan.kernel = gm__prep_row[srcs[0].dtype][dst->dtype][srcs[0].channels - 1][kind / 2];
         for (i = n = 0; i < count; ++i) {
             gm__prep_item_of(fn, "", &srcs[i], crops ? &crops[i] : NULL, dst, p, &g, &items[n]);
-            if (gm__prep_kind(&items[n]) == kind) {
+            if (gm__prep_kind(srcs[0].dtype, (int)srcs[0].channels, &items[n]) == kind) {
                 if (geometry)
                     geometry[i] = g;
                 items[n++].dst = gm__channel_addr(dst, 0) + (unsigned long long)((int64_t)i * dst->batch_pitch);

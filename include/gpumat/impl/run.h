@@ -12,12 +12,12 @@ typedef struct gm__geometry {
 /* A plan made ready to launch in the current context: its kernel's
  * function, the geometry, whether the launch may overlap the kernel before
  * it (the function waits for it, gm__function), the bytes of the tile
- * path's slots (0: the launch does not take it) and the shared memory a
- * block takes. */
+ * path's slots (0: the launch does not take it), whether it takes the
+ * pre-process's point path, and the shared memory a block takes. */
 typedef struct gm__ready {
     gm__CUfunction f;
     gm__geometry geometry;
-    int waits, tile;
+    int waits, tile, points;
     unsigned shared;
 } gm__ready;
 
@@ -35,9 +35,11 @@ typedef struct gm__ready {
  * GM__BLOCK_WARPS runs of rows, the runs as long as leaves a wave of
  * blocks (up to 16 rows; 4 where the wave is unknown), since a longer run
  * computes its columns' taps and its source rows' passes for more rows.
+ * The pre-process's point path (points set, templates/prep.cu): blocks of
+ * 32 GM__POINT_PIXELS columns by GM__BLOCK_WARPS runs of GM__POINT_ROWS.
  * Measurements: bench/RESULTS.md. */
 static gm__geometry gm__geometry_for(const gm__kernel_row* k, long long width, long long height, long long batch,
-                                     int wave, int tile)
+                                     int wave, int tile, int points)
 {
     gm__geometry g;
     long long images = batch < 65535 ? batch : 65535;
@@ -76,10 +78,11 @@ static gm__geometry gm__geometry_for(const gm__kernel_row* k, long long width, l
         g.grid[1] = g.grid[2] = 1;
         g.block[0] = 32 * warps, g.block[1] = 1;
     } else {
-        int run = k->family == GM__FAMILY_XFORM ? 1 : GM__COLUMN_ROWS;
+        int run = k->family == GM__FAMILY_XFORM ? 1 : points ? GM__POINT_ROWS : GM__COLUMN_ROWS;
         long long rows = (height + GM__BLOCK_WARPS * run - 1) / (GM__BLOCK_WARPS * run);
+        long long across = points ? 32 * GM__POINT_PIXELS : 32;
         g.block[0] = 32, g.block[1] = GM__BLOCK_WARPS;
-        g.grid[0] = (unsigned)((width + 31) / 32);
+        g.grid[0] = (unsigned)((width + across - 1) / across);
         g.grid[1] = (unsigned)(rows < 65535 ? rows : 65535);
         g.grid[2] = (unsigned)images;
     }
@@ -98,18 +101,19 @@ static gm_status gm__prepare(const gm__plan* p, gm__ready* r)
     r->tile = k->family == GM__FAMILY_RESIZE ? p->args.resize.map.tile
               : k->family == GM__FAMILY_PREP ? gm__prep_args_of(p)->tile
                                              : 0;
+    r->points = k->family == GM__FAMILY_PREP && gm__prep_args_of(p)->points;
     r->shared = r->tile ? GM__TILE_SHARED(r->tile, k->family == GM__FAMILY_RESIZE ? GM__TILE_OUT(k->channels) : 0) : 0;
     if (k->family == GM__FAMILY_RESIZE || k->family == GM__FAMILY_TWICE)
         r->geometry = gm__geometry_for(k, p->args.resize.width, p->args.resize.height, p->args.resize.batch, wave,
-                                       r->tile);
+                                       r->tile, 0);
     else if (k->family == GM__FAMILY_FILL)
         r->geometry = gm__geometry_for(k, p->args.fill.bytes, p->args.fill.height * p->args.fill.streams,
-                                       p->args.fill.batch, wave, 0);
+                                       p->args.fill.batch, wave, 0, 0);
     else if (k->family == GM__FAMILY_PREP)
         r->geometry = gm__geometry_for(k, gm__prep_args_of(p)->width, gm__prep_args_of(p)->height,
-                                       gm__prep_args_of(p)->count, wave, r->tile);
+                                       gm__prep_args_of(p)->count, wave, r->tile, r->points);
     else
-        r->geometry = gm__geometry_for(k, p->args.xform.width, p->args.xform.height, p->args.xform.batch, wave, 0);
+        r->geometry = gm__geometry_for(k, p->args.xform.width, p->args.xform.height, p->args.xform.batch, wave, 0, 0);
     return s;
 }
 
@@ -159,7 +163,8 @@ static gm_status gm__run(const gm__plan* p, gm_stream stream)
     params[0] = p->many ? (void*)p->many : (void*)&p->args; /* the driver only reads it */
     if ((rc = gm__launch(&r, stream, params, &api)) != 0)
         return gm__cuda_fail(p->fn, api, rc);
-    GM_TRACE(r.tile ? GM_TRACE_LAUNCH_TILE
+    GM_TRACE(r.tile     ? GM_TRACE_LAUNCH_TILE
+             : r.points ? GM_TRACE_LAUNCH_POINTS
              : r.geometry.block[0] * r.geometry.block[1] < 32 * GM__BLOCK_WARPS ? GM_TRACE_LAUNCH_HALF
                                                                                 : GM_TRACE_LAUNCH,
              p->kernel);
