@@ -1237,6 +1237,8 @@ void resize_section()
     resize_one(1920, 1080, 640, 360, GM_U8, GM_INTER_LINEAR_EXACT, "linear_exact");
     resize_one(3840, 2160, 1920, 1080, GM_F32, GM_INTER_LINEAR, "linear");
     resize_one(1920, 1080, 3840, 2160, GM_F32, GM_INTER_LINEAR, "linear");
+    resize_one(3840, 2160, 1920, 1080, GM_F16, GM_INTER_LINEAR, "linear");
+    resize_one(1920, 1080, 3840, 2160, GM_F16, GM_INTER_LINEAR, "linear");
 }
 
 // gm_fill of a w x h image of dt with 3 or 4 channels, bytes written over

@@ -459,6 +459,38 @@ static void test_half_rounding(int bf)
     free(out);
 }
 
+/* f32 -> f16 through the CPU path's vector loops over every exponent and
+ * sign with all 2^16 patterns of the low mantissa bits (the 13 the rounding
+ * drops, the bit it keeps, and two above), NaNs aside: the conversion has
+ * no branches, so each of its three cases must hold over whole binades. */
+static void test_f16_binades(void)
+{
+    enum { N = 65536 };
+    float* f = (float*)malloc(sizeof(float) * N);
+    uint16_t* out = (uint16_t*)malloc(2 * N);
+    gm_mat mf, mo;
+    long bad = 0, checked = 0;
+    unsigned e, i;
+    for (e = 0; e < 512; ++e) {
+        if ((e & 255) == 255)
+            continue; /* inf and NaN: test_half_rounding */
+        for (i = 0; i < N; ++i)
+            f[i] = bits_f32((e & 256) << 23 | (e & 255) << 23 | 0x550000u | i);
+        wrap1(&mf, f, 256, 256, GM_F32);
+        wrap1(&mo, out, 256, 256, GM_F16);
+        if (gm_convert(&mf, &mo, 1.0, 0.0, NULL) != GM_OK) {
+            CHECK(0, "f32 -> f16 binades: %s", gm_last_error());
+            break;
+        }
+        for (i = 0; i < N; ++i, ++checked)
+            if (out[i] != ref_f16(f[i]) && bad++ < 5)
+                printf("  f16(0x%08x) = 0x%04x, want 0x%04x\n", (unsigned)f32_bits(f[i]), out[i], ref_f16(f[i]));
+    }
+    CHECK(bad == 0, "f32 -> f16: %ld of %ld values of whole binades rounded wrong", bad, checked);
+    free(f);
+    free(out);
+}
+
 /* ------------------------------------------ (2) saturation and rounding */
 
 static void test_saturation(void)
@@ -1212,6 +1244,7 @@ int main(void)
     test_half_exhaustive(1);
     test_half_rounding(0);
     test_half_rounding(1);
+    test_f16_binades();
     test_thread_setting();
     test_overlay();
     test_results("the default loops and threads");

@@ -6,7 +6,7 @@
  * e24d008292a3121e16d8f7cc382f0900301d791d7f310ad77130e55c491689e6  gen/stages.py
  * f0d0be082aa500ef42b985a4f4cf99da0d53900d98a32dd9a0e3c1b79fe5bb00  templates/prelude_host.h
  * 19836221470d1a1754d5e212b2b5189f0ccbd6e715760677270770b61a8a042d  templates/prelude_cuda.cu
- * 72f2482f77ddec9b0b1c0e4d7165d63f46b934fa9aa705998c1995eadf95b296  templates/codec.inc
+ * e5e30e818d09dce8d773bcac1abe4dc4d91652793a7cfb87c526691a7012eca2  templates/codec.inc
  * be0aac26aaca83414ee762886f10233f473135eeff4c7e26e3f4eba060eab94d  templates/pixel.inc
  * 11823e42b631caf1eeceb0e865d6598084fd98eb11d648585155601f38a38d0e  templates/resize.inc
  * a77e6014b033b00fc66a81a50f42c323b13975b21befe2c612835deeb13787cd  templates/prep.inc
@@ -27,7 +27,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x4c920ac482a3444full
+#define GM__KERNEL_SOURCE_HASH 0x550186cb38725c40ull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -200,31 +200,26 @@ static const char* const gm__kernel_src[] = {
     "#ifdef GM__HW_F16\n",
     "    return GM__HW_F16(f);\n",
     "#else\n",
+    "    /* Without branches or selects, so that the CPU path's loops vectorise\n",
+    "     * lean (a compiler may sink an operand of a select into a branch, and\n",
+    "     * then not vectorise a float addition that could trap): the branchy\n",
+    "     * form's vector code took 1.8 ns an element (bench/RESULTS.md). Equal\n",
+    "     * to it on every float, checked exhaustively. */\n",
     "    unsigned int x = GM__F32_BITS(f);\n",
     "    unsigned int sign = (x >> 16) & 0x8000u;\n",
     "    unsigned int ax = x & 0x7fffffffu;\n",
-    "    if (ax >= 0x477ff000u) /* rounds to >= 65520 (or is inf): overflow */\n",
-    "        return sign | 0x7c00u;\n",
-    "    if (ax < 0x38800000u) { /* below the smallest normal half: subnormal or zero */\n",
-    "        unsigned int shift = 126u - (ax >> 23); /* >= 14 */\n",
-    "        unsigned int man = (ax & 0x7fffffu) | 0x800000u;\n",
-    "        unsigned int q, rem, half;\n",
-    "        if (shift > 24u)\n",
-    "            return sign;\n",
-    "        q = man >> shift;\n",
-    "        rem = man & ((1u << shift) - 1u);\n",
-    "        half = 1u << (shift - 1u);\n",
-    "        if (rem > half || (rem == half && (q & 1u)))\n",
-    "            q += 1u;\n",
-    "        return sign | q;\n",
-    "    }\n",
-    "    {\n",
-    "        unsigned int r = ax - 0x38000000u; /* rebias exponent 127 -> 15, in place */\n",
-    "        unsigned int q = r >> 13, rem = r & 0x1fffu;\n",
-    "        if (rem > 0x1000u || (rem == 0x1000u && (q & 1u)))\n",
-    "            q += 1u;\n",
-    "        return sign | q;\n",
-    "    }\n",
+    "    /* a normal half: the exponent rebiased from 127 to 15 in place, the 13\n",
+    "     * bits dropped rounded half to even by an addition whose carry may\n",
+    "     * reach the exponent */\n",
+    "    unsigned int normal = (ax - 0x38000000u + 0xfffu + ((ax >> 13) & 1u)) >> 13;\n",
+    "    /* below the smallest normal half: 0.5 + |f| holds |f| in steps of 2^-24\n",
+    "     * (a subnormal half's) in its low bits, rounded half to even by the\n",
+    "     * addition; no intermediate precision can round it twice, as |f| near\n",
+    "     * a midpoint has no bits below 2^-48 */\n",
+    "    unsigned int small = GM__F32_BITS(GM__BITS_F32(ax) + 0.5f) - 0x3f000000u;\n",
+    "    unsigned int below = 0u - (unsigned int)(ax < 0x38800000u);\n",
+    "    unsigned int over = 0u - (unsigned int)(ax >= 0x477ff000u); /* from 65520 on (and inf) */\n",
+    "    return sign | (0x7c00u & over) | (((small & below) | (normal & ~below)) & ~over);\n",
     "#endif\n",
     "}\n",
     "\n",

@@ -6,7 +6,7 @@
  * e24d008292a3121e16d8f7cc382f0900301d791d7f310ad77130e55c491689e6  gen/stages.py
  * f0d0be082aa500ef42b985a4f4cf99da0d53900d98a32dd9a0e3c1b79fe5bb00  templates/prelude_host.h
  * 19836221470d1a1754d5e212b2b5189f0ccbd6e715760677270770b61a8a042d  templates/prelude_cuda.cu
- * 72f2482f77ddec9b0b1c0e4d7165d63f46b934fa9aa705998c1995eadf95b296  templates/codec.inc
+ * e5e30e818d09dce8d773bcac1abe4dc4d91652793a7cfb87c526691a7012eca2  templates/codec.inc
  * be0aac26aaca83414ee762886f10233f473135eeff4c7e26e3f4eba060eab94d  templates/pixel.inc
  * 11823e42b631caf1eeceb0e865d6598084fd98eb11d648585155601f38a38d0e  templates/resize.inc
  * a77e6014b033b00fc66a81a50f42c323b13975b21befe2c612835deeb13787cd  templates/prep.inc
