@@ -461,8 +461,9 @@ static void test_half_rounding(int bf)
 
 /* f32 -> f16 through the CPU path's vector loops over every exponent and
  * sign with all 2^16 patterns of the low mantissa bits (the 13 the rounding
- * drops, the bit it keeps, and two above), NaNs aside: the conversion has
- * no branches, so each of its three cases must hold over whole binades. */
+ * drops, the bit it keeps, and two above; the 7 top bits fixed), NaNs
+ * aside: the conversion has no branches, so each of its three cases must
+ * hold across every binade. */
 static void test_f16_binades(void)
 {
     enum { N = 65536 };
@@ -486,7 +487,7 @@ static void test_f16_binades(void)
             if (out[i] != ref_f16(f[i]) && bad++ < 5)
                 printf("  f16(0x%08x) = 0x%04x, want 0x%04x\n", (unsigned)f32_bits(f[i]), out[i], ref_f16(f[i]));
     }
-    CHECK(bad == 0, "f32 -> f16: %ld of %ld values of whole binades rounded wrong", bad, checked);
+    CHECK(bad == 0, "f32 -> f16: %ld of %ld values across the binades rounded wrong", bad, checked);
     free(f);
     free(out);
 }

@@ -488,8 +488,10 @@ static void preps(int some)
  * checked by the trace. Then pre-processes through it: letterbox,
  * crop-centre and stretch, one item, 35 or 250 (more than one launch
  * takes) of one frame, into f32, f16 and u8, NCHW and NHWC; and through
- * the pre-process's point path (templates/prep.cu: NEAREST, LINEAR by 3x),
- * one item, 3 of different sizes, 35. some: fewer sizes (under
+ * the pre-process's point path (templates/prep.cu: NEAREST, LINEAR by 3x
+ * along both axes, offsets on both: op_prep's first item is the source's
+ * top-left third by two thirds, 390x270 of 1170x405), one item, 3 of
+ * different sizes (one by 3 x 1, the others the tile path's), 35. some: fewer sizes (under
  * compute-sanitizer). */
 static void tiles(int some)
 {
@@ -513,7 +515,7 @@ static void tiles(int some)
     } ps[] = {{500, 300, 256, 256, GM_FIT_LETTERBOX, GM_PREP_LINEAR, 1, 0}, {390, 270, 131, 131, GM_FIT_LETTERBOX, GM_PREP_LINEAR, 1, 0},
               {320, 192, 160, 96, GM_FIT_STRETCH, GM_PREP_LINEAR, 1, 0},    {300, 200, 150, 250, GM_FIT_CROP_CENTER, GM_PREP_AREA, 1, 0},
               {700, 500, 200, 150, GM_FIT_LETTERBOX, GM_PREP_LINEAR, 35, 0}, {700, 500, 96, 64, GM_FIT_STRETCH, GM_PREP_LINEAR, 250, 0},
-              {390, 270, 130, 90, GM_FIT_STRETCH, GM_PREP_LINEAR, 3, 1},     {333, 201, 160, 160, GM_FIT_LETTERBOX, GM_PREP_NEAREST, 35, 1},
+              {1170, 405, 130, 90, GM_FIT_STRETCH, GM_PREP_LINEAR, 1, 1},    {390, 270, 130, 90, GM_FIT_STRETCH, GM_PREP_LINEAR, 3, 1},     {333, 201, 160, 160, GM_FIT_LETTERBOX, GM_PREP_NEAREST, 35, 1},
               {250, 190, 97, 131, GM_FIT_CROP_CENTER, GM_PREP_NEAREST, 1, 1}};
     static const gm_dtype dsts[] = {GM_F32, GM_F16, GM_U8};
     int i, c, k = 0, cases = 0;

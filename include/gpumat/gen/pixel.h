@@ -6,7 +6,7 @@
  * e24d008292a3121e16d8f7cc382f0900301d791d7f310ad77130e55c491689e6  gen/stages.py
  * f0d0be082aa500ef42b985a4f4cf99da0d53900d98a32dd9a0e3c1b79fe5bb00  templates/prelude_host.h
  * 19836221470d1a1754d5e212b2b5189f0ccbd6e715760677270770b61a8a042d  templates/prelude_cuda.cu
- * e5e30e818d09dce8d773bcac1abe4dc4d91652793a7cfb87c526691a7012eca2  templates/codec.inc
+ * 100a857a5b3ff298a5d349892681396f74b0eb938012a972eb07981ffe4ed755  templates/codec.inc
  * be0aac26aaca83414ee762886f10233f473135eeff4c7e26e3f4eba060eab94d  templates/pixel.inc
  * 11823e42b631caf1eeceb0e865d6598084fd98eb11d648585155601f38a38d0e  templates/resize.inc
  * a77e6014b033b00fc66a81a50f42c323b13975b21befe2c612835deeb13787cd  templates/prep.inc
@@ -143,7 +143,9 @@ GM__FN unsigned int gm__f32_to_f16_number(float f)
      * lean (a compiler may sink an operand of a select into a branch, and
      * then not vectorise a float addition that could trap): the branchy
      * form's vector code took 1.8 ns an element (bench/RESULTS.md). Equal
-     * to it on every float, checked exhaustively. */
+     * to it on every non-NaN float, checked exhaustively, in the default
+     * rounding mode (round to nearest, as the CPU path's float arithmetic
+     * assumes throughout). */
     unsigned int x = GM__F32_BITS(f);
     unsigned int sign = (x >> 16) & 0x8000u;
     unsigned int ax = x & 0x7fffffffu;
@@ -153,8 +155,8 @@ GM__FN unsigned int gm__f32_to_f16_number(float f)
     unsigned int normal = (ax - 0x38000000u + 0xfffu + ((ax >> 13) & 1u)) >> 13;
     /* below the smallest normal half: 0.5 + |f| holds |f| in steps of 2^-24
      * (a subnormal half's) in its low bits, rounded half to even by the
-     * addition; no intermediate precision can round it twice, as |f| near
-     * a midpoint has no bits below 2^-48 */
+     * addition; no wider intermediate precision (x87) can round it twice,
+     * as |f| near a midpoint has no bits below 2^-49 */
     unsigned int small = GM__F32_BITS(GM__BITS_F32(ax) + 0.5f) - 0x3f000000u;
     unsigned int below = 0u - (unsigned int)(ax < 0x38800000u);
     unsigned int over = 0u - (unsigned int)(ax >= 0x477ff000u); /* from 65520 on (and inf) */

@@ -481,9 +481,11 @@ static gm__resize_map gm__resize_map_of(const gm_mat* src, gm_interp interp, dou
      * by weights 1 and 0 (2048 and 0), which OpenCV's arithmetic returns
      * unchanged for the integer dtypes (for the floating ones a second tap
      * of inf or -0 would show): NEAREST there, one tap read, not four
-     * (factors below 2^16, the offsets' range). */
+     * (factors below 2^16, the offsets' range; sides up to 2^24, where
+     * OpenCV's float coordinate is still the whole k d + (k - 1) / 2). */
     if (interp == GM_INTER_LINEAR && !gm__floating(src->dtype) && g.scale_x == g.iscale_x && g.iscale_x % 2 &&
-        g.scale_y == g.iscale_y && g.iscale_y % 2 && g.iscale_x < 65536 && g.iscale_y < 65536) {
+        g.scale_y == g.iscale_y && g.iscale_y % 2 && g.iscale_x < 65536 && g.iscale_y < 65536 &&
+        g.src_width <= 1 << 24 && g.src_height <= 1 << 24) {
         g.sampler = GM__SAMPLER_NEAREST;
         g.offset_x = (short)((g.iscale_x - 1) / 2);
         g.offset_y = (short)((g.iscale_y - 1) / 2);

@@ -262,7 +262,7 @@ static void gm__prep_name(const char* fn, int i, char* name, size_t size)
 
 /* Whether item it, a source of dtype with channels, takes the kernel's
  * point path (templates/prep.cu): NEAREST of u8 whose channels interleave. */
-static int gm__prep_points(gm_dtype dtype, int channels, const gm__prep_item* it)
+static int gm__prep_takes_points(gm_dtype dtype, int channels, const gm__prep_item* it)
 {
     return it->map.sampler == GM__SAMPLER_NEAREST && dtype == GM_U8 && it->src_xstride == channels &&
            (channels == 1 || it->src_cstride == 1);
@@ -272,7 +272,7 @@ static int gm__prep_points(gm_dtype dtype, int channels, const gm__prep_item* it
  * its tile or point path. */
 static int gm__prep_kind(gm_dtype dtype, int channels, const gm__prep_item* it)
 {
-    return 2 * it->map.sampler + (it->map.tile > 0 || gm__prep_points(dtype, channels, it));
+    return 2 * it->map.sampler + (it->map.tile > 0 || gm__prep_takes_points(dtype, channels, it));
 }
 
 /* Checks a whole batch and describes it: *plan with the arguments every
@@ -355,7 +355,7 @@ static gm_status gm__prep_launch(gm__plan* plan, const gm__prep_item* items, int
     for (i = a->tile = 0; i < n; ++i) /* slots that fit every item's */
         if (items[i].map.tile > a->tile)
             a->tile = items[i].map.tile;
-    a->points = gm__prep_points((gm_dtype)k->src, k->channels, &items[0]);
+    a->points = gm__prep_takes_points((gm_dtype)k->src, k->channels, &items[0]);
     a->count = n;
     memcpy(a->items, items, (size_t)(n < GM__PREP_ITEMS ? n : GM__PREP_ITEMS) * sizeof *items);
     if (n <= GM__PREP_ITEMS)
