@@ -152,7 +152,7 @@ def emit_kernels():
                       lambda k: (k.src, k.dst, k.channels, k.src_layout, k.dst_layout))
     resize_row = lookup(rows, "resize", [M.DTYPE_NAMES, M.CHANNELS, M.SAMPLERS],
                         lambda k: (k.src, k.channels, k.sampler))
-    twice_row = lookup(rows, "twice", [M.CHANNELS, M.SAMPLERS], lambda k: (k.channels, k.sampler))
+    twice_row = lookup(rows, "twice", [M.DTYPE_NAMES, M.CHANNELS, M.SAMPLERS], lambda k: (k.src, k.channels, k.sampler))
     fill_row = next(i for i, k in enumerate(rows) if k.family == "fill")
     overlay_row = next(i for i, k in enumerate(rows) if k.family == "overlay")
     blend_row = next(i for i, k in enumerate(rows) if k.family == "blend")
@@ -282,9 +282,9 @@ static const gm__cpu_zip_fn gm__cpu_zips[%d][3][GM__CPU_ISAS] = {
  * [dtype][channels - 1][sampler]. */
 static const short gm__resize_row[GM_DTYPE_COUNT][4][GM__SAMPLER_COUNT] = %s;
 
-/* The row of the whole-2x u8 resize kernel (templates/twice.cu), -1 where
- * there is none: [channels - 1][sampler]. */
-static const short gm__twice_row[4][GM__SAMPLER_COUNT] = %s;
+/* The row of the whole-2x resize kernel (templates/twice.cu), -1 where
+ * there is none: [dtype][channels - 1][sampler]. */
+static const short gm__twice_row[GM_DTYPE_COUNT][4][GM__SAMPLER_COUNT] = %s;
 
 /* The row of the fill kernel (templates/fill.cu). */
 #define GM__FILL_ROW %d

@@ -75,10 +75,12 @@ EXACT_DTYPES = ["u8", "s8", "u16", "s16", "s32"]
 PREP_SRC = ["u8", "u16", "f32"]
 PREP_DST = ["u8", "f16", "bf16", "f32"]
 
-# The whole-2x resizes of u8 with interleaved channels (templates/twice.cu):
-# LINEAR to twice the size, and the 2x2 mean (OpenCV's integer one: not 2
-# channels) to half of it.
+# The whole-2x resizes with interleaved channels (templates/twice.cu):
+# LINEAR to twice the size, and the 2x2 mean to half of it (for u8 OpenCV's
+# integer one, which has no 2 channels); u8 in packed integer lanes, the
+# floating dtypes in float.
 TWICE_SAMPLERS = ["linear", "area_fast"]
+TWICE_DTYPES = ["u8", "f32", "f16", "bf16"]
 
 
 class Kernel:
@@ -92,10 +94,11 @@ class Kernel:
         self.src_layout, self.dst_layout, self.sampler = src_layout, dst_layout, sampler
         fast = family == "xform_fast"
         args = (src, dst, channels, src_layout, dst_layout)
-        self.pixels = pixels_per_unit(*args) if fast else None
+        self.pixels = (pixels_per_unit(*args) if fast else
+                       twice_pixels(src, sampler) if family == "twice" else None)
         self.units = units_per_thread(*args) if fast else None
         self.min_blocks = (min_blocks(*args) if fast else
-                           twice_min_blocks(channels, sampler) if family == "twice" else None)
+                           twice_min_blocks(src, channels, sampler) if family == "twice" else None)
         if family == "resize":
             self.name = name("resize", src, "c%d" % channels, sampler)
         elif family == "twice":
@@ -133,8 +136,8 @@ def catalogue():
              if r != "linear_exact" or t in EXACT_DTYPES]
     rows += [Kernel("prep", s, d, c, sampler=r) for s in PREP_SRC for d in PREP_DST for c in BLOB_CHANNELS
              for r in SAMPLERS if r != "linear_exact" or s in EXACT_DTYPES]
-    rows += [Kernel("twice", "u8", "u8", c, sampler=r) for c in CHANNELS for r in TWICE_SAMPLERS
-             if r == "linear" or c != 2]
+    rows += [Kernel("twice", t, t, c, sampler=r) for t in TWICE_DTYPES for c in CHANNELS for r in TWICE_SAMPLERS
+             if r == "linear" or c != 2 or t != "u8"]
     rows += [Kernel("fill", "u8", "u8", 1)]
     rows += [Kernel("overlay", "u8", "u8", 4)]
     rows += [Kernel("blend", "u8", "u8", 1)]
@@ -202,13 +205,23 @@ def units_per_thread(src, dst, channels, ls, ld):
     return r
 
 
-def twice_min_blocks(channels, sampler):
+def twice_pixels(src, sampler):
+    """Columns a thread of a whole-2x kernel takes (templates/twice.cu): of
+    the source when it doubles, of the destination when it halves. 4, but 2
+    where a floating dtype doubles: a thread holds two source rows' passes
+    in float, and 4 columns of them spilled at 80 registers from 2
+    channels on."""
+    return 2 if sampler == "linear" and src != "u8" else 4
+
+
+def twice_min_blocks(src, channels, sampler):
     """Blocks of 256 threads each multiprocessor must fit for a whole-2x
     kernel (templates/twice.cu), so more loads are in flight: the doubling
-    of 1 to 3 channels at 80 registers (109 unbounded), the halving at 40
-    (96); 4 channels spill at 80, so 2 there (bench/RESULTS.md)."""
+    of 1 to 3 channels at 80 registers (u8: 109 unbounded), the halving at
+    40 (96); 4 channels spill at 80, so 2 there (bench/RESULTS.md), and the
+    floating dtypes' halving of 4 channels at 40, so 5 there (48)."""
     if sampler == "area_fast":
-        return 6
+        return 5 if channels == 4 and src != "u8" else 6
     return 2 if channels == 4 else 3
 
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* The whole-2x resizes of u8 whose channels interleave, where every row
- * starts on 16 bytes (the host decides, gm__twice_kernel in impl/plan.h):
- * LINEAR to exactly twice the source, and the 2x2 mean (INTER_AREA, or
- * LINEAR's exact halving, rerouted) to half of it. Each gives every column
+/* The whole-2x resizes of images whose channels interleave (u8 here, the
+ * floating dtypes further down), where every row starts on 16 bytes (the
+ * host decides, gm__twice_kernel in impl/plan.h): LINEAR to exactly twice
+ * the source, and the 2x2 mean (INTER_AREA, or LINEAR's exact halving,
+ * rerouted) to half of it. For u8, each gives every column
  * and row one of two weights, so cv::resize's arithmetic folds into sums
  * below 2^12, two of which a 32-bit word holds in 16-bit lanes: one
  * instruction does two channel values (the tile path's general fixed point
@@ -17,11 +18,11 @@
  * column by 2048 (s = 4 v, as the clamped column gives) and clips the rows
  * (the clamped row). A unit is the destination rows 2k + 1 and 2k + 2,
  * which read the source rows k and k + 1 alone (k from -1 to the source's
- * last row); a thread takes GM__TWICE_PIXELS source columns [j0, j0 + G),
+ * last row); a thread takes G source columns [j0, j0 + G) (the row's pixels),
  * so the destination columns [2 j0, 2 j0 + 2G), of GM__TWICE_RUN units.
  *
  * The 2x2 mean: (a + b + c + d + 2) >> 2, gm__quad_mean's; a thread takes
- * GM__TWICE_PIXELS destination columns of one row. */
+ * G destination columns of one row. */
 
 /* Bytes of a row as 16-bit lanes: lane l of e[i] holds byte 2l of word i,
  * of o[i] byte 2l + 1 (or the sum of two rows' bytes). */
@@ -107,9 +108,9 @@ __device__ __noinline__ gm__words<N> gm__twice_gather_row(unsigned long long p, 
  * the channel (i - 4 + C) % C of column j0 - 1 + (i - 4 + C) / C.
  * Destination byte d is channel d % C of column d / C, which reads source
  * column (d / C) / 2 near and the one on its side of it far. */
-template <int C>
+template <int C, int G>
 struct gm__twice_pass {
-    enum { G = GM__TWICE_PIXELS, N = G * C / 4 + 2, M = G * C };
+    enum { N = G * C / 4 + 2, M = G * C };
     unsigned s[M];
 
     __device__ __forceinline__ void make(const unsigned* w)
@@ -133,8 +134,8 @@ struct gm__twice_pass {
  * 2^12, and no shift crosses a lane), stored as gm__twice_store<K> does.
  * (Staged through shared memory, so that each store instruction wrote 512
  * bytes in a run, it took longer: bench/RESULTS.md.) */
-template <int C, int K>
-__device__ __forceinline__ void gm__twice_row_of(const gm__twice_pass<C>& n, const gm__twice_pass<C>& f,
+template <int C, int G, int K>
+__device__ __forceinline__ void gm__twice_row_of(const gm__twice_pass<C, G>& n, const gm__twice_pass<C, G>& f,
                                                  unsigned long long d, long long bytes)
 {
     unsigned v[K / 2];
@@ -147,10 +148,10 @@ __device__ __forceinline__ void gm__twice_row_of(const gm__twice_pass<C>& n, con
 /* LINEAR to twice the source: a thread walks GM__TWICE_RUN units down,
  * each source row's pass made once, the next row's loads issued before
  * the stores. */
-template <int C>
+template <int C, int G>
 __device__ __forceinline__ void gm__twice_up(const gm__resize_args& a)
 {
-    enum { G = GM__TWICE_PIXELS, W = G * C / 4, N = W + 2, K = 2 * G * C };
+    enum { W = G * C / 4, N = W + 2, K = 2 * G * C };
     const unsigned all = 0xffffffffu, lane = threadIdx.x;
     const long long sw = a.map.src_width, sh = a.map.src_height, j0 = ((long long)blockIdx.x * 32 + lane) * G;
     const int whole = j0 + G <= sw, edge = 32 - 8 * C;
@@ -182,7 +183,7 @@ __device__ __forceinline__ void gm__twice_up(const gm__resize_args& a)
         }
     };
     /* the rest of w from the lanes beside (or the edge), then the pass */
-    auto finish = [&](unsigned* w, gm__twice_pass<C>& pass) {
+    auto finish = [&](unsigned* w, gm__twice_pass<C, G>& pass) {
         unsigned left = __shfl_up_sync(all, w[W], 1), right = __shfl_down_sync(all, w[1], 1);
         if (whole) {
             if (j0 == 0)
@@ -203,7 +204,7 @@ __device__ __forceinline__ void gm__twice_up(const gm__resize_args& a)
              * rows u - 1 and u */
             const long long end = u0 + GM__TWICE_RUN <= sh ? u0 + GM__TWICE_RUN : sh + 1;
             unsigned w[N] = {0};
-            gm__twice_pass<C> before, now;
+            gm__twice_pass<C, G> before, now;
             fetch(b, u0 - 1, w);
             finish(w, before);
             fetch(b, u0, w);
@@ -212,9 +213,9 @@ __device__ __forceinline__ void gm__twice_up(const gm__resize_args& a)
                 if (u + 1 < end)
                     fetch(b, u + 1, w);
                 if (u > 0 && j0 < sw)
-                    gm__twice_row_of<C, K>(before, now, d + (unsigned long long)((2 * u - 1) * a.dst_pitch), bytes);
+                    gm__twice_row_of<C, G, K>(before, now, d + (unsigned long long)((2 * u - 1) * a.dst_pitch), bytes);
                 if (u < sh && j0 < sw)
-                    gm__twice_row_of<C, K>(now, before, d + (unsigned long long)(2 * u * a.dst_pitch), bytes);
+                    gm__twice_row_of<C, G, K>(now, before, d + (unsigned long long)(2 * u * a.dst_pitch), bytes);
                 before = now;
             }
         }
@@ -240,10 +241,10 @@ __device__ __forceinline__ void gm__twice_down_edge(unsigned long long p, unsign
 }
 
 /* The 2x2 mean to half the source. */
-template <int C>
+template <int C, int G>
 __device__ __forceinline__ void gm__twice_down(const gm__resize_args& a)
 {
-    enum { G = GM__TWICE_PIXELS, W = G * C / 2, K = G * C };
+    enum { W = G * C / 2, K = G * C };
     const long long dw = a.width, j0 = ((long long)blockIdx.x * 32 + threadIdx.x) * G;
     if (j0 >= dw)
         return;
@@ -280,15 +281,242 @@ __device__ __forceinline__ void gm__twice_down(const gm__resize_args& a)
         }
 }
 
-/* The entry point of one whole-2x row (gen/model.py): channels C, sampler I
- * (LINEAR: up; AREA_FAST: down), at least B blocks a multiprocessor. */
+/* The floating dtypes (f16, bf16, f32) by the same two resizes, in float
+ * with each product rounded, as the per-pixel code computes them
+ * (templates/resize.inc: gm__linear_row, gm__resize_linear,
+ * gm__resize_area_fast), a thread's pixels loaded and stored as words.
+ *
+ * LINEAR by 2: destination column 2j reads source columns j - 1 and j by
+ * 0.25 and 0.75, column 2j + 1 reads j and j + 1 by 0.75 and 0.25; column 0
+ * reads columns 0 and 1 by 1 and 0 (OpenCV keeps the second tap there, so
+ * an infinite one makes a NaN), the last column its one tap. Rows likewise,
+ * clipped: an edge row is read twice, by both weights. A thread takes
+ * G source columns by GM__TWICE_RUN units, as gm__twice_up.
+ *
+ * The 2x2 mean: (a + b) + (c + d) where OpenCV's vector code sums pairs (4
+ * channels; 1 channel but for the last (source width / 2) % 4 columns),
+ * else 0 + (((a + b) + c) + d), the taps in row order; then times 0.25. */
+
+/* Element i of the words w, E bytes each, as a float of S (NaN payloads
+ * kept, as gm__decode_f with payload 1), and a float stored there as S. */
+template <int S>
+__device__ __forceinline__ float gm__twice_get(const unsigned* w, int i)
+{
+    if constexpr (gm__esize[S] == 2) {
+        unsigned short h = (unsigned short)(w[i >> 1] >> 16 * (i & 1));
+        return gm__decode_f(S, (const unsigned char*)&h, 1);
+    } else {
+        unsigned v = w[i];
+        return gm__decode_f(S, (const unsigned char*)&v, 1);
+    }
+}
+
+template <int S>
+__device__ __forceinline__ void gm__twice_put(unsigned* w, int i, float f)
+{
+    if constexpr (gm__esize[S] == 2) {
+        unsigned short h;
+        gm__encode_f(S, (unsigned char*)&h, f, 0);
+        w[i >> 1] = i & 1 ? (w[i >> 1] & 0xffffu) | (unsigned)h << 16 : h;
+    } else {
+        unsigned v;
+        gm__encode_f(S, (unsigned char*)&v, f, 0);
+        w[i] = v;
+    }
+}
+
+/* Element i of the words w (as gm__twice_put left it) stored at d. */
+template <int S>
+__device__ __forceinline__ void gm__twice_put_global(unsigned long long d, const unsigned* w, int i)
+{
+    if constexpr (gm__esize[S] == 2)
+        gm__st(d, (unsigned short)(w[i >> 1] >> 16 * (i & 1)));
+    else
+        gm__st(d, w[i]);
+}
+
+/* Two taps by their weights, each product rounded (gm__linear_row). */
+__device__ __forceinline__ float gm__twice_mix(float v0, float w0, float v1, float w1)
+{
+    return GM__MUL_F(v0, w0) + GM__MUL_F(v1, w1);
+}
+
+/* The N elements of S from column `first` of the row at p, each channel of
+ * a column in turn, columns clamped to [0, width), as float bits: what a
+ * lane short of a whole group reads (gm__twice_up_f), not inlined, as
+ * gm__twice_gather_row. */
+template <int S, int C, int N>
+__device__ __noinline__ gm__words<N> gm__twice_row_f(unsigned long long p, long long first, long long width)
+{
+    gm__words<N> r;
+    GM__UNROLL
+    for (int i = 0; i < N; ++i)
+        r.w[i] = __float_as_uint(gm__decode_f(
+            S, (const unsigned char*)(p + (unsigned long long)((gm__clip(first + i / C, 0, width - 1) * C + i % C) *
+                                                                gm__esize[S])),
+            1));
+    return r;
+}
+
+/* LINEAR to twice the source, floating dtypes. v[k * C + c]: channel c of
+ * source column j0 - 1 + k, k < G + 2 (clamped to the row). */
+template <int S, int C, int G>
+__device__ __forceinline__ void gm__twice_up_f(const gm__resize_args& a)
+{
+    enum { E = gm__esize[S], K = G * C * E, V = (G + 2) * C, M = 2 * G * C };
+    const unsigned all = 0xffffffffu, lane = threadIdx.x;
+    const long long sw = a.map.src_width, sh = a.map.src_height, j0 = ((long long)blockIdx.x * 32 + lane) * G;
+    const int whole = j0 + G <= sw;
+    const long long step = (long long)gridDim.y * blockDim.y * GM__TWICE_RUN, columns = 2 * (sw - j0);
+    /* the column that lane 0 (31) of a warp reads before (after) its
+     * columns, which no lane beside it holds */
+    const long long beside = gm__clip(lane == 0 ? j0 - 1 : j0 + G, 0, sw - 1) * C * E;
+    /* source row `row` into v: a whole lane its columns (lanes 0 and 31 the
+     * column beside too, into halo), any other lane every column */
+    auto fetch = [&](long long b, long long row, float* v, float* halo) {
+        unsigned long long p = a.src[0] + (unsigned long long)(b * a.src_bstride + gm__clip(row, 0, sh - 1) * a.src_pitch);
+        if (whole) {
+            gm__bytes<K> in;
+            in.load(p + (unsigned long long)(j0 * C * E));
+            GM__UNROLL
+            for (int i = 0; i < G * C; ++i)
+                v[C + i] = gm__twice_get<S>(in.w, i);
+            if (lane == 0 || lane == 31)
+                GM__UNROLL
+                for (int c = 0; c < C; ++c)
+                    halo[c] = gm__decode_f(S, (const unsigned char*)(p + (unsigned long long)(beside + c * E)), 1);
+        } else if (j0 < sw) {
+            gm__words<V> r = gm__twice_row_f<S, C, V>(p, j0 - 1, sw);
+            GM__UNROLL
+            for (int i = 0; i < V; ++i)
+                v[i] = __uint_as_float(r.w[i]);
+        }
+    };
+    /* the columns beside from the lanes beside (or the halo), then the
+     * row's pass h[m * C + c]: destination column 2 j0 + m */
+    auto pass = [&](float* v, const float* halo, float* h) {
+        GM__UNROLL
+        for (int c = 0; c < C; ++c) {
+            float left = __shfl_up_sync(all, v[G * C + c], 1), right = __shfl_down_sync(all, v[C + c], 1);
+            if (whole)
+                v[c] = lane > 0 ? left : halo[c], v[V - C + c] = lane < 31 ? right : halo[c];
+        }
+        GM__UNROLL
+        for (int g = 0; g < G; ++g) {
+            const long long j = j0 + g;
+            GM__UNROLL
+            for (int c = 0; c < C; ++c) {
+                float l = v[g * C + c], m = v[(g + 1) * C + c], r = v[(g + 2) * C + c];
+                h[2 * g * C + c] = j > 0 ? gm__twice_mix(l, 0.25f, m, 0.75f) : sw > 1 ? gm__twice_mix(m, 1.0f, r, 0.0f) : m;
+                h[(2 * g + 1) * C + c] = j < sw - 1 ? gm__twice_mix(m, 0.75f, r, 0.25f) : m;
+            }
+        }
+    };
+    /* destination row at d: pass n by wn, f by wf */
+    auto row_of = [&](const float* n, float wn, const float* f, float wf, unsigned long long d) {
+        gm__bytes<2 * K> out;
+        GM__UNROLL
+        for (int i = 0; i < M; ++i)
+            gm__twice_put<S>(out.w, i, gm__twice_mix(n[i], wn, f[i], wf));
+        if (whole) {
+            out.store(d);
+            return;
+        }
+        GM__UNROLL
+        for (int i = 0; i < M; ++i)
+            if (i < columns * C)
+                gm__twice_put_global<S>(d + (unsigned long long)(i * E), out.w, i);
+    };
+    for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)
+        for (long long u0 = ((long long)blockIdx.y * blockDim.y + threadIdx.y) * GM__TWICE_RUN; u0 <= sh; u0 += step) {
+            const unsigned long long d = a.dst + (unsigned long long)(b * a.dst_bstride + 2 * j0 * C * E);
+            /* unit u: the destination rows 2u - 1 and 2u, between the source
+             * rows u - 1 and u */
+            const long long end = u0 + GM__TWICE_RUN <= sh ? u0 + GM__TWICE_RUN : sh + 1;
+            float v[V] = {0}, halo[C] = {0}, before[M], now[M];
+            fetch(b, u0 - 1, v, halo);
+            pass(v, halo, before);
+            fetch(b, u0, v, halo);
+            for (long long u = u0; u < end; ++u) {
+                pass(v, halo, now);
+                if (u + 1 < end)
+                    fetch(b, u + 1, v, halo);
+                if (u > 0 && j0 < sw)
+                    row_of(before, 0.75f, now, 0.25f, d + (unsigned long long)((2 * u - 1) * a.dst_pitch));
+                if (u < sh && j0 < sw)
+                    row_of(before, 0.25f, now, 0.75f, d + (unsigned long long)(2 * u * a.dst_pitch));
+                GM__UNROLL
+                for (int i = 0; i < M; ++i)
+                    before[i] = now[i];
+            }
+        }
+}
+
+/* One 2x2 mean of the floating dtypes, in pairs or in row order. */
+__device__ __forceinline__ float gm__twice_mean(float a, float b, float c, float d, int pairs)
+{
+    return GM__MUL_F(pairs ? (a + b) + (c + d) : 0.0f + (((a + b) + c) + d), 0.25f);
+}
+
+/* The 2x2 mean to half the source, floating dtypes: a thread takes
+ * G destination columns of a row (a group the edge cuts,
+ * pixel by pixel). */
+template <int S, int C, int G>
+__device__ __forceinline__ void gm__twice_down_f(const gm__resize_args& a)
+{
+    enum { E = gm__esize[S], K = G * C * E };
+    const long long dw = a.width, j0 = ((long long)blockIdx.x * 32 + threadIdx.x) * G;
+    /* destination columns below `paired` sum in pairs */
+    const long long paired = C == 4 ? dw : C == 1 ? (a.map.src_width / 2) & ~3LL : 0;
+    if (j0 >= dw)
+        return;
+    for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)
+        for (long long y = (long long)blockIdx.y * blockDim.y + threadIdx.y; y < a.height; y += (long long)gridDim.y * blockDim.y) {
+            unsigned long long p = a.src[0] + (unsigned long long)(b * a.src_bstride + 2 * y * a.src_pitch + 2 * j0 * C * E);
+            unsigned long long d = a.dst + (unsigned long long)(b * a.dst_bstride + y * a.dst_pitch + j0 * C * E);
+            if (j0 + G > dw) {
+                const unsigned long long q = p + (unsigned long long)a.src_pitch;
+#pragma unroll 1
+                for (int i = 0; i < (int)(dw - j0) * C; ++i) {
+                    const unsigned long long o = (unsigned long long)(((i / C) * 2 * C + i % C) * E), n = C * E;
+                    float f = gm__twice_mean(gm__decode_f(S, (const unsigned char*)(p + o), 1),
+                                             gm__decode_f(S, (const unsigned char*)(p + o + n), 1),
+                                             gm__decode_f(S, (const unsigned char*)(q + o), 1),
+                                             gm__decode_f(S, (const unsigned char*)(q + o + n), 1), j0 + i / C < paired);
+                    gm__encode_f(S, (unsigned char*)(d + (unsigned long long)(i * E)), f, 0);
+                }
+                continue;
+            }
+            gm__bytes<2 * K> top, bottom;
+            gm__bytes<K> out;
+            top.load(p);
+            bottom.load(p + (unsigned long long)a.src_pitch);
+            GM__UNROLL
+            for (int i = 0; i < G * C; ++i) {
+                const int t = (i / C) * 2 * C + i % C;
+                gm__twice_put<S>(out.w, i,
+                                 gm__twice_mean(gm__twice_get<S>(top.w, t), gm__twice_get<S>(top.w, t + C),
+                                                gm__twice_get<S>(bottom.w, t), gm__twice_get<S>(bottom.w, t + C),
+                                                j0 + i / C < paired));
+            }
+            out.store(d);
+        }
+}
+
+/* The entry point of one whole-2x row (gen/model.py): dtype S, channels C,
+ * sampler I (LINEAR: up; AREA_FAST: down), P columns a thread, at least B
+ * blocks a multiprocessor. */
 #define GM__ENTRY_TWICE(name, S, D, C, LS, LD, P, R, B, I)                                     \
     extern "C" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS, GM__BLOCKS_FOR_ARCH(B)) \
         name(gm__resize_args a)                                                                \
     {                                                                                          \
         gm__grid_begin();                                                                      \
-        if constexpr (I == GM__SAMPLER_LINEAR)                                                 \
-            gm__twice_up<C>(a);                                                                \
+        if constexpr (S != GM_U8 && I == GM__SAMPLER_LINEAR)                                   \
+            gm__twice_up_f<S, C, P>(a);                                                        \
+        else if constexpr (S != GM_U8)                                                         \
+            gm__twice_down_f<S, C, P>(a);                                                      \
+        else if constexpr (I == GM__SAMPLER_LINEAR)                                            \
+            gm__twice_up<C, P>(a);                                                             \
         else                                                                                   \
-            gm__twice_down<C>(a);                                                              \
+            gm__twice_down<C, P>(a);                                                           \
     }

@@ -588,15 +588,17 @@ static void tiles(int some)
     printf("gpu: %d tile- and point-path cases\n", cases);
 }
 
-/* The whole-2x kernels (templates/twice.cu) against the CPU path, every
- * channel count, over whole destination parents: doubling sources 1 to 515
- * columns wide (a thread's 4 columns cut by the edge, a warp's halo read
- * as a word or, where a word would run past the row, byte by byte,
- * 1-pixel images) and the explicit scale 2;
- * halving, odd sources included; batches of 2. Aligned views take them
- * (2 channels only doubling: OpenCV's integer 2x2 mean has no 2 channels);
- * the same with odd pitches, and an explicit 0.5 whose last cells the image
- * cuts, must not. some: 3 channels (under compute-sanitizer). */
+/* The whole-2x kernels (templates/twice.cu) against the CPU path, u8 and
+ * the floating dtypes, every channel count, over whole destination parents:
+ * doubling sources 1 to 515 columns wide (a thread's 4 columns cut by the
+ * edge, a warp's halo read as a word or, where a word would run past the
+ * row, byte by byte, 1-pixel images) and the explicit scale 2; halving,
+ * odd sources included, and widths whose last 1 to 3 columns OpenCV sums
+ * in row order rather than pairs (1 channel); batches of 2. Aligned views
+ * take them (u8's 2 channels only doubling: OpenCV's integer 2x2 mean has
+ * no 2 channels); the same with odd pitches, and an explicit 0.5 whose
+ * last cells the image cuts, must not. some: 3 channels (under
+ * compute-sanitizer). */
 static void twices(int some)
 {
     static const struct {
@@ -610,38 +612,42 @@ static void twices(int some)
               {37, 11, 74, 22, 0, GM_INTER_LINEAR, 0},      {73, 21, 36, 10, 0.5, GM_INTER_AREA, 1},
               {2, 2, 1, 1, 0, GM_INTER_LINEAR, 1},          {600, 40, 300, 20, 0, GM_INTER_LINEAR, 1},
               {1030, 6, 515, 3, 0.5, GM_INTER_AREA, 1},     {600, 40, 300, 20, 0, GM_INTER_AREA, 0},
-              {75, 23, 38, 12, 0.5, GM_INTER_AREA, 1},      {129, 5, 258, 10, 0, GM_INTER_LINEAR, 1}};
-    int i, c, k = 0, cases = 0;
+              {75, 23, 38, 12, 0.5, GM_INTER_AREA, 1},      {129, 5, 258, 10, 0, GM_INTER_LINEAR, 1},
+              {46, 8, 23, 4, 0, GM_INTER_AREA, 1},          {42, 6, 21, 3, 0, GM_INTER_LINEAR, 1}};
+    static const gm_dtype dtypes[] = {GM_U8, GM_F32, GM_F16, GM_BF16};
+    int i, c, t, k = 0, cases = 0;
     char what[200];
-    for (i = 0; i < (int)(sizeof rs / sizeof rs[0]); ++i)
-        for (c = 1; c <= 4; ++c, ++k) {
-            pair src, dst;
-            resize_how h;
-            int batch = k % 3 == 0 ? 2 : 1, up = rs[i].dw > rs[i].sw, kernel, ran;
-            int whole = up ? rs[i].dw == 2 * rs[i].sw && rs[i].dh == 2 * rs[i].sh
-                           : 2 * rs[i].dw <= rs[i].sw && 2 * rs[i].dh <= rs[i].sh;
-            if (some && c != 3)
-                continue;
-            h.interp = rs[i].interp, h.fx = h.fy = rs[i].fx;
-            kernel = gm__twice_row[c - 1][up ? GM__SAMPLER_LINEAR : GM__SAMPLER_AREA_FAST];
-            snprintf(what, sizeof what, "whole-2x resize u8 x%d %lldx%lld -> %lldx%lld b%d interp %d fx %g%s", c,
-                     (long long)rs[i].sw, (long long)rs[i].sh, (long long)rs[i].dw, (long long)rs[i].dh, batch,
-                     (int)h.interp, h.fx, rs[i].aligned ? "" : " unaligned");
-            if (!make_pair_at(&src, rs[i].sw, rs[i].sh, batch, GM_U8, c, GM_HWC, rs[i].aligned) ||
-                !make_pair_at(&dst, rs[i].dw, rs[i].dh, batch, GM_U8, c, GM_HWC, rs[i].aligned)) {
-                CHECK(0, "%s: setup failed", what);
-                continue;
+    for (t = 0; t < (int)(sizeof dtypes / sizeof dtypes[0]); ++t)
+        for (i = 0; i < (int)(sizeof rs / sizeof rs[0]); ++i)
+            for (c = 1; c <= 4; ++c, ++k) {
+                pair src, dst;
+                resize_how h;
+                gm_dtype dt = dtypes[t];
+                int batch = k % 3 == 0 ? 2 : 1, up = rs[i].dw > rs[i].sw, kernel, ran;
+                int whole = up ? rs[i].dw == 2 * rs[i].sw && rs[i].dh == 2 * rs[i].sh
+                               : 2 * rs[i].dw <= rs[i].sw && 2 * rs[i].dh <= rs[i].sh;
+                if (some && c != 3)
+                    continue;
+                h.interp = rs[i].interp, h.fx = h.fy = rs[i].fx;
+                kernel = gm__twice_row[dt][c - 1][up ? GM__SAMPLER_LINEAR : GM__SAMPLER_AREA_FAST];
+                snprintf(what, sizeof what, "whole-2x resize %s x%d %lldx%lld -> %lldx%lld b%d interp %d fx %g%s",
+                         gm_dtype_name(dt), c, (long long)rs[i].sw, (long long)rs[i].sh, (long long)rs[i].dw,
+                         (long long)rs[i].dh, batch, (int)h.interp, h.fx, rs[i].aligned ? "" : " unaligned");
+                if (!make_pair_at(&src, rs[i].sw, rs[i].sh, batch, dt, c, GM_HWC, rs[i].aligned) ||
+                    !make_pair_at(&dst, rs[i].dw, rs[i].dh, batch, dt, c, GM_HWC, rs[i].aligned)) {
+                    CHECK(0, "%s: setup failed", what);
+                    continue;
+                }
+                if (kernel >= 0)
+                    launched[kernel] = 0;
+                compare_op(what, &src, &dst, op_resize, &h);
+                ran = kernel >= 0 && launched[kernel];
+                CHECK(ran == (rs[i].aligned && (up || c != 2 || dt != GM_U8) && whole),
+                      "%s: the whole-2x kernel %s", what, ran ? "ran" : "did not run");
+                ++cases;
+                free_pair(&src);
+                free_pair(&dst);
             }
-            if (kernel >= 0)
-                launched[kernel] = 0;
-            compare_op(what, &src, &dst, op_resize, &h);
-            ran = kernel >= 0 && launched[kernel];
-            CHECK(ran == (rs[i].aligned && (up || c != 2) && whole),
-                  "%s: the whole-2x kernel %s", what, ran ? "ran" : "did not run");
-            ++cases;
-            free_pair(&src);
-            free_pair(&dst);
-        }
     printf("gpu: %d whole-2x cases\n", cases);
 }
 

@@ -445,8 +445,11 @@ static void arguments(void)
           "the blend");
     CHECK(gm_kernels_for(GM_U8, GM_U8, 2, k, 22) == 15 && !strcmp(gm_kernel_name(k[13]), "gm_resize_u8_c2_linear_twice"),
           "two channels: one whole-2x resize (OpenCV's 2x2 integer mean has none), no pre-process");
-    CHECK(gm_kernels_for(GM_F32, GM_F32, 1, k, 21) == 11 && gm_kernels_for(GM_S32, GM_S32, 1, k, 21) == 8,
-          "f32 resizes without linear_exact, and f32's pre-processes without it; s32 resizes with it");
+    CHECK(gm_kernels_for(GM_F32, GM_F32, 1, k, 21) == 13 &&
+              !strcmp(gm_kernel_name(k[7]), "gm_resize_f32_c1_linear_twice") &&
+              gm_kernels_for(GM_S32, GM_S32, 1, k, 21) == 8,
+          "f32 resizes without linear_exact, its two whole-2x resizes, and f32's pre-processes without linear_exact; "
+          "s32 resizes with it, no whole-2x");
     CHECK(gm_kernels_for(GM_S16, GM_F32, 3, k, 21) == 7, "no pre-process from s16");
     k[2] = -5;
     CHECK(gm_kernels_for(GM_U8, GM_U8, 3, k, 2) == 22 && k[1] == GM__FILL_ROW && k[2] == -5,

@@ -92,10 +92,10 @@ GM_API int gm_kernels_for(gm_dtype src, gm_dtype dst, int channels, int* kernels
         for (i = 0; i < GM__SAMPLER_COUNT; ++i)
             if (gm__resize_row[src][channels - 1][i] >= 0)
                 found[n++] = gm__resize_row[src][channels - 1][i];
-    if (src == dst && src == GM_U8) /* and its whole-2x kernels */
+    if (src == dst) /* and its whole-2x kernels */
         for (i = 0; i < GM__SAMPLER_COUNT; ++i)
-            if (gm__twice_row[channels - 1][i] >= 0)
-                found[n++] = gm__twice_row[channels - 1][i];
+            if (gm__twice_row[src][channels - 1][i] >= 0)
+                found[n++] = gm__twice_row[src][channels - 1][i];
     for (i = 0; i < GM__SAMPLER_COUNT; ++i) /* gm_preprocess from channels of src into dst, by each sampler */
         if (gm__prep_row[src][dst][channels - 1][i] >= 0)
             found[n++] = gm__prep_row[src][dst][channels - 1][i];

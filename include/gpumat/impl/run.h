@@ -57,11 +57,11 @@ static gm__geometry gm__geometry_for(const gm__kernel_row* k, long long width, l
         return g;
     }
     if (k->family == GM__FAMILY_TWICE) {
-        /* a thread GM__TWICE_PIXELS source (doubling) or destination columns
+        /* a thread k->pixels source (doubling) or destination columns
          * by a destination row, or doubling GM__TWICE_RUN units of the two
          * rows between source rows (one unit more than the source's rows) */
         int up = k->sampler == GM__SAMPLER_LINEAR;
-        long long groups = ((up ? width / 2 : width) + GM__TWICE_PIXELS - 1) / GM__TWICE_PIXELS;
+        long long groups = ((up ? width / 2 : width) + k->pixels - 1) / k->pixels;
         long long units = up ? (height / 2 + GM__TWICE_RUN) / GM__TWICE_RUN : height;
         long long rows = (units + GM__BLOCK_WARPS - 1) / GM__BLOCK_WARPS;
         g.block[0] = 32, g.block[1] = GM__BLOCK_WARPS;
