@@ -297,17 +297,19 @@ __device__ __forceinline__ void gm__twice_down(const gm__resize_args& a)
  * channels; 1 channel but for the last (source width / 2) % 4 columns),
  * else 0 + (((a + b) + c) + d), the taps in row order; then times 0.25. */
 
-/* Element i of the words w, E bytes each, as a float of S (NaN payloads
- * kept, as gm__decode_f with payload 1), and a float stored there as S. */
+/* Element i of the words w, E bytes each, as a float of S, and a float
+ * stored there as S. NaN payloads may be lost (payload 0: the hardware's
+ * conversion, without the per-pixel code's test for them), as every value
+ * goes through arithmetic, which leaves the GPU's one NaN anyway. */
 template <int S>
 __device__ __forceinline__ float gm__twice_get(const unsigned* w, int i)
 {
     if constexpr (gm__esize[S] == 2) {
         unsigned short h = (unsigned short)(w[i >> 1] >> 16 * (i & 1));
-        return gm__decode_f(S, (const unsigned char*)&h, 1);
+        return gm__decode_f(S, (const unsigned char*)&h, 0);
     } else {
         unsigned v = w[i];
-        return gm__decode_f(S, (const unsigned char*)&v, 1);
+        return gm__decode_f(S, (const unsigned char*)&v, 0);
     }
 }
 
@@ -323,6 +325,30 @@ __device__ __forceinline__ void gm__twice_put(unsigned* w, int i, float f)
         gm__encode_f(S, (unsigned char*)&v, f, 0);
         w[i] = v;
     }
+}
+
+/* Elements i and i + 1 (i even) as gm__twice_put stores them; a 2-byte
+ * dtype's two in one conversion where neither is NaN (the same rounding;
+ * a NaN, or a sum of opposite infinities, takes gm__twice_put). */
+template <int S>
+__device__ __forceinline__ void gm__twice_put2(unsigned* w, int i, float f0, float f1)
+{
+#if __CUDA_ARCH__ >= 800
+    if constexpr (gm__esize[S] == 2) {
+        unsigned h;
+        float t = f0 + f1;
+        if constexpr (S == GM_F16)
+            asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(h) : "f"(f1), "f"(f0));
+        else
+            asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(h) : "f"(f1), "f"(f0));
+        if (t == t) {
+            w[i >> 1] = h;
+            return;
+        }
+    }
+#endif
+    gm__twice_put<S>(w, i, f0);
+    gm__twice_put<S>(w, i + 1, f1);
 }
 
 /* Element i of the words w (as gm__twice_put left it) stored at d. */
@@ -354,7 +380,7 @@ __device__ __noinline__ gm__words<N> gm__twice_row_f(unsigned long long p, long 
         r.w[i] = __float_as_uint(gm__decode_f(
             S, (const unsigned char*)(p + (unsigned long long)((gm__clip(first + i / C, 0, width - 1) * C + i % C) *
                                                                 gm__esize[S])),
-            1));
+            0));
     return r;
 }
 
@@ -384,7 +410,7 @@ __device__ __forceinline__ void gm__twice_up_f(const gm__resize_args& a)
             if (lane == 0 || lane == 31)
                 GM__UNROLL
                 for (int c = 0; c < C; ++c)
-                    halo[c] = gm__decode_f(S, (const unsigned char*)(p + (unsigned long long)(beside + c * E)), 1);
+                    halo[c] = gm__decode_f(S, (const unsigned char*)(p + (unsigned long long)(beside + c * E)), 0);
         } else if (j0 < sw) {
             gm__words<V> r = gm__twice_row_f<S, C, V>(p, j0 - 1, sw);
             GM__UNROLL
@@ -402,22 +428,31 @@ __device__ __forceinline__ void gm__twice_up_f(const gm__resize_args& a)
                 v[c] = lane > 0 ? left : halo[c], v[V - C + c] = lane < 31 ? right : halo[c];
         }
         GM__UNROLL
-        for (int g = 0; g < G; ++g) {
-            const long long j = j0 + g;
+        for (int g = 0; g < G; ++g)
             GM__UNROLL
             for (int c = 0; c < C; ++c) {
                 float l = v[g * C + c], m = v[(g + 1) * C + c], r = v[(g + 2) * C + c];
-                h[2 * g * C + c] = j > 0 ? gm__twice_mix(l, 0.25f, m, 0.75f) : sw > 1 ? gm__twice_mix(m, 1.0f, r, 0.0f) : m;
-                h[(2 * g + 1) * C + c] = j < sw - 1 ? gm__twice_mix(m, 0.75f, r, 0.25f) : m;
+                h[2 * g * C + c] = gm__twice_mix(l, 0.25f, m, 0.75f);
+                h[(2 * g + 1) * C + c] = gm__twice_mix(m, 0.75f, r, 0.25f);
             }
-        }
+        if (j0 == 0 || j0 + G >= sw) /* the row's first or last column: OpenCV's edge taps */
+            GM__UNROLL
+            for (int g = 0; g < G; ++g)
+                GM__UNROLL
+                for (int c = 0; c < C; ++c) {
+                    float m = v[(g + 1) * C + c], r = v[(g + 2) * C + c];
+                    if (j0 + g == 0)
+                        h[2 * g * C + c] = sw > 1 ? gm__twice_mix(m, 1.0f, r, 0.0f) : m;
+                    if (j0 + g >= sw - 1)
+                        h[(2 * g + 1) * C + c] = m;
+                }
     };
     /* destination row at d: pass n by wn, f by wf */
     auto row_of = [&](const float* n, float wn, const float* f, float wf, unsigned long long d) {
         gm__bytes<2 * K> out;
         GM__UNROLL
-        for (int i = 0; i < M; ++i)
-            gm__twice_put<S>(out.w, i, gm__twice_mix(n[i], wn, f[i], wf));
+        for (int i = 0; i < M; i += 2)
+            gm__twice_put2<S>(out.w, i, gm__twice_mix(n[i], wn, f[i], wf), gm__twice_mix(n[i + 1], wn, f[i + 1], wf));
         if (whole) {
             out.store(d);
             return;
@@ -433,21 +468,26 @@ __device__ __forceinline__ void gm__twice_up_f(const gm__resize_args& a)
             /* unit u: the destination rows 2u - 1 and 2u, between the source
              * rows u - 1 and u */
             const long long end = u0 + GM__TWICE_RUN <= sh ? u0 + GM__TWICE_RUN : sh + 1;
-            float v[V] = {0}, halo[C] = {0}, before[M], now[M];
-            fetch(b, u0 - 1, v, halo);
-            pass(v, halo, before);
-            fetch(b, u0, v, halo);
-            for (long long u = u0; u < end; ++u) {
-                pass(v, halo, now);
+            float v[V] = {0}, halo[C] = {0}, h0[M], h1[M];
+            /* unit u from the passes of its rows, `last` and `next` (made
+             * here), the next row's loads issued before the stores */
+            auto unit = [&](long long u, const float* last, float* next) {
+                pass(v, halo, next);
                 if (u + 1 < end)
                     fetch(b, u + 1, v, halo);
                 if (u > 0 && j0 < sw)
-                    row_of(before, 0.75f, now, 0.25f, d + (unsigned long long)((2 * u - 1) * a.dst_pitch));
+                    row_of(last, 0.75f, next, 0.25f, d + (unsigned long long)((2 * u - 1) * a.dst_pitch));
                 if (u < sh && j0 < sw)
-                    row_of(before, 0.25f, now, 0.75f, d + (unsigned long long)(2 * u * a.dst_pitch));
-                GM__UNROLL
-                for (int i = 0; i < M; ++i)
-                    before[i] = now[i];
+                    row_of(last, 0.25f, next, 0.75f, d + (unsigned long long)(2 * u * a.dst_pitch));
+            };
+            fetch(b, u0 - 1, v, halo);
+            pass(v, halo, h0);
+            fetch(b, u0, v, halo);
+            /* two units a turn, so that the passes trade places without copies */
+            for (long long u = u0; u < end; u += 2) {
+                unit(u, h0, h1);
+                if (u + 1 < end)
+                    unit(u + 1, h1, h0);
             }
         }
 }
@@ -466,8 +506,9 @@ __device__ __forceinline__ void gm__twice_down_f(const gm__resize_args& a)
 {
     enum { E = gm__esize[S], K = G * C * E };
     const long long dw = a.width, j0 = ((long long)blockIdx.x * 32 + threadIdx.x) * G;
-    /* destination columns below `paired` sum in pairs */
-    const long long paired = C == 4 ? dw : C == 1 ? (a.map.src_width / 2) & ~3LL : 0;
+    /* 4 channels sum in pairs, 1 channel in the destination columns below
+     * `paired` */
+    const long long paired = (a.map.src_width / 2) & ~3LL;
     if (j0 >= dw)
         return;
     for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)
@@ -479,10 +520,11 @@ __device__ __forceinline__ void gm__twice_down_f(const gm__resize_args& a)
 #pragma unroll 1
                 for (int i = 0; i < (int)(dw - j0) * C; ++i) {
                     const unsigned long long o = (unsigned long long)(((i / C) * 2 * C + i % C) * E), n = C * E;
-                    float f = gm__twice_mean(gm__decode_f(S, (const unsigned char*)(p + o), 1),
-                                             gm__decode_f(S, (const unsigned char*)(p + o + n), 1),
-                                             gm__decode_f(S, (const unsigned char*)(q + o), 1),
-                                             gm__decode_f(S, (const unsigned char*)(q + o + n), 1), j0 + i / C < paired);
+                    float f = gm__twice_mean(gm__decode_f(S, (const unsigned char*)(p + o), 0),
+                                             gm__decode_f(S, (const unsigned char*)(p + o + n), 0),
+                                             gm__decode_f(S, (const unsigned char*)(q + o), 0),
+                                             gm__decode_f(S, (const unsigned char*)(q + o + n), 0),
+                                             C == 4 || (C == 1 && j0 + i / C < paired));
                     gm__encode_f(S, (unsigned char*)(d + (unsigned long long)(i * E)), f, 0);
                 }
                 continue;
@@ -491,14 +533,15 @@ __device__ __forceinline__ void gm__twice_down_f(const gm__resize_args& a)
             gm__bytes<K> out;
             top.load(p);
             bottom.load(p + (unsigned long long)a.src_pitch);
-            GM__UNROLL
-            for (int i = 0; i < G * C; ++i) {
+            auto mean = [&](int i) {
                 const int t = (i / C) * 2 * C + i % C;
-                gm__twice_put<S>(out.w, i,
-                                 gm__twice_mean(gm__twice_get<S>(top.w, t), gm__twice_get<S>(top.w, t + C),
-                                                gm__twice_get<S>(bottom.w, t), gm__twice_get<S>(bottom.w, t + C),
-                                                j0 + i / C < paired));
-            }
+                return gm__twice_mean(gm__twice_get<S>(top.w, t), gm__twice_get<S>(top.w, t + C),
+                                      gm__twice_get<S>(bottom.w, t), gm__twice_get<S>(bottom.w, t + C),
+                                      C == 4 || (C == 1 && j0 + i / C < paired));
+            };
+            GM__UNROLL
+            for (int i = 0; i < G * C; i += 2)
+                gm__twice_put2<S>(out.w, i, mean(i), mean(i + 1));
             out.store(d);
         }
 }
