@@ -397,35 +397,51 @@ __device__ __forceinline__ void gm__twice_up_f(const gm__resize_args& a)
     /* the column that lane 0 (31) of a warp reads before (after) its
      * columns, which no lane beside it holds */
     const long long beside = gm__clip(lane == 0 ? j0 - 1 : j0 + G, 0, sw - 1) * C * E;
-    /* source row `row` into v: a whole lane its columns (lanes 0 and 31 the
-     * column beside too, into halo), any other lane every column */
-    auto fetch = [&](long long b, long long row, float* v, float* halo) {
+    /* source row `row`: a whole lane loads its columns' words into in
+     * (lanes 0 and 31 the column beside too, halo[c] channel c's element),
+     * decoded by the pass, so that no instruction waits for them before the
+     * stores between; any other lane leaves the row's address in `at` for
+     * the pass to read */
+    auto fetch = [&](long long b, long long row, unsigned* in, unsigned* halo, unsigned long long& at) {
         unsigned long long p = a.src[0] + (unsigned long long)(b * a.src_bstride + gm__clip(row, 0, sh - 1) * a.src_pitch);
+        at = p;
         if (whole) {
-            gm__bytes<K> in;
-            in.load(p + (unsigned long long)(j0 * C * E));
+            gm__bytes<K> own;
+            own.load(p + (unsigned long long)(j0 * C * E));
             GM__UNROLL
-            for (int i = 0; i < G * C; ++i)
-                v[C + i] = gm__twice_get<S>(in.w, i);
+            for (int i = 0; i < K / 4; ++i)
+                in[i] = own.w[i];
             if (lane == 0 || lane == 31)
                 GM__UNROLL
-                for (int c = 0; c < C; ++c)
-                    halo[c] = gm__decode_f(S, (const unsigned char*)(p + (unsigned long long)(beside + c * E)), 0);
-        } else if (j0 < sw) {
-            gm__words<V> r = gm__twice_row_f<S, C, V>(p, j0 - 1, sw);
+                for (int c = 0; c < C; ++c) {
+                    unsigned long long q = p + (unsigned long long)(beside + c * E);
+                    halo[c] = E == 2 ? gm__ld<unsigned short>(q) : gm__ld<unsigned>(q);
+                }
+        }
+    };
+    /* the row fetched, decoded, the columns beside from the lanes beside
+     * (or the halo), then its pass h[m * C + c]: destination column
+     * 2 j0 + m */
+    auto pass = [&](const unsigned* in, const unsigned* halo, unsigned long long at, float* h) {
+        float v[V];
+        if (whole) {
+            GM__UNROLL
+            for (int i = 0; i < G * C; ++i)
+                v[C + i] = gm__twice_get<S>(in, i);
+        } else {
+            gm__words<V> r = {{0}};
+            if (j0 < sw)
+                r = gm__twice_row_f<S, C, V>(at, j0 - 1, sw);
             GM__UNROLL
             for (int i = 0; i < V; ++i)
                 v[i] = __uint_as_float(r.w[i]);
         }
-    };
-    /* the columns beside from the lanes beside (or the halo), then the
-     * row's pass h[m * C + c]: destination column 2 j0 + m */
-    auto pass = [&](float* v, const float* halo, float* h) {
         GM__UNROLL
         for (int c = 0; c < C; ++c) {
             float left = __shfl_up_sync(all, v[G * C + c], 1), right = __shfl_down_sync(all, v[C + c], 1);
+            float beside_c = gm__twice_get<S>(halo, c * (E == 2 ? 2 : 1));
             if (whole)
-                v[c] = lane > 0 ? left : halo[c], v[V - C + c] = lane < 31 ? right : halo[c];
+                v[c] = lane > 0 ? left : beside_c, v[V - C + c] = lane < 31 ? right : beside_c;
         }
         GM__UNROLL
         for (int g = 0; g < G; ++g)
@@ -468,21 +484,23 @@ __device__ __forceinline__ void gm__twice_up_f(const gm__resize_args& a)
             /* unit u: the destination rows 2u - 1 and 2u, between the source
              * rows u - 1 and u */
             const long long end = u0 + GM__TWICE_RUN <= sh ? u0 + GM__TWICE_RUN : sh + 1;
-            float v[V] = {0}, halo[C] = {0}, h0[M], h1[M];
+            unsigned in[K / 4] = {0}, halo[C] = {0};
+            unsigned long long at = 0;
+            float h0[M], h1[M];
             /* unit u from the passes of its rows, `last` and `next` (made
              * here), the next row's loads issued before the stores */
             auto unit = [&](long long u, const float* last, float* next) {
-                pass(v, halo, next);
+                pass(in, halo, at, next);
                 if (u + 1 < end)
-                    fetch(b, u + 1, v, halo);
+                    fetch(b, u + 1, in, halo, at);
                 if (u > 0 && j0 < sw)
                     row_of(last, 0.75f, next, 0.25f, d + (unsigned long long)((2 * u - 1) * a.dst_pitch));
                 if (u < sh && j0 < sw)
                     row_of(last, 0.25f, next, 0.75f, d + (unsigned long long)(2 * u * a.dst_pitch));
             };
-            fetch(b, u0 - 1, v, halo);
-            pass(v, halo, h0);
-            fetch(b, u0, v, halo);
+            fetch(b, u0 - 1, in, halo, at);
+            pass(in, halo, at, h0);
+            fetch(b, u0, in, halo, at);
             /* two units a turn, so that the passes trade places without copies */
             for (long long u = u0; u < end; u += 2) {
                 unit(u, h0, h1);
