@@ -1197,7 +1197,7 @@ void prep_one(const char* op, int fw, int fh, int frames, const std::vector<gm_r
 // The issue's cases: a YOLO letterbox of a 1080p frame (f32, f16; a
 // factor of 3, one tap: the point path), and of 1366x768 (no whole factor:
 // the tile path), 32 frames in one call, 64 regions of different sizes of
-// one 4K frame into a 224x224 classifier batch.
+// one 4K frame into a 224x224 classifier batch; 4K <-> 1080p into f16.
 void prep_section()
 {
     gm_prep yolo;
@@ -1223,6 +1223,16 @@ void prep_section()
     }
     cls.swap_rb = 1;
     prep_one("prep_rois_u8_f32", 3840, 2160, 1, roi_rects(), 224, 224, GM_F32, cls);
+    /* the gm_resize bar's sizes with f16 output, read as the fused call: a
+     * u8 frame stretched to 1080p or 4K by LINEAR into f16 NCHW, scaled
+     * 1/255 */
+    gm_prep stretch;
+    memset(&stretch, 0, sizeof stretch);
+    for (int c = 0; c < 3; ++c)
+        stretch.scale[c] = 1 / 255.0;
+    prep_one("prep_stretch_u8_f16", 3840, 2160, 1, std::vector<gm_rect>(1, gm_rect{0, 0, 3840, 2160}), 1920, 1080,
+             GM_F16, stretch);
+    prep_one("prep_stretch_u8_f16", 1920, 1080, 1, one, 3840, 2160, GM_F16, stretch);
 }
 
 void resize_section()
