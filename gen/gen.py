@@ -238,7 +238,7 @@ typedef struct gm__kernel_row {
     unsigned char src, dst;          /* gm_dtype of source and destination */
     unsigned char channels;          /* channels written */
     signed char src_layout, dst_layout; /* fast: GM_HWC or GM_CHW; -1: launch arguments */
-    unsigned char pixels;            /* fast: P, pixels a unit; 0 otherwise */
+    unsigned char pixels;            /* fast: P, pixels a unit; twice: columns a thread; 0 otherwise */
     unsigned char units;             /* fast: R, units a lane keeps in flight */
     unsigned char min_blocks;        /* fast, twice: blocks a multiprocessor must fit (__launch_bounds__) */
     signed char sampler;             /* resize: GM__SAMPLER_...; -1 otherwise */

@@ -209,8 +209,9 @@ def twice_pixels(src, sampler):
     """Columns a thread of a whole-2x kernel takes (templates/twice.cu): of
     the source when it doubles, of the destination when it halves. 4, but 2
     where a floating dtype doubles: a thread holds two source rows' passes
-    in float, and 4 columns of them spilled at 80 registers from 2
-    channels on."""
+    in float, and 4 columns of them spilled 44-416 bytes at 80 registers
+    from 2 channels on (2 columns: 3 channels spill 56-76 bytes, the rest
+    none; bench/RESULTS.md)."""
     return 2 if sampler == "linear" and src != "u8" else 4
 
 

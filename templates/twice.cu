@@ -297,20 +297,27 @@ __device__ __forceinline__ void gm__twice_down(const gm__resize_args& a)
  * channels; 1 channel but for the last (source width / 2) % 4 columns),
  * else 0 + (((a + b) + c) + d), the taps in row order; then times 0.25. */
 
+/* A value of S from its bits (the low E bytes of `bits`) as a float. NaN
+ * payloads may be lost (payload 0: the hardware's conversion, without the
+ * per-pixel code's test for them), as every value goes through arithmetic,
+ * which leaves the GPU's one NaN anyway (test_gpu's twice_specials). */
+template <int S>
+__device__ __forceinline__ float gm__twice_decode(unsigned bits)
+{
+    if constexpr (gm__esize[S] == 2) {
+        unsigned short h = (unsigned short)bits;
+        return gm__decode_f(S, (const unsigned char*)&h, 0);
+    } else {
+        return gm__decode_f(S, (const unsigned char*)&bits, 0);
+    }
+}
+
 /* Element i of the words w, E bytes each, as a float of S, and a float
- * stored there as S. NaN payloads may be lost (payload 0: the hardware's
- * conversion, without the per-pixel code's test for them), as every value
- * goes through arithmetic, which leaves the GPU's one NaN anyway. */
+ * stored there as S. */
 template <int S>
 __device__ __forceinline__ float gm__twice_get(const unsigned* w, int i)
 {
-    if constexpr (gm__esize[S] == 2) {
-        unsigned short h = (unsigned short)(w[i >> 1] >> 16 * (i & 1));
-        return gm__decode_f(S, (const unsigned char*)&h, 0);
-    } else {
-        unsigned v = w[i];
-        return gm__decode_f(S, (const unsigned char*)&v, 0);
-    }
+    return gm__twice_decode<S>(gm__esize[S] == 2 ? w[i >> 1] >> 16 * (i & 1) : w[i]);
 }
 
 template <int S>
@@ -329,7 +336,8 @@ __device__ __forceinline__ void gm__twice_put(unsigned* w, int i, float f)
 
 /* Elements i and i + 1 (i even) as gm__twice_put stores them; a 2-byte
  * dtype's two in one conversion where neither is NaN (the same rounding;
- * a NaN, or a sum of opposite infinities, takes gm__twice_put). */
+ * PTX does not say which NaN the paired conversion gives, so a NaN, or a
+ * sum of opposite infinities, takes gm__twice_put). */
 template <int S>
 __device__ __forceinline__ void gm__twice_put2(unsigned* w, int i, float f0, float f1)
 {
@@ -439,7 +447,7 @@ __device__ __forceinline__ void gm__twice_up_f(const gm__resize_args& a)
         GM__UNROLL
         for (int c = 0; c < C; ++c) {
             float left = __shfl_up_sync(all, v[G * C + c], 1), right = __shfl_down_sync(all, v[C + c], 1);
-            float beside_c = gm__twice_get<S>(halo, c * (E == 2 ? 2 : 1));
+            float beside_c = gm__twice_decode<S>(halo[c]);
             if (whole)
                 v[c] = lane > 0 ? left : beside_c, v[V - C + c] = lane < 31 ? right : beside_c;
         }
@@ -516,9 +524,8 @@ __device__ __forceinline__ float gm__twice_mean(float a, float b, float c, float
     return GM__MUL_F(pairs ? (a + b) + (c + d) : 0.0f + (((a + b) + c) + d), 0.25f);
 }
 
-/* The 2x2 mean to half the source, floating dtypes: a thread takes
- * G destination columns of a row (a group the edge cuts,
- * pixel by pixel). */
+/* The 2x2 mean to half the source, floating dtypes: a thread takes G
+ * destination columns of a row (a group the edge cuts, pixel by pixel). */
 template <int S, int C, int G>
 __device__ __forceinline__ void gm__twice_down_f(const gm__resize_args& a)
 {
@@ -527,6 +534,10 @@ __device__ __forceinline__ void gm__twice_down_f(const gm__resize_args& a)
     /* 4 channels sum in pairs, 1 channel in the destination columns below
      * `paired` */
     const long long paired = (a.map.src_width / 2) & ~3LL;
+    /* element i of the thread's destination: its cell's first tap, element
+     * first(i) of the source rows, and whether its cell sums in pairs */
+    auto first = [](int i) { return (i / C) * 2 * C + i % C; };
+    auto pairs = [&](int i) { return C == 4 || (C == 1 && j0 + i / C < paired); };
     if (j0 >= dw)
         return;
     for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)
@@ -537,12 +548,11 @@ __device__ __forceinline__ void gm__twice_down_f(const gm__resize_args& a)
                 const unsigned long long q = p + (unsigned long long)a.src_pitch;
 #pragma unroll 1
                 for (int i = 0; i < (int)(dw - j0) * C; ++i) {
-                    const unsigned long long o = (unsigned long long)(((i / C) * 2 * C + i % C) * E), n = C * E;
+                    const unsigned long long o = (unsigned long long)(first(i) * E), n = C * E;
                     float f = gm__twice_mean(gm__decode_f(S, (const unsigned char*)(p + o), 0),
                                              gm__decode_f(S, (const unsigned char*)(p + o + n), 0),
                                              gm__decode_f(S, (const unsigned char*)(q + o), 0),
-                                             gm__decode_f(S, (const unsigned char*)(q + o + n), 0),
-                                             C == 4 || (C == 1 && j0 + i / C < paired));
+                                             gm__decode_f(S, (const unsigned char*)(q + o + n), 0), pairs(i));
                     gm__encode_f(S, (unsigned char*)(d + (unsigned long long)(i * E)), f, 0);
                 }
                 continue;
@@ -552,10 +562,9 @@ __device__ __forceinline__ void gm__twice_down_f(const gm__resize_args& a)
             top.load(p);
             bottom.load(p + (unsigned long long)a.src_pitch);
             auto mean = [&](int i) {
-                const int t = (i / C) * 2 * C + i % C;
+                const int t = first(i);
                 return gm__twice_mean(gm__twice_get<S>(top.w, t), gm__twice_get<S>(top.w, t + C),
-                                      gm__twice_get<S>(bottom.w, t), gm__twice_get<S>(bottom.w, t + C),
-                                      C == 4 || (C == 1 && j0 + i / C < paired));
+                                      gm__twice_get<S>(bottom.w, t), gm__twice_get<S>(bottom.w, t + C), pairs(i));
             };
             GM__UNROLL
             for (int i = 0; i < G * C; i += 2)

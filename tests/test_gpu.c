@@ -590,9 +590,9 @@ static void tiles(int some)
 
 /* The whole-2x kernels (templates/twice.cu) against the CPU path, u8 and
  * the floating dtypes, every channel count, over whole destination parents:
- * doubling sources 1 to 515 columns wide (a thread's 4 columns cut by the
- * edge, a warp's halo read as a word or, where a word would run past the
- * row, byte by byte, 1-pixel images) and the explicit scale 2; halving,
+ * doubling sources 1 to 515 columns wide (a thread's columns cut by the
+ * edge; u8's halo read as a word or, where a word would run past the row,
+ * byte by byte; 1-pixel images) and the explicit scale 2; halving,
  * odd sources included, and widths whose last 1 to 3 columns OpenCV sums
  * in row order rather than pairs (1 channel); batches of 2. Aligned views
  * take them (u8's 2 channels only doubling: OpenCV's integer 2x2 mean has
@@ -649,6 +649,92 @@ static void twices(int some)
                 free_pair(&dst);
             }
     printf("gpu: %d whole-2x cases\n", cases);
+}
+
+/* Random bits in every element of m's parent (NaN with payloads,
+ * infinities, subnormals, the largest numbers), a fifth of them zeros of
+ * either sign. */
+static void fill_special(gm_mat* m)
+{
+    int64_t n = gm_span_bytes(m), es = (int64_t)gm_dtype_size(m->dtype), i;
+    unsigned char* b = (unsigned char*)m->data;
+    for (i = 0; i + es <= n; i += es) {
+        uint64_t r = t_rand();
+        if (r % 5 == 0)
+            r = (r >> 8 & 1) << (8 * es - 1);
+        memcpy(b + i, &r, (size_t)es);
+    }
+}
+
+/* The first byte where two interleaved views of one size differ, counted
+ * along their rows; -1: none. */
+static int64_t first_diff_view(const gm_mat* a, const gm_mat* b)
+{
+    int64_t row = a->width * a->channels * (int64_t)gm_dtype_size(a->dtype), y, x;
+    for (y = 0; y < a->height; ++y)
+        for (x = 0; x < row; ++x)
+            if (((const unsigned char*)a->data)[y * a->pitch + x] != ((const unsigned char*)b->data)[y * b->pitch + x])
+                return y * row + x;
+    return -1;
+}
+
+/* The float whole-2x kernels against the per-pixel kernel, bit for bit, on
+ * sources of fill_special: the CPU path keeps NaN payloads that the GPU's
+ * arithmetic does not, so the reference here is the GPU's per-pixel
+ * kernel, which views whose pitch is not a multiple of 16 take. */
+static void twice_specials(void)
+{
+    static const struct {
+        int64_t sw, sh, dw, dh;
+        gm_interp interp;
+    } rs[] = {{37, 11, 74, 22, GM_INTER_LINEAR},
+              {1, 3, 2, 6, GM_INTER_LINEAR},
+              {74, 22, 37, 11, GM_INTER_AREA},
+              {46, 8, 23, 4, GM_INTER_AREA}};
+    static const gm_dtype dtypes[] = {GM_F32, GM_F16, GM_BF16};
+    int i, c, t, cases = 0;
+    char what[160];
+    for (t = 0; t < (int)(sizeof dtypes / sizeof dtypes[0]); ++t)
+        for (i = 0; i < (int)(sizeof rs / sizeof rs[0]); ++i)
+            for (c = 1; c <= 4; ++c) {
+                pair fast_src, fast_dst, ref_src, ref_dst;
+                gm_dtype dt = dtypes[t];
+                int up = rs[i].dw > rs[i].sw, kernel = gm__twice_row[dt][c - 1][up ? GM__SAMPLER_LINEAR : GM__SAMPLER_AREA_FAST];
+                int64_t at;
+                snprintf(what, sizeof what, "whole-2x special values %s x%d %lldx%lld -> %lldx%lld", gm_dtype_name(dt),
+                         c, (long long)rs[i].sw, (long long)rs[i].sh, (long long)rs[i].dw, (long long)rs[i].dh);
+                if (kernel < 0) {
+                    CHECK(0, "%s: no whole-2x kernel", what);
+                    continue;
+                }
+                if (!make_pair_at(&fast_src, rs[i].sw, rs[i].sh, 1, dt, c, GM_HWC, 1) ||
+                    !make_pair_at(&fast_dst, rs[i].dw, rs[i].dh, 1, dt, c, GM_HWC, 1) ||
+                    !make_pair_at(&ref_src, rs[i].sw, rs[i].sh, 1, dt, c, GM_HWC, 0) ||
+                    !make_pair_at(&ref_dst, rs[i].dw, rs[i].dh, 1, dt, c, GM_HWC, 0)) {
+                    CHECK(0, "%s: setup failed", what);
+                    continue;
+                }
+                fill_special(&fast_src.host);
+                fill(&ref_src.host);
+                CHECK(gm_copy(&fast_src.host_roi, &ref_src.host_roi, NULL) == GM_OK && sync_up(&fast_src) &&
+                          sync_up(&ref_src),
+                      "%s: setup: %s", what, gm_last_error());
+                launched[kernel] = 0;
+                CHECK(gm_resize(&fast_src.dev_roi, &fast_dst.dev_roi, rs[i].interp, NULL) == GM_OK && launched[kernel],
+                      "%s: the whole-2x kernel did not run: %s", what, gm_last_error());
+                launched[kernel] = 0;
+                CHECK(gm_resize(&ref_src.dev_roi, &ref_dst.dev_roi, rs[i].interp, NULL) == GM_OK && !launched[kernel],
+                      "%s: the reference took the whole-2x kernel: %s", what, gm_last_error());
+                CHECK(sync_down(&fast_dst) && sync_down(&ref_dst), "%s: download failed: %s", what, gm_last_error());
+                at = first_diff_view(&fast_dst.host_roi, &ref_dst.host_roi);
+                CHECK(at < 0, "%s: whole-2x != per-pixel kernel at byte %lld", what, (long long)at);
+                ++cases;
+                free_pair(&fast_src);
+                free_pair(&fast_dst);
+                free_pair(&ref_src);
+                free_pair(&ref_dst);
+            }
+    printf("gpu: %d whole-2x special-value cases\n", cases);
 }
 
 /* Whether every row, plane and image start of m is a multiple of what the
@@ -1440,6 +1526,7 @@ int main(int argc, char** argv)
         preps(1);
         tiles(1);
         twices(1);
+        twice_specials();
     } else {
         warm_up_all(); /* after the race, which needs a cold kernel */
         every_specialization();
@@ -1448,6 +1535,7 @@ int main(int argc, char** argv)
         preps(0);
         tiles(0);
         twices(0);
+        twice_specials();
         big_image();
     }
     fills();

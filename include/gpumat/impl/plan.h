@@ -330,16 +330,18 @@ static int gm__tiles(gm_dtype dtype, int channels, long long xstride, long long 
 /* The whole-2x kernel (templates/twice.cu) that may run a resize on the
  * GPU with arguments a, -1 where none may: u8 or a floating dtype with the
  * channels interleaved on both sides, by LINEAR to exactly twice the
- * source's size (OpenCV's scales 0.5) or by the 2x2 mean of whole cells,
- * every row and image of both sides starting on 16 bytes (the kernels'
- * widest accesses). */
+ * source's size (OpenCV's scales 0.5) from sides of at most 2^22 (past
+ * that, OpenCV's float coordinate rounds some weights of 0.25 to 0) or by
+ * the 2x2 mean of whole cells, every row and image of both sides starting
+ * on 16 bytes (the kernels' widest accesses). */
 static int gm__twice_kernel(const gm__op* op, const gm__resize_args* a)
 {
     const gm__resize_map* m = &a->map;
     int c = op->src.channels;
     long long e = (long long)gm_dtype_size(op->src.dtype);
     int up = m->sampler == GM__SAMPLER_LINEAR && !m->area_coeffs && m->scale_x == 0.5 && m->scale_y == 0.5 &&
-             a->width == 2 * m->src_width && a->height == 2 * m->src_height;
+             a->width == 2 * m->src_width && a->height == 2 * m->src_height && m->src_width <= 1LL << 22 &&
+             m->src_height <= 1LL << 22;
     int down = m->sampler == GM__SAMPLER_AREA_FAST && m->iscale_x == 2 && m->iscale_y == 2 &&
                2 * a->width <= m->src_width && 2 * a->height <= m->src_height;
     unsigned long long starts = a->src[0] | a->dst | (unsigned long long)a->src_pitch | (unsigned long long)a->dst_pitch |
