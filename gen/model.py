@@ -219,8 +219,8 @@ def twice_min_blocks(src, channels, sampler):
     """Blocks of 256 threads each multiprocessor must fit for a whole-2x
     kernel (templates/twice.cu), so more loads are in flight: the doubling
     of 1 to 3 channels at 80 registers (u8: 109 unbounded), the halving at
-    40 (96); 4 channels spill at 80, so 2 there (bench/RESULTS.md), and the
-    floating dtypes' halving of 4 channels at 40, so 5 there (48)."""
+    40 (96); 4 channels spill at 80, so 2 there (bench/RESULTS.md); the
+    floating dtypes' halving of 4 channels spilled at 40, so 5 there (48)."""
     if sampler == "area_fast":
         return 5 if channels == 4 and src != "u8" else 6
     return 2 if channels == 4 else 3
