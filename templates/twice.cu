@@ -335,24 +335,22 @@ __device__ __forceinline__ void gm__twice_put(unsigned* w, int i, float f)
 }
 
 /* Elements i and i + 1 (i even) as gm__twice_put stores them; a 2-byte
- * dtype's two in one conversion where neither is NaN (the same rounding;
- * PTX does not say which NaN the paired conversion gives, so a NaN, or a
- * sum of opposite infinities, takes gm__twice_put). */
+ * dtype's two in one conversion (the same rounding; a NaN is whichever the
+ * hardware gives, on sm_90 the per-pixel code's bits: test_gpu's
+ * twice_specials). A branch to the per-pixel conversion for NaN made the
+ * f16 doubling 5% slower (bench/RESULTS.md). */
 template <int S>
 __device__ __forceinline__ void gm__twice_put2(unsigned* w, int i, float f0, float f1)
 {
 #if __CUDA_ARCH__ >= 800
     if constexpr (gm__esize[S] == 2) {
         unsigned h;
-        float t = f0 + f1;
         if constexpr (S == GM_F16)
             asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(h) : "f"(f1), "f"(f0));
         else
             asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(h) : "f"(f1), "f"(f0));
-        if (t == t) {
-            w[i >> 1] = h;
-            return;
-        }
+        w[i >> 1] = h;
+        return;
     }
 #endif
     gm__twice_put<S>(w, i, f0);

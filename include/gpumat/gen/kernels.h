@@ -17,7 +17,7 @@
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * b348f66b9db82b47550b06f07aab3ec4b48e95377bf2cccfa1ea3b77493eee06  templates/resize.cu
  * 6d73f6e6fe415c382632f65da9eb2e650337a3b811d87943ddc19ce15283e27a  templates/prep.cu
- * 0d590519e42389d6bab3718a33b871338bfcac7994c3839b2b8c395fd9f6cc99  templates/twice.cu
+ * b7b0b504deceb7aa3e7631bb8f48c0cbae46b12cadd2307a22e1a8c9b69abc4d  templates/twice.cu
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * d1cb903d16b7bca3c9d00b0ebe02a1f8379533c40786f58c81280bb74807b823  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
@@ -27,7 +27,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0xb63f24c08f673be8ull
+#define GM__KERNEL_SOURCE_HASH 0x6e0d5a375e31b3bfull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -2949,24 +2949,22 @@ static const char* const gm__kernel_src[] = {
     "}\n",
     "\n",
     "/* Elements i and i + 1 (i even) as gm__twice_put stores them; a 2-byte\n",
-    " * dtype's two in one conversion where neither is NaN (the same rounding;\n",
-    " * PTX does not say which NaN the paired conversion gives, so a NaN, or a\n",
-    " * sum of opposite infinities, takes gm__twice_put). */\n",
+    " * dtype's two in one conversion (the same rounding; a NaN is whichever the\n",
+    " * hardware gives, on sm_90 the per-pixel code's bits: test_gpu's\n",
+    " * twice_specials). A branch to the per-pixel conversion for NaN made the\n",
+    " * f16 doubling 5% slower (bench/RESULTS.md). */\n",
     "template <int S>\n",
     "__device__ __forceinline__ void gm__twice_put2(unsigned* w, int i, float f0, float f1)\n",
     "{\n",
     "#if __CUDA_ARCH__ >= 800\n",
     "    if constexpr (gm__esize[S] == 2) {\n",
     "        unsigned h;\n",
-    "        float t = f0 + f1;\n",
     "        if constexpr (S == GM_F16)\n",
     "            asm(\"cvt.rn.f16x2.f32 %0, %1, %2;\" : \"=r\"(h) : \"f\"(f1), \"f\"(f0));\n",
     "        else\n",
     "            asm(\"cvt.rn.bf16x2.f32 %0, %1, %2;\" : \"=r\"(h) : \"f\"(f1), \"f\"(f0));\n",
-    "        if (t == t) {\n",
-    "            w[i >> 1] = h;\n",
-    "            return;\n",
-    "        }\n",
+    "        w[i >> 1] = h;\n",
+    "        return;\n",
     "    }\n",
     "#endif\n",
     "    gm__twice_put<S>(w, i, f0);\n",
