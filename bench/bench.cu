@@ -1223,9 +1223,9 @@ void prep_section()
     }
     cls.swap_rb = 1;
     prep_one("prep_rois_u8_f32", 3840, 2160, 1, roi_rects(), 224, 224, GM_F32, cls);
-    /* the gm_resize bar's sizes with f16 output, read as the fused call: a
-     * u8 frame stretched to 1080p or 4K by LINEAR into f16 NCHW, scaled
-     * 1/255 */
+    // The gm_resize bar's sizes with f16 output, read as the fused call: a
+    // u8 frame stretched to 1080p or 4K by LINEAR into f16 NCHW, scaled
+    // 1/255.
     gm_prep stretch;
     memset(&stretch, 0, sizeof stretch);
     for (int c = 0; c < 3; ++c)
