@@ -55,14 +55,15 @@ __device__ __forceinline__ int gm__hw_f2i_rn(float f)
 #define GM__HW_F2I_RN(f) gm__hw_f2i_rn(f)
 
 /* Every kernel's first step. Launched with programmatic stream serialization
- * (sm_90+, impl/ops.h), a kernel may start while the one before it in the
+ * (sm_90+, impl/run.h), a kernel may start while the one before it in the
  * stream drains: it waits here until that kernel has finished and its
- * writes are visible, then lets the next launch in likewise. */
+ * writes are visible. The next launch comes in as this one's blocks exit
+ * (no griddepcontrol.launch_dependents: letting it in from the start made
+ * most kernels slower, bench/RESULTS.md). */
 __device__ __forceinline__ void gm__grid_begin()
 {
 #if __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.wait;" ::: "memory");
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 #endif
 }
 

@@ -5,7 +5,7 @@
  * 3712ce2863ecfaa4f1d6063907747b105e41663e796b6360172006d62ea148e0  gen/model.py
  * e24d008292a3121e16d8f7cc382f0900301d791d7f310ad77130e55c491689e6  gen/stages.py
  * f0d0be082aa500ef42b985a4f4cf99da0d53900d98a32dd9a0e3c1b79fe5bb00  templates/prelude_host.h
- * 19836221470d1a1754d5e212b2b5189f0ccbd6e715760677270770b61a8a042d  templates/prelude_cuda.cu
+ * 0a00f145294f9d34f32e37b2df49a8cc2f3b9d2807a8008c1410dc49fafbd6f8  templates/prelude_cuda.cu
  * 100a857a5b3ff298a5d349892681396f74b0eb938012a972eb07981ffe4ed755  templates/codec.inc
  * be0aac26aaca83414ee762886f10233f473135eeff4c7e26e3f4eba060eab94d  templates/pixel.inc
  * cfc523e0403aadd9f527de469d6ca16f5dee7c4301bc534b308845251a69f309  templates/resize.inc
@@ -27,7 +27,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x6e0d5a375e31b3bfull
+#define GM__KERNEL_SOURCE_HASH 0x0e6ba0dd47217810ull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -89,14 +89,15 @@ static const char* const gm__kernel_src[] = {
     "#define GM__HW_F2I_RN(f) gm__hw_f2i_rn(f)\n",
     "\n",
     "/* Every kernel's first step. Launched with programmatic stream serialization\n",
-    " * (sm_90+, impl/ops.h), a kernel may start while the one before it in the\n",
+    " * (sm_90+, impl/run.h), a kernel may start while the one before it in the\n",
     " * stream drains: it waits here until that kernel has finished and its\n",
-    " * writes are visible, then lets the next launch in likewise. */\n",
+    " * writes are visible. The next launch comes in as this one's blocks exit\n",
+    " * (no griddepcontrol.launch_dependents: letting it in from the start made\n",
+    " * most kernels slower, bench/RESULTS.md). */\n",
     "__device__ __forceinline__ void gm__grid_begin()\n",
     "{\n",
     "#if __CUDA_ARCH__ >= 900\n",
     "    asm volatile(\"griddepcontrol.wait;\" ::: \"memory\");\n",
-    "    asm volatile(\"griddepcontrol.launch_dependents;\" ::: \"memory\");\n",
     "#endif\n",
     "}\n",
     "\n",
