@@ -21,6 +21,19 @@ typedef struct gm__ready {
     unsigned shared;
 } gm__ready;
 
+/* What starting a run of the tile path costs a warp (its columns' taps,
+ * its first source rows), in rows of the run: a grid of several waves of
+ * blocks takes the run length whose waves cost least, since a grid's last
+ * wave runs partly empty (bench/RESULTS.md). */
+#define GM__TILE_START 4
+
+/* The blocks of a tile-path grid of columns blocks across, whose warps take
+ * runs of `run` rows. */
+static long long gm__tile_blocks(long long columns, long long height, long long images, long long run)
+{
+    return columns * ((height + GM__BLOCK_WARPS * run - 1) / (GM__BLOCK_WARPS * run)) * images;
+}
+
 /* The fast kernel k: 1-D blocks, one warp task a warp (xform_fast.cu), a
  * huge image looping. Blocks of GM__BLOCK_WARPS warps, or half that where
  * the tasks outnumber the kernel's wave (the warps the device holds at once
@@ -34,7 +47,8 @@ typedef struct gm__ready {
  * templates/resize.cu): blocks of 32 GM__TILE_PIXELS_... columns by
  * GM__BLOCK_WARPS runs of rows, the runs as long as leaves a wave of
  * blocks (up to 16 rows; 4 where the wave is unknown), since a longer run
- * computes its columns' taps and its source rows' passes for more rows.
+ * computes its columns' taps and its source rows' passes for more rows;
+ * a grid of more than a wave may take shorter runs (GM__TILE_START).
  * The pre-process's point path (points set, templates/prep.cu): blocks of
  * 32 GM__POINT_PIXELS columns by GM__BLOCK_WARPS runs of GM__POINT_ROWS.
  * Measurements: bench/RESULTS.md. */
@@ -46,9 +60,15 @@ static gm__geometry gm__geometry_for(const gm__kernel_row* k, long long width, l
     if (tile) {
         long long across = 32 * (k->family == GM__FAMILY_RESIZE ? GM__TILE_PIXELS_RESIZE : GM__TILE_PIXELS_PREP);
         long long columns = (width + across - 1) / across, run = wave > 0 ? 16 : 4, bands;
-        while (run > 1 && columns * ((height + GM__BLOCK_WARPS * run - 1) / (GM__BLOCK_WARPS * run)) * images <
-                              wave / GM__BLOCK_WARPS)
+        long long per_wave = wave / GM__BLOCK_WARPS, r, cost, least = -1, best = 16;
+        while (run > 1 && gm__tile_blocks(columns, height, images, run) < per_wave)
             run /= 2;
+        for (r = 16; run == 16 && r >= 4; r /= 2) { /* a grid of waves: their cost, in rows a block runs */
+            cost = (gm__tile_blocks(columns, height, images, r) + per_wave - 1) / per_wave * (r + GM__TILE_START);
+            if (least < 0 || cost < least)
+                least = cost, best = r;
+        }
+        run = least < 0 ? run : best;
         bands = (height + GM__BLOCK_WARPS * run - 1) / (GM__BLOCK_WARPS * run);
         g.block[0] = 32, g.block[1] = GM__BLOCK_WARPS;
         g.grid[0] = (unsigned)columns;
