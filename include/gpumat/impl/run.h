@@ -60,15 +60,15 @@ static gm__geometry gm__geometry_for(const gm__kernel_row* k, long long width, l
     if (tile) {
         long long across = 32 * (k->family == GM__FAMILY_RESIZE ? GM__TILE_PIXELS_RESIZE : GM__TILE_PIXELS_PREP);
         long long columns = (width + across - 1) / across, run = wave > 0 ? 16 : 4, bands;
-        long long per_wave = wave / GM__BLOCK_WARPS, r, cost, least = -1, best = 16;
+        long long per_wave = wave / GM__BLOCK_WARPS, r, cost, least = -1;
         while (run > 1 && gm__tile_blocks(columns, height, images, run) < per_wave)
             run /= 2;
-        for (r = 16; run == 16 && r >= 4; r /= 2) { /* a grid of waves: their cost, in rows a block runs */
-            cost = (gm__tile_blocks(columns, height, images, r) + per_wave - 1) / per_wave * (r + GM__TILE_START);
-            if (least < 0 || cost < least)
-                least = cost, best = r;
-        }
-        run = least < 0 ? run : best;
+        if (run == 16) /* a wave or more: the run whose waves cost least, each its run and a start */
+            for (r = 16; r >= 4; r /= 2) {
+                cost = (gm__tile_blocks(columns, height, images, r) + per_wave - 1) / per_wave * (r + GM__TILE_START);
+                if (least < 0 || cost < least)
+                    least = cost, run = r;
+            }
         bands = (height + GM__BLOCK_WARPS * run - 1) / (GM__BLOCK_WARPS * run);
         g.block[0] = 32, g.block[1] = GM__BLOCK_WARPS;
         g.grid[0] = (unsigned)columns;
