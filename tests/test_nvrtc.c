@@ -1,13 +1,16 @@
 /* Compiles every kernel of the catalogue through NVRTC (no GPU needed), on
- * all cores, for the oldest architecture gpumat takes and the two where the
- * kernel source branches: sm_75, sm_80 (__CUDA_ARCH__ >= 800; sm_86 and
- * sm_89 compile what it does) and sm_90 (>= 900). The kernels of one dtype
- * pair (its generic and fast kernels) share one NVRTC program, as the same
- * template instantiations. sm_90 builds every program to a cubin, which
- * covers the C++ of the >= 800 branches too; sm_75 builds every program to
- * PTX (the C++ of the other branches: ptxas takes 60% of a cubin's time).
- * sm_75 and sm_80 build to cubins the two pairs whose inline assembly is
- * theirs alone, for ptxas to check: u8 -> u8 (the resize staging) and
+ * all cores, for the oldest architecture gpumat takes and the one where
+ * the kernel source branches last: sm_75 and sm_90 (__CUDA_ARCH__ >= 800
+ * and >= 900; sm_80 to sm_89 compile a subset of what sm_90 does). The
+ * kernels of one dtype pair share one NVRTC program, as the same template
+ * instantiations.
+ * Every program goes to PTX for both: NVRTC's front end sees the C++ of
+ * every branch. ptxas, 60% of a cubin's time, then assembles for each
+ * arch the few programs that hold between them every instruction form of
+ * that arch's PTX (opcode with its modifiers and types, the inline
+ * assembly's included), the largest parameter block and the most static
+ * shared memory, the limits ptxas checks; and for sm_80 the two programs
+ * whose inline assembly branches there: u8 -> u8 (the resize staging) and
  * u8 -> bf16 (the bf16 conversion).
  * Run alone: make build/test_nvrtc && build/test_nvrtc */
 #define _POSIX_C_SOURCE 200809L
@@ -19,35 +22,130 @@
 #include <time.h>
 #include <unistd.h>
 
-static const int archs[] = {75, 80, 90};
+static const int archs[] = {75, 90};
 #define NARCH ((int)(sizeof archs / sizeof archs[0]))
-#define NJOBS (GM_DTYPE_COUNT * GM_DTYPE_COUNT * 2 + 2 * (NARCH - 1))
+#define NPAIRS (GM_DTYPE_COUNT * GM_DTYPE_COUNT)
+#define NJOBS (NPAIRS * NARCH * 2 + 2)
 
-/* One NVRTC program: the kernels of a dtype pair for one arch. */
+/* Distinct instruction forms of one arch's PTX, all programs together. */
+#define MAX_FORMS 4096
+#define FORM_BYTES 64
+
+/* One NVRTC program: the kernels of a dtype pair for one arch, to PTX (and
+ * what the PTX holds: its instruction forms, as indices into the arch's
+ * table, its largest parameter and its static shared memory in bytes) or
+ * to a cubin. */
 typedef struct job {
     gm_dtype src, dst;
-    int arch;
-    int ptx; /* 1: PTX only */
+    int arch, ptx;
     gm_status result;
     char message[256];
+    int* forms;
+    int nforms;
+    long params, shared;
 } job;
 
 static job jobs[NJOBS];
-static int next_job, covered;
-static pthread_mutex_t job_lock = PTHREAD_MUTEX_INITIALIZER;
+static int njobs, next_job, covered;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int njobs;
+static char form_names[NARCH][MAX_FORMS][FORM_BYTES];
+static int nform_names[NARCH], forms_lost;
 
 static void add_job(gm_dtype src, gm_dtype dst, int arch, int ptx)
 {
     job* j = &jobs[njobs++];
+    memset(j, 0, sizeof *j);
     j->src = src;
     j->dst = dst;
     j->arch = arch;
     j->ptx = ptx;
 }
 
-static gm_status compile_pair(const job* j)
+static int arch_index(int arch)
+{
+    int a;
+    for (a = 0; a < NARCH; ++a)
+        if (archs[a] == arch)
+            return a;
+    return -1;
+}
+
+/* The index of instruction form f in arch a's table (-1: not there). */
+static int find_form(int a, const char* f)
+{
+    int i;
+    for (i = 0; i < nform_names[a]; ++i)
+        if (!strcmp(form_names[a][i], f))
+            return i;
+    return -1;
+}
+
+/* find_form, f added if new (-1: the table is full). Called under lock. */
+static int form_index(int a, const char* f)
+{
+    int i = find_form(a, f);
+    if (i >= 0 || nform_names[a] == MAX_FORMS)
+        return i;
+    snprintf(form_names[a][nform_names[a]], FORM_BYTES, "%s", f);
+    return nform_names[a]++;
+}
+
+/* The largest N of the "name[N]" declarations in the PTX lines that start
+ * with word (".param", ".shared"). */
+static long largest_array(const char* line, const char* word, long largest)
+{
+    const char* b;
+    if (strncmp(line, word, strlen(word)) || !(b = strchr(line, '[')))
+        return largest;
+    return atol(b + 1) > largest ? atol(b + 1) : largest;
+}
+
+/* What j's PTX holds: the opcode of each instruction line (a line that
+ * does not start a directive, label, brace or comment; after an optional
+ * predicate; letters, digits, '_' and '.' up to a blank or ';'), distinct,
+ * and the largest .param and .shared arrays. */
+static gm_status read_ptx(job* j, const char* ptx)
+{
+    int a = arch_index(j->arch), seen[MAX_FORMS], k;
+    char form[FORM_BYTES];
+    const char *line, *next;
+    j->forms = (int*)malloc(sizeof(int) * MAX_FORMS);
+    if (!j->forms)
+        return gm__fail(GM_ERR_NO_MEMORY, "test_nvrtc: malloc of a program's instruction forms failed");
+    memset(seen, 0, sizeof seen);
+    for (line = ptx; *line; line = next) {
+        const char* p = line;
+        size_t n = 0;
+        next = line + strcspn(line, "\n");
+        next += *next == '\n';
+        while (*p == ' ' || *p == '\t')
+            ++p;
+        j->params = largest_array(p, ".param", j->params);
+        j->shared = largest_array(p, ".shared", j->shared);
+        if (*p == '@')
+            p += strcspn(p, " \t\n");
+        while (*p == ' ' || *p == '\t')
+            ++p;
+        while ((p[n] >= 'a' && p[n] <= 'z') || (p[n] >= '0' && p[n] <= '9') || p[n] == '_' || p[n] == '.')
+            ++n;
+        if (n == 0 || n >= FORM_BYTES || !(p[0] >= 'a' && p[0] <= 'z') || !strchr(" \t;", p[n]) || p[n] == '\0')
+            continue;
+        memcpy(form, p, n);
+        form[n] = '\0';
+        pthread_mutex_lock(&lock);
+        k = form_index(a, form);
+        forms_lost += k < 0;
+        pthread_mutex_unlock(&lock);
+        if (k >= 0 && !seen[k]) {
+            seen[k] = 1;
+            j->forms[j->nforms++] = k;
+        }
+    }
+    return GM_OK;
+}
+
+static gm_status compile_pair(job* j)
 {
     int kernels[GM__KERNEL_COUNT], i, n = 0;
     char* image = NULL;
@@ -56,11 +154,13 @@ static gm_status compile_pair(const job* j)
     for (i = 0; i < GM__KERNEL_COUNT; ++i)
         if (gm__kernels[i].src == j->src && gm__kernels[i].dst == j->dst)
             kernels[n++] = i;
-    if (j->arch == archs[NARCH - 1])
+    if (j->ptx && j->arch == archs[NARCH - 1])
         __atomic_add_fetch(&covered, n, __ATOMIC_RELAXED);
     s = gm__compile_as("test_nvrtc", kernels, n, j->arch, j->ptx, &image, &size);
     if (s == GM_OK && size == 0)
         s = GM_ERR_COMPILE;
+    if (s == GM_OK && j->ptx)
+        s = read_ptx(j, image);
     GM_FREE(image);
     return s;
 }
@@ -70,9 +170,9 @@ static void* worker(void* unused)
     (void)unused;
     for (;;) {
         job* j;
-        pthread_mutex_lock(&job_lock);
+        pthread_mutex_lock(&lock);
         j = next_job < njobs ? &jobs[next_job++] : NULL;
-        pthread_mutex_unlock(&job_lock);
+        pthread_mutex_unlock(&lock);
         if (!j)
             return NULL;
         j->result = compile_pair(j);
@@ -81,11 +181,65 @@ static void* worker(void* unused)
     }
 }
 
-int main(void)
+/* Runs jobs [next_job, njobs) on n threads. */
+static void run_jobs(int n)
 {
     pthread_t threads[64];
+    int i;
+    for (i = 0; i < n; ++i)
+        pthread_create(&threads[i], NULL, worker, NULL);
+    for (i = 0; i < n; ++i)
+        pthread_join(threads[i], NULL);
+}
+
+/* Adds the cubin jobs of arch a: greedily the PTX job whose forms the
+ * chosen ones lack most, until they hold every form; then the jobs with
+ * the largest parameter and the most shared memory, if not chosen yet.
+ * Returns the number of forms. */
+static int add_cubins(int a, int ptx_jobs)
+{
+    static int have[MAX_FORMS];
+    int chosen[NJOBS], i, k, best, most, big = -1, wide = -1;
+    memset(have, 0, sizeof have);
+    memset(chosen, 0, sizeof chosen);
+    for (;;) {
+        for (i = 0, best = -1, most = 0; i < ptx_jobs; ++i) {
+            int fresh = 0;
+            if (jobs[i].arch != archs[a] || chosen[i])
+                continue;
+            for (k = 0; k < jobs[i].nforms; ++k)
+                fresh += !have[jobs[i].forms[k]];
+            if (fresh > most)
+                best = i, most = fresh;
+        }
+        if (best < 0)
+            break;
+        chosen[best] = 1;
+        for (k = 0; k < jobs[best].nforms; ++k)
+            have[jobs[best].forms[k]] = 1;
+    }
+    for (i = 0; i < ptx_jobs; ++i)
+        if (jobs[i].arch == archs[a]) {
+            if (big < 0 || jobs[i].params > jobs[big].params)
+                big = i;
+            if (wide < 0 || jobs[i].shared > jobs[wide].shared)
+                wide = i;
+        }
+    if (big >= 0)
+        chosen[big] = 1;
+    if (wide >= 0)
+        chosen[wide] = 1;
+    for (i = 0; i < ptx_jobs; ++i)
+        if (chosen[i])
+            add_job(jobs[i].src, jobs[i].dst, archs[a], 0);
+    return nform_names[a];
+}
+
+int main(void)
+{
     long n = sysconf(_SC_NPROCESSORS_ONLN);
-    int i, s, d, a, nthreads = n < 1 ? 1 : n > 64 ? 64 : (int)n;
+    int i, s, d, a, ptx_jobs, forms[NARCH], nthreads = n < 1 ? 1 : n > 64 ? 64 : (int)n;
+    int sm75 = arch_index(75), sm90 = arch_index(90);
     struct timespec t0, t1;
     size_t size;
     gm_status probe = gm_kernel_compile(0, 86, &size);
@@ -97,28 +251,36 @@ int main(void)
         }
         return t_summary("nvrtc");
     }
-    for (a = 0; a < NARCH - 1; ++a) {
-        add_job(GM_U8, GM_U8, archs[a], 0);
-        add_job(GM_U8, GM_BF16, archs[a], 0);
-    }
-    for (s = 0; s < GM_DTYPE_COUNT; ++s)
-        for (d = 0; d < GM_DTYPE_COUNT; ++d) {
-            add_job((gm_dtype)s, (gm_dtype)d, archs[NARCH - 1], 0);
-            add_job((gm_dtype)s, (gm_dtype)d, archs[0], 1);
-        }
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (i = 0; i < nthreads; ++i)
-        pthread_create(&threads[i], NULL, worker, NULL);
-    for (i = 0; i < nthreads; ++i)
-        pthread_join(threads[i], NULL);
+    for (s = 0; s < GM_DTYPE_COUNT; ++s)
+        for (d = 0; d < GM_DTYPE_COUNT; ++d)
+            for (a = 0; a < NARCH; ++a)
+                add_job((gm_dtype)s, (gm_dtype)d, archs[a], 1);
+    ptx_jobs = njobs;
+    run_jobs(nthreads);
+    for (a = 0; a < NARCH; ++a)
+        forms[a] = add_cubins(a, ptx_jobs);
+    add_job(GM_U8, GM_U8, 80, 0);
+    add_job(GM_U8, GM_BF16, 80, 0);
+    run_jobs(nthreads);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     for (i = 0; i < njobs; ++i)
         CHECK(jobs[i].result == GM_OK, "%s -> %s kernels for sm_%d (%s): %s", gm_dtype_name(jobs[i].src),
               gm_dtype_name(jobs[i].dst), jobs[i].arch, jobs[i].ptx ? "PTX" : "cubin", jobs[i].message);
     CHECK(covered == gm_kernel_count(), "the programs cover %d of %d kernels", covered, gm_kernel_count());
-    printf("nvrtc: %d kernels for sm_90 and as PTX for sm_75, %d programs in all, compiled in %.1f s on %d threads\n",
-           gm_kernel_count(), njobs, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),
-           nthreads);
+    CHECK(forms_lost == 0, "%d instruction forms found no room in the table of %d", forms_lost, MAX_FORMS);
+    /* the PTX is read as it should be: forms of the inline assembly where
+     * the source has them, and not where it does not */
+    CHECK(find_form(sm90, "cp.async.cg.shared.global") >= 0 && find_form(sm90, "griddepcontrol.wait") >= 0 &&
+              find_form(sm90, "cvt.rn.bf16.f32") >= 0 && find_form(sm75, "ld.global.nc.v4.u32") >= 0 &&
+              find_form(sm75, "griddepcontrol.wait") < 0 && find_form(sm75, "cp.async.cg.shared.global") < 0,
+          "the instruction forms read from the PTX miss one the source has, or hold one it has not");
+    printf("nvrtc: %d kernels as PTX for sm_75 and sm_90; %d cubins: every instruction form of that PTX (%d and %d) "
+           "and 2 for sm_80; %d programs in all, compiled in %.1f s on %d threads\n",
+           gm_kernel_count(), njobs - ptx_jobs, forms[sm75], forms[sm90], njobs,
+           (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec), nthreads);
+    for (i = 0; i < njobs; ++i)
+        free(jobs[i].forms);
     CHECK(gm_kernel_compile(0, 30, &size) == GM_ERR_COMPILE, "sm_30 is older than NVRTC 11+ supports: %s",
           gm_last_error());
     return t_summary("nvrtc");
