@@ -69,7 +69,7 @@ static gm__geometry gm__geometry_for(const gm__kernel_row* k, long long width, l
                 if (least < 0 || cost < least)
                     least = cost, run = r;
             }
-        bands = (height + GM__BLOCK_WARPS * run - 1) / (GM__BLOCK_WARPS * run);
+        bands = gm__tile_blocks(1, height, 1, run);
         g.block[0] = 32, g.block[1] = GM__BLOCK_WARPS;
         g.grid[0] = (unsigned)columns;
         g.grid[1] = (unsigned)(bands < 65535 ? bands : 65535);
