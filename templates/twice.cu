@@ -51,24 +51,104 @@ struct gm__lanes {
     }
 };
 
-/* Bytes [0, n) of the K bytes in the low bytes of the 16-bit lanes of
- * v[0..K/2), as K/4 words, stored at d: whole (n >= K, d aligned to the
- * widest access dividing K) or byte by byte. */
+/* The K / 4 words of K bytes whose values sit in the low bytes of the
+ * 16-bit lanes of v[0..K/2). */
 template <int K>
-__device__ __forceinline__ void gm__twice_store(unsigned long long d, const unsigned* v, long long n)
+__device__ __forceinline__ void gm__twice_pack(const unsigned* v, unsigned* w)
 {
-    gm__bytes<K> out;
     GM__UNROLL
     for (int i = 0; i < K / 4; ++i)
-        out.w[i] = __byte_perm(v[2 * i], v[2 * i + 1], 0x6420);
-    if (n >= K) {
-        out.store(d);
+        w[i] = __byte_perm(v[2 * i], v[2 * i + 1], 0x6420);
+}
+
+/* The first n bytes of the 16 in x, y, z, w (little-endian) at d: a rolled
+ * loop that shifts them down a byte at a time, not inlined, so that the
+ * words stay in registers and the common path holds none for it. */
+__device__ __noinline__ void gm__twice_st_bytes(unsigned long long d, unsigned x, unsigned y, unsigned z, unsigned w,
+                                                int n)
+{
+    for (int i = 0; i < n; ++i) {
+        gm__st(d + (unsigned long long)i, (unsigned char)x);
+        x = __funnelshift_r(x, y, 8), y = __funnelshift_r(y, z, 8), z = __funnelshift_r(z, w, 8), w >>= 8;
+    }
+}
+
+/* Whether a warp's row, K bytes a lane, is stored through shared memory
+ * (gm__twice_warp_store): where each lane's K bytes take two or more
+ * 16-byte stores, which leave every store instruction's sectors partly
+ * written and wrote at half the rate of striped chunks in a loop of stores
+ * on the H100; staged, the f32 doublings and halvings of 3 channels ran
+ * 1.2-1.3x faster. Lanes of 24 bytes (3 8-byte stores) lost less in that
+ * loop and nothing measurable in the kernels, which took as long or longer
+ * staged, so those store directly (bench/RESULTS.md). */
+template <int K>
+__device__ __forceinline__ constexpr bool gm__twice_staged()
+{
+    return K > 16 && K % 16 == 0;
+}
+
+/* A warp's row of 32 K bytes, lane l's K bytes (the words w) at d + K l,
+ * d on 16 bytes, of which the first `valid` are stored. Staged (above),
+ * through the warp's area of shared memory at `area` (32 K bytes), then as
+ * 16-byte chunks, chunk c by lane c % 32, so that each store instruction
+ * writes whole sectors; else each lane stores its own. Every lane of the
+ * warp calls it; two calls in a row must take different areas, as a lane
+ * may still be reading the last. */
+template <int K>
+__device__ __forceinline__ void gm__twice_warp_store(unsigned area, unsigned long long d, const unsigned* w, int valid)
+{
+    const int lane = (int)threadIdx.x;
+    if constexpr (!gm__twice_staged<K>()) {
+        const int mine = valid - lane * K;
+        d += (unsigned long long)(lane * K);
+        if (mine >= K) {
+            gm__bytes<K> out;
+            GM__UNROLL
+            for (int i = 0; i < K / 4; ++i)
+                out.w[i] = w[i];
+            out.store(d);
+        } else if (mine > 0) {
+            GM__UNROLL
+            for (int i = 0; i < K / 4; i += 4)
+                if (4 * i < mine)
+                    gm__twice_st_bytes(d + (unsigned long long)(4 * i), w[i], i + 1 < K / 4 ? w[i + 1] : 0,
+                                       i + 2 < K / 4 ? w[i + 2] : 0, i + 3 < K / 4 ? w[i + 3] : 0,
+                                       mine - 4 * i < 16 ? mine - 4 * i : 16);
+        }
         return;
     }
     GM__UNROLL
-    for (int i = 0; i < K; ++i)
-        if (i < n)
-            gm__st(d + i, (unsigned char)(out.w[i >> 2] >> 8 * (i & 3)));
+    for (int i = 0; i < K / 4; i += 4)
+        asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(area + lane * K + 4 * i), "r"(w[i]),
+                     "r"(w[i + 1]), "r"(w[i + 2]), "r"(w[i + 3]) : "memory");
+    __syncwarp();
+    GM__UNROLL
+    for (int k = 0; k < K / 16; ++k) {
+        const int at = 16 * (lane + 32 * k);
+        unsigned q[4];
+        if (at >= valid)
+            continue;
+        asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(q[0]), "=r"(q[1]), "=r"(q[2]), "=r"(q[3])
+                     : "r"(area + at) : "memory");
+        if (at + 16 <= valid)
+            gm__st16(d + (unsigned long long)at, q);
+        else
+            gm__twice_st_bytes(d + (unsigned long long)at, q[0], q[1], q[2], q[3], valid - at);
+    }
+}
+
+/* Area A (0 or 1) of the warp's two for gm__twice_warp_store, 32 K bytes
+ * each, as a shared-memory address (none where it does not stage). */
+template <int K>
+__device__ __forceinline__ unsigned gm__twice_area(int A)
+{
+    if constexpr (gm__twice_staged<K>()) {
+        __shared__ __align__(16) unsigned char areas[GM__BLOCK_WARPS][2][32 * K];
+        unsigned long long g;
+        asm("cvta.to.shared.u64 %0, %1;" : "=l"(g) : "l"(areas[threadIdx.y][0]));
+        return (unsigned)g + (unsigned)(A * 32 * K);
+    }
+    return 0;
 }
 
 /* Bytes [FROM, TO) of w, byte i the channel (i - BASE) % C of column
@@ -131,18 +211,18 @@ struct gm__twice_pass {
 /* The destination row nearer to the source row of pass n than to that of
  * pass f: OpenCV's vertical pass, ((3 s_n) >> 2) + (s_f >> 2) + 2 >> 2 in
  * each lane, computed as ((3 s_n & ~3) + (s_f & ~3) + 8) >> 4 (below
- * 2^12, and no shift crosses a lane), stored as gm__twice_store<K> does.
- * (Staged through shared memory, so that each store instruction wrote 512
- * bytes in a run, it took longer: bench/RESULTS.md.) */
-template <int C, int G, int K>
+ * 2^12, and no shift crosses a lane), stored by the warp at d (its first
+ * byte), `valid` bytes of it, through area A. */
+template <int C, int G, int K, int A>
 __device__ __forceinline__ void gm__twice_row_of(const gm__twice_pass<C, G>& n, const gm__twice_pass<C, G>& f,
-                                                 unsigned long long d, long long bytes)
+                                                 unsigned long long d, int valid)
 {
-    unsigned v[K / 2];
+    unsigned v[K / 2], w[K / 4];
     GM__UNROLL
     for (int m = 0; m < K / 2; ++m)
         v[m] = ((3 * n.s[m] & 0xfffcfffcu) + (f.s[m] & 0xfffcfffcu) + 0x00080008u) >> 4;
-    gm__twice_store<K>(d, v, bytes);
+    gm__twice_pack<K>(v, w);
+    gm__twice_warp_store<K>(gm__twice_area<K>(A), d, w, valid);
 }
 
 /* LINEAR to twice the source: a thread walks GM__TWICE_RUN units down,
@@ -153,9 +233,11 @@ __device__ __forceinline__ void gm__twice_up(const gm__resize_args& a)
 {
     enum { W = G * C / 4, N = W + 2, K = 2 * G * C };
     const unsigned all = 0xffffffffu, lane = threadIdx.x;
-    const long long sw = a.map.src_width, sh = a.map.src_height, j0 = ((long long)blockIdx.x * 32 + lane) * G;
+    const long long sw = a.map.src_width, sh = a.map.src_height, jw = (long long)blockIdx.x * 32 * G, j0 = jw + lane * G;
     const int whole = j0 + G <= sw, edge = 32 - 8 * C;
-    const long long step = (long long)gridDim.y * blockDim.y * GM__TWICE_RUN, bytes = 2 * (sw - j0) * C;
+    /* the warp's destination bytes of a row (its lane 0 has a column) */
+    const long long step = (long long)gridDim.y * blockDim.y * GM__TWICE_RUN;
+    const int valid = (int)gm__clip(2 * (sw - jw) * C, 0, 32 * K);
     /* source row `row` into w: a whole lane its columns, and the neighbours'
      * where no lane of the warp holds them; any other lane every byte */
     auto fetch = [&](long long b, long long row, unsigned* w) {
@@ -199,7 +281,7 @@ __device__ __forceinline__ void gm__twice_up(const gm__resize_args& a)
     };
     for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)
         for (long long u0 = ((long long)blockIdx.y * blockDim.y + threadIdx.y) * GM__TWICE_RUN; u0 <= sh; u0 += step) {
-            const unsigned long long d = a.dst + (unsigned long long)(b * a.dst_bstride + 2 * j0 * C);
+            const unsigned long long d = a.dst + (unsigned long long)(b * a.dst_bstride + 2 * jw * C);
             /* unit u: the destination rows 2u - 1 and 2u, between the source
              * rows u - 1 and u */
             const long long end = u0 + GM__TWICE_RUN <= sh ? u0 + GM__TWICE_RUN : sh + 1;
@@ -212,10 +294,10 @@ __device__ __forceinline__ void gm__twice_up(const gm__resize_args& a)
                 finish(w, now);
                 if (u + 1 < end)
                     fetch(b, u + 1, w);
-                if (u > 0 && j0 < sw)
-                    gm__twice_row_of<C, G, K>(before, now, d + (unsigned long long)((2 * u - 1) * a.dst_pitch), bytes);
-                if (u < sh && j0 < sw)
-                    gm__twice_row_of<C, G, K>(now, before, d + (unsigned long long)(2 * u * a.dst_pitch), bytes);
+                if (u > 0)
+                    gm__twice_row_of<C, G, K, 0>(before, now, d + (unsigned long long)((2 * u - 1) * a.dst_pitch), valid);
+                if (u < sh)
+                    gm__twice_row_of<C, G, K, 1>(now, before, d + (unsigned long long)(2 * u * a.dst_pitch), valid);
                 before = now;
             }
         }
@@ -277,7 +359,9 @@ __device__ __forceinline__ void gm__twice_down(const gm__resize_args& a)
                 const int d0 = 2 * m, d1 = 2 * m + 1, l0 = 2 * (d0 / C) * C + d0 % C, l1 = 2 * (d1 / C) * C + d1 % C;
                 v[m] = (r.pick(l0, l1) + r.pick(l0 + C, l1 + C) + 0x00020002u) >> 2;
             }
-            gm__twice_store<K>(d, v, K);
+            gm__bytes<K> out;
+            gm__twice_pack<K>(v, out.w);
+            out.store(d);
         }
 }
 
@@ -357,16 +441,6 @@ __device__ __forceinline__ void gm__twice_put2(unsigned* w, int i, float f0, flo
     gm__twice_put<S>(w, i + 1, f1);
 }
 
-/* Element i of the words w (as gm__twice_put left it) stored at d. */
-template <int S>
-__device__ __forceinline__ void gm__twice_put_global(unsigned long long d, const unsigned* w, int i)
-{
-    if constexpr (gm__esize[S] == 2)
-        gm__st(d, (unsigned short)(w[i >> 1] >> 16 * (i & 1)));
-    else
-        gm__st(d, w[i]);
-}
-
 /* Two taps by their weights, each product rounded (gm__linear_row). */
 __device__ __forceinline__ float gm__twice_mix(float v0, float w0, float v1, float w1)
 {
@@ -397,9 +471,11 @@ __device__ __forceinline__ void gm__twice_up_f(const gm__resize_args& a)
 {
     enum { E = gm__esize[S], K = G * C * E, V = (G + 2) * C, M = 2 * G * C };
     const unsigned all = 0xffffffffu, lane = threadIdx.x;
-    const long long sw = a.map.src_width, sh = a.map.src_height, j0 = ((long long)blockIdx.x * 32 + lane) * G;
+    const long long sw = a.map.src_width, sh = a.map.src_height, jw = (long long)blockIdx.x * 32 * G, j0 = jw + lane * G;
     const int whole = j0 + G <= sw;
-    const long long step = (long long)gridDim.y * blockDim.y * GM__TWICE_RUN, columns = 2 * (sw - j0);
+    /* the warp's destination bytes of a row (its lane 0 has a column) */
+    const long long step = (long long)gridDim.y * blockDim.y * GM__TWICE_RUN;
+    const int valid = (int)gm__clip(2 * (sw - jw) * C * E, 0, 64 * K);
     /* the column that lane 0 (31) of a warp reads before (after) its
      * columns, which no lane beside it holds */
     const long long beside = gm__clip(lane == 0 ? j0 - 1 : j0 + G, 0, sw - 1) * C * E;
@@ -469,24 +545,18 @@ __device__ __forceinline__ void gm__twice_up_f(const gm__resize_args& a)
                         h[(2 * g + 1) * C + c] = m;
                 }
     };
-    /* destination row at d: pass n by wn, f by wf */
-    auto row_of = [&](const float* n, float wn, const float* f, float wf, unsigned long long d) {
-        gm__bytes<2 * K> out;
+    /* the warp's destination row at d: pass n by wn, f by wf, through area
+     * `area` */
+    auto row_of = [&](const float* n, float wn, const float* f, float wf, unsigned long long d, int area) {
+        unsigned out[M * E / 4];
         GM__UNROLL
         for (int i = 0; i < M; i += 2)
-            gm__twice_put2<S>(out.w, i, gm__twice_mix(n[i], wn, f[i], wf), gm__twice_mix(n[i + 1], wn, f[i + 1], wf));
-        if (whole) {
-            out.store(d);
-            return;
-        }
-        GM__UNROLL
-        for (int i = 0; i < M; ++i)
-            if (i < columns * C)
-                gm__twice_put_global<S>(d + (unsigned long long)(i * E), out.w, i);
+            gm__twice_put2<S>(out, i, gm__twice_mix(n[i], wn, f[i], wf), gm__twice_mix(n[i + 1], wn, f[i + 1], wf));
+        gm__twice_warp_store<2 * K>(gm__twice_area<2 * K>(area), d, out, valid);
     };
     for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)
         for (long long u0 = ((long long)blockIdx.y * blockDim.y + threadIdx.y) * GM__TWICE_RUN; u0 <= sh; u0 += step) {
-            const unsigned long long d = a.dst + (unsigned long long)(b * a.dst_bstride + 2 * j0 * C * E);
+            const unsigned long long d = a.dst + (unsigned long long)(b * a.dst_bstride + 2 * jw * C * E);
             /* unit u: the destination rows 2u - 1 and 2u, between the source
              * rows u - 1 and u */
             const long long end = u0 + GM__TWICE_RUN <= sh ? u0 + GM__TWICE_RUN : sh + 1;
@@ -499,10 +569,10 @@ __device__ __forceinline__ void gm__twice_up_f(const gm__resize_args& a)
                 pass(in, halo, at, next);
                 if (u + 1 < end)
                     fetch(b, u + 1, in, halo, at);
-                if (u > 0 && j0 < sw)
-                    row_of(last, 0.75f, next, 0.25f, d + (unsigned long long)((2 * u - 1) * a.dst_pitch));
-                if (u < sh && j0 < sw)
-                    row_of(last, 0.25f, next, 0.75f, d + (unsigned long long)(2 * u * a.dst_pitch));
+                if (u > 0)
+                    row_of(last, 0.75f, next, 0.25f, d + (unsigned long long)((2 * u - 1) * a.dst_pitch), 0);
+                if (u < sh)
+                    row_of(last, 0.25f, next, 0.75f, d + (unsigned long long)(2 * u * a.dst_pitch), 1);
             };
             fetch(b, u0 - 1, in, halo, at);
             pass(in, halo, at, h0);
@@ -528,7 +598,10 @@ template <int S, int C, int G>
 __device__ __forceinline__ void gm__twice_down_f(const gm__resize_args& a)
 {
     enum { E = gm__esize[S], K = G * C * E };
-    const long long dw = a.width, j0 = ((long long)blockIdx.x * 32 + threadIdx.x) * G;
+    const long long dw = a.width, jw = (long long)blockIdx.x * 32 * G, j0 = jw + threadIdx.x * G;
+    /* a warp of whole groups stores its rows together (staged) */
+    const bool together = gm__twice_staged<K>() && dw - jw >= 32 * G;
+    int turn = 0;
     /* 4 channels sum in pairs, 1 channel in the destination columns below
      * `paired` */
     const long long paired = (a.map.src_width / 2) & ~3LL;
@@ -567,7 +640,11 @@ __device__ __forceinline__ void gm__twice_down_f(const gm__resize_args& a)
             GM__UNROLL
             for (int i = 0; i < G * C; i += 2)
                 gm__twice_put2<S>(out.w, i, mean(i), mean(i + 1));
-            out.store(d);
+            if (together)
+                gm__twice_warp_store<K>(gm__twice_area<K>(turn), d - (unsigned long long)(threadIdx.x * K), out.w, 32 * K);
+            else
+                out.store(d);
+            turn ^= 1;
         }
 }
 
