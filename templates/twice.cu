@@ -235,8 +235,8 @@ __device__ __forceinline__ void gm__twice_up(const gm__resize_args& a)
     const unsigned all = 0xffffffffu, lane = threadIdx.x;
     const long long sw = a.map.src_width, sh = a.map.src_height, jw = (long long)blockIdx.x * 32 * G, j0 = jw + lane * G;
     const int whole = j0 + G <= sw, edge = 32 - 8 * C;
-    /* the warp's destination bytes of a row (its lane 0 has a column) */
     const long long step = (long long)gridDim.y * blockDim.y * GM__TWICE_RUN;
+    /* the warp's destination bytes of a row (its lane 0 has a column) */
     const int valid = (int)gm__clip(2 * (sw - jw) * C, 0, 32 * K);
     /* source row `row` into w: a whole lane its columns, and the neighbours'
      * where no lane of the warp holds them; any other lane every byte */
@@ -279,7 +279,11 @@ __device__ __forceinline__ void gm__twice_up(const gm__resize_args& a)
         }
         pass.make(w);
     };
-    for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)
+    for (long long b = blockIdx.z; b < a.batch; b += gridDim.z) {
+        /* rows store through areas 0 and 1 in turn within an image, but the
+         * last image's last row and this one's first may take the same */
+        if (gm__twice_staged<K>())
+            __syncwarp();
         for (long long u0 = ((long long)blockIdx.y * blockDim.y + threadIdx.y) * GM__TWICE_RUN; u0 <= sh; u0 += step) {
             const unsigned long long d = a.dst + (unsigned long long)(b * a.dst_bstride + 2 * jw * C);
             /* unit u: the destination rows 2u - 1 and 2u, between the source
@@ -301,6 +305,7 @@ __device__ __forceinline__ void gm__twice_up(const gm__resize_args& a)
                 before = now;
             }
         }
+    }
 }
 
 /* The 2x2 mean of the n destination pixels at d, short of a whole group,
@@ -473,8 +478,8 @@ __device__ __forceinline__ void gm__twice_up_f(const gm__resize_args& a)
     const unsigned all = 0xffffffffu, lane = threadIdx.x;
     const long long sw = a.map.src_width, sh = a.map.src_height, jw = (long long)blockIdx.x * 32 * G, j0 = jw + lane * G;
     const int whole = j0 + G <= sw;
-    /* the warp's destination bytes of a row (its lane 0 has a column) */
     const long long step = (long long)gridDim.y * blockDim.y * GM__TWICE_RUN;
+    /* the warp's destination bytes of a row (its lane 0 has a column) */
     const int valid = (int)gm__clip(2 * (sw - jw) * C * E, 0, 64 * K);
     /* the column that lane 0 (31) of a warp reads before (after) its
      * columns, which no lane beside it holds */
@@ -554,7 +559,11 @@ __device__ __forceinline__ void gm__twice_up_f(const gm__resize_args& a)
             gm__twice_put2<S>(out, i, gm__twice_mix(n[i], wn, f[i], wf), gm__twice_mix(n[i + 1], wn, f[i + 1], wf));
         gm__twice_warp_store<2 * K>(gm__twice_area<2 * K>(area), d, out, valid);
     };
-    for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)
+    for (long long b = blockIdx.z; b < a.batch; b += gridDim.z) {
+        /* rows store through areas 0 and 1 in turn within an image, but the
+         * last image's last row and this one's first may take the same */
+        if (gm__twice_staged<2 * K>())
+            __syncwarp();
         for (long long u0 = ((long long)blockIdx.y * blockDim.y + threadIdx.y) * GM__TWICE_RUN; u0 <= sh; u0 += step) {
             const unsigned long long d = a.dst + (unsigned long long)(b * a.dst_bstride + 2 * jw * C * E);
             /* unit u: the destination rows 2u - 1 and 2u, between the source
@@ -584,6 +593,7 @@ __device__ __forceinline__ void gm__twice_up_f(const gm__resize_args& a)
                     unit(u + 1, h1, h0);
             }
         }
+    }
 }
 
 /* One 2x2 mean of the floating dtypes, in pairs or in row order. */

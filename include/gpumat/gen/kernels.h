@@ -17,7 +17,7 @@
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * b348f66b9db82b47550b06f07aab3ec4b48e95377bf2cccfa1ea3b77493eee06  templates/resize.cu
  * 6d73f6e6fe415c382632f65da9eb2e650337a3b811d87943ddc19ce15283e27a  templates/prep.cu
- * 52c829bebf100c3a93877f23c6ebba89af7ef2d36664d0d129be5c009df5fc52  templates/twice.cu
+ * 64ef51a306cb75e070e2c671f930a29b756df9f117b16258da0fdb3ebbe44c07  templates/twice.cu
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * d1cb903d16b7bca3c9d00b0ebe02a1f8379533c40786f58c81280bb74807b823  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
@@ -27,7 +27,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0xec266abbddc60928ull
+#define GM__KERNEL_SOURCE_HASH 0x47bc1ac79e3796c8ull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -2850,8 +2850,8 @@ static const char* const gm__kernel_src[] = {
     "    const unsigned all = 0xffffffffu, lane = threadIdx.x;\n",
     "    const long long sw = a.map.src_width, sh = a.map.src_height, jw = (long long)blockIdx.x * 32 * G, j0 = jw + lane * G;\n",
     "    const int whole = j0 + G <= sw, edge = 32 - 8 * C;\n",
-    "    /* the warp's destination bytes of a row (its lane 0 has a column) */\n",
     "    const long long step = (long long)gridDim.y * blockDim.y * GM__TWICE_RUN;\n",
+    "    /* the warp's destination bytes of a row (its lane 0 has a column) */\n",
     "    const int valid = (int)gm__clip(2 * (sw - jw) * C, 0, 32 * K);\n",
     "    /* source row `row` into w: a whole lane its columns, and the neighbours'\n",
     "     * where no lane of the warp holds them; any other lane every byte */\n",
@@ -2894,7 +2894,11 @@ static const char* const gm__kernel_src[] = {
     "        }\n",
     "        pass.make(w);\n",
     "    };\n",
-    "    for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)\n",
+    "    for (long long b = blockIdx.z; b < a.batch; b += gridDim.z) {\n",
+    "        /* rows store through areas 0 and 1 in turn within an image, but the\n",
+    "         * last image's last row and this one's first may take the same */\n",
+    "        if (gm__twice_staged<K>())\n",
+    "            __syncwarp();\n",
     "        for (long long u0 = ((long long)blockIdx.y * blockDim.y + threadIdx.y) * GM__TWICE_RUN; u0 <= sh; u0 += step) {\n",
     "            const unsigned long long d = a.dst + (unsigned long long)(b * a.dst_bstride + 2 * jw * C);\n",
     "            /* unit u: the destination rows 2u - 1 and 2u, between the source\n",
@@ -2916,6 +2920,7 @@ static const char* const gm__kernel_src[] = {
     "                before = now;\n",
     "            }\n",
     "        }\n",
+    "    }\n",
     "}\n",
     "\n",
     "/* The 2x2 mean of the n destination pixels at d, short of a whole group,\n",
@@ -3088,8 +3093,8 @@ static const char* const gm__kernel_src[] = {
     "    const unsigned all = 0xffffffffu, lane = threadIdx.x;\n",
     "    const long long sw = a.map.src_width, sh = a.map.src_height, jw = (long long)blockIdx.x * 32 * G, j0 = jw + lane * G;\n",
     "    const int whole = j0 + G <= sw;\n",
-    "    /* the warp's destination bytes of a row (its lane 0 has a column) */\n",
     "    const long long step = (long long)gridDim.y * blockDim.y * GM__TWICE_RUN;\n",
+    "    /* the warp's destination bytes of a row (its lane 0 has a column) */\n",
     "    const int valid = (int)gm__clip(2 * (sw - jw) * C * E, 0, 64 * K);\n",
     "    /* the column that lane 0 (31) of a warp reads before (after) its\n",
     "     * columns, which no lane beside it holds */\n",
@@ -3169,7 +3174,11 @@ static const char* const gm__kernel_src[] = {
     "            gm__twice_put2<S>(out, i, gm__twice_mix(n[i], wn, f[i], wf), gm__twice_mix(n[i + 1], wn, f[i + 1], wf));\n",
     "        gm__twice_warp_store<2 * K>(gm__twice_area<2 * K>(area), d, out, valid);\n",
     "    };\n",
-    "    for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)\n",
+    "    for (long long b = blockIdx.z; b < a.batch; b += gridDim.z) {\n",
+    "        /* rows store through areas 0 and 1 in turn within an image, but the\n",
+    "         * last image's last row and this one's first may take the same */\n",
+    "        if (gm__twice_staged<2 * K>())\n",
+    "            __syncwarp();\n",
     "        for (long long u0 = ((long long)blockIdx.y * blockDim.y + threadIdx.y) * GM__TWICE_RUN; u0 <= sh; u0 += step) {\n",
     "            const unsigned long long d = a.dst + (unsigned long long)(b * a.dst_bstride + 2 * jw * C * E);\n",
     "            /* unit u: the destination rows 2u - 1 and 2u, between the source\n",
@@ -3199,6 +3208,7 @@ static const char* const gm__kernel_src[] = {
     "                    unit(u + 1, h1, h0);\n",
     "            }\n",
     "        }\n",
+    "    }\n",
     "}\n",
     "\n",
     "/* One 2x2 mean of the floating dtypes, in pairs or in row order. */\n",
