@@ -597,8 +597,8 @@ static void tiles(int some)
  * in row order rather than pairs (1 channel); batches of 2. Aligned views
  * take them (u8's 2 channels only doubling: OpenCV's integer 2x2 mean has
  * no 2 channels); the same with odd pitches, and an explicit 0.5 whose
- * last cells the image cuts, must not. some: 3 channels (under
- * compute-sanitizer). */
+ * last cells the image cuts, must not. some: 3 and 4 channels (under
+ * compute-sanitizer; 4 for the rows staged through shared memory). */
 static void twices(int some)
 {
     static const struct {
@@ -626,7 +626,7 @@ static void twices(int some)
                 int batch = k % 3 == 0 ? 2 : 1, up = rs[i].dw > rs[i].sw, kernel, ran;
                 int whole = up ? rs[i].dw == 2 * rs[i].sw && rs[i].dh == 2 * rs[i].sh
                                : 2 * rs[i].dw <= rs[i].sw && 2 * rs[i].dh <= rs[i].sh;
-                if (some && c != 3)
+                if (some && c < 3)
                     continue;
                 h.interp = rs[i].interp, h.fx = h.fy = rs[i].fx;
                 kernel = gm__twice_row[dt][c - 1][up ? GM__SAMPLER_LINEAR : GM__SAMPLER_AREA_FAST];
