@@ -78,9 +78,9 @@ __device__ __noinline__ void gm__twice_st_bytes(unsigned long long d, unsigned x
  * 16-byte stores, which leave every store instruction's sectors partly
  * written and wrote at half the rate of striped chunks in a loop of stores
  * on the H100; staged, the f32 doublings and halvings of 3 channels ran
- * 1.2-1.3x faster. Lanes of 24 bytes (3 8-byte stores) lost less in that
- * loop and nothing measurable in the kernels, which took as long or longer
- * staged, so those store directly (bench/RESULTS.md). */
+ * 1.2-1.3x faster on the H200. Lanes of 24 bytes (3 8-byte stores) lost
+ * less in that loop, and their kernels took as long or longer staged, so
+ * those store directly (bench/RESULTS.md). */
 template <int K>
 __device__ __forceinline__ constexpr bool gm__twice_staged()
 {
