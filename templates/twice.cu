@@ -151,6 +151,16 @@ __device__ __forceinline__ unsigned gm__twice_area(int A)
     return 0;
 }
 
+/* Before a warp's first row of an image: rows take areas 0 and 1 in turn
+ * within an image, but the last image's last row and this one's first may
+ * take the same. */
+template <int K>
+__device__ __forceinline__ void gm__twice_image_start()
+{
+    if constexpr (gm__twice_staged<K>())
+        __syncwarp();
+}
+
 /* Bytes [FROM, TO) of w, byte i the channel (i - BASE) % C of column
  * first + (i - BASE) / C of the row at p, columns clamped to [0, width);
  * every index known at compile time, so w stays in registers. */
@@ -280,10 +290,7 @@ __device__ __forceinline__ void gm__twice_up(const gm__resize_args& a)
         pass.make(w);
     };
     for (long long b = blockIdx.z; b < a.batch; b += gridDim.z) {
-        /* rows store through areas 0 and 1 in turn within an image, but the
-         * last image's last row and this one's first may take the same */
-        if (gm__twice_staged<K>())
-            __syncwarp();
+        gm__twice_image_start<K>();
         for (long long u0 = ((long long)blockIdx.y * blockDim.y + threadIdx.y) * GM__TWICE_RUN; u0 <= sh; u0 += step) {
             const unsigned long long d = a.dst + (unsigned long long)(b * a.dst_bstride + 2 * jw * C);
             /* unit u: the destination rows 2u - 1 and 2u, between the source
@@ -560,10 +567,7 @@ __device__ __forceinline__ void gm__twice_up_f(const gm__resize_args& a)
         gm__twice_warp_store<2 * K>(gm__twice_area<2 * K>(area), d, out, valid);
     };
     for (long long b = blockIdx.z; b < a.batch; b += gridDim.z) {
-        /* rows store through areas 0 and 1 in turn within an image, but the
-         * last image's last row and this one's first may take the same */
-        if (gm__twice_staged<2 * K>())
-            __syncwarp();
+        gm__twice_image_start<2 * K>();
         for (long long u0 = ((long long)blockIdx.y * blockDim.y + threadIdx.y) * GM__TWICE_RUN; u0 <= sh; u0 += step) {
             const unsigned long long d = a.dst + (unsigned long long)(b * a.dst_bstride + 2 * jw * C * E);
             /* unit u: the destination rows 2u - 1 and 2u, between the source

@@ -17,7 +17,7 @@
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * b348f66b9db82b47550b06f07aab3ec4b48e95377bf2cccfa1ea3b77493eee06  templates/resize.cu
  * 6d73f6e6fe415c382632f65da9eb2e650337a3b811d87943ddc19ce15283e27a  templates/prep.cu
- * fa80944c0e003f05619698a617fd77fd409e3e6295e37924af0441db75ed1abd  templates/twice.cu
+ * 85983bd89b1210004c9ae2f351b685ecf50f1f0380b721b0f0313c91cafb92a0  templates/twice.cu
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * d1cb903d16b7bca3c9d00b0ebe02a1f8379533c40786f58c81280bb74807b823  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
@@ -27,7 +27,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x1c1b0a5566252789ull
+#define GM__KERNEL_SOURCE_HASH 0xe449f80d48c9295eull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -2766,6 +2766,16 @@ static const char* const gm__kernel_src[] = {
     "    return 0;\n",
     "}\n",
     "\n",
+    "/* Before a warp's first row of an image: rows take areas 0 and 1 in turn\n",
+    " * within an image, but the last image's last row and this one's first may\n",
+    " * take the same. */\n",
+    "template <int K>\n",
+    "__device__ __forceinline__ void gm__twice_image_start()\n",
+    "{\n",
+    "    if constexpr (gm__twice_staged<K>())\n",
+    "        __syncwarp();\n",
+    "}\n",
+    "\n",
     "/* Bytes [FROM, TO) of w, byte i the channel (i - BASE) % C of column\n",
     " * first + (i - BASE) / C of the row at p, columns clamped to [0, width);\n",
     " * every index known at compile time, so w stays in registers. */\n",
@@ -2895,10 +2905,7 @@ static const char* const gm__kernel_src[] = {
     "        pass.make(w);\n",
     "    };\n",
     "    for (long long b = blockIdx.z; b < a.batch; b += gridDim.z) {\n",
-    "        /* rows store through areas 0 and 1 in turn within an image, but the\n",
-    "         * last image's last row and this one's first may take the same */\n",
-    "        if (gm__twice_staged<K>())\n",
-    "            __syncwarp();\n",
+    "        gm__twice_image_start<K>();\n",
     "        for (long long u0 = ((long long)blockIdx.y * blockDim.y + threadIdx.y) * GM__TWICE_RUN; u0 <= sh; u0 += step) {\n",
     "            const unsigned long long d = a.dst + (unsigned long long)(b * a.dst_bstride + 2 * jw * C);\n",
     "            /* unit u: the destination rows 2u - 1 and 2u, between the source\n",
@@ -3175,10 +3182,7 @@ static const char* const gm__kernel_src[] = {
     "        gm__twice_warp_store<2 * K>(gm__twice_area<2 * K>(area), d, out, valid);\n",
     "    };\n",
     "    for (long long b = blockIdx.z; b < a.batch; b += gridDim.z) {\n",
-    "        /* rows store through areas 0 and 1 in turn within an image, but the\n",
-    "         * last image's last row and this one's first may take the same */\n",
-    "        if (gm__twice_staged<2 * K>())\n",
-    "            __syncwarp();\n",
+    "        gm__twice_image_start<2 * K>();\n",
     "        for (long long u0 = ((long long)blockIdx.y * blockDim.y + threadIdx.y) * GM__TWICE_RUN; u0 <= sh; u0 += step) {\n",
     "            const unsigned long long d = a.dst + (unsigned long long)(b * a.dst_bstride + 2 * jw * C * E);\n",
     "            /* unit u: the destination rows 2u - 1 and 2u, between the source\n",
