@@ -914,6 +914,45 @@ __global__ void naive_resize_kernel(const T* src, int sw, int sh, long long spit
     }
 }
 
+// The traffic alone: a launch that reads `reads` and writes `writes` 16-byte
+// chunks, each warp's loads and stores whole coalesced 512-byte runs, with
+// no arithmetic. Timed on a row's floor (its reads from the source buffer,
+// wrapping past its `have` chunks, and its writes), it shows what any kernel
+// that moves those bytes in one launch can reach: a resize that writes four
+// times what it reads spends about two microseconds more than the copy
+// ceiling says (bench/RESULTS.md).
+__global__ void bytes_kernel(const uint4* src, long long reads, long long have, uint4* dst, long long writes)
+{
+    long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x, n = (long long)gridDim.x * blockDim.x;
+    uint4 v = make_uint4(0, 0, 0, 0);
+#pragma unroll 4
+    for (long long i = t; i < reads; i += n) {
+        uint4 w = __ldg(src + (i < have ? i : i % have));
+        v.x ^= w.x, v.y ^= w.y, v.z ^= w.z, v.w ^= w.w;
+    }
+    for (long long i = t; i < writes; i += n)
+        dst[i] = v;
+}
+
+// Times bytes_kernel on row `base`'s floor, of which `written` bytes are the
+// destination's, over the sets' buffers (src[i] holding `have` bytes).
+void bytes_peer(Row base, double written, void* const* src, size_t have, void* const* dst)
+{
+    long long reads = (long long)((base.bytes - written) / 16), writes = (long long)(written / 16);
+    long long threads = std::max(1LL, std::min(reads, writes));
+    Timing t;
+    base.impl = "bytes", base.extra = "";
+    base.note = "the floor's bytes moved, no arithmetic";
+    bool ok = time_call(
+        [&](int i) {
+            bytes_kernel<<<(unsigned)((threads + 255) / 256), 256, 0, g_stream>>>(
+                (const uint4*)src[i], reads, (long long)(have / 16), (uint4*)dst[i], writes);
+            return CUDA_OK(cudaGetLastError());
+        },
+        false, &t);
+    emit(ok ? (base.us = t.us, base) : base.error());
+}
+
 // gm_resize throughput: bytes = the source rows read (whole rows) + the
 // destination written, over time; interleaved 3-channel images. LINEAR
 // rows also time the naive kernel and NPP's nppiResize (u8, f32).
@@ -951,6 +990,8 @@ void resize_one(int sw, int sh, int dw, int dh, gm_dtype dt, gm_interp interp, c
     ok = ok && time_call([&](int i) { return gm_ok(gm_resize(&sv[i], &dv[i], interp, (gm_stream)g_stream)); }, true,
                          &t);
     emit(ok ? (r.us = t.us, r.latency_us = t.latency_us, r) : r.error());
+    if (ok)
+        bytes_peer(r, (double)dbytes, src, sbytes, dst);
     if (ok && interp == GM_INTER_LINEAR && (dt == GM_U8 || dt == GM_F32)) {
         dim3 block(128), grid((unsigned)((dw + 127) / 128), (unsigned)dh);
         bool peer = time_call(
@@ -1159,6 +1200,8 @@ void prep_one(const char* op, int fw, int fh, int frames, const std::vector<gm_r
                    },
                    true, &t);
     emit(ok ? (r.us = t.us, r.latency_us = t.latency_us, r) : r.error());
+    if (ok)
+        bytes_peer(r, (double)dbytes, src, sbytes, dst);
     if (ok && dd == GM_F32) {
         PeerArith a = peer_arith(pp, dv[0]);
         dim3 block(128), grid((unsigned)((dw + 127) / 128), (unsigned)dh, (unsigned)count);

@@ -14,7 +14,7 @@ import os
 import statistics
 import sys
 
-IMPL_ORDER = ["gpumat", "naive", "npp", "torch eager", "torch.compile"]
+IMPL_ORDER = ["gpumat", "bytes", "naive", "npp", "torch eager", "torch.compile"]
 CV_CUDA_NOTE = ("CV-CUDA: not run. Its wheel is 128 MB, more than what can be carried to the GPU "
                 "machine (64 MiB per call), and the machine cannot download it.")
 
