@@ -8,7 +8,7 @@
  * 0a00f145294f9d34f32e37b2df49a8cc2f3b9d2807a8008c1410dc49fafbd6f8  templates/prelude_cuda.cu
  * 100a857a5b3ff298a5d349892681396f74b0eb938012a972eb07981ffe4ed755  templates/codec.inc
  * be0aac26aaca83414ee762886f10233f473135eeff4c7e26e3f4eba060eab94d  templates/pixel.inc
- * cfc523e0403aadd9f527de469d6ca16f5dee7c4301bc534b308845251a69f309  templates/resize.inc
+ * 142caa6ef2cd144eb1bdd59390ab4563955738ab83ab59f16b830bd55c7d1852  templates/resize.inc
  * a77e6014b033b00fc66a81a50f42c323b13975b21befe2c612835deeb13787cd  templates/prep.inc
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
  * 555d3f9ad5c973e0cb340e5f6e5614db4f335102dd75f66674e6975366ee92fa  templates/overlay.inc
@@ -772,11 +772,14 @@ GM__FN int gm__q11(float w)
 }
 
 /* One axis of INTER_AREA's general downscale (computeResizeAreaTab): the
- * destination cell [f1, f2) in source pixels, its width, and the whole
- * source pixels [s1, s2) inside it. */
+ * destination cell [f1, f2) in source pixels, its width, the whole source
+ * pixels [s1, s2) inside it, and the float weights OpenCV's table holds for
+ * the cut pixel before s1, each whole one and the cut pixel s2, computed
+ * once here rather than at every tap. */
 typedef struct gm__area_axis {
     double f1, f2, cell;
     long long s1, s2;
+    float before, whole, after;
 } gm__area_axis;
 
 GM__FN gm__area_axis gm__area_axis_of(long long d, double scale, long long n)
@@ -791,6 +794,9 @@ GM__FN gm__area_axis gm__area_axis_of(long long d, double scale, long long n)
     ax.s1 = (long long)ceil(ax.f1);
     if (ax.s1 > ax.s2)
         ax.s1 = ax.s2;
+    ax.before = (float)(((double)ax.s1 - ax.f1) / ax.cell);
+    ax.whole = (float)(1.0 / ax.cell);
+    ax.after = (float)(fmin(fmin(ax.f2 - (double)ax.s2, 1.0), ax.cell) / ax.cell);
     return ax;
 }
 
@@ -806,14 +812,10 @@ GM__FN long long gm__area_end(const gm__area_axis* ax)
     return ax->f2 - (double)ax->s2 > 1e-3 ? ax->s2 + 1 : ax->s2;
 }
 
-/* The weight of source index s, float as OpenCV's table holds it. */
+/* The weight of source index s. */
 GM__FN float gm__area_weight(const gm__area_axis* ax, long long s)
 {
-    if (s < ax->s1)
-        return (float)(((double)ax->s1 - ax->f1) / ax->cell);
-    if (s >= ax->s2)
-        return (float)(fmin(fmin(ax->f2 - (double)ax->s2, 1.0), ax->cell) / ax->cell);
-    return (float)(1.0 / ax->cell);
+    return s < ax->s1 ? ax->before : s >= ax->s2 ? ax->after : ax->whole;
 }
 
 /* INTER_LINEAR_EXACT's fixed point (OpenCV's resize_bitExact): weights with
@@ -874,6 +876,7 @@ GM__FN gm__taps gm__taps_of(int S, int I, int along_y, const gm__resize_map* m, 
     t.s0 = t.s1 = t.w = 0, t.n = 1;
     t.f = 0.0f, t.q0 = 2048, t.q1 = 0;
     t.cell.f1 = t.cell.f2 = t.cell.cell = 0.0, t.cell.s1 = t.cell.s2 = 0;
+    t.cell.before = t.cell.whole = t.cell.after = 0.0f;
     switch (I) {
     case GM__SAMPLER_NEAREST:
         t.s0 = gm__nearest(d, scale, along_y ? m->offset_y : m->offset_x, n);
@@ -1086,34 +1089,38 @@ GM__FN void gm__resize_area_fast(int S, int C, const gm__resize_args* a, const g
 
 /* INTER_AREA's general downscale (resizeArea_): each source row's taps
  * weighted and summed along the row, then the rows weighted and summed, in
- * the work type (float, or double for the wide dtypes), products rounded. */
+ * the work type (float, or double for the wide dtypes), products rounded.
+ * The channels go innermost (a tap's weight once for all, their bytes side
+ * by side); each channel's sums keep OpenCV's order. */
 GM__FN void gm__resize_area(int S, int C, const gm__resize_args* a, const gm__taps* tx, const gm__taps* ty,
                             unsigned char* out, long long ostride)
 {
     long long sx, sy;
     int c, wide = gm__resize_work(S) == GM__WORK_DOUBLE;
-    for (c = 0; c < C; ++c) {
-        double dsum = 0.0;
-        float fsum = 0.0f;
-        for (sy = ty->s0; sy < ty->s1; ++sy) {
-            float beta = gm__area_weight(&ty->cell, sy);
-            double dbuf = 0.0;
-            float fbuf = 0.0f;
-            for (sx = tx->s0; sx < tx->s1; ++sx) {
+    double dsum[4] = {0.0, 0.0, 0.0, 0.0}, dbuf[4];
+    float fsum[4] = {0.0f, 0.0f, 0.0f, 0.0f}, fbuf[4];
+    for (sy = ty->s0; sy < ty->s1; ++sy) {
+        float beta = gm__area_weight(&ty->cell, sy);
+        for (c = 0; c < C; ++c)
+            dbuf[c] = 0.0, fbuf[c] = 0.0f;
+        for (sx = tx->s0; sx < tx->s1; ++sx) {
+            float alpha = gm__area_weight(&tx->cell, sx);
+            for (c = 0; c < C; ++c) {
                 const unsigned char* p = gm__tap(a, c, ty->base + sy * ty->step, sx * tx->step);
-                float alpha = gm__area_weight(&tx->cell, sx);
                 if (wide)
-                    dbuf += GM__MUL_D(gm__decode_d(S, p), (double)alpha);
+                    dbuf[c] += GM__MUL_D(gm__decode_d(S, p), (double)alpha);
                 else
-                    fbuf += GM__MUL_F(gm__decode_f(S, p, 1), alpha);
+                    fbuf[c] += GM__MUL_F(gm__decode_f(S, p, 1), alpha);
             }
-            if (wide)
-                dsum += GM__MUL_D((double)beta, dbuf);
-            else
-                fsum += GM__MUL_F(beta, fbuf);
         }
-        gm__resize_store(S, out + c * ostride, wide ? dsum : fsum);
+        for (c = 0; c < C; ++c)
+            if (wide)
+                dsum[c] += GM__MUL_D((double)beta, dbuf[c]);
+            else
+                fsum[c] += GM__MUL_F(beta, fbuf[c]);
     }
+    for (c = 0; c < C; ++c)
+        gm__resize_store(S, out + c * ostride, wide ? dsum[c] : fsum[c]);
 }
 
 /* One row (at offset ro) of INTER_LINEAR_EXACT in fixed point; an edge

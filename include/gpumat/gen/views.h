@@ -8,7 +8,7 @@
  * 0a00f145294f9d34f32e37b2df49a8cc2f3b9d2807a8008c1410dc49fafbd6f8  templates/prelude_cuda.cu
  * 100a857a5b3ff298a5d349892681396f74b0eb938012a972eb07981ffe4ed755  templates/codec.inc
  * be0aac26aaca83414ee762886f10233f473135eeff4c7e26e3f4eba060eab94d  templates/pixel.inc
- * cfc523e0403aadd9f527de469d6ca16f5dee7c4301bc534b308845251a69f309  templates/resize.inc
+ * 142caa6ef2cd144eb1bdd59390ab4563955738ab83ab59f16b830bd55c7d1852  templates/resize.inc
  * a77e6014b033b00fc66a81a50f42c323b13975b21befe2c612835deeb13787cd  templates/prep.inc
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
  * 555d3f9ad5c973e0cb340e5f6e5614db4f335102dd75f66674e6975366ee92fa  templates/overlay.inc
