@@ -6,7 +6,8 @@
 // rows (and bench/bench_torch.py's) into bench/RESULTS.md.
 //
 // gm_resize's throughput is its own section (resize_section), and so is
-// gm_preprocess's (prep_section).
+// gm_preprocess's (prep_section); each of their rows also times a launch
+// that moves only the row's floor of bytes (bytes_peer).
 //
 // Build and run: `make bench` (on a GPU machine), or by hand:
 //   nvcc -O3 -std=c++17 -arch=sm_90 -Iinclude bench/bench.cu -o build/bench -ldl -lpthread
@@ -917,10 +918,9 @@ __global__ void naive_resize_kernel(const T* src, int sw, int sh, long long spit
 // The traffic alone: a launch that reads `reads` and writes `writes` 16-byte
 // chunks, each warp's loads and stores whole coalesced 512-byte runs, with
 // no arithmetic. Timed on a row's floor (its reads from the source buffer,
-// wrapping past its `have` chunks, and its writes), it shows what any kernel
-// that moves those bytes in one launch can reach: a resize that writes four
-// times what it reads spends about two microseconds more than the copy
-// ceiling says (bench/RESULTS.md).
+// wrapping past its `have` chunks, and its writes), it shows how near the
+// copy ceiling one launch of that traffic comes at all: far below it for
+// small or write-heavy floors (bench/RESULTS.md).
 __global__ void bytes_kernel(const uint4* src, long long reads, long long have, uint4* dst, long long writes)
 {
     long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x, n = (long long)gridDim.x * blockDim.x;
