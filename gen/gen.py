@@ -21,7 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPDX = "SPDX-License-Identifier: MIT"
 # Each family's template is templates/<family>.cu (gen/model.py FAMILIES).
 FAMILY_TEMPLATES = tuple(f + ".cu" for f in M.FAMILIES)
-TEMPLATES = ("prelude_host.h", "prelude_cuda.cu", "codec.inc", "pixel.inc", "resize.inc", "prep.inc", "fill.inc", "overlay.inc", "blend.inc") + FAMILY_TEMPLATES
+TEMPLATES = ("prelude_host.h", "prelude_cuda.cu", "codec.inc", "pixel.inc", "resize.inc", "prep.inc", "fill.inc", "overlay.inc", "blend.inc", "yuv.inc") + FAMILY_TEMPLATES
 # Every file the output depends on. Each banner records their hashes in
 # sha256sum's format, so `make` tells by content (not file times) whether the
 # committed headers are stale, without running Python.
@@ -156,6 +156,7 @@ def emit_kernels():
     fill_row = next(i for i, k in enumerate(rows) if k.family == "fill")
     overlay_row = next(i for i, k in enumerate(rows) if k.family == "overlay")
     blend_row = next(i for i, k in enumerate(rows) if k.family == "blend")
+    yuv_row = next(i for i, k in enumerate(rows) if k.family == "yuv")
     sizes = ", ".join(str(sz) for _, _, sz in M.DTYPES)
     dnames = ", ".join('"%s"' % n for n in M.DTYPE_NAMES)
     size_of = {n: sz for n, _, sz in M.DTYPES}
@@ -295,6 +296,9 @@ static const short gm__twice_row[GM_DTYPE_COUNT][4][GM__SAMPLER_COUNT] = %s;
 /* The row of gm_add_weighted's kernel (templates/blend.cu). */
 #define GM__BLEND_ROW %d
 
+/* The row of gm_yuv_convert's kernel (templates/yuv.cu). */
+#define GM__YUV_ROW %d
+
 /* CPU path of resize: the per-pixel loop, per dtype. */
 %s
 
@@ -358,7 +362,7 @@ static const gm__cpu_prep_fn gm__cpu_prep_fns[GM_DTYPE_COUNT][GM_DTYPE_COUNT] = 
 #endif
 """ % (source_hash, c_string_lines(cuda), families, entries, c_escape(ENTRY), len(rows), table, xform_row, fast_row,
        sizes, dnames, cpu, cpu_table, movers, max(elements) + 1, mover_table("unzip"),
-       max(elements) + 1, mover_table("zip"), resize_row, twice_row, fill_row, overlay_row, blend_row, cpu_resize, cpu_resize_table, linear,
+       max(elements) + 1, mover_table("zip"), resize_row, twice_row, fill_row, overlay_row, blend_row, yuv_row, cpu_resize, cpu_resize_table, linear,
        linear_table("h"), linear_table("v"), exact, exact_table("h"), exact_table("v"), area, area_table("down"),
        area_table("across"), area_row, area_row_table("area_row"),
        area_row_table("area_fast_row"), prep_row, cpu_prep, cpu_prep_table)

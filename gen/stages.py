@@ -111,4 +111,5 @@ def pieces(template):
             ("prep.inc", template("prep.inc")),
             ("fill.inc", template("fill.inc")),
             ("overlay.inc", template("overlay.inc")),
-            ("blend.inc", template("blend.inc"))]
+            ("blend.inc", template("blend.inc")),
+            ("yuv.inc", template("yuv.inc"))]

@@ -74,6 +74,7 @@
 #include "gpumat/ops.h"
 #include "gpumat/prep.h"
 #include "gpumat/draw.h"
+#include "gpumat/yuv.h"
 #include "gpumat/interop.h"
 #include "gpumat/jit.h"
 #include "gpumat/gen/views.h"
@@ -114,6 +115,7 @@
 #include "gpumat/impl/ops.h"
 #include "gpumat/impl/prep.h"
 #include "gpumat/impl/draw.h"
+#include "gpumat/impl/yuv.h"
 #include "gpumat/impl/jit.h"
 #include "gpumat/impl/interop.h"
 #endif

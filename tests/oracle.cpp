@@ -1767,6 +1767,134 @@ void test_add_weighted()
            g_tail_differ, g_tail_values);
 }
 
+// -------------------------------------------------------------------- yuv
+
+// cvtColor's codes by [format][output]: gray, BGR, RGB, BGRA, RGBA.
+const int kYuvCodes[4][5] = {
+    {cv::COLOR_YUV2GRAY_NV12, cv::COLOR_YUV2BGR_NV12, cv::COLOR_YUV2RGB_NV12, cv::COLOR_YUV2BGRA_NV12,
+     cv::COLOR_YUV2RGBA_NV12},
+    {cv::COLOR_YUV2GRAY_NV21, cv::COLOR_YUV2BGR_NV21, cv::COLOR_YUV2RGB_NV21, cv::COLOR_YUV2BGRA_NV21,
+     cv::COLOR_YUV2RGBA_NV21},
+    {cv::COLOR_YUV2GRAY_I420, cv::COLOR_YUV2BGR_I420, cv::COLOR_YUV2RGB_I420, cv::COLOR_YUV2BGRA_I420,
+     cv::COLOR_YUV2RGBA_I420},
+    {cv::COLOR_YUV2GRAY_YV12, cv::COLOR_YUV2BGR_YV12, cv::COLOR_YUV2RGB_YV12, cv::COLOR_YUV2BGRA_YV12,
+     cv::COLOR_YUV2RGBA_YV12}};
+const char* const kYuvNames[4] = {"NV12", "NV21", "I420", "YV12"};
+const int kYuvChannels[5] = {1, 3, 3, 4, 4};
+
+// A w x h frame of `format` as OpenCV takes it (one continuous Mat of 3h/2
+// rows), copied into a buffer of `pitch` bytes a row whose chroma starts
+// at row `coded` (gm_yuv_wrap's layout), the rest random.
+std::vector<uint8_t> yuv_buffer(const cv::Mat& cv_frame, gm_yuv_format format, int w, int h, int pitch, int coded)
+{
+    std::vector<uint8_t> buf((size_t)pitch * (coded + coded / 2) + 16);
+    for (size_t i = 0; i < buf.size(); ++i)
+        buf[i] = (uint8_t)t_rand();
+    const uint8_t* in = cv_frame.data;
+    for (int y = 0; y < h; ++y)
+        memcpy(&buf[(size_t)y * pitch], in + (size_t)y * w, w);
+    in += (size_t)w * h;
+    uint8_t* chroma = &buf[(size_t)pitch * coded];
+    if (format == GM_YUV_NV12 || format == GM_YUV_NV21) {
+        for (int y = 0; y < h / 2; ++y)
+            memcpy(chroma + (size_t)y * pitch, in + (size_t)y * w, w);
+        return buf;
+    }
+    for (int p = 0; p < 2; ++p, in += (size_t)w / 2 * (h / 2), chroma += (size_t)pitch / 2 * (coded / 2))
+        for (int y = 0; y < h / 2; ++y)
+            memcpy(chroma + (size_t)y * (pitch / 2), in + (size_t)y * (w / 2), w / 2);
+    return buf;
+}
+
+// gm_yuv_convert of a random frame against cvtColor: the frame in one
+// buffer, compact or (roi) with a wider pitch, a taller coded height and a
+// padded destination, planar where chw; `crop`: an even rectangle of it
+// (gm_yuv_roi) against the same rectangle of OpenCV's whole result.
+void yuv_case(Group& g, gm_yuv_format format, int out, int w, int h, bool roi, bool chw, bool crop)
+{
+    const int ch = kYuvChannels[out], pitch = roi ? w + 2 * (int)rand_int(1, 40) : w;
+    const int coded = roi ? h + 2 * (int)rand_int(1, 8) : h;
+    cv::Rect r(0, 0, w, h);
+    if (crop) {
+        r.x = 2 * (int)rand_int(0, w / 4), r.y = 2 * (int)rand_int(0, h / 4);
+        r.width = 2 * (int)rand_int(1, (w - r.x) / 2), r.height = 2 * (int)rand_int(1, (h - r.y) / 2);
+    }
+    std::string name = strf("yuv %s -> %d (%s) %dx%d pitch %d coded %d%s rect %d,%d %dx%d", kYuvNames[format], out,
+                            chw ? "CHW" : "HWC", w, h, pitch, coded, roi ? " padded" : "", r.x, r.y, r.width,
+                            r.height);
+    Problems p;
+    cv::Mat cv_frame(h + h / 2, w, CV_8UC1), exp;
+    fill_bytes(cv_frame);
+    cv::cvtColor(cv_frame, exp, kYuvCodes[format][out]);
+    std::vector<uint8_t> buf = yuv_buffer(cv_frame, format, w, h, pitch, coded);
+    gm_yuv frame, view;
+    p.status("gm_yuv_wrap", gm_yuv_wrap(&frame, format, buf.data(), w, h, pitch, coded, GM_HOST));
+    if (!p.text.empty())
+        return verdict(g, name, p.text);
+    p.status("gm_yuv_roi", gm_yuv_roi(&frame, &view, r.x, r.y, r.width, r.height));
+    Region dst = chw && ch > 1 ? planar(GM_U8, ch, r.width, r.height, roi) : interleaved(GM_U8, ch, r.width, r.height, roi);
+    p.add(dst.error);
+    if (!p.text.empty())
+        return verdict(g, name, p.text);
+    dst.arm();
+    p.status("gm_yuv_convert", gm_yuv_convert(&view, &dst.m, out == 2 || out == 4, NULL));
+    p.add(intact(dst, "the padding of the destination"));
+    cv::Mat want = exp(r);
+    long bad = 0;
+    if (chw && ch > 1) {
+        std::vector<cv::Mat> planes;
+        cv::split(want, planes);
+        for (int c = 0; c < ch; ++c)
+            bad += compare(name, dst.views[c], planes[c], GM_U8, c);
+    } else {
+        bad = compare(name, dst.view(), want, GM_U8);
+    }
+    p.diff(bad, (long)r.width * r.height * ch);
+    verdict(g, name, p.text);
+}
+
+// NV12 as two planes of their own steps (cvtColorTwoPlane), the chroma plane
+// wrapped as u8 x2, into BGR or RGB.
+void yuv_two_plane_case(Group& g, int w, int h, bool rgb)
+{
+    std::string name = strf("yuv two-plane NV12 %dx%d %s", w, h, rgb ? "RGB" : "BGR");
+    Problems p;
+    cv::Mat ybig(h + 3, w + 11, CV_8UC1), uvbig(h / 2 + 2, w / 2 + 7, CV_8UC2), exp;
+    fill_bytes(ybig);
+    fill_bytes(uvbig);
+    cv::Mat y = ybig(cv::Rect(5, 2, w, h)), uv = uvbig(cv::Rect(3, 1, w / 2, h / 2));
+    cv::cvtColorTwoPlane(y, uv, exp, rgb ? cv::COLOR_YUV2RGB_NV12 : cv::COLOR_YUV2BGR_NV12);
+    gm_yuv frame{};
+    frame.format = GM_YUV_NV12;
+    if (gm_wrap(&frame.y, y.data, w, h, GM_U8, 1, GM_HWC, (int64_t)y.step, GM_HOST) != GM_OK ||
+        gm_wrap(&frame.u, uv.data, w / 2, h / 2, GM_U8, 2, GM_HWC, (int64_t)uv.step, GM_HOST) != GM_OK)
+        return verdict(g, name, strf("gm_wrap: %s", gm_last_error()));
+    Region dst = interleaved(GM_U8, 3, w, h, true);
+    p.add(dst.error);
+    if (!p.text.empty())
+        return verdict(g, name, p.text);
+    dst.arm();
+    p.status("gm_yuv_convert", gm_yuv_convert(&frame, &dst.m, rgb, NULL));
+    p.add(intact(dst, "the padding of the destination"));
+    p.diff(compare(name, dst.view(), exp, GM_U8), (long)w * h * 3);
+    verdict(g, name, p.text);
+}
+
+void test_yuv()
+{
+    Group g("yuv");
+    for (int f = 0; f < 4; ++f)
+        for (int out = 0; out < 5; ++out)
+            for (int k = 0; k < 6; ++k) {
+                const int w = 2 * (int)rand_int(1, 90), h = 2 * (int)rand_int(1, 60);
+                yuv_case(g, (gm_yuv_format)f, out, w, h, k % 2 == 1, k % 3 == 1, k >= 4);
+            }
+    for (int f = 0; f < 4; ++f)
+        yuv_case(g, (gm_yuv_format)f, 1 + f, 1920, 1080, true, f == 2, f == 3);
+    for (int k = 0; k < 8; ++k)
+        yuv_two_plane_case(g, 2 * (int)rand_int(1, 90), 2 * (int)rand_int(1, 60), k % 2 == 1);
+}
+
 int main()
 {
     t_seed_from_env("oracle");
@@ -1779,6 +1907,7 @@ int main()
     test_preprocess();
     test_fill();
     test_add_weighted();
+    test_yuv();
     // the baseline loops (impl/cpu.h) on 3 threads cutting every image into
     // parts, writing past the caches
     gm__cpu_isa_forced = 0;

@@ -1214,6 +1214,93 @@ static void test_add_weighted(void)
     timg_free(&four);
 }
 
+/* gm_yuv_wrap, gm_yuv_roi and gm_yuv_convert: what a 4:2:0 frame must be. */
+static void test_yuv(void)
+{
+    timg y, uv, u, v, d, odd, gray, f32, two, small;
+    gm_yuv nv, i420, bad, view;
+    gm_mat m;
+    unsigned char buf[12 * 12];
+    timg_make(&y, 8, 6, GM_U8, 1, GM_HWC, 1);
+    timg_make(&uv, 4, 3, GM_U8, 2, GM_HWC, 1);
+    timg_make(&u, 4, 3, GM_U8, 1, GM_HWC, 1);
+    timg_make(&v, 4, 3, GM_U8, 1, GM_HWC, 1);
+    timg_make(&d, 8, 6, GM_U8, 3, GM_HWC, 1);
+    timg_make(&odd, 7, 6, GM_U8, 1, GM_HWC, 1);
+    timg_make(&gray, 8, 6, GM_U8, 1, GM_HWC, 1);
+    timg_make(&f32, 8, 6, GM_F32, 3, GM_HWC, 1);
+    timg_make(&two, 8, 6, GM_U8, 2, GM_HWC, 1);
+    timg_make(&small, 6, 6, GM_U8, 3, GM_HWC, 1);
+    memset(&nv, 0, sizeof nv);
+    nv.y = y.m, nv.u = uv.m;
+    i420 = nv;
+    i420.format = GM_YUV_I420, i420.u = u.m, i420.v = v.m;
+    EXPECT(gm_yuv_convert(NULL, &d.m, 0, NULL), GM_ERR_ARG, "gm_yuv_convert", "frame", &d, NULL);
+    EXPECT(gm_yuv_convert(&nv, NULL, 0, NULL), GM_ERR_ARG, "gm_yuv_convert", "dst", &y, &uv, NULL);
+    bad = nv, bad.format = (gm_yuv_format)4;
+    EXPECT(gm_yuv_convert(&bad, &d.m, 0, NULL), GM_ERR_ARG, "gm_yuv_convert", "frame->format 4", &d, NULL);
+    bad = nv, bad.matrix = (gm_yuv_matrix)3;
+    EXPECT(gm_yuv_convert(&bad, &d.m, 0, NULL), GM_ERR_ARG, "gm_yuv_convert", "matrix 3", &d, NULL);
+    bad = nv, bad.y = odd.m;
+    EXPECT(gm_yuv_convert(&bad, &d.m, 0, NULL), GM_ERR_SIZE, "gm_yuv_convert", "frame->y is 7x6", &d, NULL);
+    bad = nv, bad.y = gray.m, bad.u = u.m;
+    EXPECT(gm_yuv_convert(&bad, &d.m, 0, NULL), GM_ERR_TYPE, "gm_yuv_convert", "frame->u is u8 x1", &d, NULL);
+    bad = i420, bad.v = uv.m;
+    EXPECT(gm_yuv_convert(&bad, &d.m, 0, NULL), GM_ERR_TYPE, "gm_yuv_convert", "frame->v is u8 x2", &d, NULL);
+    bad = i420, memset(&bad.v, 0, sizeof bad.v);
+    EXPECT(gm_yuv_convert(&bad, &d.m, 0, NULL), GM_ERR_TYPE, "gm_yuv_convert", "frame->v", &d, NULL);
+    bad = nv;
+    bad.u.height = 2;
+    EXPECT(gm_yuv_convert(&bad, &d.m, 0, NULL), GM_ERR_SIZE, "gm_yuv_convert", "frame->u is 4x2", &d, NULL);
+    bad = nv, bad.u = fake_device(&uv);
+    EXPECT(gm_yuv_convert(&bad, &d.m, 0, NULL), GM_ERR_LOCATION, "gm_yuv_convert", "frame->u", &d, NULL);
+    bad = i420, bad.u.data = (unsigned char*)y.m.data + 1;
+    EXPECT(gm_yuv_convert(&bad, &d.m, 0, NULL), GM_ERR_OVERLAP, "gm_yuv_convert", "frame->u and frame->y", &d, NULL);
+    bad = i420, bad.v = u.m;
+    EXPECT(gm_yuv_convert(&bad, &d.m, 0, NULL), GM_ERR_OVERLAP, "gm_yuv_convert", "frame->u and frame->v", &d, NULL);
+    EXPECT(gm_yuv_convert(&nv, &f32.m, 0, NULL), GM_ERR_TYPE, "gm_yuv_convert", "dst is f32", &f32, NULL);
+    EXPECT(gm_yuv_convert(&nv, &two.m, 0, NULL), GM_ERR_TYPE, "gm_yuv_convert", "dst is u8 x2", &two, NULL);
+    EXPECT(gm_yuv_convert(&nv, &small.m, 0, NULL), GM_ERR_SIZE, "gm_yuv_convert", "dst is 6x6", &small, NULL);
+    m = fake_device(&d);
+    EXPECT(gm_yuv_convert(&nv, &m, 0, NULL), GM_ERR_LOCATION, "gm_yuv_convert", "dst", &d, NULL);
+    m = gray.m, m.data = y.m.data;
+    EXPECT(gm_yuv_convert(&nv, &m, 0, NULL), GM_ERR_OVERLAP, "gm_yuv_convert", "frame->y and dst", &y, NULL);
+    EXPECT(gm_yuv_convert(&nv, &d.m, 1, NULL), GM_OK, "gm_yuv_convert", NULL, &y, &uv, NULL);
+    CHECK(!timg_same(&d), "gm_yuv_convert wrote nothing");
+    timg_snap(&d);
+    EXPECT(gm_yuv_wrap(NULL, GM_YUV_NV12, buf, 8, 6, 0, 0, GM_HOST), GM_ERR_ARG, "gm_yuv_wrap", "frame", NULL);
+    EXPECT(gm_yuv_wrap(&view, (gm_yuv_format)-1, buf, 8, 6, 0, 0, GM_HOST), GM_ERR_ARG, "gm_yuv_wrap", "format -1",
+           NULL);
+    EXPECT(gm_yuv_wrap(&view, GM_YUV_NV12, buf, 7, 6, 0, 0, GM_HOST), GM_ERR_SIZE, "gm_yuv_wrap", "7x6", NULL);
+    EXPECT(gm_yuv_wrap(&view, GM_YUV_NV12, buf, 8, 6, 0, 4, GM_HOST), GM_ERR_SIZE, "gm_yuv_wrap", "coded_height 4",
+           NULL);
+    EXPECT(gm_yuv_wrap(&view, GM_YUV_I420, buf, 8, 6, 9, 0, GM_HOST), GM_ERR_SIZE, "gm_yuv_wrap", "pitch 9", NULL);
+    EXPECT(gm_yuv_wrap(&view, GM_YUV_NV12, buf, 8, 6, 6, 0, GM_HOST), GM_ERR_SIZE, "gm_yuv_wrap", "pitch 6", NULL);
+    EXPECT(gm_yuv_wrap(&view, GM_YUV_NV12, NULL, 8, 6, 0, 0, GM_HOST), GM_ERR_ARG, "gm_yuv_wrap", "data", NULL);
+    EXPECT(gm_yuv_wrap(&view, GM_YUV_YV12, buf, 8, 6, 12, 8, GM_HOST), GM_OK, "gm_yuv_wrap", NULL, NULL);
+    CHECK(view.y.data == (void*)buf && view.v.data == (void*)(buf + 12 * 8) &&
+              view.u.data == (void*)(buf + 12 * 8 + 6 * 4) && view.u.pitch == 6 && view.u.width == 4 &&
+              view.u.height == 3,
+          "YV12 in one buffer: V after the coded luma rows, U after V's coded rows, pitch / 2 apart");
+    EXPECT(gm_yuv_roi(&nv, &view, 1, 0, 4, 4), GM_ERR_ARG, "gm_yuv_roi", "even", NULL);
+    EXPECT(gm_yuv_roi(&nv, NULL, 0, 0, 4, 4), GM_ERR_ARG, "gm_yuv_roi", "view", NULL);
+    EXPECT(gm_yuv_roi(&nv, &view, 6, 0, 4, 4), GM_ERR_SIZE, "gm_yuv_roi", NULL, NULL);
+    EXPECT(gm_yuv_roi(&nv, &view, 2, 2, 6, 4), GM_OK, "gm_yuv_roi", NULL, NULL);
+    CHECK(view.y.width == 6 && view.u.width == 3 && view.u.height == 2 &&
+              view.u.data == (void*)((unsigned char*)uv.m.data + uv.m.pitch + 2),
+          "an even rectangle's chroma is the half rectangle");
+    timg_free(&y);
+    timg_free(&uv);
+    timg_free(&u);
+    timg_free(&v);
+    timg_free(&d);
+    timg_free(&odd);
+    timg_free(&gray);
+    timg_free(&f32);
+    timg_free(&two);
+    timg_free(&small);
+}
+
 static void test_copy_many(void)
 {
     timg a, b, c, d;
@@ -2001,6 +2088,7 @@ int main(int argc, char** argv)
     test_fill();
     test_overlay();
     test_add_weighted();
+    test_yuv();
     test_copy_many();
     test_typed_functions();
     test_kernels();

@@ -1238,6 +1238,60 @@ static void test_overlay(void)
     gm_overlay_destroy(ov);
 }
 
+/* The YUV constants (impl/yuv.h) derived again: BT.601 limited is OpenCV's
+ * 3-decimal coefficients in 20 bits; the others round(c 2^20) of the
+ * definitions from Kr and Kb. Then each (matrix, range) pair's conversion
+ * of random NV12 frames within 1 of the float64 formula (luma below black
+ * taken as black). */
+static void test_yuv_matrices(void)
+{
+    static const double kr[3] = {0.299, 0.2126, 0.2627}, kb[3] = {0.114, 0.0722, 0.0593};
+    static const double opencv601[5] = {1.164, 1.596, -0.813, -0.391, 2.018};
+    int m, r, i;
+    for (m = 0; m < 3; ++m)
+        for (r = 0; r < 2; ++r) {
+            const double kg = 1 - kr[m] - kb[m], ys = r ? 1 : 255.0 / 219, cs = r ? 1 : 255.0 / 224;
+            const double c[5] = {ys, 2 * (1 - kr[m]) * cs, -2 * kr[m] * (1 - kr[m]) / kg * cs,
+                                 -2 * kb[m] * (1 - kb[m]) / kg * cs, 2 * (1 - kb[m]) * cs};
+            const int w = 2 + 2 * (int)(t_rand() % 40), h = 2 + 2 * (int)(t_rand() % 30);
+            unsigned char* frame = (unsigned char*)malloc((size_t)w * h * 3 / 2);
+            unsigned char* out = (unsigned char*)malloc((size_t)w * h * 3);
+            gm_yuv f;
+            gm_mat d;
+            int x, y, worst = 0;
+            for (i = 0; i < 5; ++i) {
+                const double want = m == 0 && r == 0 ? opencv601[i] : c[i];
+                CHECK(gm__yuv_constants[m][r][i] == (int)floor(want * 1048576 + 0.5),
+                      "yuv constant %d of matrix %d range %d is %d, not round(%.9f * 2^20)", i, m, r,
+                      gm__yuv_constants[m][r][i], want);
+            }
+            for (i = 0; i < w * h * 3 / 2; ++i)
+                frame[i] = (unsigned char)(t_rand() >> 8);
+            if (gm_yuv_wrap(&f, GM_YUV_NV12, frame, w, h, 0, 0, GM_HOST) != GM_OK ||
+                gm_wrap(&d, out, w, h, GM_U8, 3, GM_HWC, 0, GM_HOST) != GM_OK) {
+                CHECK(0, "yuv setup: %s", gm_last_error());
+                return;
+            }
+            f.matrix = (gm_yuv_matrix)m, f.range = (gm_yuv_range)r;
+            CHECK(gm_yuv_convert(&f, &d, 1, NULL) == GM_OK, "gm_yuv_convert: %s", gm_last_error());
+            for (y = 0; y < h; ++y)
+                for (x = 0; x < w; ++x) {
+                    const unsigned char* uv = frame + w * h + (y / 2) * w + (x / 2) * 2;
+                    const int luma = frame[y * w + x] - (r ? 0 : 16); /* below 16 is black, as OpenCV has it */
+                    const double l = ys * (luma > 0 ? luma : 0), u = uv[0] - 128.0, v = uv[1] - 128.0;
+                    const double rgb[3] = {l + c[1] * v, l + c[2] * v + c[3] * u, l + c[4] * u};
+                    for (i = 0; i < 3; ++i) {
+                        const double e = rgb[i] < 0 ? 0 : rgb[i] > 255 ? 255 : floor(rgb[i] + 0.5);
+                        const int diff = abs(out[(y * w + x) * 3 + i] - (int)e);
+                        worst = diff > worst ? diff : worst;
+                    }
+                }
+            CHECK(worst <= 1, "yuv matrix %d range %d %dx%d: %d from the float64 formula", m, r, w, h, worst);
+            free(frame);
+            free(out);
+        }
+}
+
 int main(void)
 {
     t_seed_from_env("cpu");
@@ -1248,6 +1302,7 @@ int main(void)
     test_f16_binades();
     test_thread_setting();
     test_overlay();
+    test_yuv_matrices();
     test_results("the default loops and threads");
     /* the baseline loops (cpu.h: the AVX2 ones where the CPU has them), one thread */
     gm__cpu_isa_forced = 0;

@@ -940,6 +940,74 @@ static void blends(void)
             }
 }
 
+/* gm_yuv_convert on the GPU == the CPU path (the oracle holds the CPU path
+ * to cvtColor): every format, gray, BGR and BGRA out (both orders, both
+ * layouts), every matrix and range, even sizes with odd pitches and
+ * offsets, batches. The luma is the compared pair's source; the chroma
+ * planes are pairs of their own. */
+typedef struct yuv_ctx {
+    gm_yuv_format format;
+    gm_yuv_matrix matrix;
+    gm_yuv_range range;
+    pair* chroma[2];
+    int rgb;
+} yuv_ctx;
+
+static gm_status op_yuv(const gm_mat* s, gm_mat* d, const void* x)
+{
+    const yuv_ctx* c = (const yuv_ctx*)x;
+    const int dev = s->where == GM_DEVICE;
+    gm_yuv f;
+    memset(&f, 0, sizeof f);
+    f.format = c->format, f.matrix = c->matrix, f.range = c->range;
+    f.y = *s;
+    f.u = dev ? c->chroma[0]->dev_roi : c->chroma[0]->host_roi;
+    if (c->chroma[1])
+        f.v = dev ? c->chroma[1]->dev_roi : c->chroma[1]->host_roi;
+    return gm_yuv_convert(&f, d, c->rgb, NULL);
+}
+
+static void yuvs(void)
+{
+    static const int outs[3] = {1, 3, 4};
+    int format, o, lay, k, i;
+    char what[160];
+    for (format = GM_YUV_NV12; format <= GM_YUV_YV12; ++format)
+        for (o = 0; o < 3; ++o)
+            for (lay = 0; lay < (outs[o] > 1 ? 2 : 1); ++lay)
+                for (k = 0; k < 4; ++k) {
+                    const int64_t w = 2 * rnd(1, 70), h = 2 * rnd(1, 40);
+                    const int batch = k == 3 ? 3 : 1, planar = format >= GM_YUV_I420;
+                    pair luma, dst, chroma[2];
+                    yuv_ctx c;
+                    c.format = (gm_yuv_format)format;
+                    c.matrix = (gm_yuv_matrix)rnd(0, 2), c.range = (gm_yuv_range)rnd(0, 1);
+                    c.rgb = k % 2;
+                    c.chroma[0] = &chroma[0], c.chroma[1] = planar ? &chroma[1] : NULL;
+                    snprintf(what, sizeof what, "yuv format %d -> x%d %s rgb %d %lldx%lld b%d matrix %d range %d",
+                             format, outs[o], lay ? "chw" : "hwc", c.rgb, (long long)w, (long long)h, batch,
+                             (int)c.matrix, (int)c.range);
+                    if (!make_pair(&luma, w, h, batch, GM_U8, 1, GM_HWC) ||
+                        !make_pair(&dst, w, h, batch, GM_U8, outs[o], (gm_layout)lay) ||
+                        !make_pair(&chroma[0], w / 2, h / 2, batch, GM_U8, planar ? 1 : 2, GM_HWC) ||
+                        (planar && !make_pair(&chroma[1], w / 2, h / 2, batch, GM_U8, 1, GM_HWC))) {
+                        CHECK(0, "%s: setup failed", what);
+                        continue;
+                    }
+                    for (i = 0; i < 1 + planar; ++i) {
+                        fill(&chroma[i].host);
+                        CHECK(sync_up(&chroma[i]), "%s: upload failed: %s", what, gm_last_error());
+                    }
+                    launched[GM__YUV_ROW] = 0;
+                    compare_op(what, &luma, &dst, op_yuv, &c);
+                    CHECK(launched[GM__YUV_ROW], "%s: the YUV kernel did not run", what);
+                    free_pair(&luma);
+                    free_pair(&dst);
+                    for (i = 0; i < 1 + planar; ++i)
+                        free_pair(&chroma[i]);
+                }
+}
+
 /* Every byte of view v's pixels flipped by 0x5a: a CPU edit. */
 static void xor_view(const gm_mat* v)
 {
@@ -1541,6 +1609,7 @@ int main(int argc, char** argv)
     fills();
     overlays();
     blends();
+    yuvs();
     rect_round_trips();
     flattened();
     joined_rows();

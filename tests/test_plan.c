@@ -312,18 +312,19 @@ static void fills(void)
                 }
 }
 
-/* gm_overlay_draw and gm_add_weighted launch their kernels without a plan
- * (test_gpu checks that they run): gm_kernels_for must list each for the
- * images it takes, u8 x3 and x4 frames for the overlay, u8 of any channels
- * for the blend, and only there. */
-static void unplanned(int row, const char* what, int from_channels)
+/* gm_overlay_draw, gm_add_weighted and gm_yuv_convert launch their kernels
+ * without a plan (test_gpu checks that they run): gm_kernels_for must list
+ * each for the u8 images it writes, of the channel counts in `channels`
+ * (bit c - 1 for c channels: x3 and x4 frames for the overlay, any for the
+ * blend, gray, BGR and BGRA for the conversion), and only there. */
+static void unplanned(int row, const char* what, unsigned channels)
 {
     int list[32], n, k, c;
     for (c = 1; c <= 4; ++c) {
         n = gm_kernels_for(GM_U8, GM_U8, c, list, 32);
         for (k = 0; k < n && list[k] != row; ++k)
             ;
-        CHECK((k < n) == (c >= from_channels), "gm_kernels_for(u8, u8, %d) %s the %s kernel", c,
+        CHECK((k < n) == (int)(channels >> (c - 1) & 1), "gm_kernels_for(u8, u8, %d) %s the %s kernel", c,
               k < n ? "lists" : "lacks", what);
         if (k < n) {
             reached[row] = 1;
@@ -342,8 +343,9 @@ int main(void)
     resizes();
     preps();
     fills();
-    unplanned(GM__OVERLAY_ROW, "overlay", 3);
-    unplanned(GM__BLEND_ROW, "blend", 1);
+    unplanned(GM__OVERLAY_ROW, "overlay", 0xc);
+    unplanned(GM__BLEND_ROW, "blend", 0xf);
+    unplanned(GM__YUV_ROW, "YUV conversion", 0xd);
     for (S = 0; S < GM_DTYPE_COUNT; ++S)
         for (D = 0; D < GM_DTYPE_COUNT; ++D)
             for (c = 1; c <= 4; ++c) {

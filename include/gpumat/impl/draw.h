@@ -309,9 +309,8 @@ static gm_status gm__overlay_device(const char* fn, gm_overlay* o, gm_mat* frame
     gm__overlay_visible* seen;
     gm__overlay_args a;
     gm__memcpy2d copy;
-    gm__ready r;
-    void* params[1];
-    const char* api;
+    static const unsigned block[2] = {GM__OVERLAY_TILE_W / 4, GM__OVERLAY_TILE_H};
+    unsigned grid[3];
     size_t pairs = 0, rows_at, at, total;
     long long tx0, tx1, ty0, ty1, tx, ty, t, ntiles = 0, host_rows = 0, host_rows_bytes = 0;
     int dev, rc, i, nseen = 0, *per_tile, *order;
@@ -439,15 +438,8 @@ static gm_status gm__overlay_device(const char* fn, gm_overlay* o, gm_mat* frame
     a.sprites = sl->scratch;
     a.tiles = sl->scratch + (unsigned long long)((unsigned char*)tiles - staged);
     a.order = sl->scratch + (unsigned long long)((unsigned char*)order - staged);
-    memset(&r, 0, sizeof r);
-    s = gm__function(fn, GM__OVERLAY_ROW, dev, 0, &r.f, &r.waits, NULL);
-    r.geometry.grid[0] = (unsigned)ntiles, r.geometry.grid[1] = r.geometry.grid[2] = 1;
-    r.geometry.block[0] = GM__OVERLAY_TILE_W / 4, r.geometry.block[1] = GM__OVERLAY_TILE_H;
-    params[0] = &a;
-    if (s == GM_OK && (rc = gm__launch(&r, stream, params, &api)) != 0)
-        s = gm__cuda_fail(fn, api, rc);
-    if (s == GM_OK)
-        GM_TRACE(GM_TRACE_LAUNCH, GM__OVERLAY_ROW);
+    grid[0] = (unsigned)ntiles, grid[1] = grid[2] = 1;
+    s = gm__launch_row(fn, GM__OVERLAY_ROW, dev, grid, block, &a, stream);
     /* the copy is queued whatever the launch did: the slot's next draw waits for it */
     if ((rc = gm__cu.cuEventRecord(sl->done, stream)) != 0 && s == GM_OK)
         s = gm__cuda_fail(fn, "cuEventRecord", rc);
@@ -555,12 +547,11 @@ GM_API gm_status gm_add_weighted(const gm_mat* src1, double alpha, const gm_mat*
                                  gm_mat* dst, gm_stream stream)
 {
     static const char fn[] = "gm_add_weighted";
+    static const unsigned block[2] = {GM__BLEND_THREADS, 1};
     gm__blend_args a;
     gm__CUcontext ctx;
-    gm__ready r;
-    void* params[1];
-    const char* api;
-    int dev, rc;
+    unsigned grid[3];
+    int dev;
     gm_status s = gm__blend_check(fn, src1, src2, dst);
     if (s != GM_OK)
         return s;
@@ -571,17 +562,8 @@ GM_API gm_status gm_add_weighted(const gm_mat* src1, double alpha, const gm_mat*
     }
     if ((s = gm__context(fn, (int)dst->device, &ctx, &dev)) != GM_OK)
         return s;
-    memset(&r, 0, sizeof r);
-    if ((s = gm__function(fn, GM__BLEND_ROW, dev, 0, &r.f, &r.waits, NULL)) != GM_OK)
-        return s;
-    r.geometry.grid[0] = (unsigned)((a.bytes + GM__BLEND_BYTES * GM__BLEND_THREADS - 1) /
-                                    (GM__BLEND_BYTES * GM__BLEND_THREADS));
-    r.geometry.grid[1] = (unsigned)(a.height < 65535 ? a.height : 65535);
-    r.geometry.grid[2] = (unsigned)(a.batch < 65535 ? a.batch : 65535);
-    r.geometry.block[0] = GM__BLEND_THREADS, r.geometry.block[1] = 1;
-    params[0] = &a;
-    if ((rc = gm__launch(&r, stream, params, &api)) != 0)
-        return gm__cuda_fail(fn, api, rc);
-    GM_TRACE(GM_TRACE_LAUNCH, GM__BLEND_ROW);
-    return GM_OK;
+    grid[0] = (unsigned)((a.bytes + GM__BLEND_BYTES * GM__BLEND_THREADS - 1) / (GM__BLEND_BYTES * GM__BLEND_THREADS));
+    grid[1] = (unsigned)(a.height < 65535 ? a.height : 65535);
+    grid[2] = (unsigned)(a.batch < 65535 ? a.batch : 65535);
+    return gm__launch_row(fn, GM__BLEND_ROW, dev, grid, block, &a, stream);
 }

@@ -67,7 +67,7 @@ GM_API int gm_kernel_find(const char* name)
 
 GM_API int gm_kernels_for(gm_dtype src, gm_dtype dst, int channels, int* kernels, int max)
 {
-    int found[11 + 3 * GM__SAMPLER_COUNT], n = 0, ls, ld, i;
+    int found[12 + 3 * GM__SAMPLER_COUNT], n = 0, ls, ld, i;
     if ((int)src < 0 || (int)src >= GM_DTYPE_COUNT || (int)dst < 0 || (int)dst >= GM_DTYPE_COUNT)
         return gm__fail(GM_ERR_TYPE, "gm_kernels_for: dtype %d -> %d is not a gm_dtype pair", (int)src, (int)dst), 0;
     if (channels < 1 || channels > 4)
@@ -103,6 +103,8 @@ GM_API int gm_kernels_for(gm_dtype src, gm_dtype dst, int channels, int* kernels
         found[n++] = GM__OVERLAY_ROW;
     if (src == GM_U8 && dst == GM_U8) /* gm_add_weighted */
         found[n++] = GM__BLEND_ROW;
+    if (src == GM_U8 && dst == GM_U8 && channels != 2) /* gm_yuv_convert's gray, BGR and BGRA */
+        found[n++] = GM__YUV_ROW;
     for (i = 0; i < n && i < max; ++i)
         kernels[i] = found[i];
     return n;

@@ -164,6 +164,30 @@ static int gm__launch(const gm__ready* r, gm_stream stream, void** params, const
     return gm__cu.cuLaunchKernelEx(&cfg, r->f, params, NULL);
 }
 
+/* Launches catalogue row `row` without a plan (the overlay, blend and YUV
+ * kernels, which take arguments of their own) on stream, in device dev's
+ * context made current (gm__context): grid blocks of block threads, the
+ * one argument at args. */
+static gm_status gm__launch_row(const char* fn, int row, int dev, const unsigned* grid, const unsigned* block,
+                                void* args, gm_stream stream)
+{
+    gm__ready r;
+    void* params[1];
+    const char* api;
+    int rc;
+    gm_status s;
+    memset(&r, 0, sizeof r);
+    if ((s = gm__function(fn, row, dev, 0, &r.f, &r.waits, NULL)) != GM_OK)
+        return s;
+    memcpy(r.geometry.grid, grid, sizeof r.geometry.grid);
+    memcpy(r.geometry.block, block, sizeof r.geometry.block);
+    params[0] = args; /* the driver only reads it */
+    if ((rc = gm__launch(&r, stream, params, &api)) != 0)
+        return gm__cuda_fail(fn, api, rc);
+    GM_TRACE(GM_TRACE_LAUNCH, row);
+    return GM_OK;
+}
+
 /* Runs p: on the CPU (cpu_run.h), done on return; on the GPU, its kernel
  * queued on stream in the current context. */
 static gm_status gm__run(const gm__plan* p, gm_stream stream)

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: MIT */
+/* Implementation: gpumat/yuv.h. */
+
+/* CY, CVR, CVG, CUG, CUB by [matrix][range] (gm_yuv_matrix, gm_yuv_range),
+ * for templates/yuv.inc's arithmetic. BT.601 limited is OpenCV's set (its
+ * coefficients rounded to 3 decimals, then to 20 bits). The others are
+ * round(c 2^20) of the definitions from Kr and Kb (BT.709 0.2126 and
+ * 0.0722, BT.2020 0.2627 and 0.0593): R = Y + 2 (1 - Kr) V,
+ * B = Y + 2 (1 - Kb) U, G = Y - 2 Kr (1 - Kr) / Kg V - 2 Kb (1 - Kb) / Kg U
+ * with Kg = 1 - Kr - Kb, for limited range Y scaled by 255 / 219 and the
+ * chroma terms by 255 / 224 (test_cpu derives them again). */
+static const int gm__yuv_constants[3][2][5] = {
+    {{1220542, 1673527, -852492, -409993, 2116026}, {1048576, 1470104, -748826, -360853, 1858077}},
+    {{1220945, 1879825, -558796, -223607, 2215014}, {1048576, 1651297, -490864, -196424, 1945738}},
+    {{1220945, 1760217, -682019, -196426, 2245811}, {1048576, 1546230, -599107, -172546, 1972791}}};
+
+static int gm__yuv_planar(const gm_yuv* f) { return f->format == GM_YUV_I420 || f->format == GM_YUV_YV12; }
+
+/* One chroma plane of f (name "u" or "v"), beside its luma. */
+static gm_status gm__yuv_check_chroma(const char* fn, const char* name, const gm_mat* c, const gm_yuv* f)
+{
+    char arg[32];
+    int channels = gm__yuv_planar(f) ? 1 : 2;
+    gm_status s;
+    snprintf(arg, sizeof arg, "frame->%s", name);
+    if ((s = gm__check(fn, arg, c)) != GM_OK)
+        return s;
+    if (c->dtype != GM_U8 || c->channels != channels || (channels > 1 && c->layout != GM_HWC))
+        return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d %s; a %s frame's is u8 x%d%s", fn, arg, gm_dtype_name(c->dtype),
+                        (int)c->channels, gm__layout_name(c), gm__yuv_planar(f) ? "planar" : "semi-planar", channels,
+                        channels > 1 ? " interleaved" : "");
+    if (c->width != f->y.width / 2 || c->height != f->y.height / 2 || c->batch != f->y.batch)
+        return gm__fail(GM_ERR_SIZE, "%s: %s is %lldx%lld, batch %d; the luma's %lldx%lld, batch %d, needs %lldx%lld",
+                        fn, arg, (long long)c->width, (long long)c->height, (int)c->batch, (long long)f->y.width,
+                        (long long)f->y.height, (int)f->y.batch, (long long)f->y.width / 2,
+                        (long long)f->y.height / 2);
+    if (gm__on_host(c) != gm__on_host(&f->y) || (!gm__on_host(c) && c->device != f->y.device))
+        return gm__fail(GM_ERR_LOCATION, "%s: %s and frame->y are not in the same memory", fn, arg);
+    if (gm__overlap(c, &f->y))
+        return gm__fail(GM_ERR_OVERLAP, "%s: %s and frame->y overlap", fn, arg);
+    return GM_OK;
+}
+
+/* What every function of a frame needs of it. */
+static gm_status gm__yuv_check(const char* fn, const gm_yuv* f)
+{
+    gm_status s;
+    if (!f)
+        return gm__fail(GM_ERR_ARG, "%s: frame is NULL", fn);
+    if ((unsigned)f->format > GM_YUV_YV12 || (unsigned)f->matrix > GM_YUV_BT2020 || (unsigned)f->range > GM_YUV_FULL)
+        return gm__fail(GM_ERR_ARG, "%s: frame->format %d, matrix %d or range %d is not one gpumat/yuv.h names", fn,
+                        (int)f->format, (int)f->matrix, (int)f->range);
+    if ((s = gm__check(fn, "frame->y", &f->y)) != GM_OK)
+        return s;
+    if (f->y.dtype != GM_U8 || f->y.channels != 1)
+        return gm__fail(GM_ERR_TYPE, "%s: frame->y is %s x%d; the luma is u8 x1", fn, gm_dtype_name(f->y.dtype),
+                        (int)f->y.channels);
+    if (f->y.width % 2 || f->y.height % 2)
+        return gm__fail(GM_ERR_SIZE, "%s: frame->y is %lldx%lld; 4:2:0 needs an even width and height", fn,
+                        (long long)f->y.width, (long long)f->y.height);
+    if ((s = gm__yuv_check_chroma(fn, "u", &f->u, f)) != GM_OK)
+        return s;
+    if (!gm__yuv_planar(f))
+        return GM_OK;
+    if ((s = gm__yuv_check_chroma(fn, "v", &f->v, f)) != GM_OK)
+        return s;
+    if (gm__overlap(&f->u, &f->v))
+        return gm__fail(GM_ERR_OVERLAP, "%s: frame->u and frame->v overlap", fn);
+    return GM_OK;
+}
+
+GM_API gm_status gm_yuv_wrap(gm_yuv* frame, gm_yuv_format format, void* data, int64_t width, int64_t height,
+                             int64_t pitch, int64_t coded_height, gm_where where)
+{
+    static const char fn[] = "gm_yuv_wrap";
+    gm_yuv f;
+    gm_status s;
+    int planar = format == GM_YUV_I420 || format == GM_YUV_YV12;
+    int64_t luma, half;
+    if (!frame)
+        return gm__fail(GM_ERR_ARG, "%s: frame is NULL", fn);
+    if ((unsigned)format > GM_YUV_YV12)
+        return gm__fail(GM_ERR_ARG, "%s: format %d is not one gpumat/yuv.h names", fn, (int)format);
+    pitch = pitch ? pitch : width;
+    coded_height = coded_height ? coded_height : height;
+    if (width <= 0 || height <= 0 || width % 2 || height % 2)
+        return gm__fail(GM_ERR_SIZE, "%s: %lldx%lld; 4:2:0 needs an even width and height", fn, (long long)width,
+                        (long long)height);
+    if (coded_height < height || coded_height % 2 || (planar && pitch % 2))
+        return gm__fail(GM_ERR_SIZE, "%s: coded_height %lld (pitch %lld) for height %lld; it must be even, at least "
+                        "the height, and a planar frame's pitch even", fn, (long long)coded_height, (long long)pitch,
+                        (long long)height);
+    if (pitch < width || pitch > INT64_MAX / (coded_height + coded_height / 2))
+        return gm__fail(GM_ERR_SIZE, "%s: pitch %lld for width %lld", fn, (long long)pitch, (long long)width);
+    memset(&f, 0, sizeof f);
+    f.format = format;
+    luma = pitch * coded_height, half = pitch / 2 * (coded_height / 2);
+    if ((s = gm__wrap_as(fn, &f.y, data, width, height, GM_U8, 1, GM_HWC, pitch, where)) != GM_OK)
+        return s;
+    if (!planar)
+        s = gm__wrap_as(fn, &f.u, (char*)data + luma, width / 2, height / 2, GM_U8, 2, GM_HWC, pitch, where);
+    else if ((s = gm__wrap_as(fn, format == GM_YUV_I420 ? &f.u : &f.v, (char*)data + luma, width / 2, height / 2,
+                              GM_U8, 1, GM_HWC, pitch / 2, where)) == GM_OK)
+        s = gm__wrap_as(fn, format == GM_YUV_I420 ? &f.v : &f.u, (char*)data + luma + half, width / 2, height / 2,
+                        GM_U8, 1, GM_HWC, pitch / 2, where);
+    if (s == GM_OK)
+        *frame = f;
+    return s;
+}
+
+GM_API gm_status gm_yuv_roi(const gm_yuv* frame, gm_yuv* view, int64_t x, int64_t y, int64_t width, int64_t height)
+{
+    static const char fn[] = "gm_yuv_roi";
+    gm_yuv v;
+    gm_status s = gm__yuv_check(fn, frame);
+    if (s != GM_OK)
+        return s;
+    if (!view)
+        return gm__fail(GM_ERR_ARG, "%s: view is NULL", fn);
+    if (x % 2 || y % 2 || width % 2 || height % 2)
+        return gm__fail(GM_ERR_ARG, "%s: (%lld, %lld) %lldx%lld; a 4:2:0 rectangle's values are even", fn,
+                        (long long)x, (long long)y, (long long)width, (long long)height);
+    v = *frame;
+    if ((s = gm__roi_as(fn, &frame->y, &v.y, x, y, width, height)) != GM_OK ||
+        (s = gm__roi_as(fn, &frame->u, &v.u, x / 2, y / 2, width / 2, height / 2)) != GM_OK ||
+        (gm__yuv_planar(frame) && (s = gm__roi_as(fn, &frame->v, &v.v, x / 2, y / 2, width / 2, height / 2)) != GM_OK))
+        return s;
+    *view = v;
+    return GM_OK;
+}
+
+/* The launch's (or the CPU loop's) arguments for frame f into dst. */
+static void gm__yuv_args_of(gm__yuv_args* a, const gm_yuv* f, const gm_mat* dst, int rgb)
+{
+    const int* k = gm__yuv_constants[f->matrix][f->range];
+    const gm_mat* v = gm__yuv_planar(f) ? &f->v : &f->u;
+    unsigned long long u0 = (unsigned long long)(uintptr_t)f->u.data, v0 = (unsigned long long)(uintptr_t)v->data;
+    memset(a, 0, sizeof *a);
+    a->y = (unsigned long long)(uintptr_t)f->y.data;
+    a->u = f->format == GM_YUV_NV21 ? u0 + 1 : u0;
+    a->v = f->format == GM_YUV_NV12 ? v0 + 1 : v0;
+    a->dst = (unsigned long long)(uintptr_t)dst->data;
+    a->y_pitch = f->y.pitch, a->u_pitch = f->u.pitch, a->v_pitch = v->pitch, a->dst_pitch = dst->pitch;
+    a->y_bstride = f->y.batch_pitch, a->u_bstride = f->u.batch_pitch, a->v_bstride = v->batch_pitch;
+    a->dst_bstride = dst->batch_pitch;
+    a->dst_xstride = dst->channels > 1 && dst->layout == GM_HWC ? dst->channels : 1;
+    a->dst_cstride = dst->channels > 1 && dst->layout == GM_CHW ? dst->plane_pitch : 1;
+    a->width = f->y.width, a->height = f->y.height;
+    a->batch = (int)f->y.batch;
+    a->step = gm__yuv_planar(f) ? 1 : 2;
+    a->channels = (int)dst->channels;
+    a->blue = rgb ? 2 : 0;
+    a->cy = k[0], a->cvr = k[1], a->cvg = k[2], a->cug = k[3], a->cub = k[4];
+    a->yoff = f->range == GM_YUV_LIMITED ? 16 : 0;
+}
+
+static void gm__yuv_host(const gm__yuv_args* a)
+{
+    long long b, y, x;
+    for (b = 0; b < a->batch; ++b)
+        for (y = 0; y < a->height; ++y)
+            for (x = 0; x < a->width; ++x)
+                gm__yuv_pixel(a, b, x, y);
+}
+
+GM_API gm_status gm_yuv_convert(const gm_yuv* frame, gm_mat* dst, int rgb, gm_stream stream)
+{
+    static const char fn[] = "gm_yuv_convert";
+    static const unsigned block[2] = {GM__YUV_THREADS, 1};
+    gm__yuv_args a;
+    gm__CUcontext ctx;
+    unsigned grid[3];
+    int dev;
+    gm_status s = gm__yuv_check(fn, frame);
+    if (s != GM_OK || (s = gm__check(fn, "dst", dst)) != GM_OK)
+        return s;
+    if (dst->dtype != GM_U8 || dst->channels == 2)
+        return gm__fail(GM_ERR_TYPE, "%s: dst is %s x%d; u8 x1 (gray), x3 or x4 expected", fn,
+                        gm_dtype_name(dst->dtype), (int)dst->channels);
+    if (dst->width != frame->y.width || dst->height != frame->y.height || dst->batch != frame->y.batch)
+        return gm__fail(GM_ERR_SIZE, "%s: dst is %lldx%lld, batch %d, but the frame is %lldx%lld, batch %d", fn,
+                        (long long)dst->width, (long long)dst->height, (int)dst->batch, (long long)frame->y.width,
+                        (long long)frame->y.height, (int)frame->y.batch);
+    if ((s = gm__check_place(fn, "frame->y", &frame->y, "dst", dst)) != GM_OK ||
+        (s = gm__check_place(fn, "frame->u", &frame->u, "dst", dst)) != GM_OK ||
+        (gm__yuv_planar(frame) && (s = gm__check_place(fn, "frame->v", &frame->v, "dst", dst)) != GM_OK))
+        return s;
+    gm__yuv_args_of(&a, frame, dst, rgb);
+    if (gm__on_host(dst)) {
+        gm__yuv_host(&a);
+        return GM_OK;
+    }
+    if ((s = gm__context(fn, (int)dst->device, &ctx, &dev)) != GM_OK)
+        return s;
+    grid[0] = (unsigned)((a.width + GM__YUV_THREADS - 1) / GM__YUV_THREADS);
+    grid[1] = (unsigned)(a.height < 65535 ? a.height : 65535);
+    grid[2] = (unsigned)(a.batch < 65535 ? a.batch : 65535);
+    return gm__launch_row(fn, GM__YUV_ROW, dev, grid, block, &a, stream);
+}
