@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* gm_yuv_convert: a thread a destination pixel (templates/yuv.inc). Blocks
  * along x cover a row, along y the rows, along z the items; stride loops
- * cover what lies beyond the grid's limits. */
+ * cover rows and items beyond the grid's 65535. */
 
 /* The entry point of the conversion's one catalogue row (its fields
  * unused). */

@@ -1241,6 +1241,8 @@ static void test_yuv(void)
     EXPECT(gm_yuv_convert(&bad, &d.m, 0, NULL), GM_ERR_ARG, "gm_yuv_convert", "frame->format 4", &d, NULL);
     bad = nv, bad.matrix = (gm_yuv_matrix)3;
     EXPECT(gm_yuv_convert(&bad, &d.m, 0, NULL), GM_ERR_ARG, "gm_yuv_convert", "matrix 3", &d, NULL);
+    bad = nv, bad.range = (gm_yuv_range)2;
+    EXPECT(gm_yuv_convert(&bad, &d.m, 0, NULL), GM_ERR_ARG, "gm_yuv_convert", "range 2", &d, NULL);
     bad = nv, bad.y = odd.m;
     EXPECT(gm_yuv_convert(&bad, &d.m, 0, NULL), GM_ERR_SIZE, "gm_yuv_convert", "frame->y is 7x6", &d, NULL);
     bad = nv, bad.y = gray.m, bad.u = u.m;
@@ -1272,6 +1274,7 @@ static void test_yuv(void)
     EXPECT(gm_yuv_wrap(&view, (gm_yuv_format)-1, buf, 8, 6, 0, 0, GM_HOST), GM_ERR_ARG, "gm_yuv_wrap", "format -1",
            NULL);
     EXPECT(gm_yuv_wrap(&view, GM_YUV_NV12, buf, 7, 6, 0, 0, GM_HOST), GM_ERR_SIZE, "gm_yuv_wrap", "7x6", NULL);
+    CHECK(view.y.data == NULL, "a failed gm_yuv_wrap zeroes its frame");
     EXPECT(gm_yuv_wrap(&view, GM_YUV_NV12, buf, 8, 6, 0, 4, GM_HOST), GM_ERR_SIZE, "gm_yuv_wrap", "coded_height 4",
            NULL);
     EXPECT(gm_yuv_wrap(&view, GM_YUV_I420, buf, 8, 6, 9, 0, GM_HOST), GM_ERR_SIZE, "gm_yuv_wrap", "pitch 9", NULL);
@@ -1284,7 +1287,7 @@ static void test_yuv(void)
           "YV12 in one buffer: V after the coded luma rows, U after V's coded rows, pitch / 2 apart");
     EXPECT(gm_yuv_roi(&nv, &view, 1, 0, 4, 4), GM_ERR_ARG, "gm_yuv_roi", "even", NULL);
     EXPECT(gm_yuv_roi(&nv, NULL, 0, 0, 4, 4), GM_ERR_ARG, "gm_yuv_roi", "view", NULL);
-    EXPECT(gm_yuv_roi(&nv, &view, 6, 0, 4, 4), GM_ERR_SIZE, "gm_yuv_roi", NULL, NULL);
+    EXPECT(gm_yuv_roi(&nv, &view, 6, 0, 4, 4), GM_ERR_SIZE, "gm_yuv_roi", "not inside frame->y", NULL);
     EXPECT(gm_yuv_roi(&nv, &view, 2, 2, 6, 4), GM_OK, "gm_yuv_roi", NULL, NULL);
     CHECK(view.y.width == 6 && view.u.width == 3 && view.u.height == 2 &&
               view.u.data == (void*)((unsigned char*)uv.m.data + uv.m.pitch + 2),

@@ -1270,6 +1270,8 @@ static void test_yuv_matrices(void)
             if (gm_yuv_wrap(&f, GM_YUV_NV12, frame, w, h, 0, 0, GM_HOST) != GM_OK ||
                 gm_wrap(&d, out, w, h, GM_U8, 3, GM_HWC, 0, GM_HOST) != GM_OK) {
                 CHECK(0, "yuv setup: %s", gm_last_error());
+                free(frame);
+                free(out);
                 return;
             }
             f.matrix = (gm_yuv_matrix)m, f.range = (gm_yuv_range)r;
@@ -1292,6 +1294,52 @@ static void test_yuv_matrices(void)
         }
 }
 
+/* A batch of I420 frames (planes of their own, padded items) into a planar
+ * BGRA batch, item by item equal to converting each item alone into a
+ * compact image: the items' strides, which the oracle's single frames never
+ * take. */
+static void test_yuv_batch(void)
+{
+    enum { W = 10, H = 6, B = 3 };
+    gm_mat plane[3], dst, item_dst, got, want;
+    gm_yuv f, item;
+    gm_desc d;
+    unsigned char got_bytes[4 * W * H], want_bytes[4 * W * H];
+    int p, b, same = 1;
+    for (p = 0; p < 4; ++p) {
+        memset(&d, 0, sizeof d);
+        d.width = p == 1 || p == 2 ? W / 2 : W, d.height = p == 1 || p == 2 ? H / 2 : H, d.dtype = GM_U8;
+        d.channels = p == 3 ? 4 : 1, d.layout = GM_CHW, d.batch = B;
+        d.pitch = d.width + 3 + p, d.plane_pitch = d.pitch * d.height + 2;
+        d.batch_pitch = d.plane_pitch * d.channels + 7;
+        if (gm_alloc_desc(p == 3 ? &dst : &plane[p], &d, GM_HOST) != GM_OK) {
+            CHECK(0, "yuv batch: %s", gm_last_error());
+            return;
+        }
+    }
+    for (p = 0; p < 3; ++p)
+        for (b = 0; b < (int)gm_span_bytes(&plane[p]); ++b)
+            ((unsigned char*)plane[p].data)[b] = (unsigned char)(t_rand() >> 8);
+    memset(&f, 0, sizeof f);
+    f.format = GM_YUV_I420, f.matrix = GM_YUV_BT709, f.y = plane[0], f.u = plane[1], f.v = plane[2];
+    CHECK(gm_yuv_convert(&f, &dst, 0, NULL) == GM_OK, "yuv batch: %s", gm_last_error());
+    CHECK(gm_wrap(&got, got_bytes, W, H, GM_U8, 4, GM_CHW, 0, GM_HOST) == GM_OK &&
+              gm_wrap(&want, want_bytes, W, H, GM_U8, 4, GM_CHW, 0, GM_HOST) == GM_OK,
+          "yuv batch wraps: %s", gm_last_error());
+    for (b = 0; b < B; ++b) {
+        item = f;
+        CHECK(gm_item(&f.y, &item.y, b) == GM_OK && gm_item(&f.u, &item.u, b) == GM_OK &&
+                  gm_item(&f.v, &item.v, b) == GM_OK && gm_item(&dst, &item_dst, b) == GM_OK &&
+                  gm_copy(&item_dst, &got, NULL) == GM_OK && gm_yuv_convert(&item, &want, 0, NULL) == GM_OK,
+              "yuv batch item %d: %s", b, gm_last_error());
+        same &= memcmp(got_bytes, want_bytes, sizeof got_bytes) == 0;
+    }
+    CHECK(same, "a batch of I420 frames differs from its items converted one by one");
+    for (p = 0; p < 3; ++p)
+        gm_free(&plane[p]);
+    gm_free(&dst);
+}
+
 int main(void)
 {
     t_seed_from_env("cpu");
@@ -1303,6 +1351,7 @@ int main(void)
     test_thread_setting();
     test_overlay();
     test_yuv_matrices();
+    test_yuv_batch();
     test_results("the default loops and threads");
     /* the baseline loops (cpu.h: the AVX2 ones where the CPU has them), one thread */
     gm__cpu_isa_forced = 0;

@@ -16,7 +16,7 @@ extern "C" {
 typedef enum gm_yuv_format {
     GM_YUV_NV12 = 0, /* one plane of U, V pairs (NVDEC, DeepStream, most hardware decoders) */
     GM_YUV_NV21 = 1, /* one plane of V, U pairs (Android cameras) */
-    GM_YUV_I420 = 2, /* a U plane, then a V plane (ffmpeg's yuv420p) */
+    GM_YUV_I420 = 2, /* a U plane, then a V plane (yuv420p) */
     GM_YUV_YV12 = 3  /* a V plane, then a U plane */
 } gm_yuv_format;
 
@@ -53,9 +53,11 @@ typedef struct gm_yuv {
  * it out: NVDEC's NV12 of 1080 rows begins its chroma at row 1088 of
  * pitch. NV12 and NV21: chroma rows of `pitch` bytes. I420 and YV12: two
  * planes of coded_height / 2 rows of pitch / 2 bytes, one after the other
- * (ffmpeg's; OpenCV's single Mat when pitch == width and coded_height ==
- * height). Matrix and range are set to BT.601 limited. A GM_DEVICE buffer
- * is checked as gm_wrap checks it. */
+ * (OpenCV's single Mat when pitch == width and coded_height == height);
+ * where the chroma's pitch is not half the luma's, wrap each plane. The
+ * buffer holds pitch * coded_height * 3 / 2 bytes; a GM_DEVICE one is
+ * checked as gm_wrap checks it. Matrix and range are set to BT.601
+ * limited. On failure *frame is zeroed. */
 GM_API gm_status gm_yuv_wrap(gm_yuv* frame, gm_yuv_format format, void* data, int64_t width, int64_t height,
                              int64_t pitch, int64_t coded_height, gm_where where);
 
@@ -67,11 +69,11 @@ GM_API gm_status gm_yuv_roi(const gm_yuv* frame, gm_yuv* view, int64_t x, int64_
 /* cv::cvtColor of a 4:2:0 frame into dst, u8 of the frame's size and
  * batch: 1 channel is the luma (COLOR_YUV2GRAY_*), 3 channels BGR
  * (COLOR_YUV2BGR_NV12, _NV21, _I420, _YV12; cvtColorTwoPlane), 4 BGRA with
- * alpha 255; rgb = 1 gives RGB and RGBA instead. Bit-exact with OpenCV 4.6
- * and 5.0 for BT.601 limited range: each 2x2 block of luma takes its
- * chroma pair as it is (no interpolation). dst may be interleaved or
- * planar. On the GPU when the frame is device memory (queued on stream),
- * else on the CPU. */
+ * alpha 255; rgb nonzero gives RGB and RGBA instead. Bit-exact with
+ * OpenCV's (4.6 in tests/oracle.cpp) for BT.601 limited range: each 2x2
+ * block of luma takes its chroma pair as it is (no interpolation). dst may
+ * be interleaved or planar. On the GPU when the frame is device memory
+ * (queued on stream), else on the CPU. */
 GM_API gm_status gm_yuv_convert(const gm_yuv* frame, gm_mat* dst, int rgb, gm_stream stream);
 
 #ifdef __cplusplus

@@ -13,7 +13,7 @@
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
  * 555d3f9ad5c973e0cb340e5f6e5614db4f335102dd75f66674e6975366ee92fa  templates/overlay.inc
  * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
- * e5f95ec3f4a73e6d7e964f819e8feaf2972960c7e3d5bcef2840123421ab3cb0  templates/yuv.inc
+ * 166f256590a4149a495754bdf3ee4f1cd8bb73ec11732277dbb6425e25c98420  templates/yuv.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * b348f66b9db82b47550b06f07aab3ec4b48e95377bf2cccfa1ea3b77493eee06  templates/resize.cu
@@ -22,14 +22,14 @@
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * d1cb903d16b7bca3c9d00b0ebe02a1f8379533c40786f58c81280bb74807b823  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
- * a3eb588e7b8d32baaece44bc162be3155e90a7b2685e30b506ef6d701518b1dd  templates/yuv.cu
+ * 4370d8502018cf7f0cba5599e006a9962fe4534dbb4d0c9a2cbff478a5315c13  templates/yuv.cu
  */
 #ifndef GPUMAT_GEN_KERNELS_H
 #define GPUMAT_GEN_KERNELS_H
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x9aff8f0d43ff5c1bull
+#define GM__KERNEL_SOURCE_HASH 0x5fc480e7f2006ffeull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -1619,9 +1619,9 @@ static const char* const gm__kernel_src[] = {
     "/* gm_yuv_convert's arithmetic, shared by the kernel (templates/yuv.cu) and\n",
     " * the CPU path, and the arguments the host hands the kernel.\n",
     " *\n",
-    " * OpenCV's YUV 4:2:0 -> BGR (cvtColor's COLOR_YUV2BGR_NV12 family, the\n",
-    " * same in 4.6 and 5.0): each 2x2 block of luma takes its one chroma pair\n",
-    " * unfiltered, and in 20 fractional bits\n",
+    " * OpenCV's YUV 4:2:0 -> BGR (cvtColor's COLOR_YUV2BGR_NV12 family): each\n",
+    " * 2x2 block of luma takes its one chroma pair unfiltered, and in 20\n",
+    " * fractional bits\n",
     " *   y = max(0, Y - 16) CY + 2^19, u = U - 128, v = V - 128,\n",
     " *   R = (y + CVR v) >> 20, G = (y + CVG v + CUG u) >> 20, B = (y + CUB u) >> 20,\n",
     " * each floored and saturated to u8. Gray is the luma itself. */\n",
@@ -3587,7 +3587,7 @@ static const char* const gm__kernel_src[] = {
     "#line 2 \"templates/yuv.cu\"\n",
     "/* gm_yuv_convert: a thread a destination pixel (templates/yuv.inc). Blocks\n",
     " * along x cover a row, along y the rows, along z the items; stride loops\n",
-    " * cover what lies beyond the grid's limits. */\n",
+    " * cover rows and items beyond the grid's 65535. */\n",
     "\n",
     "/* The entry point of the conversion's one catalogue row (its fields\n",
     " * unused). */\n",

@@ -74,11 +74,13 @@ GM_API gm_status gm_yuv_wrap(gm_yuv* frame, gm_yuv_format format, void* data, in
 {
     static const char fn[] = "gm_yuv_wrap";
     gm_yuv f;
+    gm_mat whole;
     gm_status s;
     int planar = format == GM_YUV_I420 || format == GM_YUV_YV12;
     int64_t luma, half;
     if (!frame)
         return gm__fail(GM_ERR_ARG, "%s: frame is NULL", fn);
+    memset(frame, 0, sizeof *frame);
     if ((unsigned)format > GM_YUV_YV12)
         return gm__fail(GM_ERR_ARG, "%s: format %d is not one gpumat/yuv.h names", fn, (int)format);
     pitch = pitch ? pitch : width;
@@ -90,12 +92,15 @@ GM_API gm_status gm_yuv_wrap(gm_yuv* frame, gm_yuv_format format, void* data, in
         return gm__fail(GM_ERR_SIZE, "%s: coded_height %lld (pitch %lld) for height %lld; it must be even, at least "
                         "the height, and a planar frame's pitch even", fn, (long long)coded_height, (long long)pitch,
                         (long long)height);
-    if (pitch < width || pitch > INT64_MAX / (coded_height + coded_height / 2))
+    if (pitch < width || pitch > INT64_MAX / 3 / (coded_height / 2))
         return gm__fail(GM_ERR_SIZE, "%s: pitch %lld for width %lld", fn, (long long)pitch, (long long)width);
     memset(&f, 0, sizeof f);
     f.format = format;
     luma = pitch * coded_height, half = pitch / 2 * (coded_height / 2);
-    if ((s = gm__wrap_as(fn, &f.y, data, width, height, GM_U8, 1, GM_HWC, pitch, where)) != GM_OK)
+    /* the whole buffer first: a device frame must lie in data's allocation */
+    if ((s = gm__wrap_as(fn, &whole, data, pitch, coded_height + coded_height / 2, GM_U8, 1, GM_HWC, pitch, where)) !=
+            GM_OK ||
+        (s = gm__wrap_as(fn, &f.y, data, width, height, GM_U8, 1, GM_HWC, pitch, where)) != GM_OK)
         return s;
     if (!planar)
         s = gm__wrap_as(fn, &f.u, (char*)data + luma, width / 2, height / 2, GM_U8, 2, GM_HWC, pitch, where);
@@ -120,6 +125,10 @@ GM_API gm_status gm_yuv_roi(const gm_yuv* frame, gm_yuv* view, int64_t x, int64_
     if (x % 2 || y % 2 || width % 2 || height % 2)
         return gm__fail(GM_ERR_ARG, "%s: (%lld, %lld) %lldx%lld; a 4:2:0 rectangle's values are even", fn,
                         (long long)x, (long long)y, (long long)width, (long long)height);
+    if (x < 0 || y < 0 || width <= 0 || height <= 0 || x > frame->y.width - width || y > frame->y.height - height)
+        return gm__fail(GM_ERR_SIZE, "%s: (%lld, %lld) %lldx%lld is not inside frame->y (%lldx%lld)", fn,
+                        (long long)x, (long long)y, (long long)width, (long long)height, (long long)frame->y.width,
+                        (long long)frame->y.height);
     v = *frame;
     if ((s = gm__roi_as(fn, &frame->y, &v.y, x, y, width, height)) != GM_OK ||
         (s = gm__roi_as(fn, &frame->u, &v.u, x / 2, y / 2, width / 2, height / 2)) != GM_OK ||
