@@ -13,7 +13,7 @@
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
  * 555d3f9ad5c973e0cb340e5f6e5614db4f335102dd75f66674e6975366ee92fa  templates/overlay.inc
  * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
- * 166f256590a4149a495754bdf3ee4f1cd8bb73ec11732277dbb6425e25c98420  templates/yuv.inc
+ * e06c78c239a990e761c355a7e9d22cda28510ab782d192602e572d02e2901be2  templates/yuv.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * b348f66b9db82b47550b06f07aab3ec4b48e95377bf2cccfa1ea3b77493eee06  templates/resize.cu
@@ -29,7 +29,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x5fc480e7f2006ffeull
+#define GM__KERNEL_SOURCE_HASH 0x64b509aa33e9c52cull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -1647,12 +1647,10 @@ static const char* const gm__kernel_src[] = {
     "/* Threads of a block of the kernel. */\n",
     "#define GM__YUV_THREADS 256\n",
     "\n",
-    "/* x >> 20, floored whatever the compiler's shift of a negative int, then\n",
-    " * saturated to u8. */\n",
+    "/* x >> 20 saturated to u8 (a negative x, floored, is below 0 anyway). */\n",
     "GM__FN unsigned char gm__yuv_u8(int x)\n",
     "{\n",
-    "    int q = x >= 0 ? x >> 20 : ~(~x >> 20);\n",
-    "    return (unsigned char)(q < 0 ? 0 : q > 255 ? 255 : q);\n",
+    "    return (unsigned char)(x < 0 ? 0 : x >> 20 > 255 ? 255 : x >> 20);\n",
     "}\n",
     "\n",
     "/* Pixel (x, y) of item b. */\n",

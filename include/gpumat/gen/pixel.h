@@ -13,7 +13,7 @@
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
  * 555d3f9ad5c973e0cb340e5f6e5614db4f335102dd75f66674e6975366ee92fa  templates/overlay.inc
  * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
- * 166f256590a4149a495754bdf3ee4f1cd8bb73ec11732277dbb6425e25c98420  templates/yuv.inc
+ * e06c78c239a990e761c355a7e9d22cda28510ab782d192602e572d02e2901be2  templates/yuv.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * b348f66b9db82b47550b06f07aab3ec4b48e95377bf2cccfa1ea3b77493eee06  templates/resize.cu
@@ -1577,12 +1577,10 @@ typedef struct gm__yuv_args {
 /* Threads of a block of the kernel. */
 #define GM__YUV_THREADS 256
 
-/* x >> 20, floored whatever the compiler's shift of a negative int, then
- * saturated to u8. */
+/* x >> 20 saturated to u8 (a negative x, floored, is below 0 anyway). */
 GM__FN unsigned char gm__yuv_u8(int x)
 {
-    int q = x >= 0 ? x >> 20 : ~(~x >> 20);
-    return (unsigned char)(q < 0 ? 0 : q > 255 ? 255 : q);
+    return (unsigned char)(x < 0 ? 0 : x >> 20 > 255 ? 255 : x >> 20);
 }
 
 /* Pixel (x, y) of item b. */
