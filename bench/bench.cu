@@ -1579,6 +1579,97 @@ void draw_section()
     blend_one(3840, 2160);
 }
 
+// NV12 -> BGR without gpumat: a thread a pixel, OpenCV's BT.601
+// limited-range arithmetic (the chroma pair read by each of its 4 pixels).
+__global__ void naive_nv12(const unsigned char* frame, size_t pitch, int coded, unsigned char* dst, int w, int h,
+                           int channels, bool planar)
+{
+    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x >= w)
+        return;
+    const unsigned char* uv = frame + pitch * coded + pitch * (y / 2) + x / 2 * 2;
+    int l = max(frame[pitch * y + x] - 16, 0) * 1220542 + (1 << 19), u = uv[0] - 128, v = uv[1] - 128;
+    int bgr[3] = {l + 2116026 * u, l - 852492 * v - 409993 * u, l + 1673527 * v};
+    for (int c = 0; c < channels; ++c) {
+        int q = c < 3 ? min(max(bgr[c] >> 20, 0), 255) : 255;
+        dst[planar ? ((size_t)c * h + y) * w + x : ((size_t)y * w + x) * channels + c] = (unsigned char)q;
+    }
+}
+
+// gm_yuv_convert of an NVDEC-shaped NV12 frame (rows `pitch` apart, the
+// chroma after `coded` rows) into u8 BGR(A) or planar RGB, beside the bytes
+// alone, the naive kernel and NPP's nppiNV12ToRGB (RGB order, its own
+// arithmetic; 3-channel interleaved only). Bytes: the planes' pixels read,
+// the destination written.
+void yuv_one(int w, int h, int pitch, int coded, int channels, bool planar)
+{
+    const size_t frame_bytes = (size_t)pitch * coded * 3 / 2, dbytes = (size_t)w * h * channels;
+    gm_desc dd = desc_of(w, h, 1, channels, GM_U8, planar ? GM_CHW : GM_HWC);
+    gm_yuv f[SETS];
+    gm_mat d[SETS];
+    void* src[SETS] = {0};
+    void* dst[SETS] = {0};
+    const std::string op = std::string("nv12_to_") + (planar ? "rgb_chw" : channels == 4 ? "bgra" : "bgr"),
+                      size = std::to_string(w) + "x" + std::to_string(h);
+    Row r("yuv", op, size, "gpumat"), naive("yuv", op, size, "naive"), npp("yuv", op, size, "npp");
+    std::vector<unsigned char> ref, out;
+    Timing t;
+    bool ok = true;
+    for (int i = 0; ok && i < SETS; ++i)
+        ok = CUDA_OK(cudaMalloc(&src[i], frame_bytes)) && CUDA_OK(cudaMalloc(&dst[i], dbytes)) &&
+             fill_random(src[i], frame_bytes, GM_U8, 0, 0) &&
+             gm_ok(gm_yuv_wrap(&f[i], GM_YUV_NV12, src[i], w, h, pitch, coded, GM_DEVICE)) &&
+             gm_ok(gm_wrap_desc(&d[i], dst[i], &dd, GM_DEVICE));
+    r.bytes = naive.bytes = npp.bytes = 1.5 * w * h + (double)dbytes;
+    r.extra = std::string(", \"pitch\": ") + std::to_string(pitch) + ", \"coded_height\": " + std::to_string(coded);
+    ok = ok && time_call([&](int i) { return gm_ok(gm_yuv_convert(&f[i], &d[i], planar, (gm_stream)g_stream)); },
+                         true, &t);
+    if (ok)
+        ref.resize(dbytes), ok = CUDA_OK(cudaMemcpy(ref.data(), dst[0], dbytes, cudaMemcpyDeviceToHost));
+    emit(ok ? (r.us = t.us, r.latency_us = t.latency_us, r) : r.error());
+    if (!ok)
+        goto done;
+    bytes_peer(r, (double)dbytes, src, frame_bytes, dst);
+    ok = CUDA_OK(cudaMemset(dst[0], 0, dbytes)) &&
+         time_call(
+             [&](int i) {
+                 naive_nv12<<<dim3((w + 255) / 256, h), 256, 0, g_stream>>>(
+                     (const unsigned char*)src[i], (size_t)pitch, coded, (unsigned char*)dst[i], w, h, channels, planar);
+                 return CUDA_OK(cudaGetLastError());
+             },
+             true, &t);
+    if (ok)
+        out.resize(dbytes), ok = CUDA_OK(cudaMemcpy(out.data(), dst[0], dbytes, cudaMemcpyDeviceToHost));
+    naive.note = ok && planar ? "unchecked (BGR plane order)" : out == ref ? "matches gpumat" : "MISMATCH vs gpumat";
+    emit(ok ? (naive.us = t.us, naive.latency_us = t.latency_us, naive) : naive.error());
+#if BENCH_NPP
+    if (channels == 3 && !planar) {
+        ok = time_call(
+            [&](int i) {
+                const Npp8u* planes[2] = {(const Npp8u*)src[i], (const Npp8u*)src[i] + (size_t)pitch * coded};
+                return NPP_OK(nppiNV12ToRGB_8u_P2C3R_Ctx(planes, pitch, (Npp8u*)dst[i], w * 3, NppiSize{w, h}, g_npp));
+            },
+            true, &t);
+        npp.note = "RGB order, NPP's own arithmetic: unchecked";
+        emit(ok ? (npp.us = t.us, npp.latency_us = t.latency_us, npp) : npp.error());
+    }
+#endif
+done:
+    for (int i = 0; i < SETS; ++i) {
+        cudaFree(src[i]);
+        cudaFree(dst[i]);
+    }
+}
+
+// 1080p decoded as NVDEC lays it out (pitch 2048, coded height 1088), and 4K.
+void yuv_section()
+{
+    yuv_one(1920, 1080, 2048, 1088, 3, false);
+    yuv_one(1920, 1080, 2048, 1088, 4, false);
+    yuv_one(1920, 1080, 2048, 1088, 3, true);
+    yuv_one(3840, 2160, 4096, 2160, 3, false);
+}
+
 // The CUDA runtime's primary context, made current here, is the one gpumat
 // then uses (it takes the context current on the calling thread).
 bool setup()
@@ -1601,7 +1692,7 @@ int main(int argc, char** argv)
 {
     /* CASE (optional): only the cases whose "op size" contains it, e.g.
      * "merge_f32_u8 3840", for a profiler run (ncu), or "host" for the host
-     * overhead alone, "resize" for gm_resize alone, "preprocess" for gm_preprocess alone, "draw" for gm_fill, the overlay and gm_add_weighted alone, or the sweep's configurations whose "transform SRC DST
+     * overhead alone, "resize" for gm_resize alone, "preprocess" for gm_preprocess alone, "draw" for gm_fill, the overlay and gm_add_weighted alone, "yuv" for gm_yuv_convert alone, or the sweep's configurations whose "transform SRC DST
      * cN LAYOUT" contains it, e.g. "transform u8 f32 c1"; no NVRTC section
      * then. */
     const char* only = argc == 3 ? argv[2] : NULL;
@@ -1639,6 +1730,8 @@ int main(int argc, char** argv)
         prep_section();
     if (!only || !strcmp(only, "draw"))
         draw_section();
+    if (!only || !strcmp(only, "yuv"))
+        yuv_section();
     if (!only || !strncmp(only, "transform", 9))
         sweep_section(only);
     if (!only)

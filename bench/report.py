@@ -172,6 +172,17 @@ def prep_section(rows):
                         fmt(r.get("pct_of_copy"), 1), fmt(r.get("latency_us"), 2), r.get("note", "")] for r in res])
 
 
+def yuv_section(rows):
+    res = [r for r in rows if r.get("section") == "yuv"]
+    md = ["## gm_yuv_convert (NV12 frames, NVDEC's pitch and coded height, to u8; bytes = the planes' pixels "
+          "read + destination written)", ""]
+    if not res:
+        return md + ["Not run.", ""]
+    return md + table(["op", "size", "impl", "us", "% of copy", "latency us", "note"],
+                      [[r["op"], r["size"], r["impl"], fmt(r.get("us"), 2), fmt(r.get("pct_of_copy"), 1),
+                        fmt(r.get("latency_us"), 2), r.get("note", "")] for r in res])
+
+
 def nvrtc_section(rows):
     comp = [r for r in rows if r.get("section") == "nvrtc"]
     timed = [r for r in comp if r.get("us")]
@@ -276,6 +287,7 @@ def main():
         md += [f"Ceiling used for every % below: **{ref['gbps']:,.0f} GB/s** ({ref['impl']}).", ""]
     op_md, summary = op_sections(groups)
     md += summary_section(summary) + op_md + sweep_section(rows) + host_section(rows) + resize_section(rows) + prep_section(rows)
+    md += yuv_section(rows)
     md += nvrtc_section(rows)
     md += jit_section(rows)
     md += not_run_section(rows, problems, plot_note)

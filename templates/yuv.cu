@@ -1,18 +1,101 @@
 /* SPDX-License-Identifier: MIT */
-/* gm_yuv_convert: a thread a destination pixel (templates/yuv.inc). Blocks
- * along x cover a row, along y the rows, along z the items; stride loops
- * cover rows and items beyond the grid's 65535. */
+/* gm_yuv_convert: a thread 8 pixels of a pair of rows, which share 4
+ * chroma pairs (templates/yuv.inc). Blocks along x cover a row's chunks,
+ * along y its pairs of rows, along z the items; stride loops cover rows
+ * and items beyond the grid's 65535. A chunk whose rows lie on 8-byte
+ * boundaries (planar chroma on 4) moves words: a load a luma row, one for
+ * the chroma (one a plane where planar), a store a channel's or a plane's
+ * 8 bytes. Other chunks, and a row's last when the width is not a multiple
+ * of 8, go pixel by pixel. */
+
+/* Bytes 0 of a, b, c, d as one word. */
+__device__ __forceinline__ unsigned gm__yuv_pack(int a, int b, int c, int d)
+{
+    return __byte_perm(__byte_perm(a, b, 0x40), __byte_perm(c, d, 0x40), 0x5410);
+}
+
+/* The chunk at x0 of rows 2r and 2r + 1 of item b, into C channels, planar
+ * when CHW. */
+template <int C, bool CHW>
+__device__ __forceinline__ void gm__yuv_chunk(const gm__yuv_args& a, long long b, long long x0, long long r)
+{
+    enum { N = GM__YUV_CHUNK };
+    const unsigned long long ly = a.y + (unsigned long long)(b * a.y_bstride + 2 * r * a.y_pitch + x0);
+    const unsigned long long lu = a.u + (unsigned long long)(b * a.u_bstride + r * a.u_pitch + x0 / 2 * a.step);
+    const unsigned long long lv = a.v + (unsigned long long)(b * a.v_bstride + r * a.v_pitch + x0 / 2 * a.step);
+    const unsigned long long d =
+        a.dst + (unsigned long long)(b * a.dst_bstride + 2 * r * a.dst_pitch + x0 * a.dst_xstride);
+    const unsigned long long pairs = lu < lv ? lu : lv; /* where U and V interleave */
+    const bool words = x0 + N <= a.width && ((ly | a.y_pitch | d | a.dst_pitch | (CHW ? a.dst_cstride : 0)) & 7) == 0 &&
+                       (C == 1 || (a.step == 2 ? (pairs & 7) == 0 : ((lu | lv) & 3) == 0));
+    if (!words) {
+        for (int i = 0; i < 2; ++i)
+            for (long long x = x0; x < x0 + N && x < a.width; ++x)
+                gm__yuv_pixel(&a, b, x, 2 * r + i);
+        return;
+    }
+    int chroma[N / 2][3]; /* each pair's ku U + kv V + bias, a channel each */
+    if (C > 1) {
+        unsigned cu, cv; /* the 4 U samples, the 4 V */
+        if (a.step == 2) {
+            const uint2 w = *(const uint2*)pairs;
+            const unsigned even = __byte_perm(w.x, w.y, 0x6420), odd = __byte_perm(w.x, w.y, 0x7531);
+            cu = lu == pairs ? even : odd, cv = lu == pairs ? odd : even;
+        } else {
+            cu = *(const unsigned*)lu, cv = *(const unsigned*)lv;
+        }
+#pragma unroll
+        for (int q = 0; q < N / 2; ++q)
+#pragma unroll
+            for (int c = 0; c < 3; ++c)
+                chroma[q][c] = a.ku[c] * (int)(cu >> 8 * q & 255) + a.kv[c] * (int)(cv >> 8 * q & 255) + a.bias[c];
+    }
+#pragma unroll
+    for (int i = 0; i < 2; ++i) {
+        const uint2 luma = *(const uint2*)(ly + i * a.y_pitch);
+        unsigned char* row = (unsigned char*)(d + i * a.dst_pitch);
+        int o[C * N]; /* the chunk's bytes in the destination's order */
+        if (C == 1) {
+            *(uint2*)row = luma;
+            continue;
+        }
+#pragma unroll
+        for (int p = 0; p < N; ++p) {
+            const int y = (int)((p < 4 ? luma.x : luma.y) >> 8 * (p % 4) & 255);
+            const int l = y > a.yoff ? y - a.yoff : 0;
+#pragma unroll
+            for (int c = 0; c < 3; ++c)
+                o[CHW ? c * N + p : C * p + c] = gm__yuv_channel(&a, l, chroma[p / 2][c]);
+            if (C == 4)
+                o[CHW ? 3 * N + p : C * p + 3] = 255;
+        }
+#pragma unroll
+        for (int k = 0; k < C; ++k)
+            *(uint2*)(row + (CHW ? k * a.dst_cstride : N * k)) =
+                make_uint2(gm__yuv_pack(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),
+                           gm__yuv_pack(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]));
+    }
+}
 
 /* The entry point of the conversion's one catalogue row (its fields
  * unused). */
 #define GM__ENTRY_YUV(name, S, D, C, LS, LD, P, R, B, I)                                                   \
-    extern "C" __global__ void __launch_bounds__(GM__YUV_THREADS) name(gm__yuv_args a)                    \
+    extern "C" __global__ void __launch_bounds__(GM__YUV_BLOCK_X * GM__YUV_BLOCK_Y) name(gm__yuv_args a)  \
     {                                                                                                        \
-        const long long x = (long long)blockIdx.x * GM__YUV_THREADS + threadIdx.x;                           \
+        const long long x0 = ((long long)blockIdx.x * GM__YUV_BLOCK_X + threadIdx.x) * GM__YUV_CHUNK;        \
         gm__grid_begin();                                                                                    \
-        if (x >= a.width)                                                                                    \
+        if (x0 >= a.width)                                                                                   \
             return;                                                                                          \
         for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)                                          \
-            for (long long y = blockIdx.y; y < a.height; y += gridDim.y)                                     \
-                gm__yuv_pixel(&a, b, x, y);                                                                  \
+            for (long long r = (long long)blockIdx.y * GM__YUV_BLOCK_Y + threadIdx.y; r < a.height / 2;     \
+                 r += (long long)gridDim.y * GM__YUV_BLOCK_Y) {                                              \
+                if (a.channels == 1)                                                                         \
+                    gm__yuv_chunk<1, false>(a, b, x0, r);                                                    \
+                else if (a.channels == 3)                                                                    \
+                    a.dst_cstride == 1 ? gm__yuv_chunk<3, false>(a, b, x0, r)                                \
+                                       : gm__yuv_chunk<3, true>(a, b, x0, r);                                \
+                else                                                                                         \
+                    a.dst_cstride == 1 ? gm__yuv_chunk<4, false>(a, b, x0, r)                                \
+                                       : gm__yuv_chunk<4, true>(a, b, x0, r);                                \
+            }                                                                                                \
     }

@@ -942,8 +942,9 @@ static void blends(void)
 
 /* gm_yuv_convert on the GPU == the CPU path (the oracle holds the CPU path
  * to cvtColor): every format, gray, BGR and BGRA out (both orders, both
- * layouts), every matrix and range, even sizes with odd pitches and
- * offsets, batches. The luma is the compared pair's source; the chroma
+ * layouts), every matrix and range, even sizes, rows on 256-byte
+ * boundaries (the kernel's word path) and odd pitches and offsets (its
+ * pixel path), batches. The luma is the compared pair's source; the chroma
  * planes are pairs of their own. */
 typedef struct yuv_ctx {
     gm_yuv_format format;
@@ -975,22 +976,22 @@ static void yuvs(void)
     for (format = GM_YUV_NV12; format <= GM_YUV_YV12; ++format)
         for (o = 0; o < 3; ++o)
             for (lay = 0; lay < (outs[o] > 1 ? 2 : 1); ++lay)
-                for (k = 0; k < 4; ++k) {
-                    const int64_t w = 2 * rnd(1, 70), h = 2 * rnd(1, 40);
-                    const int batch = k == 3 ? 3 : 1, planar = format >= GM_YUV_I420;
+                for (k = 0; k < 4; ++k) { /* k < 2: rows on 256-byte boundaries, as the kernel's words want */
+                    const int64_t w = 2 * (k == 1 ? rnd(130, 300) : rnd(1, 70)), h = 2 * rnd(1, 40);
+                    const int batch = k == 3 ? 3 : 1, planar = format >= GM_YUV_I420, aligned = k < 2;
                     pair luma, dst, chroma[2];
                     yuv_ctx c;
                     c.format = (gm_yuv_format)format;
                     c.matrix = (gm_yuv_matrix)rnd(0, 2), c.range = (gm_yuv_range)rnd(0, 1);
                     c.rgb = k % 2;
                     c.chroma[0] = &chroma[0], c.chroma[1] = planar ? &chroma[1] : NULL;
-                    snprintf(what, sizeof what, "yuv format %d -> x%d %s rgb %d %lldx%lld b%d matrix %d range %d",
+                    snprintf(what, sizeof what, "yuv format %d -> x%d %s rgb %d %lldx%lld b%d matrix %d range %d%s",
                              format, outs[o], lay ? "chw" : "hwc", c.rgb, (long long)w, (long long)h, batch,
-                             (int)c.matrix, (int)c.range);
-                    if (!make_pair(&luma, w, h, batch, GM_U8, 1, GM_HWC) ||
-                        !make_pair(&dst, w, h, batch, GM_U8, outs[o], (gm_layout)lay) ||
-                        !make_pair(&chroma[0], w / 2, h / 2, batch, GM_U8, planar ? 1 : 2, GM_HWC) ||
-                        (planar && !make_pair(&chroma[1], w / 2, h / 2, batch, GM_U8, 1, GM_HWC))) {
+                             (int)c.matrix, (int)c.range, aligned ? " aligned" : "");
+                    if (!make_pair_at(&luma, w, h, batch, GM_U8, 1, GM_HWC, aligned) ||
+                        !make_pair_at(&dst, w, h, batch, GM_U8, outs[o], (gm_layout)lay, aligned) ||
+                        !make_pair_at(&chroma[0], w / 2, h / 2, batch, GM_U8, planar ? 1 : 2, GM_HWC, aligned) ||
+                        (planar && !make_pair_at(&chroma[1], w / 2, h / 2, batch, GM_U8, 1, GM_HWC, aligned))) {
                         CHECK(0, "%s: setup failed", what);
                         continue;
                     }

@@ -13,7 +13,7 @@
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
  * 555d3f9ad5c973e0cb340e5f6e5614db4f335102dd75f66674e6975366ee92fa  templates/overlay.inc
  * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
- * e06c78c239a990e761c355a7e9d22cda28510ab782d192602e572d02e2901be2  templates/yuv.inc
+ * 0c5f72ff16363302714d3333ef61435cdf32bc3c184f9330726557c5371ece32  templates/yuv.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * b348f66b9db82b47550b06f07aab3ec4b48e95377bf2cccfa1ea3b77493eee06  templates/resize.cu
@@ -22,7 +22,7 @@
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * d1cb903d16b7bca3c9d00b0ebe02a1f8379533c40786f58c81280bb74807b823  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
- * 4370d8502018cf7f0cba5599e006a9962fe4534dbb4d0c9a2cbff478a5315c13  templates/yuv.cu
+ * 554a001ba323f092954f606bc291e4530d6e5feb7e228606184a8fbd6a5a7d01  templates/yuv.cu
  */
 #ifndef GPUMAT_GEN_PIXEL_H
 #define GPUMAT_GEN_PIXEL_H
@@ -1560,27 +1560,41 @@ GM__FN unsigned char gm__blend_u8(unsigned x, unsigned y, float alpha, float bet
  * destination, each as the start of item 0 with its pitch and item
  * stride. Chroma row r of a plane of height / 2 rows lies at
  * pitch * r, sample j of it at step * j (2 where U and V interleave).
- * Destination channel c of pixel x at xstride * x + cstride * c; blue is
- * the channel that takes B (0: BGR, 2: RGB), alpha 255 in a fourth. The
- * constants are one of gm__yuv_constants' sets (impl/yuv.h); yoff is 16
- * for limited range, 0 for full. */
+ * Destination channel c of pixel x at xstride * x + cstride * c, alpha
+ * 255 in a fourth. The formulas above, regrouped by the host
+ * (impl/yuv.h) for the destination's channel order: channel c < 3 is
+ *   (max(0, Y - yoff) cy + ku[c] U + kv[c] V + bias[c]) >> 20,
+ * saturated, where bias[c] = 2^19 - 128 (ku[c] + kv[c]); cy and the
+ * coefficients are one of gm__yuv_constants' sets, yoff 16 for limited
+ * range, 0 for full. */
 typedef struct gm__yuv_args {
     unsigned long long y, u, v, dst;
     long long y_pitch, u_pitch, v_pitch, dst_pitch;
     long long y_bstride, u_bstride, v_bstride, dst_bstride;
     long long dst_xstride, dst_cstride;
     long long width, height;
-    int batch, step, channels, blue;
-    int cy, cvr, cvg, cug, cub, yoff;
+    int batch, step, channels, cy, yoff;
+    int ku[3], kv[3], bias[3];
 } gm__yuv_args;
 
-/* Threads of a block of the kernel. */
-#define GM__YUV_THREADS 256
+/* The kernel's block (templates/yuv.cu): 32 chunks of 8 pixels along a
+ * row by 8 pairs of rows. */
+#define GM__YUV_BLOCK_X 32
+#define GM__YUV_BLOCK_Y 8
+#define GM__YUV_CHUNK 8
 
-/* x >> 20 saturated to u8 (a negative x, floored, is below 0 anyway). */
-GM__FN unsigned char gm__yuv_u8(int x)
+/* x >> 20 saturated to u8. */
+GM__FN int gm__yuv_u8(int x)
 {
-    return (unsigned char)(x < 0 ? 0 : x >> 20 > 255 ? 255 : x >> 20);
+    x >>= 20;
+    return x < 0 ? 0 : x > 255 ? 255 : x;
+}
+
+/* Channel c < 3 of the pixel whose luma term is max(0, Y - yoff) and
+ * whose chroma term for c is ku[c] U + kv[c] V + bias[c]. */
+GM__FN int gm__yuv_channel(const gm__yuv_args* a, int luma, int chroma)
+{
+    return gm__yuv_u8(luma * a->cy + chroma);
 }
 
 /* Pixel (x, y) of item b. */
@@ -1590,17 +1604,16 @@ GM__FN void gm__yuv_pixel(const gm__yuv_args* a, long long b, long long x, long 
     unsigned char* d =
         (unsigned char*)(a->dst + (unsigned long long)(b * a->dst_bstride + y * a->dst_pitch + x * a->dst_xstride));
     const long long j = (x >> 1) * a->step, r = y >> 1;
-    int u, v, l;
+    int u, v, c;
     if (a->channels == 1) {
         *d = (unsigned char)luma;
         return;
     }
-    u = *(const unsigned char*)(a->u + (unsigned long long)(b * a->u_bstride + r * a->u_pitch + j)) - 128;
-    v = *(const unsigned char*)(a->v + (unsigned long long)(b * a->v_bstride + r * a->v_pitch + j)) - 128;
-    l = (luma > a->yoff ? luma - a->yoff : 0) * a->cy + (1 << 19);
-    d[a->blue * a->dst_cstride] = gm__yuv_u8(l + a->cub * u);
-    d[a->dst_cstride] = gm__yuv_u8(l + a->cvg * v + a->cug * u);
-    d[(2 - a->blue) * a->dst_cstride] = gm__yuv_u8(l + a->cvr * v);
+    u = *(const unsigned char*)(a->u + (unsigned long long)(b * a->u_bstride + r * a->u_pitch + j));
+    v = *(const unsigned char*)(a->v + (unsigned long long)(b * a->v_bstride + r * a->v_pitch + j));
+    for (c = 0; c < 3; ++c)
+        d[c * a->dst_cstride] = (unsigned char)gm__yuv_channel(a, luma > a->yoff ? luma - a->yoff : 0,
+                                                               a->ku[c] * u + a->kv[c] * v + a->bias[c]);
     if (a->channels == 4)
         d[3 * a->dst_cstride] = 255;
 }

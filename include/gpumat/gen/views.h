@@ -13,7 +13,7 @@
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
  * 555d3f9ad5c973e0cb340e5f6e5614db4f335102dd75f66674e6975366ee92fa  templates/overlay.inc
  * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
- * e06c78c239a990e761c355a7e9d22cda28510ab782d192602e572d02e2901be2  templates/yuv.inc
+ * 0c5f72ff16363302714d3333ef61435cdf32bc3c184f9330726557c5371ece32  templates/yuv.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * b348f66b9db82b47550b06f07aab3ec4b48e95377bf2cccfa1ea3b77493eee06  templates/resize.cu
@@ -22,7 +22,7 @@
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * d1cb903d16b7bca3c9d00b0ebe02a1f8379533c40786f58c81280bb74807b823  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
- * 4370d8502018cf7f0cba5599e006a9962fe4534dbb4d0c9a2cbff478a5315c13  templates/yuv.cu
+ * 554a001ba323f092954f606bc291e4530d6e5feb7e228606184a8fbd6a5a7d01  templates/yuv.cu
  */
 
 #ifndef GPUMAT_GEN_VIEWS_H

@@ -144,6 +144,7 @@ static void gm__yuv_args_of(gm__yuv_args* a, const gm_yuv* f, const gm_mat* dst,
     const int* k = gm__yuv_constants[f->matrix][f->range];
     const gm_mat* v = gm__yuv_planar(f) ? &f->v : &f->u;
     unsigned long long u0 = (unsigned long long)(uintptr_t)f->u.data, v0 = (unsigned long long)(uintptr_t)v->data;
+    int c;
     memset(a, 0, sizeof *a);
     a->y = (unsigned long long)(uintptr_t)f->y.data;
     a->u = f->format == GM_YUV_NV21 ? u0 + 1 : u0;
@@ -158,9 +159,12 @@ static void gm__yuv_args_of(gm__yuv_args* a, const gm_yuv* f, const gm_mat* dst,
     a->batch = (int)f->y.batch;
     a->step = gm__yuv_planar(f) ? 1 : 2;
     a->channels = (int)dst->channels;
-    a->blue = rgb ? 2 : 0;
-    a->cy = k[0], a->cvr = k[1], a->cvg = k[2], a->cug = k[3], a->cub = k[4];
+    a->cy = k[0];
     a->yoff = f->range == GM_YUV_LIMITED ? 16 : 0;
+    a->ku[rgb ? 2 : 0] = k[4], a->kv[rgb ? 0 : 2] = k[1]; /* B and R */
+    a->ku[1] = k[3], a->kv[1] = k[2];
+    for (c = 0; c < 3; ++c)
+        a->bias[c] = (1 << 19) - 128 * (a->ku[c] + a->kv[c]);
 }
 
 static void gm__yuv_host(const gm__yuv_args* a)
@@ -175,10 +179,11 @@ static void gm__yuv_host(const gm__yuv_args* a)
 GM_API gm_status gm_yuv_convert(const gm_yuv* frame, gm_mat* dst, int rgb, gm_stream stream)
 {
     static const char fn[] = "gm_yuv_convert";
-    static const unsigned block[2] = {GM__YUV_THREADS, 1};
+    static const unsigned block[2] = {GM__YUV_BLOCK_X, GM__YUV_BLOCK_Y};
     gm__yuv_args a;
     gm__CUcontext ctx;
     unsigned grid[3];
+    long long rows;
     int dev;
     gm_status s = gm__yuv_check(fn, frame);
     if (s != GM_OK || (s = gm__check(fn, "dst", dst)) != GM_OK)
@@ -201,8 +206,9 @@ GM_API gm_status gm_yuv_convert(const gm_yuv* frame, gm_mat* dst, int rgb, gm_st
     }
     if ((s = gm__context(fn, (int)dst->device, &ctx, &dev)) != GM_OK)
         return s;
-    grid[0] = (unsigned)((a.width + GM__YUV_THREADS - 1) / GM__YUV_THREADS);
-    grid[1] = (unsigned)(a.height < 65535 ? a.height : 65535);
+    grid[0] = (unsigned)((a.width + GM__YUV_BLOCK_X * GM__YUV_CHUNK - 1) / (GM__YUV_BLOCK_X * GM__YUV_CHUNK));
+    rows = (a.height / 2 + GM__YUV_BLOCK_Y - 1) / GM__YUV_BLOCK_Y;
+    grid[1] = (unsigned)(rows < 65535 ? rows : 65535);
     grid[2] = (unsigned)(a.batch < 65535 ? a.batch : 65535);
     return gm__launch_row(fn, GM__YUV_ROW, dev, grid, block, &a, stream);
 }
