@@ -1600,8 +1600,9 @@ __global__ void naive_nv12(const unsigned char* frame, size_t pitch, int coded, 
 // chroma after `coded` rows) into u8 BGR(A) or planar RGB, beside the bytes
 // alone, the naive kernel and NPP's nppiNV12ToRGB (RGB order, its own
 // arithmetic; 3-channel interleaved only). Bytes: the planes' pixels read,
-// the destination written.
-void yuv_one(int w, int h, int pitch, int coded, int channels, bool planar)
+// the destination written. from: gm_yuv_from_image the other way, beside
+// the bytes alone.
+void yuv_one(int w, int h, int pitch, int coded, int channels, bool planar, bool from = false)
 {
     const size_t frame_bytes = (size_t)pitch * coded * 3 / 2, dbytes = (size_t)w * h * channels;
     gm_desc dd = desc_of(w, h, 1, channels, GM_U8, planar ? GM_CHW : GM_HWC);
@@ -1609,7 +1610,8 @@ void yuv_one(int w, int h, int pitch, int coded, int channels, bool planar)
     gm_mat d[SETS];
     void* src[SETS] = {0};
     void* dst[SETS] = {0};
-    const std::string op = std::string("nv12_to_") + (planar ? "rgb_chw" : channels == 4 ? "bgra" : "bgr"),
+    const std::string image = planar ? "rgb_chw" : channels == 4 ? "bgra" : "bgr",
+                      op = from ? image + "_to_nv12" : "nv12_to_" + image,
                       size = std::to_string(w) + "x" + std::to_string(h);
     Row r("yuv", op, size, "gpumat"), naive("yuv", op, size, "naive"), npp("yuv", op, size, "npp");
     std::vector<unsigned char> ref, out;
@@ -1617,18 +1619,26 @@ void yuv_one(int w, int h, int pitch, int coded, int channels, bool planar)
     bool ok = true;
     for (int i = 0; ok && i < SETS; ++i)
         ok = CUDA_OK(cudaMalloc(&src[i], frame_bytes)) && CUDA_OK(cudaMalloc(&dst[i], dbytes)) &&
-             fill_random(src[i], frame_bytes, GM_U8, 0, 0) &&
+             fill_random(src[i], frame_bytes, GM_U8, 0, 0) && fill_random(dst[i], dbytes, GM_U8, 0, 0) &&
              gm_ok(gm_yuv_wrap(&f[i], GM_YUV_NV12, src[i], w, h, pitch, coded, GM_DEVICE)) &&
              gm_ok(gm_wrap_desc(&d[i], dst[i], &dd, GM_DEVICE));
     r.bytes = naive.bytes = npp.bytes = 1.5 * w * h + (double)dbytes;
     r.extra = std::string(", \"pitch\": ") + std::to_string(pitch) + ", \"coded_height\": " + std::to_string(coded);
-    ok = ok && time_call([&](int i) { return gm_ok(gm_yuv_convert(&f[i], &d[i], planar, (gm_stream)g_stream)); },
-                         true, &t);
+    ok = ok && time_call(
+                   [&](int i) {
+                       return gm_ok(from ? gm_yuv_from_image(&d[i], &f[i], planar, (gm_stream)g_stream)
+                                         : gm_yuv_convert(&f[i], &d[i], planar, (gm_stream)g_stream));
+                   },
+                   true, &t);
     if (ok)
         ref.resize(dbytes), ok = CUDA_OK(cudaMemcpy(ref.data(), dst[0], dbytes, cudaMemcpyDeviceToHost));
     emit(ok ? (r.us = t.us, r.latency_us = t.latency_us, r) : r.error());
     if (!ok)
         goto done;
+    if (from) {
+        bytes_peer(r, 1.5 * w * h, dst, dbytes, src);
+        goto done;
+    }
     bytes_peer(r, (double)dbytes, src, frame_bytes, dst);
     ok = CUDA_OK(cudaMemset(dst[0], 0, dbytes)) &&
          time_call(
@@ -1661,13 +1671,16 @@ done:
     }
 }
 
-// 1080p decoded as NVDEC lays it out (pitch 2048, coded height 1088), and 4K.
+// 1080p decoded as NVDEC lays it out (pitch 2048, coded height 1088), and
+// 4K; then the same frames made from BGR images.
 void yuv_section()
 {
     yuv_one(1920, 1080, 2048, 1088, 3, false);
     yuv_one(1920, 1080, 2048, 1088, 4, false);
     yuv_one(1920, 1080, 2048, 1088, 3, true);
     yuv_one(3840, 2160, 4096, 2160, 3, false);
+    yuv_one(1920, 1080, 2048, 1088, 3, false, true);
+    yuv_one(3840, 2160, 4096, 2160, 3, false, true);
 }
 
 // The CUDA runtime's primary context, made current here, is the one gpumat

@@ -157,6 +157,7 @@ def emit_kernels():
     overlay_row = next(i for i, k in enumerate(rows) if k.family == "overlay")
     blend_row = next(i for i, k in enumerate(rows) if k.family == "blend")
     yuv_row = next(i for i, k in enumerate(rows) if k.family == "yuv")
+    yuv_from_row = next(i for i, k in enumerate(rows) if k.family == "yuv_from")
     sizes = ", ".join(str(sz) for _, _, sz in M.DTYPES)
     dnames = ", ".join('"%s"' % n for n in M.DTYPE_NAMES)
     size_of = {n: sz for n, _, sz in M.DTYPES}
@@ -299,6 +300,9 @@ static const short gm__twice_row[GM_DTYPE_COUNT][4][GM__SAMPLER_COUNT] = %s;
 /* The row of gm_yuv_convert's kernel (templates/yuv.cu). */
 #define GM__YUV_ROW %d
 
+/* The row of gm_yuv_from_image's kernel (templates/yuv_from.cu). */
+#define GM__YUV_FROM_ROW %d
+
 /* CPU path of resize: the per-pixel loop, per dtype. */
 %s
 
@@ -362,7 +366,7 @@ static const gm__cpu_prep_fn gm__cpu_prep_fns[GM_DTYPE_COUNT][GM_DTYPE_COUNT] = 
 #endif
 """ % (source_hash, c_string_lines(cuda), families, entries, c_escape(ENTRY), len(rows), table, xform_row, fast_row,
        sizes, dnames, cpu, cpu_table, movers, max(elements) + 1, mover_table("unzip"),
-       max(elements) + 1, mover_table("zip"), resize_row, twice_row, fill_row, overlay_row, blend_row, yuv_row, cpu_resize, cpu_resize_table, linear,
+       max(elements) + 1, mover_table("zip"), resize_row, twice_row, fill_row, overlay_row, blend_row, yuv_row, yuv_from_row, cpu_resize, cpu_resize_table, linear,
        linear_table("h"), linear_table("v"), exact, exact_table("h"), exact_table("v"), area, area_table("down"),
        area_table("across"), area_row, area_row_table("area_row"),
        area_row_table("area_fast_row"), prep_row, cpu_prep, cpu_prep_table)

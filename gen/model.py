@@ -58,7 +58,7 @@ def specs():
 
 # The kernel families: each is a template (templates/<family>.cu, whose entry
 # macro GM__ENTRY_<FAMILY> turns a row into a kernel) and the rows below.
-FAMILIES = ["xform", "xform_fast", "resize", "prep", "twice", "fill", "overlay", "blend", "yuv"]
+FAMILIES = ["xform", "xform_fast", "resize", "prep", "twice", "fill", "overlay", "blend", "yuv", "yuv_from"]
 
 # What a resize kernel computes (templates/resize.inc): cv::resize's
 # algorithms, which the host picks from the interpolation and the scales as
@@ -113,6 +113,8 @@ class Kernel:
             self.name = name("blend", "u8")
         elif family == "yuv":
             self.name = name("yuv", "u8")
+        elif family == "yuv_from":
+            self.name = name("yuv", "from", "u8")
         else:
             self.name = name("xform", src, dst, "c%d" % channels, *((src_layout, dst_layout) if fast else ()))
 
@@ -131,8 +133,9 @@ def catalogue():
     pixel's bytes, or a plane's element) is a launch argument. Then the
     sprite overlay onto u8 frames of 3 or 4 channels (launch arguments).
     Then gm_add_weighted's blend of u8 rows, any channels and layout. Last,
-    gm_yuv_convert's 4:2:0 frames to u8 gray, BGR or BGRA (the format,
-    channels and order are launch arguments)."""
+    gm_yuv_convert's 4:2:0 frames to u8 gray, BGR or BGRA, and
+    gm_yuv_from_image's BGR or BGRA to those frames (the format, channels
+    and order are launch arguments)."""
     rows = [Kernel("xform", s, d, c) for s, d, c in specs()]
     rows += [Kernel("xform_fast", s, d, c, ls, ld) for s, d, c in specs() for ls in LAYOUTS for ld in LAYOUTS
              if c > 1 or ls == ld == "hwc"]
@@ -146,6 +149,7 @@ def catalogue():
     rows += [Kernel("overlay", "u8", "u8", 4)]
     rows += [Kernel("blend", "u8", "u8", 1)]
     rows += [Kernel("yuv", "u8", "u8", 1)]
+    rows += [Kernel("yuv_from", "u8", "u8", 3)]
     return rows
 
 

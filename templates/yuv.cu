@@ -14,20 +14,30 @@ __device__ __forceinline__ unsigned gm__yuv_pack(int a, int b, int c, int d)
     return __byte_perm(__byte_perm(a, b, 0x40), __byte_perm(c, d, 0x40), 0x5410);
 }
 
+/* Whether a chunk at x0 moves words: it is whole, and its rows (luma at
+ * ly, image at image, planar when chw) lie on 8-byte boundaries, as do its
+ * chroma pairs where U (at lu) and V (at lv) interleave, planar chroma on
+ * 4 (not asked without chroma). */
+__device__ __forceinline__ bool gm__yuv_words(const gm__yuv_args& a, long long x0, unsigned long long ly,
+                                              unsigned long long lu, unsigned long long lv, unsigned long long image,
+                                              bool chw, bool chroma)
+{
+    const unsigned long long pairs = lu < lv ? lu : lv;
+    return x0 + GM__YUV_CHUNK <= a.width &&
+           ((ly | a.y_pitch | image | a.image_pitch | (chw ? a.image_cstride : 0)) & 7) == 0 &&
+           (!chroma || (a.step == 2 ? (pairs & 7) == 0 : ((lu | lv) & 3) == 0));
+}
+
 /* The chunk at x0 of rows 2r and 2r + 1 of item b, into C channels, planar
  * when CHW. */
 template <int C, bool CHW>
 __device__ __forceinline__ void gm__yuv_chunk(const gm__yuv_args& a, long long b, long long x0, long long r)
 {
     enum { N = GM__YUV_CHUNK };
-    const unsigned long long ly = a.y + (unsigned long long)(b * a.y_bstride + 2 * r * a.y_pitch + x0);
-    const unsigned long long lu = a.u + (unsigned long long)(b * a.u_bstride + r * a.u_pitch + x0 / 2 * a.step);
-    const unsigned long long lv = a.v + (unsigned long long)(b * a.v_bstride + r * a.v_pitch + x0 / 2 * a.step);
-    const unsigned long long d =
-        a.dst + (unsigned long long)(b * a.dst_bstride + 2 * r * a.dst_pitch + x0 * a.dst_xstride);
+    const unsigned long long ly = gm__yuv_luma_at(&a, b, x0, 2 * r), lu = gm__yuv_u_at(&a, b, x0, 2 * r);
+    const unsigned long long lv = gm__yuv_v_at(&a, b, x0, 2 * r), d = gm__yuv_image_at(&a, b, x0, 2 * r);
     const unsigned long long pairs = lu < lv ? lu : lv; /* where U and V interleave */
-    const bool words = x0 + N <= a.width && ((ly | a.y_pitch | d | a.dst_pitch | (CHW ? a.dst_cstride : 0)) & 7) == 0 &&
-                       (C == 1 || (a.step == 2 ? (pairs & 7) == 0 : ((lu | lv) & 3) == 0));
+    const bool words = gm__yuv_words(a, x0, ly, lu, lv, d, CHW, C > 1);
     if (!words) {
         for (int i = 0; i < 2; ++i)
             for (long long x = x0; x < x0 + N && x < a.width; ++x)
@@ -53,7 +63,7 @@ __device__ __forceinline__ void gm__yuv_chunk(const gm__yuv_args& a, long long b
 #pragma unroll
     for (int i = 0; i < 2; ++i) {
         const uint2 luma = *(const uint2*)(ly + i * a.y_pitch);
-        unsigned char* row = (unsigned char*)(d + i * a.dst_pitch);
+        unsigned char* row = (unsigned char*)(d + i * a.image_pitch);
         int o[C * N]; /* the chunk's bytes in the destination's order */
         if (C == 1) {
             *(uint2*)row = luma;
@@ -71,31 +81,49 @@ __device__ __forceinline__ void gm__yuv_chunk(const gm__yuv_args& a, long long b
         }
 #pragma unroll
         for (int k = 0; k < C; ++k)
-            *(uint2*)(row + (CHW ? k * a.dst_cstride : N * k)) =
+            *(uint2*)(row + (CHW ? k * a.image_cstride : N * k)) =
                 make_uint2(gm__yuv_pack(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),
                            gm__yuv_pack(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]));
     }
 }
 
+/* Runs Op::run<C, CHW>(a, b, x0, r) for this thread's chunk x0 of every
+ * pair of rows r of every item b of launch a, with C and CHW the image's
+ * channels and layout (1 channel only where Op::gray). */
+template <class Op> __device__ __forceinline__ void gm__yuv_launch(const gm__yuv_args& a)
+{
+    const long long x0 = ((long long)blockIdx.x * GM__YUV_BLOCK_X + threadIdx.x) * GM__YUV_CHUNK;
+    gm__grid_begin();
+    if (x0 >= a.width)
+        return;
+    for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)
+        for (long long r = (long long)blockIdx.y * GM__YUV_BLOCK_Y + threadIdx.y; r < a.height / 2;
+             r += (long long)gridDim.y * GM__YUV_BLOCK_Y) {
+            if constexpr (Op::gray)
+                if (a.channels == 1) {
+                    Op::template run<1, false>(a, b, x0, r);
+                    continue;
+                }
+            if (a.channels == 3)
+                a.image_cstride == 1 ? Op::template run<3, false>(a, b, x0, r) : Op::template run<3, true>(a, b, x0, r);
+            else
+                a.image_cstride == 1 ? Op::template run<4, false>(a, b, x0, r) : Op::template run<4, true>(a, b, x0, r);
+        }
+}
+
+struct gm__yuv_to_image {
+    static constexpr bool gray = true;
+    template <int C, bool CHW>
+    __device__ __forceinline__ static void run(const gm__yuv_args& a, long long b, long long x0, long long r)
+    {
+        gm__yuv_chunk<C, CHW>(a, b, x0, r);
+    }
+};
+
 /* The entry point of the conversion's one catalogue row (its fields
  * unused). */
-#define GM__ENTRY_YUV(name, S, D, C, LS, LD, P, R, B, I)                                                   \
-    extern "C" __global__ void __launch_bounds__(GM__YUV_BLOCK_X * GM__YUV_BLOCK_Y) name(gm__yuv_args a)  \
-    {                                                                                                        \
-        const long long x0 = ((long long)blockIdx.x * GM__YUV_BLOCK_X + threadIdx.x) * GM__YUV_CHUNK;        \
-        gm__grid_begin();                                                                                    \
-        if (x0 >= a.width)                                                                                   \
-            return;                                                                                          \
-        for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)                                          \
-            for (long long r = (long long)blockIdx.y * GM__YUV_BLOCK_Y + threadIdx.y; r < a.height / 2;     \
-                 r += (long long)gridDim.y * GM__YUV_BLOCK_Y) {                                              \
-                if (a.channels == 1)                                                                         \
-                    gm__yuv_chunk<1, false>(a, b, x0, r);                                                    \
-                else if (a.channels == 3)                                                                    \
-                    a.dst_cstride == 1 ? gm__yuv_chunk<3, false>(a, b, x0, r)                                \
-                                       : gm__yuv_chunk<3, true>(a, b, x0, r);                                \
-                else                                                                                         \
-                    a.dst_cstride == 1 ? gm__yuv_chunk<4, false>(a, b, x0, r)                                \
-                                       : gm__yuv_chunk<4, true>(a, b, x0, r);                                \
-            }                                                                                                \
+#define GM__ENTRY_YUV(name, S, D, C, LS, LD, P, R, B, I)                                                  \
+    extern "C" __global__ void __launch_bounds__(GM__YUV_BLOCK_X * GM__YUV_BLOCK_Y) name(gm__yuv_args a) \
+    {                                                                                                       \
+        gm__yuv_launch<gm__yuv_to_image>(a);                                                                \
     }

@@ -195,6 +195,23 @@ static void op_add_weighted(op_run* r)
     r->out = dst;
 }
 
+/* A frame's even part into NV12 planes (BT.709 full range) and back to
+ * RGB. */
+static void op_yuv(op_run* r)
+{
+    const int64_t w = op_w & ~1, h = op_h & ~1;
+    gm_mat *src = op_frame_of(r, 0), *even = &r->mats[r->n++], *dst = op_new(r, w, h, GM_U8, 3, GM_HWC);
+    gm_yuv f;
+    memset(&f, 0, sizeof f);
+    f.format = GM_YUV_NV12, f.matrix = GM_YUV_BT709, f.range = GM_YUV_FULL;
+    f.y = *op_new(r, w, h, GM_U8, 1, GM_HWC);
+    f.u = *op_new(r, w / 2, h / 2, GM_U8, 2, GM_HWC);
+    OP_DO(r, gm_roi(src, even, 0, 0, w, h));
+    OP_DO(r, gm_yuv_from_image(even, &f, 0, r->stream));
+    OP_DO(r, gm_yuv_convert(&f, dst, 1, r->stream));
+    r->out = dst;
+}
+
 /* Two rectangles of a frame to the two halves of a host image (pinned when
  * the frame is on the device) in one call. */
 static void op_copy_many(op_run* r)
@@ -219,7 +236,8 @@ static const op every_op[] = {{"convert", op_convert},         {"split + merge",
                               {"transform", op_transform},     {"blob", op_blob},
                               {"resize", op_resize},           {"preprocess", op_preprocess},
                               {"fill", op_fill},               {"overlay", op_overlay},
-                              {"add_weighted", op_add_weighted}, {"copy_many", op_copy_many}};
+                              {"add_weighted", op_add_weighted}, {"copy_many", op_copy_many},
+                              {"yuv", op_yuv}};
 enum { OPS = (int)(sizeof every_op / sizeof every_op[0]) };
 
 /* Bytes an image has, compact. */

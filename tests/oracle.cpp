@@ -1880,6 +1880,76 @@ void yuv_two_plane_case(Group& g, int w, int h, bool rgb)
     verdict(g, name, p.text);
 }
 
+// cvtColor's codes from an image by [planar format: I420, YV12][input]:
+// BGR, RGB, BGRA, RGBA.
+const int kYuvFromCodes[2][4] = {
+    {cv::COLOR_BGR2YUV_I420, cv::COLOR_RGB2YUV_I420, cv::COLOR_BGRA2YUV_I420, cv::COLOR_RGBA2YUV_I420},
+    {cv::COLOR_BGR2YUV_YV12, cv::COLOR_RGB2YUV_YV12, cv::COLOR_BGRA2YUV_YV12, cv::COLOR_RGBA2YUV_YV12}};
+
+// gm_yuv_from_image of a random image (input 0-3: BGR, RGB, BGRA, RGBA;
+// planar where chw; padded where roi) into a frame in one buffer (a wider
+// pitch and a taller coded height where roi; `crop`: an even rectangle of
+// the frame, gm_yuv_roi), against cvtColor into I420 (NV12 and NV21: its U
+// and V interleaved): the whole buffer must equal the random one it was
+// with OpenCV's planes written in, so nothing else changes.
+void yuv_from_case(Group& g, gm_yuv_format format, int input, int w, int h, bool roi, bool chw, bool crop)
+{
+    const int ch = input < 2 ? 3 : 4, pitch = roi ? 2 * (w / 2 + (int)rand_int(1, 20)) : w;
+    const int coded = roi ? h + 2 * (int)rand_int(1, 8) : h;
+    const bool planar_chroma = format == GM_YUV_I420 || format == GM_YUV_YV12;
+    cv::Rect r(0, 0, w, h);
+    if (crop) {
+        r.x = 2 * (int)rand_int(0, w / 4), r.y = 2 * (int)rand_int(0, h / 4);
+        r.width = 2 * (int)rand_int(1, (w - r.x) / 2), r.height = 2 * (int)rand_int(1, (h - r.y) / 2);
+    }
+    std::string name = strf("yuv from %d (%s) -> %s %dx%d pitch %d coded %d%s rect %d,%d %dx%d", input,
+                            chw ? "CHW" : "HWC", kYuvNames[format], w, h, pitch, coded, roi ? " padded" : "", r.x,
+                            r.y, r.width, r.height);
+    Problems p;
+    Region src = chw ? planar(GM_U8, ch, r.width, r.height, roi) : interleaved(GM_U8, ch, r.width, r.height, roi);
+    p.add(src.error);
+    if (!p.text.empty())
+        return verdict(g, name, p.text);
+    cv::Mat image, exp;
+    if (chw)
+        cv::merge(src.views, image);
+    else
+        image = src.view();
+    cv::cvtColor(image, exp, kYuvFromCodes[format == GM_YUV_YV12][input]);
+    const int cw = r.width / 2, chh = r.height / 2;
+    cv::Mat first(chh, cw, CV_8UC1, exp.data + (size_t)r.width * r.height),
+        second(chh, cw, CV_8UC1, exp.data + (size_t)r.width * r.height + (size_t)cw * chh);
+    std::vector<uint8_t> buf((size_t)pitch * (coded + coded / 2));
+    for (uint8_t& b : buf)
+        b = (uint8_t)t_rand();
+    std::vector<uint8_t> want = buf;
+    uint8_t* chroma = &want[(size_t)pitch * coded];
+    exp(cv::Rect(0, 0, r.width, r.height)).copyTo(cv::Mat(r.height, r.width, CV_8UC1, &want[(size_t)r.y * pitch + r.x], pitch));
+    if (planar_chroma) { /* exp's planes are in the format's order already */
+        const size_t half = (size_t)(pitch / 2), at = (size_t)(r.y / 2) * half + r.x / 2;
+        first.copyTo(cv::Mat(chh, cw, CV_8UC1, chroma + at, half));
+        second.copyTo(cv::Mat(chh, cw, CV_8UC1, chroma + half * (coded / 2) + at, half));
+    } else {
+        std::vector<cv::Mat> uv = {first, second}; /* U, V */
+        if (format == GM_YUV_NV21)
+            std::swap(uv[0], uv[1]);
+        cv::merge(uv, cv::Mat(chh, cw, CV_8UC2, chroma + (size_t)(r.y / 2) * pitch + r.x, pitch));
+    }
+    gm_yuv frame, view;
+    p.status("gm_yuv_wrap", gm_yuv_wrap(&frame, format, buf.data(), w, h, pitch, coded, GM_HOST));
+    p.status("gm_yuv_roi", gm_yuv_roi(&frame, &view, r.x, r.y, r.width, r.height));
+    if (!p.text.empty())
+        return verdict(g, name, p.text);
+    src.arm();
+    p.status("gm_yuv_from_image", gm_yuv_from_image(&src.m, &view, input % 2, NULL));
+    p.add(intact(src, "the source's padding"));
+    long bad = 0;
+    for (size_t i = 0; i < buf.size(); ++i)
+        bad += buf[i] != want[i];
+    p.diff(bad, (long)buf.size(), "bytes of the frame's buffer");
+    verdict(g, name, p.text);
+}
+
 void test_yuv()
 {
     Group g("yuv");
@@ -1893,6 +1963,14 @@ void test_yuv()
         yuv_case(g, (gm_yuv_format)f, 1 + f, 1920, 1080, true, f == 2, f == 3);
     for (int k = 0; k < 8; ++k)
         yuv_two_plane_case(g, 2 * (int)rand_int(1, 90), 2 * (int)rand_int(1, 60), k % 2 == 1);
+    for (int f = 0; f < 4; ++f)
+        for (int input = 0; input < 4; ++input)
+            for (int k = 0; k < 6; ++k) {
+                const int w = 2 * (int)rand_int(1, 90), h = 2 * (int)rand_int(1, 60);
+                yuv_from_case(g, (gm_yuv_format)f, input, w, h, k % 2 == 1, k % 3 == 1, k >= 4);
+            }
+    for (int f = 0; f < 4; ++f)
+        yuv_from_case(g, (gm_yuv_format)f, f, 1920, 1080, true, f == 1, f == 3);
 }
 
 int main()

@@ -1270,6 +1270,21 @@ static void test_yuv(void)
     EXPECT(gm_yuv_convert(&nv, &d.m, 1, NULL), GM_OK, "gm_yuv_convert", NULL, &y, &uv, NULL);
     CHECK(!timg_same(&d), "gm_yuv_convert wrote nothing");
     timg_snap(&d);
+    EXPECT(gm_yuv_from_image(NULL, &nv, 0, NULL), GM_ERR_ARG, "gm_yuv_from_image", "src", &y, &uv, NULL);
+    EXPECT(gm_yuv_from_image(&d.m, NULL, 0, NULL), GM_ERR_ARG, "gm_yuv_from_image", "frame", &d, NULL);
+    bad = nv, bad.y = odd.m;
+    EXPECT(gm_yuv_from_image(&d.m, &bad, 0, NULL), GM_ERR_SIZE, "gm_yuv_from_image", "frame->y is 7x6", &d, &uv,
+           NULL);
+    EXPECT(gm_yuv_from_image(&gray.m, &nv, 0, NULL), GM_ERR_TYPE, "gm_yuv_from_image", "src is u8 x1", &y, &uv, NULL);
+    EXPECT(gm_yuv_from_image(&f32.m, &nv, 0, NULL), GM_ERR_TYPE, "gm_yuv_from_image", "src is f32", &y, &uv, NULL);
+    EXPECT(gm_yuv_from_image(&small.m, &nv, 0, NULL), GM_ERR_SIZE, "gm_yuv_from_image", "src is 6x6", &y, &uv, NULL);
+    m = fake_device(&d);
+    EXPECT(gm_yuv_from_image(&m, &nv, 0, NULL), GM_ERR_LOCATION, "gm_yuv_from_image", "src", &y, &uv, NULL);
+    m = d.m, m.data = y.m.data;
+    EXPECT(gm_yuv_from_image(&m, &i420, 0, NULL), GM_ERR_OVERLAP, "gm_yuv_from_image", "frame->y and src", &y, &u, &v,
+           NULL);
+    EXPECT(gm_yuv_from_image(&d.m, &nv, 0, NULL), GM_OK, "gm_yuv_from_image", NULL, &d, NULL);
+    CHECK(!timg_same(&y) && !timg_same(&uv), "gm_yuv_from_image wrote nothing");
     EXPECT(gm_yuv_wrap(NULL, GM_YUV_NV12, buf, 8, 6, 0, 0, GM_HOST), GM_ERR_ARG, "gm_yuv_wrap", "frame", NULL);
     EXPECT(gm_yuv_wrap(&view, (gm_yuv_format)-1, buf, 8, 6, 0, 0, GM_HOST), GM_ERR_ARG, "gm_yuv_wrap", "format -1",
            NULL);

@@ -1294,6 +1294,62 @@ static void test_yuv_matrices(void)
         }
 }
 
+/* gm_yuv_from_image's constants: OpenCV's for BT.601 limited range (the
+ * oracle holds the rest of that pair to cvtColor), the others round(c 2^20)
+ * of their definitions; and, for every (matrix, range), an RGB image into
+ * an I420 frame within 1 of the float64 formula (chroma from each block's
+ * top-left pixel). */
+static void test_yuv_from_matrices(void)
+{
+    static const double kr[3] = {0.299, 0.2126, 0.2627}, kb[3] = {0.114, 0.0722, 0.0593};
+    static const int opencv601[8] = {269484, 528482, 102760, -155188, -305135, 460324, -385875, -74448};
+    enum { W = 26, H = 14 };
+    unsigned char rgb[W * H * 3], frame[W * H * 3 / 2];
+    int m, r, i, x, y;
+    for (m = 0; m < 3; ++m)
+        for (r = 0; r < 2; ++r) {
+            const double kg = 1 - kr[m] - kb[m], ys = r ? 1 : 219.0 / 255, cs = r ? 1 : 224.0 / 255;
+            const double c[8] = {ys * kr[m], ys * kg, ys * kb[m], -cs * kr[m] / (2 * (1 - kb[m])),
+                                 -cs * kg / (2 * (1 - kb[m])), cs * 0.5, -cs * kg / (2 * (1 - kr[m])),
+                                 -cs * kb[m] / (2 * (1 - kr[m]))};
+            gm_yuv f;
+            gm_mat src;
+            int worst = 0;
+            for (i = 0; i < 8; ++i) {
+                const int want = m == 0 && r == 0 ? opencv601[i] : (int)floor(c[i] * 1048576 + 0.5);
+                CHECK(gm__yuv_forward[m][r][i] == want, "reverse yuv constant %d of matrix %d range %d is %d, not %d",
+                      i, m, r, gm__yuv_forward[m][r][i], want);
+            }
+            for (i = 0; i < W * H * 3; ++i)
+                rgb[i] = (unsigned char)(t_rand() >> 8);
+            if (gm_yuv_wrap(&f, GM_YUV_I420, frame, W, H, 0, 0, GM_HOST) != GM_OK ||
+                gm_wrap(&src, rgb, W, H, GM_U8, 3, GM_HWC, 0, GM_HOST) != GM_OK) {
+                CHECK(0, "reverse yuv setup: %s", gm_last_error());
+                return;
+            }
+            f.matrix = (gm_yuv_matrix)m, f.range = (gm_yuv_range)r;
+            CHECK(gm_yuv_from_image(&src, &f, 1, NULL) == GM_OK, "gm_yuv_from_image: %s", gm_last_error());
+            for (y = 0; y < H; ++y)
+                for (x = 0; x < W; ++x) {
+                    const unsigned char* p = rgb + (y * W + x) * 3;
+                    const double luma = kr[m] * p[0] + kg * p[1] + kb[m] * p[2];
+                    double e[3];
+                    int got[3], n = 1 + 2 * (x % 2 == 0 && y % 2 == 0);
+                    e[0] = (r ? 0 : 16) + ys * luma;
+                    e[1] = 128 + cs * (p[2] - luma) / (2 * (1 - kb[m]));
+                    e[2] = 128 + cs * (p[0] - luma) / (2 * (1 - kr[m]));
+                    got[0] = frame[y * W + x];
+                    got[1] = frame[W * H + (y / 2) * (W / 2) + x / 2];
+                    got[2] = frame[W * H + (W / 2) * (H / 2) + (y / 2) * (W / 2) + x / 2];
+                    for (i = 0; i < n; ++i) {
+                        const int want = e[i] < 0 ? 0 : e[i] > 255 ? 255 : (int)floor(e[i] + 0.5);
+                        worst = abs(got[i] - want) > worst ? abs(got[i] - want) : worst;
+                    }
+                }
+            CHECK(worst <= 1, "reverse yuv matrix %d range %d: %d from the float64 formula", m, r, worst);
+        }
+}
+
 /* A batch of I420 frames (planes of their own, padded items) into a planar
  * BGRA batch, item by item equal to converting each item alone into a
  * compact image: the items' strides, which the oracle's single frames never
@@ -1351,6 +1407,7 @@ int main(void)
     test_thread_setting();
     test_overlay();
     test_yuv_matrices();
+    test_yuv_from_matrices();
     test_yuv_batch();
     test_results("the default loops and threads");
     /* the baseline loops (cpu.h: the AVX2 ones where the CPU has them), one thread */

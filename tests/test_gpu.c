@@ -940,73 +940,102 @@ static void blends(void)
             }
 }
 
-/* gm_yuv_convert on the GPU == the CPU path (the oracle holds the CPU path
- * to cvtColor): every format, gray, BGR and BGRA out (both orders, both
- * layouts), every matrix and range, even sizes, rows on 256-byte
- * boundaries (the kernel's word path) and odd pitches and offsets (its
- * pixel path), batches. The luma is the compared pair's source; the chroma
- * planes are pairs of their own. */
+/* gm_yuv_convert and gm_yuv_from_image on the GPU == the CPU path (the
+ * oracle holds the CPU path to cvtColor): every format, gray, BGR and BGRA
+ * (both orders, both layouts), every matrix and range, even sizes, rows on
+ * 256-byte boundaries (the kernels' word paths) and odd pitches and
+ * offsets (their pixel paths), batches. The image and every plane are
+ * pairs of their own, compared whole (their borders too). */
 typedef struct yuv_ctx {
     gm_yuv_format format;
     gm_yuv_matrix matrix;
     gm_yuv_range range;
-    pair* chroma[2];
-    int rgb;
+    pair *luma, *chroma[2];
+    int rgb, from;
 } yuv_ctx;
 
-static gm_status op_yuv(const gm_mat* s, gm_mat* d, const void* x)
+static gm_status op_yuv(gm_mat* image, const yuv_ctx* c, int dev)
 {
-    const yuv_ctx* c = (const yuv_ctx*)x;
-    const int dev = s->where == GM_DEVICE;
     gm_yuv f;
     memset(&f, 0, sizeof f);
     f.format = c->format, f.matrix = c->matrix, f.range = c->range;
-    f.y = *s;
+    f.y = dev ? c->luma->dev_roi : c->luma->host_roi;
     f.u = dev ? c->chroma[0]->dev_roi : c->chroma[0]->host_roi;
     if (c->chroma[1])
         f.v = dev ? c->chroma[1]->dev_roi : c->chroma[1]->host_roi;
-    return gm_yuv_convert(&f, d, c->rgb, NULL);
+    return c->from ? gm_yuv_from_image(image, &f, c->rgb, NULL) : gm_yuv_convert(&f, image, c->rgb, NULL);
+}
+
+/* One case: every pair filled at random, the operation run on both sides,
+ * then each written pair's device parent against its host parent. */
+static void yuv_compare(const char* what, pair* image, const yuv_ctx* c)
+{
+    pair* all[4];
+    int n = 0, i;
+    gm_status sd, sh;
+    all[n++] = image, all[n++] = c->luma, all[n++] = c->chroma[0];
+    if (c->chroma[1])
+        all[n++] = c->chroma[1];
+    for (i = 0; i < n; ++i) {
+        fill(&all[i]->host);
+        CHECK(sync_up(all[i]), "%s: upload failed: %s", what, gm_last_error());
+    }
+    launched[c->from ? GM__YUV_FROM_ROW : GM__YUV_ROW] = 0;
+    sd = op_yuv(&image->dev_roi, c, 1);
+    sh = op_yuv(&image->host_roi, c, 0);
+    CHECK(sd == GM_OK && sh == GM_OK, "%s: gpu %s / cpu %s: %s", what, gm_status_string(sd), gm_status_string(sh),
+          gm_last_error());
+    CHECK(launched[c->from ? GM__YUV_FROM_ROW : GM__YUV_ROW], "%s: the kernel did not run", what);
+    for (i = c->from; i < (c->from ? n : 1); ++i) { /* what it wrote */
+        gm_mat expect = all[i]->host;
+        int64_t at;
+        expect.data = malloc((size_t)gm_span_bytes(&expect));
+        memcpy(expect.data, all[i]->host.data, (size_t)gm_span_bytes(&expect));
+        CHECK(sync_down(all[i]), "%s: download failed: %s", what, gm_last_error());
+        at = first_diff(&expect, &all[i]->host);
+        CHECK(at < 0, "%s: gpu != cpu at byte %lld of %s", what, (long long)at,
+              i == 0 ? "the image" : i == 1 ? "the luma" : "a chroma plane");
+        free(expect.data);
+    }
 }
 
 static void yuvs(void)
 {
     static const int outs[3] = {1, 3, 4};
-    int format, o, lay, k, i;
-    char what[160];
-    for (format = GM_YUV_NV12; format <= GM_YUV_YV12; ++format)
-        for (o = 0; o < 3; ++o)
-            for (lay = 0; lay < (outs[o] > 1 ? 2 : 1); ++lay)
-                for (k = 0; k < 4; ++k) { /* k < 2: rows on 256-byte boundaries, as the kernel's words want */
-                    const int64_t w = 2 * (k == 1 ? rnd(130, 300) : rnd(1, 70)), h = 2 * rnd(1, 40);
-                    const int batch = k == 3 ? 3 : 1, planar = format >= GM_YUV_I420, aligned = k < 2;
-                    pair luma, dst, chroma[2];
-                    yuv_ctx c;
-                    c.format = (gm_yuv_format)format;
-                    c.matrix = (gm_yuv_matrix)rnd(0, 2), c.range = (gm_yuv_range)rnd(0, 1);
-                    c.rgb = k % 2;
-                    c.chroma[0] = &chroma[0], c.chroma[1] = planar ? &chroma[1] : NULL;
-                    snprintf(what, sizeof what, "yuv format %d -> x%d %s rgb %d %lldx%lld b%d matrix %d range %d%s",
-                             format, outs[o], lay ? "chw" : "hwc", c.rgb, (long long)w, (long long)h, batch,
-                             (int)c.matrix, (int)c.range, aligned ? " aligned" : "");
-                    if (!make_pair_at(&luma, w, h, batch, GM_U8, 1, GM_HWC, aligned) ||
-                        !make_pair_at(&dst, w, h, batch, GM_U8, outs[o], (gm_layout)lay, aligned) ||
-                        !make_pair_at(&chroma[0], w / 2, h / 2, batch, GM_U8, planar ? 1 : 2, GM_HWC, aligned) ||
-                        (planar && !make_pair_at(&chroma[1], w / 2, h / 2, batch, GM_U8, 1, GM_HWC, aligned))) {
-                        CHECK(0, "%s: setup failed", what);
-                        continue;
+    int from, format, o, lay, k, i;
+    char what[192];
+    for (from = 0; from < 2; ++from)
+        for (format = GM_YUV_NV12; format <= GM_YUV_YV12; ++format)
+            for (o = from; o < 3; ++o)
+                for (lay = 0; lay < (outs[o] > 1 ? 2 : 1); ++lay)
+                    for (k = 0; k < 4; ++k) { /* k < 2: rows on 256-byte boundaries, as the words want */
+                        const int64_t w = 2 * (k == 1 ? rnd(130, 300) : rnd(1, 70)), h = 2 * rnd(1, 40);
+                        const int batch = k == 3 ? 3 : 1, planar = format >= GM_YUV_I420, aligned = k < 2;
+                        pair luma, image, chroma[2];
+                        yuv_ctx c;
+                        c.format = (gm_yuv_format)format, c.from = from;
+                        c.matrix = (gm_yuv_matrix)rnd(0, 2), c.range = (gm_yuv_range)rnd(0, 1);
+                        c.rgb = k % 2;
+                        c.luma = &luma, c.chroma[0] = &chroma[0], c.chroma[1] = planar ? &chroma[1] : NULL;
+                        snprintf(what, sizeof what,
+                                 "yuv %s format %d x%d %s rgb %d %lldx%lld b%d matrix %d range %d%s",
+                                 from ? "from image" : "to image", format, outs[o], lay ? "chw" : "hwc", c.rgb,
+                                 (long long)w, (long long)h, batch, (int)c.matrix, (int)c.range,
+                                 aligned ? " aligned" : "");
+                        if (!make_pair_at(&luma, w, h, batch, GM_U8, 1, GM_HWC, aligned) ||
+                            !make_pair_at(&image, w, h, batch, GM_U8, outs[o], (gm_layout)lay, aligned) ||
+                            !make_pair_at(&chroma[0], w / 2, h / 2, batch, GM_U8, planar ? 1 : 2, GM_HWC,
+                                          aligned) ||
+                            (planar && !make_pair_at(&chroma[1], w / 2, h / 2, batch, GM_U8, 1, GM_HWC, aligned))) {
+                            CHECK(0, "%s: setup failed", what);
+                            continue;
+                        }
+                        yuv_compare(what, &image, &c);
+                        free_pair(&luma);
+                        free_pair(&image);
+                        for (i = 0; i < 1 + planar; ++i)
+                            free_pair(&chroma[i]);
                     }
-                    for (i = 0; i < 1 + planar; ++i) {
-                        fill(&chroma[i].host);
-                        CHECK(sync_up(&chroma[i]), "%s: upload failed: %s", what, gm_last_error());
-                    }
-                    launched[GM__YUV_ROW] = 0;
-                    compare_op(what, &luma, &dst, op_yuv, &c);
-                    CHECK(launched[GM__YUV_ROW], "%s: the YUV kernel did not run", what);
-                    free_pair(&luma);
-                    free_pair(&dst);
-                    for (i = 0; i < 1 + planar; ++i)
-                        free_pair(&chroma[i]);
-                }
 }
 
 /* Every byte of view v's pixels flipped by 0x5a: a CPU edit. */

@@ -312,11 +312,12 @@ static void fills(void)
                 }
 }
 
-/* gm_overlay_draw, gm_add_weighted and gm_yuv_convert launch their kernels
- * without a plan (test_gpu checks that they run): gm_kernels_for must list
- * each for the u8 images it writes, of the channel counts in `channels`
- * (bit c - 1 for c channels: x3 and x4 frames for the overlay, any for the
- * blend, gray, BGR and BGRA for the conversion), and only there. */
+/* gm_overlay_draw, gm_add_weighted, gm_yuv_convert and gm_yuv_from_image
+ * launch their kernels without a plan (test_gpu checks that they run):
+ * gm_kernels_for must list each for the u8 images it writes or reads, of
+ * the channel counts in `channels` (bit c - 1 for c channels: x3 and x4
+ * frames for the overlay, any for the blend, gray, BGR and BGRA for the
+ * conversion, BGR and BGRA for its reverse), and only there. */
 static void unplanned(int row, const char* what, unsigned channels)
 {
     int list[32], n, k, c;
@@ -346,6 +347,7 @@ int main(void)
     unplanned(GM__OVERLAY_ROW, "overlay", 0xc);
     unplanned(GM__BLEND_ROW, "blend", 0xf);
     unplanned(GM__YUV_ROW, "YUV conversion", 0xd);
+    unplanned(GM__YUV_FROM_ROW, "reverse YUV conversion", 0xc);
     for (S = 0; S < GM_DTYPE_COUNT; ++S)
         for (D = 0; D < GM_DTYPE_COUNT; ++D)
             for (c = 1; c <= 4; ++c) {

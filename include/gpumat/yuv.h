@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* gpumat/yuv.h: the 4:2:0 frames video decoders hand out (NV12, NV21,
  * I420, YV12) turned into u8 gray, BGR or BGRA images as OpenCV's cvtColor
- * turns them, on the GPU or the CPU. */
+ * turns them, and BGR or BGRA images into such frames for an encoder, on
+ * the GPU or the CPU. */
 #ifndef GPUMAT_YUV_H
 #define GPUMAT_YUV_H
 
@@ -75,6 +76,18 @@ GM_API gm_status gm_yuv_roi(const gm_yuv* frame, gm_yuv* view, int64_t x, int64_
  * be interleaved or planar. On the GPU when the frame is device memory
  * (queued on stream), else on the CPU. */
 GM_API gm_status gm_yuv_convert(const gm_yuv* frame, gm_mat* dst, int rgb, gm_stream stream);
+
+/* The reverse: src, u8 BGR or BGRA of the frame's size and batch (rgb
+ * nonzero: RGB, RGBA; alpha is not read), interleaved or planar, into
+ * frame's planes. Each pixel's Y, and each 2x2 block's U and V from its
+ * top-left pixel, in 20-bit fixed point: cv::cvtColor's COLOR_BGR2YUV_I420
+ * and _YV12 (and their RGB, BGRA, RGBA forms) bit for bit for BT.601
+ * limited range (OpenCV 4.6 in tests/oracle.cpp), its samples interleaved
+ * for NV12 and NV21 (OpenCV has no such code); the other matrices and
+ * ranges with constants from their definitions (templates/yuv.inc). src
+ * and the planes do not overlap. On the GPU when they are device memory
+ * (queued on stream), else on the CPU. */
+GM_API gm_status gm_yuv_from_image(const gm_mat* src, const gm_yuv* frame, int rgb, gm_stream stream);
 
 #ifdef __cplusplus
 }

@@ -105,6 +105,8 @@ GM_API int gm_kernels_for(gm_dtype src, gm_dtype dst, int channels, int* kernels
         found[n++] = GM__BLEND_ROW;
     if (src == GM_U8 && dst == GM_U8 && channels != 2) /* gm_yuv_convert's gray, BGR and BGRA */
         found[n++] = GM__YUV_ROW;
+    if (src == GM_U8 && dst == GM_U8 && channels >= 3) /* gm_yuv_from_image's BGR and BGRA */
+        found[n++] = GM__YUV_FROM_ROW;
     for (i = 0; i < n && i < max; ++i)
         kernels[i] = found[i];
     return n;

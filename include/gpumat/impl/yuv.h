@@ -14,6 +14,19 @@ static const int gm__yuv_constants[3][2][5] = {
     {{1220945, 1879825, -558796, -223607, 2215014}, {1048576, 1651297, -490864, -196424, 1945738}},
     {{1220945, 1760217, -682019, -196426, 2245811}, {1048576, 1546230, -599107, -172546, 1972791}}};
 
+/* The reverse's CRY, CGY, CBY, CRU, CGU, CBU, CGV, CBV (CRV is CBU) by
+ * [matrix][range]. BT.601 limited is OpenCV's set; the others are
+ * round(c 2^20) of Y = Kr R + Kg G + Kb B, U = (B - Y) / (2 (1 - Kb)),
+ * V = (R - Y) / (2 (1 - Kr)), for limited range Y scaled by 219 / 255 and
+ * U, V by 224 / 255 (test_cpu derives them again). */
+static const int gm__yuv_forward[3][2][8] = {
+    {{269484, 528482, 102760, -155188, -305135, 460324, -385875, -74448},
+     {313524, 615514, 119538, -176932, -347356, 524288, -439026, -85262}},
+    {{191455, 644067, 65019, -105533, -355018, 460551, -418321, -42230},
+     {222927, 749942, 75707, -120138, -404150, 524288, -476214, -48074}},
+    {{236572, 610567, 53402, -128614, -331937, 460551, -423510, -37041},
+     {275461, 710935, 62181, -146413, -377875, 524288, -482120, -42168}}};
+
 static int gm__yuv_planar(const gm_yuv* f) { return f->format == GM_YUV_I420 || f->format == GM_YUV_YV12; }
 
 /* One chroma plane of f (name "u" or "v"), beside its luma. */
@@ -138,47 +151,60 @@ GM_API gm_status gm_yuv_roi(const gm_yuv* frame, gm_yuv* view, int64_t x, int64_
     return GM_OK;
 }
 
-/* The launch's (or the CPU loop's) arguments for frame f into dst. */
-static void gm__yuv_args_of(gm__yuv_args* a, const gm_yuv* f, const gm_mat* dst, int rgb)
+/* The launch's (or the CPU loop's) arguments for frame f and image m,
+ * BGR(A) or, with rgb, RGB(A). */
+static void gm__yuv_args_of(gm__yuv_args* a, const gm_yuv* f, const gm_mat* m, int rgb)
 {
     const int* k = gm__yuv_constants[f->matrix][f->range];
+    const int* g = gm__yuv_forward[f->matrix][f->range];
     const gm_mat* v = gm__yuv_planar(f) ? &f->v : &f->u;
     unsigned long long u0 = (unsigned long long)(uintptr_t)f->u.data, v0 = (unsigned long long)(uintptr_t)v->data;
+    const int blue = rgb ? 2 : 0, red = 2 - blue;
     int c;
     memset(a, 0, sizeof *a);
     a->y = (unsigned long long)(uintptr_t)f->y.data;
     a->u = f->format == GM_YUV_NV21 ? u0 + 1 : u0;
     a->v = f->format == GM_YUV_NV12 ? v0 + 1 : v0;
-    a->dst = (unsigned long long)(uintptr_t)dst->data;
-    a->y_pitch = f->y.pitch, a->u_pitch = f->u.pitch, a->v_pitch = v->pitch, a->dst_pitch = dst->pitch;
+    a->image = (unsigned long long)(uintptr_t)m->data;
+    a->y_pitch = f->y.pitch, a->u_pitch = f->u.pitch, a->v_pitch = v->pitch, a->image_pitch = m->pitch;
     a->y_bstride = f->y.batch_pitch, a->u_bstride = f->u.batch_pitch, a->v_bstride = v->batch_pitch;
-    a->dst_bstride = dst->batch_pitch;
-    a->dst_xstride = dst->channels > 1 && dst->layout == GM_HWC ? dst->channels : 1;
-    a->dst_cstride = dst->channels > 1 && dst->layout == GM_CHW ? dst->plane_pitch : 1;
+    a->image_bstride = m->batch_pitch;
+    a->image_xstride = m->channels > 1 && m->layout == GM_HWC ? m->channels : 1;
+    a->image_cstride = m->channels > 1 && m->layout == GM_CHW ? m->plane_pitch : 1;
     a->width = f->y.width, a->height = f->y.height;
     a->batch = (int)f->y.batch;
     a->step = gm__yuv_planar(f) ? 1 : 2;
-    a->channels = (int)dst->channels;
+    a->channels = (int)m->channels;
     a->cy = k[0];
     a->yoff = f->range == GM_YUV_LIMITED ? 16 : 0;
-    a->ku[rgb ? 2 : 0] = k[4], a->kv[rgb ? 0 : 2] = k[1]; /* B and R */
+    a->ku[blue] = k[4], a->kv[red] = k[1];
     a->ku[1] = k[3], a->kv[1] = k[2];
     for (c = 0; c < 3; ++c)
         a->bias[c] = (1 << 19) - 128 * (a->ku[c] + a->kv[c]);
+    a->fy[red] = g[0], a->fy[1] = g[1], a->fy[blue] = g[2];
+    a->fu[red] = g[3], a->fu[1] = g[4], a->fu[blue] = g[5];
+    a->fv[red] = g[5], a->fv[1] = g[6], a->fv[blue] = g[7];
 }
 
-static void gm__yuv_host(const gm__yuv_args* a)
+/* Every pixel of the launch a, on the CPU: into the image, or (from) from
+ * it a 2x2 block at a time. */
+static void gm__yuv_host(const gm__yuv_args* a, int from)
 {
     long long b, y, x;
     for (b = 0; b < a->batch; ++b)
-        for (y = 0; y < a->height; ++y)
-            for (x = 0; x < a->width; ++x)
-                gm__yuv_pixel(a, b, x, y);
+        for (y = 0; y < a->height; y += 1 + from)
+            for (x = 0; x < a->width; x += 1 + from)
+                if (from)
+                    gm__yuv_from_block(a, b, x, y);
+                else
+                    gm__yuv_pixel(a, b, x, y);
 }
 
-GM_API gm_status gm_yuv_convert(const gm_yuv* frame, gm_mat* dst, int rgb, gm_stream stream)
+/* gm_yuv_convert (from 0: frame into image) and gm_yuv_from_image (from 1:
+ * image into frame), whose image is named `name`. */
+static gm_status gm__yuv_run(const char* fn, const gm_yuv* frame, const char* name, const gm_mat* image, int rgb,
+                             int from, gm_stream stream)
 {
-    static const char fn[] = "gm_yuv_convert";
     static const unsigned block[2] = {GM__YUV_BLOCK_X, GM__YUV_BLOCK_Y};
     gm__yuv_args a;
     gm__CUcontext ctx;
@@ -186,29 +212,39 @@ GM_API gm_status gm_yuv_convert(const gm_yuv* frame, gm_mat* dst, int rgb, gm_st
     long long rows;
     int dev;
     gm_status s = gm__yuv_check(fn, frame);
-    if (s != GM_OK || (s = gm__check(fn, "dst", dst)) != GM_OK)
+    if (s != GM_OK || (s = gm__check(fn, name, image)) != GM_OK)
         return s;
-    if (dst->dtype != GM_U8 || dst->channels == 2)
-        return gm__fail(GM_ERR_TYPE, "%s: dst is %s x%d; u8 x1 (gray), x3 or x4 expected", fn,
-                        gm_dtype_name(dst->dtype), (int)dst->channels);
-    if (dst->width != frame->y.width || dst->height != frame->y.height || dst->batch != frame->y.batch)
-        return gm__fail(GM_ERR_SIZE, "%s: dst is %lldx%lld, batch %d, but the frame is %lldx%lld, batch %d", fn,
-                        (long long)dst->width, (long long)dst->height, (int)dst->batch, (long long)frame->y.width,
-                        (long long)frame->y.height, (int)frame->y.batch);
-    if ((s = gm__check_place(fn, "frame->y", &frame->y, "dst", dst)) != GM_OK ||
-        (s = gm__check_place(fn, "frame->u", &frame->u, "dst", dst)) != GM_OK ||
-        (gm__yuv_planar(frame) && (s = gm__check_place(fn, "frame->v", &frame->v, "dst", dst)) != GM_OK))
+    if (image->dtype != GM_U8 || image->channels == 2 || (from && image->channels == 1))
+        return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d; u8 x%s3 or x4 expected", fn, name,
+                        gm_dtype_name(image->dtype), (int)image->channels, from ? "" : "1 (gray), ");
+    if (image->width != frame->y.width || image->height != frame->y.height || image->batch != frame->y.batch)
+        return gm__fail(GM_ERR_SIZE, "%s: %s is %lldx%lld, batch %d, but the frame is %lldx%lld, batch %d", fn, name,
+                        (long long)image->width, (long long)image->height, (int)image->batch,
+                        (long long)frame->y.width, (long long)frame->y.height, (int)frame->y.batch);
+    if ((s = gm__check_place(fn, "frame->y", &frame->y, name, image)) != GM_OK ||
+        (s = gm__check_place(fn, "frame->u", &frame->u, name, image)) != GM_OK ||
+        (gm__yuv_planar(frame) && (s = gm__check_place(fn, "frame->v", &frame->v, name, image)) != GM_OK))
         return s;
-    gm__yuv_args_of(&a, frame, dst, rgb);
-    if (gm__on_host(dst)) {
-        gm__yuv_host(&a);
+    gm__yuv_args_of(&a, frame, image, rgb);
+    if (gm__on_host(image)) {
+        gm__yuv_host(&a, from);
         return GM_OK;
     }
-    if ((s = gm__context(fn, (int)dst->device, &ctx, &dev)) != GM_OK)
+    if ((s = gm__context(fn, (int)image->device, &ctx, &dev)) != GM_OK)
         return s;
     grid[0] = (unsigned)((a.width + GM__YUV_BLOCK_X * GM__YUV_CHUNK - 1) / (GM__YUV_BLOCK_X * GM__YUV_CHUNK));
     rows = (a.height / 2 + GM__YUV_BLOCK_Y - 1) / GM__YUV_BLOCK_Y;
     grid[1] = (unsigned)(rows < 65535 ? rows : 65535);
     grid[2] = (unsigned)(a.batch < 65535 ? a.batch : 65535);
-    return gm__launch_row(fn, GM__YUV_ROW, dev, grid, block, &a, stream);
+    return gm__launch_row(fn, from ? GM__YUV_FROM_ROW : GM__YUV_ROW, dev, grid, block, &a, stream);
+}
+
+GM_API gm_status gm_yuv_convert(const gm_yuv* frame, gm_mat* dst, int rgb, gm_stream stream)
+{
+    return gm__yuv_run("gm_yuv_convert", frame, "dst", dst, rgb, 0, stream);
+}
+
+GM_API gm_status gm_yuv_from_image(const gm_mat* src, const gm_yuv* frame, int rgb, gm_stream stream)
+{
+    return gm__yuv_run("gm_yuv_from_image", frame, "src", src, rgb, 1, stream);
 }
