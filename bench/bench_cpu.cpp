@@ -134,6 +134,47 @@ void naive_resize(const Images& s, Images& d)
         }
 }
 
+// n frames of `format`, each w x h in one compact buffer, one after another
+// from data, as one batched gm_yuv.
+gm_yuv yuv_frames(unsigned char* data, gm_yuv_format format, int n, int w, int h)
+{
+    gm_yuv f;
+    check(gm_yuv_wrap(&f, format, data, w, h, 0, 0, GM_HOST), "gm_yuv_wrap");
+    for (gm_mat* m : {&f.y, &f.u, &f.v})
+        m->batch = n, m->batch_pitch = (int64_t)w * h * 3 / 2;
+    return f;
+}
+
+unsigned char sat_u8(int v) { return (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : v); }
+
+void naive_nv12(const unsigned char* f, int w, int h, unsigned char* bgr)
+{
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const unsigned char* uv = f + w * h + (y / 2) * w + (x / 2) * 2;
+            int l = std::max(f[y * w + x] - 16, 0) * 1220542 + (1 << 19), u = uv[0] - 128, v = uv[1] - 128;
+            unsigned char* d = bgr + ((size_t)y * w + x) * 3;
+            d[0] = sat_u8((l + 2116026 * u) >> 20);
+            d[1] = sat_u8((l - 852492 * v - 409993 * u) >> 20);
+            d[2] = sat_u8((l + 1673527 * v) >> 20);
+        }
+}
+
+void naive_i420(const unsigned char* bgr, int w, int h, unsigned char* f)
+{
+    unsigned char *u = f + w * h, *v = u + w / 2 * (h / 2);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const unsigned char* p = bgr + ((size_t)y * w + x) * 3;
+            const int b = p[0], g = p[1], r = p[2];
+            f[y * w + x] = sat_u8((269484 * r + 528482 * g + 102760 * b + (1 << 19) + (16 << 20)) >> 20);
+            if (x % 2 == 0 && y % 2 == 0) {
+                u[y / 2 * (w / 2) + x / 2] = sat_u8((-155188 * r - 305135 * g + 460324 * b + (1 << 19) + (128 << 20)) >> 20);
+                v[y / 2 * (w / 2) + x / 2] = sat_u8((460324 * r - 385875 * g - 74448 * b + (1 << 19) + (128 << 20)) >> 20);
+            }
+        }
+}
+
 void cases(FILE* out, const std::string& size, int n, int w, int h, int threads)
 {
     cv::setNumThreads(threads);
@@ -273,6 +314,38 @@ void cases(FILE* out, const std::string& size, int n, int w, int h, int threads)
                median_ms([&] {
                    naive_resize(bgr, sized);
                    naive_blob(sized, (float*)blob640.all.data);
+               }));
+    }
+
+    // YUV 4:2:0: n NV12 frames (each a Mat of 3h/2 rows, as OpenCV takes
+    // them) into BGR, and the BGR images into I420 frames; the naive loops
+    // take OpenCV's BT.601 limited-range formulas pixel by pixel
+    {
+        cv::Mat nv12(n * h * 3 / 2, w, CV_8UC1), i420(n * h * 3 / 2, w, CV_8UC1);
+        cv::randu(nv12, 0, 256);
+        const gm_yuv from = yuv_frames(nv12.data, GM_YUV_NV12, n, w, h), to = yuv_frames(i420.data, GM_YUV_I420, n, w, h);
+        const size_t frame = px * 3 / 2;
+        record(out, "NV12 -> BGR u8", size, threads,
+               median_ms([&] { check(gm_yuv_convert(&from, &merged.m, 0, NULL), "yuv convert"); }),
+               median_ms([&] {
+                   for (int i = 0; i < n; ++i)
+                       cv::cvtColor(nv12.rowRange(i * h * 3 / 2, (i + 1) * h * 3 / 2), merged.item[i],
+                                    cv::COLOR_YUV2BGR_NV12);
+               }),
+               median_ms([&] {
+                   for (int i = 0; i < n; ++i)
+                       naive_nv12(nv12.data + i * frame, w, h, merged.item[i].data);
+               }));
+        record(out, "BGR u8 -> I420", size, threads,
+               median_ms([&] { check(gm_yuv_from_image(&bgr.m, &to, 0, NULL), "yuv from image"); }),
+               median_ms([&] {
+                   for (int i = 0; i < n; ++i)
+                       cv::cvtColor(bgr.item[i], i420.rowRange(i * h * 3 / 2, (i + 1) * h * 3 / 2),
+                                    cv::COLOR_BGR2YUV_I420);
+               }),
+               median_ms([&] {
+                   for (int i = 0; i < n; ++i)
+                       naive_i420(bgr.item[i].data, w, h, i420.data + i * frame);
                }));
     }
 

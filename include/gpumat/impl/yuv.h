@@ -186,18 +186,92 @@ static void gm__yuv_args_of(gm__yuv_args* a, const gm_yuv* f, const gm_mat* m, i
     a->fv[red] = g[5], a->fv[1] = g[6], a->fv[blue] = g[7];
 }
 
-/* Every pixel of the launch a, on the CPU: into the image, or (from) from
- * it a 2x2 block at a time. */
+/* Rows 2r and 2r + 1 of item b of launch a on the CPU: into the image, or
+ * (from) from it, whose pixels are xs bytes apart and channels cs (the
+ * callers pass constants for interleaved images, so the compiler knows the
+ * stores' offsets). Each chroma pair's terms are computed once for its
+ * four pixels; the arguments are copied to locals first, since the byte
+ * stores could otherwise alias them and force a reload at every pixel. */
+static GM__ALWAYS_INLINE void gm__yuv_host_rows_as(const gm__yuv_args* a, int from, long long b, long long r,
+                                                   int channels, long long xs, long long cs)
+{
+    const long long half = a->width / 2, step = a->step, yp = a->y_pitch, ip = a->image_pitch;
+    const int cy = a->cy, yoff = a->yoff;
+    const int ku[3] = {a->ku[0], a->ku[1], a->ku[2]}, kv[3] = {a->kv[0], a->kv[1], a->kv[2]};
+    const int bias[3] = {a->bias[0], a->bias[1], a->bias[2]};
+    const int fy[3] = {a->fy[0], a->fy[1], a->fy[2]}, fu[3] = {a->fu[0], a->fu[1], a->fu[2]};
+    const int fv[3] = {a->fv[0], a->fv[1], a->fv[2]};
+    unsigned char* GM__RESTRICT luma = (unsigned char*)(uintptr_t)gm__yuv_luma_at(a, b, 0, 2 * r);
+    unsigned char* GM__RESTRICT u = (unsigned char*)(uintptr_t)gm__yuv_u_at(a, b, 0, 2 * r);
+    unsigned char* GM__RESTRICT v = (unsigned char*)(uintptr_t)gm__yuv_v_at(a, b, 0, 2 * r);
+    unsigned char* GM__RESTRICT image = (unsigned char*)(uintptr_t)gm__yuv_image_at(a, b, 0, 2 * r);
+    long long j, i, k;
+    int c;
+    for (j = 0; j < half; ++j) {
+        if (from) {
+            const unsigned char* p = image + 2 * j * xs;
+            for (i = 0; i < 2; ++i)
+                for (k = 0; k < 2; ++k) {
+                    const unsigned char* q = p + i * ip + k * xs;
+                    luma[i * yp + 2 * j + k] = (unsigned char)gm__yuv_weigh(fy, yoff, q[0], q[cs], q[2 * cs]);
+                }
+            u[j * step] = (unsigned char)gm__yuv_weigh(fu, 128, p[0], p[cs], p[2 * cs]);
+            v[j * step] = (unsigned char)gm__yuv_weigh(fv, 128, p[0], p[cs], p[2 * cs]);
+        } else {
+            int t[3];
+            for (c = 0; c < 3; ++c)
+                t[c] = ku[c] * u[j * step] + kv[c] * v[j * step] + bias[c];
+            for (i = 0; i < 2; ++i)
+                for (k = 0; k < 2; ++k) {
+                    const int y = luma[i * yp + 2 * j + k];
+                    unsigned char* q = image + i * ip + (2 * j + k) * xs;
+                    if (channels == 1) {
+                        q[0] = (unsigned char)y;
+                        continue;
+                    }
+                    for (c = 0; c < 3; ++c)
+                        q[c * cs] = (unsigned char)gm__yuv_u8((y > yoff ? y - yoff : 0) * cy + t[c]);
+                    if (channels == 4)
+                        q[3 * cs] = 255;
+                }
+        }
+    }
+}
+
+static void gm__yuv_host_rows(const gm__yuv_args* a, int from, long long b, long long r)
+{
+    const long long xs = a->image_xstride, cs = a->image_cstride;
+    if (a->channels == 3 && xs == 3 && cs == 1)
+        gm__yuv_host_rows_as(a, from, b, r, 3, 3, 1);
+    else if (a->channels == 4 && xs == 4 && cs == 1)
+        gm__yuv_host_rows_as(a, from, b, r, 4, 4, 1);
+    else
+        gm__yuv_host_rows_as(a, from, b, r, a->channels, xs, cs);
+}
+
+/* gm__parallel's part: the pairs of rows [begin, end) of every item, one
+ * after another, of the launch gm__yuv_host was given. */
+typedef struct gm__yuv_job {
+    const gm__yuv_args* a;
+    int from;
+} gm__yuv_job;
+
+static void gm__yuv_host_part(void* p, long long begin, long long end)
+{
+    const gm__yuv_job* job = (const gm__yuv_job*)p;
+    const long long pairs = job->a->height / 2;
+    long long n;
+    for (n = begin; n < end; ++n)
+        gm__yuv_host_rows(job->a, job->from, n / pairs, n % pairs);
+}
+
+/* Every pixel of the launch a, on the CPU (on the pool where large). */
 static void gm__yuv_host(const gm__yuv_args* a, int from)
 {
-    long long b, y, x;
-    for (b = 0; b < a->batch; ++b)
-        for (y = 0; y < a->height; y += 1 + from)
-            for (x = 0; x < a->width; x += 1 + from)
-                if (from)
-                    gm__yuv_from_block(a, b, x, y);
-                else
-                    gm__yuv_pixel(a, b, x, y);
+    gm__yuv_job job;
+    job.a = a, job.from = from;
+    gm__parallel(gm__yuv_host_part, &job, a->batch * (a->height / 2),
+                 gm__cpu_part_bytes / (a->width * (2 * a->channels + 3)) + 1);
 }
 
 /* gm_yuv_convert (from 0: frame into image) and gm_yuv_from_image (from 1:
