@@ -184,8 +184,8 @@ int main(int argc, char** argv)
     int i, tried = 0;
     char name[256] = "";
     gm_status s;
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s build/libfault_cuda.so\n", argv[0]);
+    if (argc != 2 && argc != 3) { /* an operation's name: that one alone */
+        fprintf(stderr, "usage: %s build/libfault_cuda.so [OPERATION]\n", argv[0]);
         return 2;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -202,6 +202,8 @@ int main(int argc, char** argv)
     CHECK(op_init(61, 37, 1), "no memory for two 61x37 frames");
     for (i = 0; i < OPS; ++i) {
         int n;
+        if (argc == 3 && strcmp(argv[2], every_op[i].name))
+            continue;
         if ((s = op_run_one(i, GM_HOST, NULL, &expect, &expect_size)) != GM_OK) {
             CHECK(0, "%s on the CPU path: %s", every_op[i].name, gm_last_error());
             continue;
