@@ -1630,7 +1630,7 @@ void yuv_one(int w, int h, int pitch, int coded, int channels, bool planar, bool
                                          : gm_yuv_convert(&f[i], &d[i], planar, (gm_stream)g_stream));
                    },
                    true, &t);
-    if (ok)
+    if (ok && !from) /* what the naive kernel must match */
         ref.resize(dbytes), ok = CUDA_OK(cudaMemcpy(ref.data(), dst[0], dbytes, cudaMemcpyDeviceToHost));
     emit(ok ? (r.us = t.us, r.latency_us = t.latency_us, r) : r.error());
     if (!ok)
@@ -1705,7 +1705,7 @@ int main(int argc, char** argv)
 {
     /* CASE (optional): only the cases whose "op size" contains it, e.g.
      * "merge_f32_u8 3840", for a profiler run (ncu), or "host" for the host
-     * overhead alone, "resize" for gm_resize alone, "preprocess" for gm_preprocess alone, "draw" for gm_fill, the overlay and gm_add_weighted alone, "yuv" for gm_yuv_convert alone, or the sweep's configurations whose "transform SRC DST
+     * overhead alone, "resize" for gm_resize alone, "preprocess" for gm_preprocess alone, "draw" for gm_fill, the overlay and gm_add_weighted alone, "yuv" for gm_yuv_convert and gm_yuv_from_image alone, or the sweep's configurations whose "transform SRC DST
      * cN LAYOUT" contains it, e.g. "transform u8 f32 c1"; no NVRTC section
      * then. */
     const char* only = argc == 3 ? argv[2] : NULL;

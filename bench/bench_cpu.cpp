@@ -323,7 +323,8 @@ void cases(FILE* out, const std::string& size, int n, int w, int h, int threads)
     {
         cv::Mat nv12(n * h * 3 / 2, w, CV_8UC1), i420(n * h * 3 / 2, w, CV_8UC1);
         cv::randu(nv12, 0, 256);
-        const gm_yuv from = yuv_frames(nv12.data, GM_YUV_NV12, n, w, h), to = yuv_frames(i420.data, GM_YUV_I420, n, w, h);
+        const gm_yuv from = yuv_frames(nv12.data, GM_YUV_NV12, n, w, h);
+        gm_yuv to = yuv_frames(i420.data, GM_YUV_I420, n, w, h);
         const size_t frame = px * 3 / 2;
         record(out, "NV12 -> BGR u8", size, threads,
                median_ms([&] { check(gm_yuv_convert(&from, &merged.m, 0, NULL), "yuv convert"); }),

@@ -174,8 +174,8 @@ def prep_section(rows):
 
 def yuv_section(rows):
     res = [r for r in rows if r.get("section") == "yuv"]
-    md = ["## gm_yuv_convert (NV12 frames, NVDEC's pitch and coded height, to u8; bytes = the planes' pixels "
-          "read + destination written)", ""]
+    md = ["## gm_yuv_convert and gm_yuv_from_image (NV12 frames with NVDEC's pitch and coded height, to and from "
+          "u8 images; bytes = the planes' pixels + the image's, each read or written once)", ""]
     if not res:
         return md + ["Not run.", ""]
     return md + table(["op", "size", "impl", "us", "% of copy", "latency us", "note"],

@@ -75,7 +75,7 @@ __device__ __forceinline__ void gm__yuv_chunk(const gm__yuv_args& a, long long b
             const int l = y > a.yoff ? y - a.yoff : 0;
 #pragma unroll
             for (int c = 0; c < 3; ++c)
-                o[CHW ? c * N + p : C * p + c] = gm__yuv_channel(&a, l, chroma[p / 2][c]);
+                o[CHW ? c * N + p : C * p + c] = gm__yuv_channel(a.cy, l, chroma[p / 2][c]);
             if (C == 4)
                 o[CHW ? 3 * N + p : C * p + 3] = 255;
         }

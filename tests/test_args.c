@@ -1283,6 +1283,9 @@ static void test_yuv(void)
     m = d.m, m.data = y.m.data;
     EXPECT(gm_yuv_from_image(&m, &i420, 0, NULL), GM_ERR_OVERLAP, "gm_yuv_from_image", "frame->y and src", &y, &u, &v,
            NULL);
+    m = d.m, m.data = uv.m.data;
+    EXPECT(gm_yuv_from_image(&m, &nv, 0, NULL), GM_ERR_OVERLAP, "gm_yuv_from_image", "frame->u and src", &y, &uv,
+           NULL);
     EXPECT(gm_yuv_from_image(&d.m, &nv, 0, NULL), GM_OK, "gm_yuv_from_image", NULL, &d, NULL);
     CHECK(!timg_same(&y) && !timg_same(&uv), "gm_yuv_from_image wrote nothing");
     EXPECT(gm_yuv_wrap(NULL, GM_YUV_NV12, buf, 8, 6, 0, 0, GM_HOST), GM_ERR_ARG, "gm_yuv_wrap", "frame", NULL);

@@ -212,6 +212,7 @@ int main(int argc, char** argv)
         printf("faults: %s: %d driver calls failed in turn\n", every_op[i].name, n);
         tried += n;
     }
+    CHECK(argc == 2 || tried > 0, "no operation is named %s, or it makes no driver call", argc == 3 ? argv[2] : "");
     printf("faults: %s, %d failures tried\n", name, tried);
     free(expect);
     op_done();

@@ -1008,9 +1008,12 @@ static void yuvs(void)
         for (format = GM_YUV_NV12; format <= GM_YUV_YV12; ++format)
             for (o = from; o < 3; ++o)
                 for (lay = 0; lay < (outs[o] > 1 ? 2 : 1); ++lay)
-                    for (k = 0; k < 4; ++k) { /* k < 2: rows on 256-byte boundaries, as the words want */
-                        const int64_t w = 2 * (k == 1 ? rnd(130, 300) : rnd(1, 70)), h = 2 * rnd(1, 40);
-                        const int batch = k == 3 ? 3 : 1, planar = format >= GM_YUV_I420, aligned = k < 2;
+                    for (k = 0; k < 4; ++k) {
+                        /* k < 2: rows on 256-byte boundaries, as the words want, k = 0 with a last chunk of 2
+                         * pixels (the pixel path), k = 1 wider than a block of threads and batched */
+                        const int64_t w = k == 0 ? 8 * rnd(1, 35) + 2 : 2 * (k == 1 ? rnd(130, 300) : rnd(1, 70));
+                        const int64_t h = 2 * rnd(1, 40);
+                        const int batch = k == 1 ? 2 : k == 3 ? 3 : 1, planar = format >= GM_YUV_I420, aligned = k < 2;
                         pair luma, image, chroma[2];
                         yuv_ctx c;
                         c.format = (gm_yuv_format)format, c.from = from;

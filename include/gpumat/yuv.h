@@ -87,7 +87,7 @@ GM_API gm_status gm_yuv_convert(const gm_yuv* frame, gm_mat* dst, int rgb, gm_st
  * ranges with constants from their definitions (templates/yuv.inc). src
  * and the planes do not overlap. On the GPU when they are device memory
  * (queued on stream), else on the CPU. */
-GM_API gm_status gm_yuv_from_image(const gm_mat* src, const gm_yuv* frame, int rgb, gm_stream stream);
+GM_API gm_status gm_yuv_from_image(const gm_mat* src, gm_yuv* frame, int rgb, gm_stream stream);
 
 #ifdef __cplusplus
 }

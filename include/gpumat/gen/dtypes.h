@@ -13,7 +13,7 @@
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
  * 555d3f9ad5c973e0cb340e5f6e5614db4f335102dd75f66674e6975366ee92fa  templates/overlay.inc
  * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
- * 5d4d145f3ac941a10f9d27951b132b562e19ac31fee14d3bb4512923c807b33c  templates/yuv.inc
+ * cc1aad238065d42835c71395b6702d83319d663a89e701cea9c677dae0451695  templates/yuv.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * b348f66b9db82b47550b06f07aab3ec4b48e95377bf2cccfa1ea3b77493eee06  templates/resize.cu
@@ -22,7 +22,7 @@
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * d1cb903d16b7bca3c9d00b0ebe02a1f8379533c40786f58c81280bb74807b823  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
- * 45ae9dbce0ba678ba3775f73f14bead24d99ca1afad6af465c1365743016cea3  templates/yuv.cu
+ * 989737519cd53c4fc33b43e76c98c1ab5e4b176171db7a098f70017b64762a28  templates/yuv.cu
  * 4f4a68ac21cb35f8212e3927f35bdcf28fac84d15d2f36940d6560a7232c74ae  templates/yuv_from.cu
  */
 #ifndef GPUMAT_GEN_DTYPES_H

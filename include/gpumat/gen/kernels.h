@@ -13,7 +13,7 @@
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
  * 555d3f9ad5c973e0cb340e5f6e5614db4f335102dd75f66674e6975366ee92fa  templates/overlay.inc
  * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
- * 5d4d145f3ac941a10f9d27951b132b562e19ac31fee14d3bb4512923c807b33c  templates/yuv.inc
+ * cc1aad238065d42835c71395b6702d83319d663a89e701cea9c677dae0451695  templates/yuv.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * b348f66b9db82b47550b06f07aab3ec4b48e95377bf2cccfa1ea3b77493eee06  templates/resize.cu
@@ -22,7 +22,7 @@
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * d1cb903d16b7bca3c9d00b0ebe02a1f8379533c40786f58c81280bb74807b823  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
- * 45ae9dbce0ba678ba3775f73f14bead24d99ca1afad6af465c1365743016cea3  templates/yuv.cu
+ * 989737519cd53c4fc33b43e76c98c1ab5e4b176171db7a098f70017b64762a28  templates/yuv.cu
  * 4f4a68ac21cb35f8212e3927f35bdcf28fac84d15d2f36940d6560a7232c74ae  templates/yuv_from.cu
  */
 #ifndef GPUMAT_GEN_KERNELS_H
@@ -30,7 +30,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x7f92bad9d80c737eull
+#define GM__KERNEL_SOURCE_HASH 0x2526a89c4b44620dull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -1618,8 +1618,8 @@ static const char* const gm__kernel_src[] = {
     "}\n",
     "#line 2 \"templates/yuv.inc\"\n",
     "/* The arithmetic of gm_yuv_convert and gm_yuv_from_image, shared by their\n",
-    " * kernels (templates/yuv.cu, yuv_from.cu) and the CPU path, and the\n",
-    " * arguments the host hands the kernels.\n",
+    " * kernels (templates/yuv.cu, yuv_from.cu) and the CPU path's row loops\n",
+    " * (impl/yuv.h), and the arguments the host hands both.\n",
     " *\n",
     " * OpenCV's YUV 4:2:0 -> BGR (cvtColor's COLOR_YUV2BGR_NV12 family): each\n",
     " * 2x2 block of luma takes its one chroma pair unfiltered, and in 20\n",
@@ -1672,9 +1672,9 @@ static const char* const gm__kernel_src[] = {
     "\n",
     "/* Channel c < 3 of the pixel whose luma term is max(0, Y - yoff) and\n",
     " * whose chroma term for c is ku[c] U + kv[c] V + bias[c]. */\n",
-    "GM__FN int gm__yuv_channel(const gm__yuv_args* a, int luma, int chroma)\n",
+    "GM__FN int gm__yuv_channel(int cy, int luma, int chroma)\n",
     "{\n",
-    "    return gm__yuv_u8(luma * a->cy + chroma);\n",
+    "    return gm__yuv_u8(luma * cy + chroma);\n",
     "}\n",
     "\n",
     "/* Where, in item b, luma pixel (x, y) lies, the U and the V sample of its\n",
@@ -1712,7 +1712,7 @@ static const char* const gm__kernel_src[] = {
     "    u = *(const unsigned char*)gm__yuv_u_at(a, b, x, y);\n",
     "    v = *(const unsigned char*)gm__yuv_v_at(a, b, x, y);\n",
     "    for (c = 0; c < 3; ++c)\n",
-    "        d[c * a->image_cstride] = (unsigned char)gm__yuv_channel(a, luma > a->yoff ? luma - a->yoff : 0,\n",
+    "        d[c * a->image_cstride] = (unsigned char)gm__yuv_channel(a->cy, luma > a->yoff ? luma - a->yoff : 0,\n",
     "                                                                 a->ku[c] * u + a->kv[c] * v + a->bias[c]);\n",
     "    if (a->channels == 4)\n",
     "        d[3 * a->image_cstride] = 255;\n",
@@ -3726,7 +3726,7 @@ static const char* const gm__kernel_src[] = {
     "            const int l = y > a.yoff ? y - a.yoff : 0;\n",
     "#pragma unroll\n",
     "            for (int c = 0; c < 3; ++c)\n",
-    "                o[CHW ? c * N + p : C * p + c] = gm__yuv_channel(&a, l, chroma[p / 2][c]);\n",
+    "                o[CHW ? c * N + p : C * p + c] = gm__yuv_channel(a.cy, l, chroma[p / 2][c]);\n",
     "            if (C == 4)\n",
     "                o[CHW ? 3 * N + p : C * p + 3] = 255;\n",
     "        }\n",

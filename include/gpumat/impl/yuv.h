@@ -230,7 +230,7 @@ static GM__ALWAYS_INLINE void gm__yuv_host_rows_as(const gm__yuv_args* a, int fr
                         continue;
                     }
                     for (c = 0; c < 3; ++c)
-                        q[c * cs] = (unsigned char)gm__yuv_u8((y > yoff ? y - yoff : 0) * cy + t[c]);
+                        q[c * cs] = (unsigned char)gm__yuv_channel(cy, y > yoff ? y - yoff : 0, t[c]);
                     if (channels == 4)
                         q[3 * cs] = 255;
                 }
@@ -289,8 +289,8 @@ static gm_status gm__yuv_run(const char* fn, const gm_yuv* frame, const char* na
     if (s != GM_OK || (s = gm__check(fn, name, image)) != GM_OK)
         return s;
     if (image->dtype != GM_U8 || image->channels == 2 || (from && image->channels == 1))
-        return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d; u8 x%s3 or x4 expected", fn, name,
-                        gm_dtype_name(image->dtype), (int)image->channels, from ? "" : "1 (gray), ");
+        return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d; u8 %sx3 or x4 expected", fn, name,
+                        gm_dtype_name(image->dtype), (int)image->channels, from ? "" : "x1 (gray), ");
     if (image->width != frame->y.width || image->height != frame->y.height || image->batch != frame->y.batch)
         return gm__fail(GM_ERR_SIZE, "%s: %s is %lldx%lld, batch %d, but the frame is %lldx%lld, batch %d", fn, name,
                         (long long)image->width, (long long)image->height, (int)image->batch,
@@ -318,7 +318,7 @@ GM_API gm_status gm_yuv_convert(const gm_yuv* frame, gm_mat* dst, int rgb, gm_st
     return gm__yuv_run("gm_yuv_convert", frame, "dst", dst, rgb, 0, stream);
 }
 
-GM_API gm_status gm_yuv_from_image(const gm_mat* src, const gm_yuv* frame, int rgb, gm_stream stream)
+GM_API gm_status gm_yuv_from_image(const gm_mat* src, gm_yuv* frame, int rgb, gm_stream stream)
 {
     return gm__yuv_run("gm_yuv_from_image", frame, "src", src, rgb, 1, stream);
 }
