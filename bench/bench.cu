@@ -1039,7 +1039,7 @@ double prep_floor(const std::vector<gm_mat>& srcs, const std::vector<gm_rect>& c
         gm_prep_geometry g;
         gm__prep_item it;
         gm__resize_args a;
-        if (gm__prep_item_of("bench", "src", &srcs[i], &crops[i], &dst, &pp, &g, &it) != GM_OK)
+        if (gm__prep_item_of("bench", "src", &srcs[i], NULL, &crops[i], &dst, &pp, &g, &it) != GM_OK)
             return NAN;
         memset(&a, 0, sizeof a);
         a.height = it.height;
@@ -1671,8 +1671,114 @@ done:
     }
 }
 
+// gm_preprocess_yuv(_batch) throughput: count 1080p NV12 frames as NVDEC
+// lays them out (pitch 2048, coded height 1088; a buffer each, as a
+// decoder's pool) letterboxed by pp into a count x 3 x 640 x 640 NCHW batch
+// of dd. Bytes: the destination, and of each frame the luma rows the
+// sampler reads and as many chroma rows (at most all of them). Beside it
+// the bytes alone; gpumat in two steps (gm_yuv_convert into a BGR image
+// each, then gm_preprocess_batch); f32: NPP's NV12ToRGB then its chain
+// (npp_prep) item by item.
+void prep_yuv_one(const char* op, int count, gm_dtype dd, const gm_prep& pp)
+{
+    const int w = 1920, h = 1080, pitch = 2048, coded = 1088, dw = 640, dh = 640;
+    const size_t fbytes = (size_t)pitch * coded * 3 / 2, dbytes = (size_t)dw * dh * 3 * count * gm_dtype_size(dd);
+    gm_desc ddesc = desc_of(dw, dh, count, 3, dd, GM_CHW), bgr = desc_of(w, h, count, 3, GM_U8, GM_HWC);
+    std::vector<gm_yuv> f[SETS];
+    gm_mat dv[SETS], images;
+    std::vector<gm_mat> image(count);
+    void* src[SETS] = {0};
+    void* dst[SETS] = {0};
+    void* scratch = nullptr;
+    const std::vector<gm_rect> crops(count, gm_rect{0, 0, w, h});
+    const std::string size = std::to_string(count) + " x 1920x1080->640x640";
+    Row r("preprocess", op, size, "gpumat"), two = r, npp = r;
+    two.impl = "gpumat 2-step", npp.impl = "npp";
+    Timing t;
+    bool ok = CUDA_OK(cudaMalloc(&scratch, (size_t)w * h * 3 * count)) &&
+              gm_ok(gm_wrap_desc(&images, scratch, &bgr, GM_DEVICE));
+    for (int k = 0; ok && k < count; ++k)
+        ok = gm_ok(gm_item(&images, &image[k], k));
+    for (int i = 0; ok && i < SETS; ++i) {
+        ok = CUDA_OK(cudaMalloc(&src[i], fbytes * count)) && CUDA_OK(cudaMalloc(&dst[i], dbytes)) &&
+             fill_random(src[i], fbytes * count, GM_U8, 0, 255) && gm_ok(gm_wrap_desc(&dv[i], dst[i], &ddesc, GM_DEVICE));
+        f[i].resize(count);
+        for (int k = 0; ok && k < count; ++k)
+            ok = gm_ok(gm_yuv_wrap(&f[i][k], GM_YUV_NV12, (char*)src[i] + k * fbytes, w, h, pitch, coded, GM_DEVICE));
+    }
+    if (ok) {
+        gm_prep_geometry g;
+        gm__prep_item it;
+        gm__resize_args a;
+        gm_mat stand_in = f[0][0].y;
+        stand_in.channels = 3;
+        ok = gm_ok(gm__prep_item_of("bench", "frame", &stand_in, &f[0][0], &crops[0], &dv[0], &pp, &g, &it));
+        memset(&a, 0, sizeof a);
+        a.height = it.height;
+        a.map = it.map;
+        double rows = rows_read(a, it.map.sampler);
+        r.bytes = two.bytes = npp.bytes = (double)dbytes + count * (rows * w + std::min(rows, h / 2.0) * w);
+        r.note = std::to_string(count) + (count > 1 ? " frames" : " frame");
+    }
+    ok = ok && time_call(
+                   [&](int i) {
+                       return gm_ok(gm_preprocess_yuv_batch(f[i].data(), NULL, count, &dv[i], &pp, NULL,
+                                                            (gm_stream)g_stream));
+                   },
+                   true, &t);
+    emit(ok ? (r.us = t.us, r.latency_us = t.latency_us, r) : r.error());
+    if (ok)
+        bytes_peer(r, (double)dbytes, src, fbytes * count, dst);
+    bool peer = ok && time_call(
+                          [&](int i) {
+                              for (int k = 0; k < count; ++k)
+                                  if (!gm_ok(gm_yuv_convert(&f[i][k], &image[k], 0, (gm_stream)g_stream)))
+                                      return false;
+                              return gm_ok(gm_preprocess_batch(image.data(), NULL, count, &dv[i], &pp, NULL,
+                                                               (gm_stream)g_stream));
+                          },
+                          true, &t);
+    if (ok)
+        emit(peer ? (two.us = t.us, two.latency_us = t.latency_us, two) : two.error());
+#if BENCH_NPP
+    if (ok && dd == GM_F32) {
+        PeerArith a = peer_arith(pp, dv[0]);
+        NppScratch s;
+        std::vector<PeerItem> items[SETS];
+        for (int i = 0; i < SETS; ++i)
+            items[i] = peer_items(image, crops, dv[i], pp);
+        peer = CUDA_OK(cudaMalloc(&s.resized, (size_t)dw * dh * 3)) && CUDA_OK(cudaMalloc(&s.placed, (size_t)dw * dh * 3)) &&
+               CUDA_OK(cudaMalloc(&s.f, (size_t)dw * dh * 3 * 4)) &&
+               time_call(
+                   [&](int i) {
+                       for (int k = 0; k < count; ++k) {
+                           const Npp8u* planes[2] = {(const Npp8u*)f[i][k].y.data, (const Npp8u*)f[i][k].u.data};
+                           if (!NPP_OK(nppiNV12ToRGB_8u_P2C3R_Ctx(planes, pitch, (Npp8u*)image[k].data,
+                                                                 (int)image[k].pitch, NppiSize{w, h}, g_npp)) ||
+                               !npp_prep(items[i][k], a, s))
+                               return false;
+                       }
+                       return true;
+                   },
+                   true, &t);
+        npp.note = "NV12ToRGB, then the chain item by item";
+        emit(peer ? (npp.us = t.us, npp.latency_us = t.latency_us, npp) : npp.error());
+        cudaFree(s.resized);
+        cudaFree(s.placed);
+        cudaFree(s.f);
+    }
+#endif
+    for (int i = 0; i < SETS; ++i) {
+        cudaFree(src[i]);
+        cudaFree(dst[i]);
+    }
+    cudaFree(scratch);
+}
+
 // 1080p decoded as NVDEC lays it out (pitch 2048, coded height 1088), and
-// 4K; then the same frames made from BGR images.
+// 4K; then the same frames made from BGR images; then the issue's
+// pre-process of decoded frames: a YOLO letterbox of one frame into f32
+// (a factor of 3, one tap) and f16, and 32 frames into one batch.
 void yuv_section()
 {
     yuv_one(1920, 1080, 2048, 1088, 3, false);
@@ -1681,6 +1787,17 @@ void yuv_section()
     yuv_one(3840, 2160, 4096, 2160, 3, false);
     yuv_one(1920, 1080, 2048, 1088, 3, false, true);
     yuv_one(3840, 2160, 4096, 2160, 3, false, true);
+    gm_prep yolo;
+    memset(&yolo, 0, sizeof yolo);
+    yolo.fit = GM_FIT_LETTERBOX;
+    yolo.swap_rb = 1;
+    for (int c = 0; c < 3; ++c) {
+        yolo.pad[c] = 114;
+        yolo.scale[c] = 1 / 255.0;
+    }
+    prep_yuv_one("prep_letterbox_nv12_f32", 1, GM_F32, yolo);
+    prep_yuv_one("prep_letterbox_nv12_f16", 1, GM_F16, yolo);
+    prep_yuv_one("prep_letterbox_batch_nv12_f32", 32, GM_F32, yolo);
 }
 
 // The CUDA runtime's primary context, made current here, is the one gpumat

@@ -21,7 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPDX = "SPDX-License-Identifier: MIT"
 # Each family's template is templates/<family>.cu (gen/model.py FAMILIES).
 FAMILY_TEMPLATES = tuple(f + ".cu" for f in M.FAMILIES)
-TEMPLATES = ("prelude_host.h", "prelude_cuda.cu", "codec.inc", "pixel.inc", "resize.inc", "prep.inc", "fill.inc", "overlay.inc", "blend.inc", "yuv.inc") + FAMILY_TEMPLATES
+TEMPLATES = ("prelude_host.h", "prelude_cuda.cu", "codec.inc", "pixel.inc", "resize.inc", "yuv.inc", "prep.inc", "fill.inc", "overlay.inc", "blend.inc") + FAMILY_TEMPLATES
 # Every file the output depends on. Each banner records their hashes in
 # sha256sum's format, so `make` tells by content (not file times) whether the
 # committed headers are stale, without running Python.
@@ -197,6 +197,7 @@ def emit_kernels():
     area_row_table = lambda kind: ", ".join("gm__cpu_%s_%s" % (kind, t) for t in M.DTYPE_NAMES)
     prep_row = lookup(rows, "prep", [M.DTYPE_NAMES, M.DTYPE_NAMES, M.CHANNELS, M.SAMPLERS],
                       lambda k: (k.src, k.dst, k.channels, k.sampler))
+    prep_yuv_row = lookup(rows, "prep_yuv", [M.DTYPE_NAMES, M.SAMPLERS], lambda k: (k.dst, k.sampler))
     cpu_prep = "\n".join("static void gm__cpu_prep_%s_%s(const gm__prep_args* a, int c, long long b, long long y, "
                          "const unsigned char* sampled, long long x0, long long x1) "
                          "{ gm__cpu_prep_row(%s, %s, %d, c, a, b, y, sampled, x0, x1); }"
@@ -354,6 +355,10 @@ static const gm__cpu_area_fast_row_fn gm__cpu_area_fast_rows[GM_DTYPE_COUNT] = {
  * [src][dst][source channels - 1][sampler]. */
 static const short gm__prep_row[GM_DTYPE_COUNT][GM_DTYPE_COUNT][4][GM__SAMPLER_COUNT] = %s;
 
+/* The row of the pre-process kernel of 4:2:0 frames, -1 where there is
+ * none: [dst][sampler]. */
+static const short gm__prep_yuv_row[GM_DTYPE_COUNT][GM__SAMPLER_COUNT] = %s;
+
 /* CPU path of the pre-process: a row, per dtype pair it has (impl/cpu.h), else 0. */
 %s
 
@@ -369,7 +374,7 @@ static const gm__cpu_prep_fn gm__cpu_prep_fns[GM_DTYPE_COUNT][GM_DTYPE_COUNT] = 
        max(elements) + 1, mover_table("zip"), resize_row, twice_row, fill_row, overlay_row, blend_row, yuv_row, yuv_from_row, cpu_resize, cpu_resize_table, linear,
        linear_table("h"), linear_table("v"), exact, exact_table("h"), exact_table("v"), area, area_table("down"),
        area_table("across"), area_row, area_row_table("area_row"),
-       area_row_table("area_fast_row"), prep_row, cpu_prep, cpu_prep_table)
+       area_row_table("area_fast_row"), prep_row, prep_yuv_row, cpu_prep, cpu_prep_table)
 
 
 VIEWS_INTRO = """\

@@ -58,7 +58,7 @@ def specs():
 
 # The kernel families: each is a template (templates/<family>.cu, whose entry
 # macro GM__ENTRY_<FAMILY> turns a row into a kernel) and the rows below.
-FAMILIES = ["xform", "xform_fast", "resize", "prep", "twice", "fill", "overlay", "blend", "yuv", "yuv_from"]
+FAMILIES = ["xform", "xform_fast", "resize", "prep", "twice", "fill", "overlay", "blend", "yuv", "yuv_from", "prep_yuv"]
 
 # What a resize kernel computes (templates/resize.inc): cv::resize's
 # algorithms, which the host picks from the interpolation and the scales as
@@ -74,6 +74,10 @@ EXACT_DTYPES = ["u8", "s8", "u16", "s16", "s32"]
 # take. Destination channels and layout are launch arguments.
 PREP_SRC = ["u8", "u16", "f32"]
 PREP_DST = ["u8", "f16", "bf16", "f32"]
+# The samplers the pre-process takes 4:2:0 frames by (templates/prep_yuv.cu):
+# those reading at most 2x2 taps, each converted to BGR (the 2x2 mean is
+# LINEAR's reroute at half the size).
+PREP_YUV_SAMPLERS = ["nearest", "linear", "area_fast", "linear_exact"]
 
 # The whole-2x resizes with interleaved channels (templates/twice.cu):
 # LINEAR to twice the size, and the 2x2 mean to half of it (for u8 OpenCV's
@@ -105,6 +109,8 @@ class Kernel:
             self.name = name("resize", src, "c%d" % channels, sampler, "twice")
         elif family == "prep":
             self.name = name("prep", src, dst, "c%d" % channels, sampler)
+        elif family == "prep_yuv":
+            self.name = name("prep", "yuv", dst, sampler)
         elif family == "fill":
             self.name = name("fill", "bytes")
         elif family == "overlay":
@@ -135,7 +141,9 @@ def catalogue():
     Then gm_add_weighted's blend of u8 rows, any channels and layout. Last,
     gm_yuv_convert's 4:2:0 frames to u8 gray, BGR or BGRA, and
     gm_yuv_from_image's BGR or BGRA to those frames (the format, channels
-    and order are launch arguments)."""
+    and order are launch arguments). Then the pre-process of 4:2:0 frames
+    read as u8 BGR into each destination dtype, by each sampler a frame
+    takes."""
     rows = [Kernel("xform", s, d, c) for s, d, c in specs()]
     rows += [Kernel("xform_fast", s, d, c, ls, ld) for s, d, c in specs() for ls in LAYOUTS for ld in LAYOUTS
              if c > 1 or ls == ld == "hwc"]
@@ -150,6 +158,7 @@ def catalogue():
     rows += [Kernel("blend", "u8", "u8", 1)]
     rows += [Kernel("yuv", "u8", "u8", 1)]
     rows += [Kernel("yuv_from", "u8", "u8", 3)]
+    rows += [Kernel("prep_yuv", "u8", d, 3, sampler=r) for d in PREP_DST for r in PREP_YUV_SAMPLERS]
     return rows
 
 

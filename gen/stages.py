@@ -108,8 +108,8 @@ def pieces(template):
             (None, dispatch_source()),
             ("pixel.inc", template("pixel.inc").replace("@WIDE_EXPR@", wide_expr())),
             ("resize.inc", template("resize.inc").replace("@SAMPLERS@", samplers_enum())),
+            ("yuv.inc", template("yuv.inc")),
             ("prep.inc", template("prep.inc")),
             ("fill.inc", template("fill.inc")),
             ("overlay.inc", template("overlay.inc")),
-            ("blend.inc", template("blend.inc")),
-            ("yuv.inc", template("yuv.inc"))]
+            ("blend.inc", template("blend.inc"))]

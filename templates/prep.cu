@@ -178,32 +178,32 @@ __device__ __forceinline__ void gm__prep(const gm__prep_args& a)
         return;
     }
     gm__each_run(a.width, a.height, a.count, GM__COLUMN_ROWS, [&](long long b, long long x, long long y, long long end) {
-        gm__prep_sampled(S, D, C, I, &a, b, x, y, end);
+        gm__prep_sampled(S, D, C, I, 0, &a, b, x, y, end);
     });
 }
+
+/* A pre-process entry point `name` running body (a parenthesised template
+ * id, whose commas a macro argument cannot hold bare) on its gm__prep_args,
+ * at `blocks` blocks a multiprocessor; and the same for up to
+ * GM__PREP_ITEMS_MANY items (prep.inc), name_many, where the compiler takes
+ * 32 KB of parameters (12.1 and later). */
+#define GM__PREP_ENTRY(name, blocks, body)                                                                       \
+    extern "C" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS, blocks) name(gm__prep_args a) { body(a); } \
+    GM__PREP_ENTRY_MANY(name, blocks, body)
+#if defined(__CUDACC_VER_MAJOR__) && __CUDACC_VER_MAJOR__ * 100 + __CUDACC_VER_MINOR__ >= 1201
+#define GM__PREP_ENTRY_MANY(name, blocks, body)                                                       \
+    extern "C" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS, blocks) name##_many(gm__prep_many a) \
+    {                                                                                                 \
+        body(a.a);                                                                                    \
+    }
+#else
+#define GM__PREP_ENTRY_MANY(name, blocks, body)
+#endif
 
 /* The entry point of one pre-process row (gen/model.py): source dtype S,
  * destination dtype D, source channels C, sampler I; at 4 blocks a
  * multiprocessor (64 registers), or 3 (80) for the kernels with the tile
  * path, which holds more: at 2 they ran slower, the warps too few to keep
  * the loads in flight (bench/RESULTS.md). */
-#define GM__ENTRY_PREP(name, S, D, C, LS, LD, P, R, B, I)                                                  \
-    extern "C" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS, gm__has_tiles<S, I>() ? 3 : 4) name( \
-        gm__prep_args a)                                                                                 \
-    {                                                                                                    \
-        gm__prep<S, D, C, I>(a);                                                                         \
-    }                                                                                                    \
-    GM__ENTRY_PREP_MANY(name, S, D, C, I)
-
-/* The same for up to GM__PREP_ITEMS_MANY items (prep.inc), where the
- * compiler takes 32 KB of parameters (12.1 and later). */
-#if defined(__CUDACC_VER_MAJOR__) && __CUDACC_VER_MAJOR__ * 100 + __CUDACC_VER_MINOR__ >= 1201
-#define GM__ENTRY_PREP_MANY(name, S, D, C, I)                                                             \
-    extern "C" __global__ void __launch_bounds__(32 * GM__BLOCK_WARPS, gm__has_tiles<S, I>() ? 3 : 4)      \
-        name##_many(gm__prep_many a)                                                                     \
-    {                                                                                                    \
-        gm__prep<S, D, C, I>(a.a);                                                                       \
-    }
-#else
-#define GM__ENTRY_PREP_MANY(name, S, D, C, I)
-#endif
+#define GM__ENTRY_PREP(name, S, D, C, LS, LD, P, R, B, I) \
+    GM__PREP_ENTRY(name, (gm__has_tiles<S, I>() ? 3 : 4), (gm__prep<S, D, C, I>))

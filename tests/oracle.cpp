@@ -30,6 +30,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <cfloat>
 #include <chrono>
 #include <cmath>
@@ -1262,41 +1263,31 @@ std::string prep_name(gm_dtype sd, int ch, gm_dtype dd, int dch, bool nchw, cons
                 pp.stride ? strf(" auto stride %d", pp.stride).c_str() : "");
 }
 
-// One gm_preprocess of a crop of an sw x sh source (a ROI of a padded
-// parent) into a Wn x Hn destination (ROI too), compared with OpenCV's chain
-// (with ultralytics' auto: its top-left, the rest of it unchanged).
-void prep_case(Group& g, gm_dtype sd, int ch, gm_dtype dd, int dch, bool nchw, const gm_prep& pp, int sw, int sh,
-               cv::Rect cr, int Wn, int Hn)
+// What `run` (a gm_preprocess of crop `cropped` of a source, as sd, into
+// dst, a Wn x Hn destination, setting *geo) writes, against OpenCV's chain
+// (with ultralytics' auto: its top-left, the rest of dst unchanged): its
+// problems into p; the name's suffix (an empty letterbox) into *suffix.
+void prep_check(Problems& p, const std::string& name, const cv::Mat& cropped, gm_dtype sd, gm_dtype dd, int dch,
+                bool nchw, const gm_prep& pp, int Wn, int Hn, Region& dst,
+                const std::function<gm_status(gm_prep_geometry*)>& run, std::string* suffix)
 {
-    std::string name = prep_name(sd, ch, dd, dch, nchw, pp, sw, sh, cr, Wn, Hn);
-    Problems p;
-    Region src = interleaved(sd, ch, sw, sh, true);
-    Region dst = nchw ? planar(dd, dch, Wn, Hn, true) : interleaved(dd, dch, Wn, Hn, true);
-    p.add(src.error);
-    p.add(dst.error);
-    if (!p.text.empty())
-        return verdict(g, name, p.text);
-    fill_resize(src.view(), sd);
-    src.arm();
-    dst.arm();
-    gm_rect crop{cr.x, cr.y, cr.width, cr.height};
     gm_prep_geometry geo{};
-    Place e = rule_place(pp.rule, cr.width, cr.height, Wn, Hn, pp.top_left != 0, pp.no_upscale != 0, pp.stride);
+    Place e = rule_place(pp.rule, cropped.cols, cropped.rows, Wn, Hn, pp.top_left != 0, pp.no_upscale != 0,
+                         pp.stride);
     cv::Rect made = pp.fit == GM_FIT_LETTERBOX ? cv::Rect(0, 0, e.out_w, e.out_h) : cv::Rect(0, 0, Wn, Hn);
     std::vector<cv::Mat> before;
     for (const cv::Mat& v : dst.views)
         before.push_back(v.clone());
     if (pp.fit == GM_FIT_LETTERBOX && (e.w < 1 || e.h < 1)) { // OpenCV dnn truncates a thin crop to nothing
-        gm_status s = gm_preprocess(&src.m, &crop, &dst.m, &pp, &geo, NULL);
+        gm_status s = run(&geo);
         if (s != GM_ERR_SIZE)
             p.add(strf("an empty letterbox (%dx%d) gave %s, GM_ERR_SIZE expected", e.w, e.h, gm_status_string(s)));
         p.add(intact(dst, "the destination"));
-        return verdict(g, name + " (empty)", p.text);
+        *suffix = " (empty)";
+        return;
     }
-    p.status("gm_preprocess", gm_preprocess(&src.m, &crop, &dst.m, &pp, &geo, NULL));
-    p.add(intact(src, "the source"));
+    p.status(name.c_str(), run(&geo));
     p.add(intact(dst, "the padding of the destination"));
-    cv::Mat cropped = src.view()(cr);
     std::vector<cv::Mat> exp = expected_prep(cropped, sd, dd, dch, pp, Wn, Hn);
     p.add(check_against_blob(cropped, sd, dch, pp, Wn, Hn, exp));
     long bad = 0, moved = 0;
@@ -1327,7 +1318,30 @@ void prep_case(Group& g, gm_dtype sd, int ch, gm_dtype dd, int dch, bool nchw, c
                        (long long)geo.dst_width, (long long)geo.dst_height, e.w, e.h, e.left, e.top, e.out_w,
                        e.out_h));
     }
-    verdict(g, name, p.text);
+}
+
+// One gm_preprocess of a crop of an sw x sh source (a ROI of a padded
+// parent) into a Wn x Hn destination (ROI too), compared with OpenCV's chain.
+void prep_case(Group& g, gm_dtype sd, int ch, gm_dtype dd, int dch, bool nchw, const gm_prep& pp, int sw, int sh,
+               cv::Rect cr, int Wn, int Hn)
+{
+    std::string name = prep_name(sd, ch, dd, dch, nchw, pp, sw, sh, cr, Wn, Hn), suffix;
+    Problems p;
+    Region src = interleaved(sd, ch, sw, sh, true);
+    Region dst = nchw ? planar(dd, dch, Wn, Hn, true) : interleaved(dd, dch, Wn, Hn, true);
+    p.add(src.error);
+    p.add(dst.error);
+    if (!p.text.empty())
+        return verdict(g, name, p.text);
+    fill_resize(src.view(), sd);
+    src.arm();
+    dst.arm();
+    gm_rect crop{cr.x, cr.y, cr.width, cr.height};
+    prep_check(p, name, src.view()(cr), sd, dd, dch, nchw, pp, Wn, Hn, dst, [&](gm_prep_geometry* geo) {
+        return gm_preprocess(&src.m, &crop, &dst.m, &pp, geo, NULL);
+    }, &suffix);
+    p.add(intact(src, "the source"));
+    verdict(g, name + suffix, p.text);
 }
 
 // The sizes where the rules disagree (shared/reference 2.5): into 640x640,
@@ -1950,6 +1964,197 @@ void yuv_from_case(Group& g, gm_yuv_format format, int input, int w, int h, bool
     verdict(g, name, p.text);
 }
 
+// A random w x h frame of `format` in a buffer of its own (a wider pitch
+// and a taller coded height where padded), wrapped with matrix and range,
+// and the BGR image cvtColor makes of it (gm_yuv_convert's for the matrices
+// and ranges OpenCV has not, which test_cpu checks against float64).
+struct Frame {
+    std::vector<uint8_t> buf;
+    gm_yuv yuv{};
+    cv::Mat bgr;
+    std::string error;
+};
+
+void make_frame(Frame& f, gm_yuv_format format, gm_yuv_matrix matrix, gm_yuv_range range, int w, int h, bool padded)
+{
+    const int pitch = padded ? 2 * (w / 2 + (int)rand_int(1, 40)) : w, coded = padded ? h + 2 * (int)rand_int(1, 8) : h;
+    cv::Mat cv_frame(h + h / 2, w, CV_8UC1);
+    fill_bytes(cv_frame);
+    f.buf = yuv_buffer(cv_frame, format, w, h, pitch, coded);
+    if (gm_yuv_wrap(&f.yuv, format, f.buf.data(), w, h, pitch, coded, GM_HOST) != GM_OK) {
+        f.error = strf("gm_yuv_wrap: %s", gm_last_error());
+        return;
+    }
+    f.yuv.matrix = matrix;
+    f.yuv.range = range;
+    if (matrix == GM_YUV_BT601 && range == GM_YUV_LIMITED) {
+        cv::cvtColor(cv_frame, f.bgr, kYuvCodes[format][1]);
+        return;
+    }
+    f.bgr.create(h, w, CV_8UC3);
+    gm_mat m;
+    if (gm_wrap(&m, f.bgr.data, w, h, GM_U8, 3, GM_HWC, (int64_t)f.bgr.step, GM_HOST) != GM_OK ||
+        gm_yuv_convert(&f.yuv, &m, 0, NULL) != GM_OK)
+        f.error = strf("gm_yuv_convert: %s", gm_last_error());
+}
+
+// gm_preprocess_yuv of crop cr of a random frame against cvtColor (or
+// gm_yuv_convert) and OpenCV's chain; the frame must not change.
+void prep_yuv_case(Group& g, gm_yuv_format format, gm_yuv_matrix matrix, gm_yuv_range range, int w, int h,
+                   bool padded, gm_dtype dd, bool nchw, const gm_prep& pp, cv::Rect cr, int Wn, int Hn)
+{
+    std::string name = strf("%s m%d r%d%s ", kYuvNames[format], (int)matrix, (int)range, padded ? " padded" : "") +
+                       prep_name(GM_U8, 3, dd, 3, nchw, pp, w, h, cr, Wn, Hn),
+                suffix;
+    Problems p;
+    Frame f;
+    make_frame(f, format, matrix, range, w, h, padded);
+    Region dst = nchw ? planar(dd, 3, Wn, Hn, true) : interleaved(dd, 3, Wn, Hn, true);
+    p.add(f.error);
+    p.add(dst.error);
+    if (!p.text.empty())
+        return verdict(g, name, p.text);
+    dst.arm();
+    std::vector<uint8_t> was = f.buf;
+    gm_rect crop{cr.x, cr.y, cr.width, cr.height};
+    prep_check(p, name, f.bgr(cr), GM_U8, dd, 3, nchw, pp, Wn, Hn, dst, [&](gm_prep_geometry* geo) {
+        return gm_preprocess_yuv(&f.yuv, &crop, &dst.m, &pp, geo, NULL);
+    }, &suffix);
+    if (f.buf != was)
+        p.add("the frame's buffer changed");
+    verdict(g, name + suffix, p.text);
+}
+
+// gm_preprocess_yuv_batch of count crops of frames of three layouts (formats
+// and pitches: launches of their own) into one batched destination, each
+// image against its frame's chain; ROIs of one frame where one_frame.
+void prep_yuv_batch_case(Group& g, int count, gm_dtype dd, bool nchw, const gm_prep& pp, int Wn, int Hn,
+                         bool one_frame)
+{
+    std::string name = strf("prep yuv batch x%d -> %s %s %dx%d fit %d interp %d%s", count, gm_dtype_name(dd),
+                            nchw ? "NCHW" : "NHWC", Wn, Hn, (int)pp.fit, (int)pp.interp,
+                            one_frame ? " (ROIs of one frame)" : "");
+    Problems p;
+    std::vector<Frame> frames(one_frame ? 1 : 3);
+    std::vector<gm_yuv> items;
+    std::vector<gm_rect> crops;
+    std::vector<cv::Rect> rects;
+    for (size_t k = 0; k < frames.size(); ++k) {
+        make_frame(frames[k], (gm_yuv_format)(k % 4), k == 2 ? GM_YUV_BT709 : GM_YUV_BT601, GM_YUV_LIMITED,
+                   2 * (int)rand_int(2, 40), 2 * (int)rand_int(2, 30), k > 0);
+        p.add(frames[k].error);
+    }
+    if (!p.text.empty())
+        return verdict(g, name, p.text);
+    for (int i = 0; i < count; ++i) {
+        const Frame& f = frames[i % frames.size()];
+        int w = (int)rand_int(1, f.bgr.cols), h = (int)rand_int(1, f.bgr.rows);
+        rects.push_back(cv::Rect((int)rand_int(0, f.bgr.cols - w), (int)rand_int(0, f.bgr.rows - h), w, h));
+        crops.push_back(gm_rect{rects.back().x, rects.back().y, w, h});
+        items.push_back(f.yuv);
+    }
+    gm_desc desc{};
+    desc.width = Wn;
+    desc.height = Hn;
+    desc.channels = 3;
+    desc.batch = count;
+    desc.dtype = dd;
+    desc.layout = nchw ? GM_CHW : GM_HWC;
+    gm_mat dst{};
+    p.status("gm_alloc_desc", gm_alloc_desc(&dst, &desc, GM_HOST));
+    if (!p.text.empty())
+        return verdict(g, name, p.text);
+    std::vector<gm_prep_geometry> geo(count);
+    p.status("gm_preprocess_yuv_batch",
+             gm_preprocess_yuv_batch(items.data(), crops.data(), count, &dst, &pp, geo.data(), NULL));
+    long bad = 0;
+    for (int i = 0; i < count; ++i) {
+        std::vector<cv::Mat> exp = expected_prep(frames[i % frames.size()].bgr(rects[i]), GM_U8, dd, 3, pp, Wn, Hn);
+        uint8_t* base = (uint8_t*)dst.data + i * dst.batch_pitch;
+        for (int c = 0; c < 3; ++c) {
+            cv::Mat got = nchw ? cv::Mat(Hn, Wn, cv_depth(dd), base + c * dst.plane_pitch, (size_t)dst.pitch)
+                               : cv::Mat(Hn, Wn, CV_MAKETYPE(cv_depth(dd), 3), base, (size_t)dst.pitch);
+            if (!nchw) {
+                std::vector<cv::Mat> planes;
+                cv::split(got, planes);
+                got = planes[c];
+            }
+            bad += compare(name + strf(" item %d", i), got, exp[c], dd, c);
+        }
+    }
+    p.diff(bad, (long)count * Wn * Hn * 3);
+    gm_free(&dst);
+    verdict(g, name, p.text);
+}
+
+// The frames a pre-process takes, by every interpolation a frame takes and
+// every placement, random sizes, odd crops, and the decoder frames of the
+// benchmarks; AREA refused.
+void test_prep_yuv(Group& g)
+{
+    const gm_dtype dds[] = {GM_F32, GM_F16, GM_BF16, GM_U8};
+    const gm_prep_interp interps[] = {GM_PREP_LINEAR, GM_PREP_NEAREST, GM_PREP_LINEAR_EXACT};
+    int n = 0;
+    for (int f = 0; f < 4; ++f)
+        for (gm_prep_interp interp : interps)
+            for (int fit = 0; fit < 5; ++fit) {
+                ++n;
+                gm_prep pp{};
+                pp.fit = fit == 0 ? GM_FIT_STRETCH : fit == 1 ? GM_FIT_CROP_CENTER : GM_FIT_LETTERBOX;
+                pp.rule = (gm_letterbox_rule)(fit >= 2 ? fit - 2 : 0);
+                pp.interp = interp;
+                pp.swap_rb = n % 3 == 1;
+                pp.top_left = n % 7 == 3;
+                gm_dtype dd = dds[n % 4];
+                for (int c = 0; c < 3; ++c) {
+                    pp.pad[c] = 100 + 7 * c;
+                    pp.mean[c] = dd == GM_U8 ? 0 : 100 + 10 * c;
+                    pp.scale[c] = dd == GM_U8 ? 0 : 1 / (50.0 + c);
+                }
+                const int w = 2 * (int)rand_int(1, 90), h = 2 * (int)rand_int(1, 60);
+                int cw = (int)rand_int(1, w), ch = (int)rand_int(1, h);
+                cv::Rect cr((int)rand_int(0, w - cw), (int)rand_int(0, h - ch), cw, ch);
+                if (n % 5 == 0) // whole frames, halved: LINEAR is the 2x2 mean
+                    cr = cv::Rect(0, 0, w, h);
+                int Wn = n % 5 == 0 ? w / 2 + (w / 2 == 0) : (int)rand_int(1, 80);
+                int Hn = n % 5 == 0 ? h / 2 + (h / 2 == 0) : (int)rand_int(1, 60);
+                prep_yuv_case(g, (gm_yuv_format)f, (gm_yuv_matrix)(n % 3), (gm_yuv_range)(n % 4 == 1), w, h,
+                              n % 2 == 0, dd, n % 3 != 2, pp, cr, Wn, Hn);
+            }
+    gm_prep yolo{};
+    yolo.fit = GM_FIT_LETTERBOX;
+    yolo.swap_rb = 1;
+    for (int c = 0; c < 3; ++c)
+        yolo.pad[c] = 114, yolo.scale[c] = 1 / 255.0;
+    prep_yuv_case(g, GM_YUV_NV12, GM_YUV_BT601, GM_YUV_LIMITED, 1920, 1080, true, GM_F32, true, yolo,
+                  cv::Rect(0, 0, 1920, 1080), 640, 640);
+    prep_yuv_case(g, GM_YUV_NV12, GM_YUV_BT709, GM_YUV_LIMITED, 1280, 720, true, GM_F16, true, yolo,
+                  cv::Rect(0, 0, 1280, 720), 640, 640);
+    yolo.rule = GM_LETTERBOX_DEEPSTREAM;
+    prep_yuv_case(g, GM_YUV_I420, GM_YUV_BT601, GM_YUV_FULL, 1366, 768, false, GM_F32, false, yolo,
+                  cv::Rect(3, 1, 1361, 765), 640, 640);
+    for (int k = 0; k < 4; ++k) {
+        gm_prep pp{};
+        pp.fit = (gm_fit)(k % 3);
+        pp.interp = k == 3 ? GM_PREP_NEAREST : GM_PREP_LINEAR;
+        pp.scale[0] = pp.scale[1] = pp.scale[2] = 1 / 255.0;
+        prep_yuv_batch_case(g, k < 2 ? 5 : 35, k % 2 ? GM_F16 : GM_F32, k != 1, pp, 48, 40, k == 1);
+    }
+    Frame f;
+    make_frame(f, GM_YUV_NV12, GM_YUV_BT601, GM_YUV_LIMITED, 64, 48, false);
+    gm_prep area{};
+    area.interp = GM_PREP_AREA;
+    gm_mat dst{};
+    std::string problem = f.error;
+    if (problem.empty() && gm_alloc_host(&dst, 32, 24, GM_F32, 3, GM_CHW, 0) != GM_OK)
+        problem = gm_last_error();
+    if (problem.empty() && (gm_preprocess_yuv(&f.yuv, NULL, &dst, &area, NULL, NULL) != GM_ERR_ARG ||
+                            !strstr(gm_last_error(), "gm_preprocess_yuv") || !strstr(gm_last_error(), "interp")))
+        problem = strf("AREA from a frame: %s", gm_last_error());
+    gm_free(&dst);
+    verdict(g, "prep yuv: AREA refused", problem);
+}
+
 void test_yuv()
 {
     Group g("yuv");
@@ -1971,6 +2176,7 @@ void test_yuv()
             }
     for (int f = 0; f < 4; ++f)
         yuv_from_case(g, (gm_yuv_format)f, f, 1920, 1080, true, f == 1, f == 3);
+    test_prep_yuv(g);
 }
 
 int main()

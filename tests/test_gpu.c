@@ -403,8 +403,8 @@ static gm_status op_prep(const gm_mat* s, gm_mat* d, const void* p)
         st = gm_preprocess_batch(views, crops, h->count, d, &h->prep, NULL, NULL);
     if (st == GM_OK && d->where == GM_DEVICE) {
         for (i = 0; i < h->count; ++i)
-            if (gm__prep_item_of("op_prep", "src", &views[i], &crops[i], d, &h->prep, &g, &it) == GM_OK)
-                ++per_kind[gm__prep_kind(views[i].dtype, (int)views[i].channels, &it)];
+            if (gm__prep_item_of("op_prep", "src", &views[i], NULL, &crops[i], d, &h->prep, &g, &it) == GM_OK)
+                ++per_kind[gm__prep_kind(views[i].dtype, (int)views[i].channels, 0, &it)];
         for (i = 0; i < 2 * GM__SAMPLER_COUNT; ++i)
             expect += (per_kind[i] + GM__PREP_ITEMS_MANY - 1) / GM__PREP_ITEMS_MANY;
         CHECK(generic_launches - before == expect, "gm_preprocess_batch of %d items: %ld launches, %ld expected",
@@ -954,7 +954,8 @@ typedef struct yuv_ctx {
     int rgb, from;
 } yuv_ctx;
 
-static gm_status op_yuv(gm_mat* image, const yuv_ctx* c, int dev)
+/* The frame c describes, on the device or the host. */
+static gm_yuv yuv_frame(const yuv_ctx* c, int dev)
 {
     gm_yuv f;
     memset(&f, 0, sizeof f);
@@ -963,6 +964,12 @@ static gm_status op_yuv(gm_mat* image, const yuv_ctx* c, int dev)
     f.u = dev ? c->chroma[0]->dev_roi : c->chroma[0]->host_roi;
     if (c->chroma[1])
         f.v = dev ? c->chroma[1]->dev_roi : c->chroma[1]->host_roi;
+    return f;
+}
+
+static gm_status op_yuv(gm_mat* image, const yuv_ctx* c, int dev)
+{
+    gm_yuv f = yuv_frame(c, dev);
     return c->from ? gm_yuv_from_image(image, &f, c->rgb, NULL) : gm_yuv_convert(&f, image, c->rgb, NULL);
 }
 
@@ -1039,6 +1046,106 @@ static void yuvs(void)
                         for (i = 0; i < 1 + planar; ++i)
                             free_pair(&chroma[i]);
                     }
+}
+
+/* gm_preprocess_yuv and _batch on the GPU == the CPU path (the oracle
+ * holds the CPU path to cvtColor and OpenCV's chain): each frame format,
+ * destination dtype and layout, each interpolation a frame takes and each
+ * placement, odd crops; batches whose items alternate between the frame and
+ * an even ROI of it (chroma at other offsets from the luma: launches of
+ * their own), 35 items over a launch's parameters. Every pair is filled at
+ * random and the destination compared whole. */
+static gm_status op_prep_yuv(const yuv_ctx* c, const prep_how* h, gm_mat* dst, int dev)
+{
+    gm_yuv frames[35], whole = yuv_frame(c, dev), inner;
+    gm_rect crops[35];
+    gm_status st = gm_yuv_roi(&whole, &inner, 2, 2, whole.y.width - 2, whole.y.height - 2);
+    int i;
+    for (i = 0; i < h->count && st == GM_OK; ++i) {
+        frames[i] = i % 2 ? inner : whole;
+        crops[i].x = i % 3, crops[i].y = i % 4;
+        crops[i].width = frames[i].y.width - crops[i].x - i % 3;
+        crops[i].height = frames[i].y.height - crops[i].y - i % 2;
+    }
+    if (st != GM_OK)
+        return st;
+    return h->count == 1 ? gm_preprocess_yuv(&frames[0], &crops[0], dst, &h->prep, NULL, NULL)
+                         : gm_preprocess_yuv_batch(frames, crops, h->count, dst, &h->prep, NULL, NULL);
+}
+
+static void prep_yuvs(int some)
+{
+    static const gm_dtype dsts[] = {GM_U8, GM_F16, GM_BF16, GM_F32};
+    static const gm_prep_interp interps[] = {GM_PREP_LINEAR, GM_PREP_NEAREST, GM_PREP_LINEAR_EXACT};
+    int format, d, k, n = 0, cases = 0, missing = 0;
+    char what[192];
+    for (format = GM_YUV_NV12; format <= GM_YUV_YV12; ++format)
+        for (d = 0; d < 4; ++d)
+            for (k = 0; k < (some ? 2 : 6); ++k, ++n) {
+                const int planar = format >= GM_YUV_I420, half = k == 5;
+                const int64_t w = 2 * rnd(4, 60), h = 2 * rnd(4, 40);
+                const int64_t wn = half ? w / 2 : rnd(8, 70), hn = half ? h / 2 : rnd(8, 50);
+                pair luma, chroma[2], dst;
+                yuv_ctx c;
+                prep_how how;
+                gm_status sd, sh;
+                int ci;
+                memset(&c, 0, sizeof c);
+                memset(&how, 0, sizeof how);
+                c.format = (gm_yuv_format)format;
+                c.matrix = (gm_yuv_matrix)rnd(0, 2), c.range = (gm_yuv_range)rnd(0, 1);
+                c.luma = &luma, c.chroma[0] = &chroma[0], c.chroma[1] = planar ? &chroma[1] : NULL;
+                how.count = k == 3 ? 35 : k == 4 ? 3 : 1;
+                how.prep.fit = half ? GM_FIT_STRETCH : (gm_fit)(n % 3);
+                how.prep.rule = (gm_letterbox_rule)(n % 4 % 3);
+                how.prep.interp = half && k % 2 ? GM_PREP_LINEAR : interps[n % 3];
+                how.prep.swap_rb = n % 2;
+                for (ci = 0; ci < 3; ++ci) {
+                    how.prep.pad[ci] = 114 + ci;
+                    how.prep.mean[ci] = dsts[d] == GM_U8 ? 0 : 100 + 10 * ci;
+                    how.prep.scale[ci] = dsts[d] == GM_U8 ? 0 : 1.0 / (50 + ci);
+                }
+                snprintf(what, sizeof what, "preprocess yuv format %d -> %s %s %lldx%lld -> %lldx%lld x%d fit %d "
+                         "rule %d interp %d matrix %d range %d", format, gm_dtype_name(dsts[d]), k % 2 ? "chw" : "hwc",
+                         (long long)w, (long long)h, (long long)wn, (long long)hn, how.count, (int)how.prep.fit,
+                         (int)how.prep.rule, (int)how.prep.interp, (int)c.matrix, (int)c.range);
+                if (!make_pair_at(&luma, w, h, 1, GM_U8, 1, GM_HWC, k == 0) ||
+                    !make_pair_at(&chroma[0], w / 2, h / 2, 1, GM_U8, planar ? 1 : 2, GM_HWC, k == 0) ||
+                    (planar && !make_pair_at(&chroma[1], w / 2, h / 2, 1, GM_U8, 1, GM_HWC, k == 0)) ||
+                    !make_pair_at(&dst, wn, hn, how.count, dsts[d], 3, (gm_layout)(k % 2), 0)) {
+                    CHECK(0, "%s: setup failed", what);
+                    continue;
+                }
+                fill(&luma.host), fill(&chroma[0].host), fill(&dst.host);
+                if (planar)
+                    fill(&chroma[1].host);
+                CHECK(sync_up(&luma) && sync_up(&chroma[0]) && (!planar || sync_up(&chroma[1])) && sync_up(&dst),
+                      "%s: upload failed: %s", what, gm_last_error());
+                sd = op_prep_yuv(&c, &how, &dst.dev_roi, 1);
+                sh = op_prep_yuv(&c, &how, &dst.host_roi, 0);
+                CHECK(sd == GM_OK && sh == GM_OK, "%s: gpu %s / cpu %s: %s", what, gm_status_string(sd),
+                      gm_status_string(sh), gm_last_error());
+                if (sd == GM_OK && sh == GM_OK) {
+                    gm_mat expect = dst.host;
+                    int64_t at;
+                    expect.data = malloc((size_t)gm_span_bytes(&expect));
+                    memcpy(expect.data, dst.host.data, (size_t)gm_span_bytes(&expect));
+                    CHECK(sync_down(&dst), "%s: download failed: %s", what, gm_last_error());
+                    at = first_diff(&expect, &dst.host);
+                    CHECK(at < 0, "%s: gpu != cpu at byte %lld of the destination parent", what, (long long)at);
+                    free(expect.data);
+                }
+                ++cases;
+                free_pair(&luma);
+                free_pair(&dst);
+                for (ci = 0; ci < 1 + planar; ++ci)
+                    free_pair(&chroma[ci]);
+            }
+    printf("gpu: %d frame pre-process cases\n", cases);
+    for (k = 0; !some && k < GM__KERNEL_COUNT; ++k)
+        if (gm__kernels[k].family == GM__FAMILY_PREP_YUV && !launched[k] && missing++ < 5)
+            printf("gpu: %s never ran\n", gm__kernels[k].name);
+    CHECK(missing == 0, "%d frame pre-process kernels never ran", missing);
 }
 
 /* Every byte of view v's pixels flipped by 0x5a: a CPU edit. */
@@ -1643,6 +1750,7 @@ int main(int argc, char** argv)
     overlays();
     blends();
     yuvs();
+    prep_yuvs(argc > 1 && !strcmp(argv[1], "--sanitize"));
     rect_round_trips();
     flattened();
     joined_rows();

@@ -419,29 +419,34 @@ static void failed_compile(void)
 
 static void arguments(void)
 {
-    int k[24], bad[2] = {0, GM__KERNEL_COUNT};
-    CHECK(gm_kernels_for(GM_U8, GM_F32, 3, k, 12) == 12 && k[0] == gm__xform_row[GM_U8][GM_F32][2] &&
+    int k[28], bad[2] = {0, GM__KERNEL_COUNT};
+    CHECK(gm_kernels_for(GM_U8, GM_F32, 3, k, 28) == 16 && k[0] == gm__xform_row[GM_U8][GM_F32][2] &&
               !strcmp(gm_kernel_name(k[1]), "gm_fill_bytes") &&
               !strcmp(gm_kernel_name(k[5]), "gm_xform_u8_f32_c3_chw_chw") &&
               !strcmp(gm_kernel_name(k[6]), "gm_xform_u8_f32_c1_hwc_hwc") &&
               !strcmp(gm_kernel_name(k[7]), "gm_prep_u8_f32_c3_nearest") &&
-              !strcmp(gm_kernel_name(k[11]), "gm_prep_u8_f32_c3_linear_exact"),
-          "gm_kernels_for u8 -> f32 c3: %s, %s, %s, %s, %s", gm_kernel_name(k[1]), gm_kernel_name(k[5]),
-          gm_kernel_name(k[6]), gm_kernel_name(k[7]), gm_kernel_name(k[11]));
-    CHECK(gm_kernels_for(GM_U8, GM_U8, 3, k, 24) == 24 && !strcmp(gm_kernel_name(k[7]), "gm_xform_u8_u8_c1") &&
+              !strcmp(gm_kernel_name(k[11]), "gm_prep_u8_f32_c3_linear_exact") &&
+              !strcmp(gm_kernel_name(k[12]), "gm_prep_yuv_f32_nearest") &&
+              !strcmp(gm_kernel_name(k[15]), "gm_prep_yuv_f32_linear_exact"),
+          "gm_kernels_for u8 -> f32 c3: %s, %s, %s, %s, %s, %s, %s", gm_kernel_name(k[1]), gm_kernel_name(k[5]),
+          gm_kernel_name(k[6]), gm_kernel_name(k[7]), gm_kernel_name(k[11]), gm_kernel_name(k[12]),
+          gm_kernel_name(k[15]));
+    CHECK(gm_kernels_for(GM_U8, GM_U8, 3, k, 28) == 28 && !strcmp(gm_kernel_name(k[7]), "gm_xform_u8_u8_c1") &&
               !strcmp(gm_kernel_name(k[8]), "gm_resize_u8_c3_nearest") &&
               !strcmp(gm_kernel_name(k[12]), "gm_resize_u8_c3_linear_exact") &&
               !strcmp(gm_kernel_name(k[13]), "gm_resize_u8_c3_linear_twice") &&
               !strcmp(gm_kernel_name(k[14]), "gm_resize_u8_c3_area_fast_twice") &&
               !strcmp(gm_kernel_name(k[15]), "gm_prep_u8_u8_c3_nearest") &&
               !strcmp(gm_kernel_name(k[19]), "gm_prep_u8_u8_c3_linear_exact") &&
-              !strcmp(gm_kernel_name(k[20]), "gm_overlay_u8") && !strcmp(gm_kernel_name(k[21]), "gm_blend_u8") &&
-              !strcmp(gm_kernel_name(k[22]), "gm_yuv_u8") && !strcmp(gm_kernel_name(k[23]), "gm_yuv_from_u8"),
+              !strcmp(gm_kernel_name(k[20]), "gm_prep_yuv_u8_nearest") &&
+              !strcmp(gm_kernel_name(k[23]), "gm_prep_yuv_u8_linear_exact") &&
+              !strcmp(gm_kernel_name(k[24]), "gm_overlay_u8") && !strcmp(gm_kernel_name(k[25]), "gm_blend_u8") &&
+              !strcmp(gm_kernel_name(k[26]), "gm_yuv_u8") && !strcmp(gm_kernel_name(k[27]), "gm_yuv_from_u8"),
           "u8 -> u8 c3 also lists the generic one-channel kernel, the resizes, the whole-2x resizes, the "
-          "pre-processes, the overlay, the blend and the YUV conversions: %s, %s, %s, %s, %s, %s, %s, %s, %s",
-          gm_kernel_name(k[7]), gm_kernel_name(k[8]), gm_kernel_name(k[12]), gm_kernel_name(k[13]),
-          gm_kernel_name(k[15]), gm_kernel_name(k[20]), gm_kernel_name(k[21]), gm_kernel_name(k[22]),
-          gm_kernel_name(k[23]));
+          "pre-processes of images and frames, the overlay, the blend and the YUV conversions: %s, %s, %s, %s, "
+          "%s, %s, %s, %s, %s, %s", gm_kernel_name(k[7]), gm_kernel_name(k[8]), gm_kernel_name(k[12]),
+          gm_kernel_name(k[13]), gm_kernel_name(k[15]), gm_kernel_name(k[20]), gm_kernel_name(k[24]),
+          gm_kernel_name(k[25]), gm_kernel_name(k[26]), gm_kernel_name(k[27]));
     CHECK(gm_kernels_for(GM_U8, GM_U8, 1, k, 24) == 17 && !strcmp(gm_kernel_name(k[15]), "gm_blend_u8") &&
               !strcmp(gm_kernel_name(k[16]), "gm_yuv_u8"),
           "one channel has one fast kernel, five resizes, two whole-2x resizes, five pre-processes, no overlay, "
@@ -456,8 +461,8 @@ static void arguments(void)
           "s32 resizes with it, no whole-2x");
     CHECK(gm_kernels_for(GM_S16, GM_F32, 3, k, 21) == 7, "no pre-process from s16");
     k[2] = -5;
-    CHECK(gm_kernels_for(GM_U8, GM_U8, 3, k, 2) == 24 && k[1] == GM__FILL_ROW && k[2] == -5,
-          "max 2 writes 2 and counts 24");
+    CHECK(gm_kernels_for(GM_U8, GM_U8, 3, k, 2) == 28 && k[1] == GM__FILL_ROW && k[2] == -5,
+          "max 2 writes 2 and counts 28");
     CHECK(gm_kernels_for((gm_dtype)99, GM_U8, 1, k, 7) == 0 && strstr(gm_last_error(), "dtype"), "bad dtype: %s",
           gm_last_error());
     CHECK(gm_kernels_for(GM_U8, GM_U8, 5, k, 7) == 0 && strstr(gm_last_error(), "channels"), "bad channels: %s",

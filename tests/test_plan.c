@@ -267,7 +267,7 @@ static void preps(void)
                             fake_sized(srcs[s], channels[c], GM_HWC, 1, PADDED, SRC_BASE, side, i == 4 ? 128 : 40);
                         snprintf(what, sizeof what, "preprocess %s x%d -> %s, %d items, interp %d", gm_dtype_name(srcs[s]),
                                  channels[c], gm_dtype_name(dsts[d]), batch, interps[i]);
-                        st = gm__prep_describe(what, src, NULL, batch, &dst, &pp, &plan, &kinds);
+                        st = gm__prep_describe(what, src, NULL, NULL, batch, &dst, &pp, &plan, &kinds);
                         CHECK(st == GM_OK, "%s: not described: %s", what, gm_last_error());
                         if (st != GM_OK)
                             continue;
@@ -286,6 +286,58 @@ static void preps(void)
                                 reached_in_list[srcs[s]][dsts[d]][channels[c] - 1] |= 1u << k;
                         }
                     }
+}
+
+/* gm_preprocess_yuv of an NV12 frame into each destination dtype, one
+ * item and a batch, by each interpolation a frame takes (LINEAR also at
+ * half the size, which OpenCV takes as the 2x2 mean): every sampler's
+ * kernel. */
+static void prep_frames(void)
+{
+    static const gm_dtype dsts[] = {GM_U8, GM_F16, GM_BF16, GM_F32};
+    static const int interps[] = {GM_PREP_LINEAR, GM_PREP_NEAREST, GM_PREP_LINEAR_EXACT, GM_PREP_LINEAR};
+    int d, batch, i, I, k, kernel;
+    char what[160];
+    for (d = 0; d < 4; ++d)
+        for (batch = 1; batch <= 3; batch += 2)
+            for (i = 0; i < 4; ++i) {
+                int side = i == 3 ? 128 : 68; /* 128 -> 64: half */
+                gm_mat dst = fake_sized(dsts[d], 3, GM_CHW, batch, DENSE, DST_BASE, 64, 64);
+                gm_yuv frames[3];
+                gm_prep pp;
+                gm__plan plan;
+                unsigned kinds;
+                int list[32], n = gm_kernels_for(GM_U8, dsts[d], 3, list, 32);
+                gm_status st;
+                memset(&pp, 0, sizeof pp);
+                memset(frames, 0, sizeof frames);
+                pp.fit = GM_FIT_LETTERBOX;
+                pp.interp = (gm_prep_interp)interps[i];
+                frames[0].y = fake_sized(GM_U8, 1, GM_HWC, 1, PADDED, SRC_BASE, side, i == 3 ? 128 : 40);
+                frames[0].u = fake_sized(GM_U8, 2, GM_HWC, 1, PADDED, SRC_BASE + (1u << 20), side / 2,
+                                         frames[0].y.height / 2);
+                frames[1] = frames[2] = frames[0];
+                snprintf(what, sizeof what, "preprocess NV12 -> %s, %d items, interp %d", gm_dtype_name(dsts[d]),
+                         batch, interps[i]);
+                st = gm__prep_describe(what, NULL, frames, NULL, batch, &dst, &pp, &plan, &kinds);
+                CHECK(st == GM_OK, "%s: not described: %s", what, gm_last_error());
+                if (st != GM_OK)
+                    continue;
+                for (I = 0; I < GM__SAMPLER_COUNT; ++I) {
+                    if (!(kinds >> 2 * I & 3))
+                        continue;
+                    kernel = gm__prep_yuv_row[dsts[d]][I];
+                    CHECK(kernel >= 0, "%s resizes by sampler %d, which has no kernel", what, I);
+                    if (kernel < 0)
+                        continue;
+                    reached[kernel] = 1;
+                    for (k = 0; k < n && list[k] != kernel; ++k)
+                        ;
+                    CHECK(k < n, "%s runs %s, which gm_kernels_for does not list", what, gm__kernels[kernel].name);
+                    if (k < n)
+                        reached_in_list[GM_U8][dsts[d]][2] |= 1u << k;
+                }
+            }
 }
 
 /* gm_fill of every dtype, channel count and layout: the fill kernel on
@@ -343,6 +395,7 @@ int main(void)
     planes();
     resizes();
     preps();
+    prep_frames();
     fills();
     unplanned(GM__OVERLAY_ROW, "overlay", 0xc);
     unplanned(GM__BLEND_ROW, "blend", 0xf);

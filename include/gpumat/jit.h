@@ -128,12 +128,14 @@ GM_API gm_status gm_kernel_compile(int index, int arch, size_t* image_size);
  * (one per sampler: nearest, linear, area by whole factors, area, and for
  * u8, s8, u16 and s16 linear-exact), and gm_preprocess's kernels from a
  * source of src with channels channels into dst where there are some (one
- * per sampler, as for gm_resize), and for u8 to u8 gm_add_weighted's
+ * per sampler, as for gm_resize), from u8 with 3 channels also
+ * gm_preprocess_yuv's (frames read as BGR, one per sampler a frame takes),
+ * and for u8 to u8 gm_add_weighted's
  * kernel, with 3 or 4 channels gm_overlay_draw's and gm_yuv_from_image's,
  * and with 1, 3 or 4 gm_yuv_convert's. The list gm_warmup takes for those
  * operations, or `make aot` (by name): every kernel such an operation runs
  * is in it, and each kernel in it runs for some such operation. Writes up
- * to max indexes to kernels and returns how many there are (at most 24); 0
+ * to max indexes to kernels and returns how many there are (at most 28); 0
  * for a bad dtype, channel count, or kernels NULL with max > 0
  * (gm_last_error says which). */
 GM_API int gm_kernels_for(gm_dtype src, gm_dtype dst, int channels, int* kernels, int max);

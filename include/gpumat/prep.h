@@ -12,6 +12,7 @@
 #define GPUMAT_PREP_H
 
 #include "base.h"
+#include "yuv.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -117,9 +118,30 @@ GM_API gm_status gm_preprocess(const gm_mat* src, const gm_rect* crop, gm_mat* d
  * sources share dtype and channels. Items sampled alike (gm_resize's
  * reroutes can sample items of one interpolation differently) go to one
  * kernel launch, up to 240 (a frame's detections); with NVRTC or a driver
- * before CUDA 12.1, up to 30. */
+ * before CUDA 12.1, up to 29. */
 GM_API gm_status gm_preprocess_batch(const gm_mat* srcs, const gm_rect* crops, int count, gm_mat* dst,
                                      const gm_prep* prep, gm_prep_geometry* geometry, gm_stream stream);
+
+/* gm_preprocess of a 4:2:0 frame (gpumat/yuv.h) read as the BGR image
+ * cv::cvtColor makes of it (COLOR_YUV2BGR_NV12 and its kin, by the frame's
+ * matrix and range: gm_yuv_convert's image), in one pass and without that
+ * image: each pixel the resize reads is converted, then interpolated, so
+ * the result is gm_yuv_convert followed by gm_preprocess, bit for bit. The
+ * crop is in luma pixels (odd ones too); the source channels are B, G, R
+ * (prep->swap_rb for RGB; prep->pad in that order). prep->interp is
+ * GM_PREP_LINEAR, _NEAREST or _LINEAR_EXACT (AREA's cells can be wide; it
+ * is not taken). A gray network input is gm_preprocess of frame->y. */
+GM_API gm_status gm_preprocess_yuv(const gm_yuv* frame, const gm_rect* crop, gm_mat* dst, const gm_prep* prep,
+                                   gm_prep_geometry* geometry, gm_stream stream);
+
+/* gm_preprocess_batch of count frames, item i from frames[i] (one frame,
+ * batch 1) and crops[i] (crops NULL: the whole frames), as
+ * gm_preprocess_yuv reads them. Frames go to one launch as images do where
+ * they also share their layout: format, matrix, range, chroma pitches, and
+ * the chroma's offsets from the luma (a decoder's frames do), up to 240
+ * (29 before CUDA 12.1). */
+GM_API gm_status gm_preprocess_yuv_batch(const gm_yuv* frames, const gm_rect* crops, int count, gm_mat* dst,
+                                         const gm_prep* prep, gm_prep_geometry* geometry, gm_stream stream);
 
 /* The placement gm_preprocess would make of crop into a dst_width x
  * dst_height image, without running it. */

@@ -721,7 +721,7 @@ static GM__ALWAYS_INLINE void gm__cpu_prep_row(int S, int D, int E, int C, const
     int k;
     if (!sampled) {
         for (x = x0; x < x1; ++x)
-            gm__prep_run(S, D, C, a, b, x, y, y + 1);
+            gm__prep_run(S, D, C, a->frame.step != 0, a, b, x, y, y + 1);
         return;
     }
     gm__prep_math_of(S, C, a, &m);

@@ -488,8 +488,8 @@ static void gm__cpu_prep_row_of(const gm__cpu_prep* P, long long b, long long y,
 /* The pre-process: its plan, rows [begin, end) (numbered over the items).
  * An item resized by a sampler gm__cpu_rows takes has its rows sampled as
  * gm_resize's are, into a row the destination row is made from
- * (gm__cpu_prep_row_of); the other items, and any where memory is short,
- * run the kernel's per-pixel code. */
+ * (gm__cpu_prep_row_of); the other items (frames among them), and any
+ * where memory is short, run the kernel's per-pixel code. */
 static void gm__cpu_prep_part(void* p, long long begin, long long end)
 {
     const gm__plan* plan = (const gm__plan*)p;
@@ -524,7 +524,7 @@ static void gm__cpu_prep_part(void* p, long long begin, long long end)
             gm__prep_source(it, P.C, &src);
             src.width = it->width, src.height = it->height, src.batch = 1;
             /* the sampled row, the runs and a staged run */
-            if (gm__cpu_rows_take(&src, it->map.sampler) && it->width > 0 &&
+            if (!P.a->frame.step && gm__cpu_rows_take(&src, it->map.sampler) && it->width > 0 &&
                 gm__cpu_rows_init(&L, &src, P.S, P.C, it->map.sampler) &&
                 (sampled = (unsigned char*)GM_MALLOC((size_t)(L.n * P.es * 2 + it->width * 8))) == NULL)
                 gm__cpu_rows_free(&L);
@@ -551,7 +551,7 @@ static void gm__cpu_run(const gm__plan* p)
         const gm__resize_args* a = &p->args.resize;
         row_bytes = a->width * k->channels * 8 + 1;
         gm__parallel(gm__cpu_resize_part, (void*)p, a->batch * a->height, gm__cpu_part_bytes / row_bytes + 1);
-    } else if (k->family == GM__FAMILY_PREP) {
+    } else if (gm__is_prep(k)) {
         const gm__prep_args* a = gm__prep_args_of(p);
         row_bytes = a->width * k->channels * 8 + 1;
         gm__parallel(gm__cpu_prep_part, (void*)p, a->count * a->height, gm__cpu_part_bytes / row_bytes + 1);

@@ -7,6 +7,13 @@
 #include <stddef.h>
 #include <string.h>
 
+/* Whether k is a pre-process kernel (of images or of frames): its
+ * arguments are gm__prep_args, and it has a _many entry point. */
+static int gm__is_prep(const gm__kernel_row* k)
+{
+    return k->family == GM__FAMILY_PREP || k->family == GM__FAMILY_PREP_YUV;
+}
+
 /* The cache: per context, one function pointer per kernel, written once
  * under a lock and read without one. Entries form a list that only grows at
  * its head; a destroyed context's entry is taken over by the next new
@@ -189,7 +196,7 @@ static gm_status gm__load(const char* fn, int kernel, gm__ctx_cache* cache, unsi
     k->waits = ptx >= 90;
     if (gm__cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k->f, 32 * GM__BLOCK_WARPS, 0) == 0)
         k->wave = blocks * GM__BLOCK_WARPS * cache->sms;
-    if (gm__kernels[kernel].family == GM__FAMILY_PREP && cache->driver >= 12010) {
+    if (gm__is_prep(&gm__kernels[kernel]) && cache->driver >= 12010) {
         char name[128];
         snprintf(name, sizeof name, "%s_many", gm__kernels[kernel].name);
         if (gm__cu.cuModuleGetFunction(&k->many, mod, name) != 0)

@@ -67,7 +67,7 @@ GM_API int gm_kernel_find(const char* name)
 
 GM_API int gm_kernels_for(gm_dtype src, gm_dtype dst, int channels, int* kernels, int max)
 {
-    int found[12 + 3 * GM__SAMPLER_COUNT], n = 0, ls, ld, i;
+    int found[12 + 4 * GM__SAMPLER_COUNT], n = 0, ls, ld, i;
     if ((int)src < 0 || (int)src >= GM_DTYPE_COUNT || (int)dst < 0 || (int)dst >= GM_DTYPE_COUNT)
         return gm__fail(GM_ERR_TYPE, "gm_kernels_for: dtype %d -> %d is not a gm_dtype pair", (int)src, (int)dst), 0;
     if (channels < 1 || channels > 4)
@@ -99,6 +99,10 @@ GM_API int gm_kernels_for(gm_dtype src, gm_dtype dst, int channels, int* kernels
     for (i = 0; i < GM__SAMPLER_COUNT; ++i) /* gm_preprocess from channels of src into dst, by each sampler */
         if (gm__prep_row[src][dst][channels - 1][i] >= 0)
             found[n++] = gm__prep_row[src][dst][channels - 1][i];
+    if (src == GM_U8 && channels == 3) /* gm_preprocess_yuv's frames, read as BGR, by each sampler */
+        for (i = 0; i < GM__SAMPLER_COUNT; ++i)
+            if (gm__prep_yuv_row[dst][i] >= 0)
+                found[n++] = gm__prep_yuv_row[dst][i];
     if (src == GM_U8 && dst == GM_U8 && channels >= 3) /* gm_overlay_draw's frames */
         found[n++] = GM__OVERLAY_ROW;
     if (src == GM_U8 && dst == GM_U8) /* gm_add_weighted */

@@ -160,9 +160,24 @@ GM_API gm_rect gm_prep_rect_to_source_cv(const gm_prep_geometry* g, gm_rect r)
     return o;
 }
 
-/* Item i of a batch: its placement, and the kernel's description of it. */
-static gm_status gm__prep_item_of(const char* fn, const char* name, const gm_mat* src, const gm_rect* crop,
-                                  const gm_mat* dst, const gm_prep* p, gm_prep_geometry* g, gm__prep_item* it)
+/* Source i of a batch as the kernels read it: srcs[i], or frames[i] as
+ * the u8 BGR image that cvtColor makes of it (a stand-in that gives sizes
+ * and types; its data is the luma's). */
+static gm_mat gm__prep_source_at(const gm_mat* srcs, const gm_yuv* frames, int i)
+{
+    gm_mat m;
+    if (!frames)
+        return srcs[i];
+    m = frames[i].y;
+    m.channels = 3;
+    return m;
+}
+
+/* Item i of a batch: its placement, and the kernel's description of it;
+ * src is frame's stand-in (gm__prep_source_at) where frame is not NULL. */
+static gm_status gm__prep_item_of(const char* fn, const char* name, const gm_mat* src, const gm_yuv* frame,
+                                  const gm_rect* crop, const gm_mat* dst, const gm_prep* p, gm_prep_geometry* g,
+                                  gm__prep_item* it)
 {
     gm_rect whole;
     gm_mat m;
@@ -201,6 +216,13 @@ static gm_status gm__prep_item_of(const char* fn, const char* name, const gm_mat
     it->top = (int)g->top;
     it->width = (int)g->width;
     it->height = (int)g->height;
+    if (frame) { /* prep.inc's frame items: the luma, the crop's place */
+        it->src = (unsigned long long)(uintptr_t)frame->y.data;
+        it->src_pitch = frame->y.pitch;
+        it->src_xstride = crop->x;
+        it->src_cstride = crop->y;
+        return GM_OK;
+    }
     it->map.tile = gm__tiles(src->dtype, (int)src->channels, it->src_xstride, it->src_cstride, &it->map, it->width,
                              it->height, GM__TILE_PIXELS_PREP, 0);
     return GM_OK;
@@ -251,69 +273,134 @@ static gm_status gm__prep_common(const char* fn, const gm_mat* src, const gm_mat
     return GM_OK;
 }
 
-/* What messages call source i: gm_preprocess's src, or srcs[i]. */
-static void gm__prep_name(const char* fn, int i, char* name, size_t size)
+/* What messages call the sources of fn (gm_preprocess's src, or frames
+ * where fn ends in _yuv_batch), and source i of them: src, or srcs[i]. */
+static const char* gm__prep_sources_name(const char* fn)
 {
-    if (!strcmp(fn, "gm_preprocess"))
-        snprintf(name, size, "src");
-    else
-        snprintf(name, size, "srcs[%d]", i);
+    static const char* const names[][2] = {{"gm_preprocess", "src"}, {"gm_preprocess_batch", "srcs"},
+                                           {"gm_preprocess_yuv", "frame"}, {"gm_preprocess_yuv_batch", "frames"}};
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; ++i)
+        if (!strcmp(fn, names[i][0]))
+            return names[i][1];
+    return "srcs";
 }
 
-/* Whether item it, a source of dtype with channels, takes the kernel's
- * point path (templates/prep.cu): NEAREST of u8 whose channels interleave. */
-static int gm__prep_takes_points(gm_dtype dtype, int channels, const gm__prep_item* it)
+static void gm__prep_name(const char* fn, int i, char* name, size_t size)
 {
-    return it->map.sampler == GM__SAMPLER_NEAREST && dtype == GM_U8 && it->src_xstride == channels &&
+    const char* sources = gm__prep_sources_name(fn);
+    if (!strcmp(sources, "src") || !strcmp(sources, "frame"))
+        snprintf(name, size, "%s", sources);
+    else
+        snprintf(name, size, "%s[%d]", sources, i);
+}
+
+/* Whether item it, a source of dtype with channels (frame: a frame's),
+ * takes the kernel's point path (templates/prep.cu): NEAREST of u8 whose
+ * channels interleave. */
+static int gm__prep_takes_points(gm_dtype dtype, int channels, int frame, const gm__prep_item* it)
+{
+    return !frame && it->map.sampler == GM__SAMPLER_NEAREST && dtype == GM_U8 && it->src_xstride == channels &&
            (channels == 1 || it->src_cstride == 1);
 }
 
 /* What a launch's items share: the sampler and whether the kernel takes
  * its tile or point path. */
-static int gm__prep_kind(gm_dtype dtype, int channels, const gm__prep_item* it)
+static int gm__prep_kind(gm_dtype dtype, int channels, int frame, const gm__prep_item* it)
 {
-    return 2 * it->map.sampler + (it->map.tile > 0 || gm__prep_takes_points(dtype, channels, it));
+    return 2 * it->map.sampler + (it->map.tile > 0 || gm__prep_takes_points(dtype, channels, frame, it));
+}
+
+/* How a launch's items read frame f (prep.inc's gm__prep_frame). */
+static void gm__prep_frame_of(const gm_yuv* f, gm__prep_frame* pf)
+{
+    gm__yuv_args y;
+    gm__yuv_args_of(&y, f, &f->y, 0);
+    memset(pf, 0, sizeof *pf);
+    pf->u = (long long)(y.u - y.y);
+    pf->v = (long long)(y.v - y.y);
+    pf->u_pitch = y.u_pitch;
+    pf->v_pitch = y.v_pitch;
+    pf->step = y.step;
+    pf->cy = y.cy;
+    pf->yoff = y.yoff;
+    memcpy(pf->ku, y.ku, sizeof pf->ku);
+    memcpy(pf->kv, y.kv, sizeof pf->kv);
+    memcpy(pf->bias, y.bias, sizeof pf->bias);
+}
+
+/* Frame f, source `name` of fn, as a pre-process takes it beside dst. */
+static gm_status gm__prep_check_frame(const char* fn, const char* name, const gm_yuv* f, const gm_mat* dst)
+{
+    char at[64];
+    gm_status s;
+    /* gm__yuv_check's messages say "frame": a batch's say which */
+    if (strcmp(name, "frame"))
+        snprintf(at, sizeof at, "%s, %s", fn, name);
+    else
+        snprintf(at, sizeof at, "%s", fn);
+    if ((s = gm__yuv_check(at, f)) != GM_OK)
+        return s;
+    if (f->y.batch != 1)
+        return gm__fail(GM_ERR_ARG, "%s: %s is a batch of %d; single frames expected", fn, name, (int)f->y.batch);
+    if ((s = gm__check_place(at, "frame->y", &f->y, "dst", dst)) != GM_OK ||
+        (s = gm__check_place(at, "frame->u", &f->u, "dst", dst)) != GM_OK ||
+        (gm__yuv_planar(f) && (s = gm__check_place(at, "frame->v", &f->v, "dst", dst)) != GM_OK))
+        return s;
+    return GM_OK;
 }
 
 /* Checks a whole batch and describes it: *plan with the arguments every
  * launch shares (no items, no kernel yet), *kinds with bit gm__prep_kind
  * set for the kind of each item. Writes nothing else. */
-static gm_status gm__prep_describe(const char* fn, const gm_mat* srcs, const gm_rect* crops, int count,
-                                   const gm_mat* dst, const gm_prep* p, gm__plan* plan, unsigned* kinds)
+static gm_status gm__prep_describe(const char* fn, const gm_mat* srcs, const gm_yuv* frames, const gm_rect* crops,
+                                   int count, const gm_mat* dst, const gm_prep* p, gm__plan* plan, unsigned* kinds)
 {
     gm_prep_geometry g;
     gm__prep_item it;
+    gm_mat first, src;
     char name[32];
     int i;
     gm_status s;
-    if (!srcs || !dst || !p)
-        return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn,
-                        !srcs ? (count == 1 ? "src" : "srcs") : !dst ? "dst" : "prep");
+    if ((!srcs && !frames) || !dst || !p)
+        return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn, !srcs && !frames ? gm__prep_sources_name(fn)
+                                                          : !dst ? "dst" : "prep");
     if ((s = gm__check(fn, "dst", dst)) != GM_OK)
         return s;
     if (count < 1 || count != dst->batch)
         return gm__fail(GM_ERR_ARG, "%s: %d items but dst->batch is %d", fn, count, (int)dst->batch);
+    if (frames && p->interp == GM_PREP_AREA)
+        return gm__fail(GM_ERR_ARG, "%s: prep->interp is GM_PREP_AREA, which a frame does not take; "
+                        "GM_PREP_LINEAR, _NEAREST or _LINEAR_EXACT", fn);
+    first = gm__prep_source_at(srcs, frames, 0);
     for (i = 0; i < count; ++i) {
-        const gm_mat* src = &srcs[i];
         gm__prep_name(fn, i, name, sizeof name);
-        if ((s = gm__check(fn, name, src)) != GM_OK || (s = gm__check_place(fn, name, src, "dst", dst)) != GM_OK)
+        src = gm__prep_source_at(srcs, frames, i);
+        if (frames) {
+            if ((s = gm__prep_check_frame(fn, name, &frames[i], dst)) != GM_OK)
+                return s;
+            continue;
+        }
+        if ((s = gm__check(fn, name, &src)) != GM_OK || (s = gm__check_place(fn, name, &src, "dst", dst)) != GM_OK)
             return s;
-        if (src->batch != 1)
-            return gm__fail(GM_ERR_ARG, "%s: %s is a batch of %d; single images expected", fn, name, (int)src->batch);
-        if (src->dtype != srcs[0].dtype || src->channels != srcs[0].channels)
-            return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d but srcs[0] is %s x%d", fn, name, gm_dtype_name(src->dtype),
-                            (int)src->channels, gm_dtype_name(srcs[0].dtype), (int)srcs[0].channels);
+        if (src.batch != 1)
+            return gm__fail(GM_ERR_ARG, "%s: %s is a batch of %d; single images expected", fn, name, (int)src.batch);
+        if (src.dtype != first.dtype || src.channels != first.channels)
+            return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d but srcs[0] is %s x%d", fn, name, gm_dtype_name(src.dtype),
+                            (int)src.channels, gm_dtype_name(first.dtype), (int)first.channels);
     }
-    if (gm__prep_row[srcs[0].dtype][dst->dtype][srcs[0].channels - 1][GM__SAMPLER_LINEAR] < 0)
+    if (gm__prep_row[first.dtype][dst->dtype][first.channels - 1][GM__SAMPLER_LINEAR] < 0)
         return gm__fail(GM_ERR_TYPE, "%s: %s x%d -> %s: the source must be u8, u16 or f32 with 1, 3 or 4 channels, "
-                        "dst u8, f16, bf16 or f32", fn, gm_dtype_name(srcs[0].dtype), (int)srcs[0].channels,
+                        "dst u8, f16, bf16 or f32", fn, gm_dtype_name(first.dtype), (int)first.channels,
                         gm_dtype_name(dst->dtype));
-    if ((s = gm__prep_common(fn, &srcs[0], dst, p, &plan->args.prep)) != GM_OK)
+    if ((s = gm__prep_common(fn, &first, dst, p, &plan->args.prep)) != GM_OK)
         return s;
     *kinds = 0;
     for (i = 0; i < count; ++i) {
         gm__prep_name(fn, i, name, sizeof name);
-        if ((s = gm__prep_item_of(fn, name, &srcs[i], crops ? &crops[i] : NULL, dst, p, &g, &it)) != GM_OK)
+        src = gm__prep_source_at(srcs, frames, i);
+        if ((s = gm__prep_item_of(fn, name, &src, frames ? &frames[i] : NULL, crops ? &crops[i] : NULL, dst, p, &g,
+                                  &it)) != GM_OK)
             return s;
         if (i > 0 && (g.dst_width != plan->args.prep.width || g.dst_height != plan->args.prep.height))
             return gm__fail(GM_ERR_ARG, "%s: prep->stride: %s comes to %lldx%lld, srcs[0] to %lldx%lld; a batch's "
@@ -321,7 +408,7 @@ static gm_status gm__prep_describe(const char* fn, const gm_mat* srcs, const gm_
                             plan->args.prep.width, plan->args.prep.height);
         plan->args.prep.width = g.dst_width; /* dst's, or with prep->stride the rectangle written */
         plan->args.prep.height = g.dst_height;
-        *kinds |= 1u << gm__prep_kind(srcs[0].dtype, (int)srcs[0].channels, &it);
+        *kinds |= 1u << gm__prep_kind(first.dtype, (int)first.channels, frames != NULL, &it);
     }
     plan->fn = fn;
     plan->kernel = -1;
@@ -355,7 +442,7 @@ static gm_status gm__prep_launch(gm__plan* plan, const gm__prep_item* items, int
     for (i = a->tile = 0; i < n; ++i) /* slots that fit every item's */
         if (items[i].map.tile > a->tile)
             a->tile = items[i].map.tile;
-    a->points = gm__prep_takes_points((gm_dtype)k->src, k->channels, &items[0]);
+    a->points = gm__prep_takes_points((gm_dtype)k->src, k->channels, a->frame.step != 0, &items[0]);
     a->count = n;
     memcpy(a->items, items, (size_t)(n < GM__PREP_ITEMS ? n : GM__PREP_ITEMS) * sizeof *items);
     if (n <= GM__PREP_ITEMS)
@@ -371,17 +458,44 @@ static gm_status gm__prep_launch(gm__plan* plan, const gm__prep_item* items, int
     return s;
 }
 
-/* Checks a whole batch, then runs it: the items of each kind
- * (gm__prep_kind) in one launch (gm__prep_launch), in order (each launch
- * the kernel of its sampler); nothing is written unless every item is
- * good. */
-static gm_status gm__preprocess(const char* fn, const gm_mat* srcs, const gm_rect* crops, int count, gm_mat* dst,
-                                const gm_prep* p, gm_prep_geometry* geometry, gm_stream stream)
+/* Runs n items of one kind whose frames read as layouts[i] say (layouts
+ * NULL: images): those alike in one gm__prep_launch, the items reordered
+ * to bring them together. */
+static gm_status gm__prep_launch_alike(gm__plan* plan, gm__prep_item* items, gm__prep_frame* layouts, int n,
+                                       gm_stream stream)
+{
+    gm__prep_item item;
+    gm__prep_frame layout;
+    int i, j, k;
+    gm_status s = GM_OK;
+    if (!layouts)
+        return gm__prep_launch(plan, items, n, stream);
+    for (i = 0; i < n && s == GM_OK; i = j) {
+        for (j = k = i + 1; k < n; ++k)
+            if (!memcmp(&layouts[k], &layouts[i], sizeof layout)) {
+                item = items[j], items[j] = items[k], items[k] = item;
+                layout = layouts[j], layouts[j] = layouts[k], layouts[k] = layout;
+                ++j;
+            }
+        plan->args.prep.frame = layouts[i];
+        s = gm__prep_launch(plan, items + i, j - i, stream);
+    }
+    return s;
+}
+
+/* Checks a whole batch of images (srcs) or frames, then runs it: the items
+ * of each kind (gm__prep_kind) in one launch (gm__prep_launch; frames also
+ * of one layout, gm__prep_launch_alike), in order (each launch the kernel
+ * of its sampler); nothing is written unless every item is good. */
+static gm_status gm__preprocess(const char* fn, const gm_mat* srcs, const gm_yuv* frames, const gm_rect* crops,
+                                int count, gm_mat* dst, const gm_prep* p, gm_prep_geometry* geometry, gm_stream stream)
 {
     gm_prep defaults;
     gm__plan plan;
     gm_prep_geometry g;
     gm__prep_item* items;
+    gm__prep_frame* layouts = NULL;
+    gm_mat first, src;
     unsigned kinds = 0;
     int i, n, kind;
     gm_status s = GM_OK;
@@ -389,36 +503,59 @@ static gm_status gm__preprocess(const char* fn, const gm_mat* srcs, const gm_rec
         memset(&defaults, 0, sizeof defaults);
         p = &defaults;
     }
-    if ((s = gm__prep_describe(fn, srcs, crops, count, dst, p, &plan, &kinds)) != GM_OK)
+    if ((s = gm__prep_describe(fn, srcs, frames, crops, count, dst, p, &plan, &kinds)) != GM_OK)
         return s;
-    if (!(items = (gm__prep_item*)GM_MALLOC((size_t)count * sizeof *items)))
+    first = gm__prep_source_at(srcs, frames, 0);
+    items = (gm__prep_item*)GM_MALLOC((size_t)count * sizeof *items);
+    if (frames && items && !(layouts = (gm__prep_frame*)GM_MALLOC((size_t)count * sizeof *layouts)))
+        GM_FREE(items), items = NULL;
+    if (!items)
         return gm__fail(GM_ERR_NO_MEMORY, "%s: malloc of %d items failed", fn, count);
     for (kind = 0; kind < 2 * GM__SAMPLER_COUNT && s == GM_OK; ++kind) {
         if (!(kinds >> kind & 1))
             continue;
-        plan.kernel = gm__prep_row[srcs[0].dtype][dst->dtype][srcs[0].channels - 1][kind / 2];
+        plan.kernel = frames ? gm__prep_yuv_row[dst->dtype][kind / 2]
+                             : gm__prep_row[first.dtype][dst->dtype][first.channels - 1][kind / 2];
         for (i = n = 0; i < count; ++i) {
-            gm__prep_item_of(fn, "", &srcs[i], crops ? &crops[i] : NULL, dst, p, &g, &items[n]);
-            if (gm__prep_kind(srcs[0].dtype, (int)srcs[0].channels, &items[n]) == kind) {
+            src = gm__prep_source_at(srcs, frames, i);
+            gm__prep_item_of(fn, "", &src, frames ? &frames[i] : NULL, crops ? &crops[i] : NULL, dst, p, &g,
+                             &items[n]);
+            if (gm__prep_kind(first.dtype, (int)first.channels, frames != NULL, &items[n]) == kind) {
                 if (geometry)
                     geometry[i] = g;
+                if (frames)
+                    gm__prep_frame_of(&frames[i], &layouts[n]);
                 items[n++].dst = gm__channel_addr(dst, 0) + (unsigned long long)((int64_t)i * dst->batch_pitch);
             }
         }
-        s = gm__prep_launch(&plan, items, n, stream);
+        s = gm__prep_launch_alike(&plan, items, layouts, n, stream);
     }
     GM_FREE(items);
+    if (layouts)
+        GM_FREE(layouts);
     return s;
 }
 
 GM_API gm_status gm_preprocess(const gm_mat* src, const gm_rect* crop, gm_mat* dst, const gm_prep* prep,
                                gm_prep_geometry* geometry, gm_stream stream)
 {
-    return gm__preprocess("gm_preprocess", src, crop, 1, dst, prep, geometry, stream);
+    return gm__preprocess("gm_preprocess", src, NULL, crop, 1, dst, prep, geometry, stream);
 }
 
 GM_API gm_status gm_preprocess_batch(const gm_mat* srcs, const gm_rect* crops, int count, gm_mat* dst,
                                      const gm_prep* prep, gm_prep_geometry* geometry, gm_stream stream)
 {
-    return gm__preprocess("gm_preprocess_batch", srcs, crops, count, dst, prep, geometry, stream);
+    return gm__preprocess("gm_preprocess_batch", srcs, NULL, crops, count, dst, prep, geometry, stream);
+}
+
+GM_API gm_status gm_preprocess_yuv(const gm_yuv* frame, const gm_rect* crop, gm_mat* dst, const gm_prep* prep,
+                                   gm_prep_geometry* geometry, gm_stream stream)
+{
+    return gm__preprocess("gm_preprocess_yuv", NULL, frame, crop, 1, dst, prep, geometry, stream);
+}
+
+GM_API gm_status gm_preprocess_yuv_batch(const gm_yuv* frames, const gm_rect* crops, int count, gm_mat* dst,
+                                         const gm_prep* prep, gm_prep_geometry* geometry, gm_stream stream)
+{
+    return gm__preprocess("gm_preprocess_yuv_batch", NULL, frames, crops, count, dst, prep, geometry, stream);
 }

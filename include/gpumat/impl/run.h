@@ -119,9 +119,9 @@ static gm_status gm__prepare(const gm__plan* p, gm__ready* r)
     if (s != GM_OK)
         return s;
     r->tile = k->family == GM__FAMILY_RESIZE ? p->args.resize.map.tile
-              : k->family == GM__FAMILY_PREP ? gm__prep_args_of(p)->tile
+              : gm__is_prep(k) ? gm__prep_args_of(p)->tile
                                              : 0;
-    r->points = k->family == GM__FAMILY_PREP && gm__prep_args_of(p)->points;
+    r->points = gm__is_prep(k) && gm__prep_args_of(p)->points;
     r->shared = r->tile ? GM__TILE_SHARED(r->tile, k->family == GM__FAMILY_RESIZE ? GM__TILE_OUT(k->channels) : 0) : 0;
     if (k->family == GM__FAMILY_RESIZE || k->family == GM__FAMILY_TWICE)
         r->geometry = gm__geometry_for(k, p->args.resize.width, p->args.resize.height, p->args.resize.batch, wave,
@@ -129,7 +129,7 @@ static gm_status gm__prepare(const gm__plan* p, gm__ready* r)
     else if (k->family == GM__FAMILY_FILL)
         r->geometry = gm__geometry_for(k, p->args.fill.bytes, p->args.fill.height * p->args.fill.streams,
                                        p->args.fill.batch, wave, 0, 0);
-    else if (k->family == GM__FAMILY_PREP)
+    else if (gm__is_prep(k))
         r->geometry = gm__geometry_for(k, gm__prep_args_of(p)->width, gm__prep_args_of(p)->height,
                                        gm__prep_args_of(p)->count, wave, r->tile, r->points);
     else

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/* The pre-process kernel of 4:2:0 frames (gm_preprocess_yuv): prep.cu's
+ * per-pixel path, one thread per GM__COLUMN_ROWS destination pixels of a
+ * column of one item, each tap converted to BGR before it is resampled
+ * (templates/prep.inc, gm__prep_frame_at; the CPU path runs the same). A
+ * kernel of its own, so that the image kernels keep their registers. */
+
+template <int D, int I>
+__device__ __forceinline__ void gm__prep_yuv(const gm__prep_args& a)
+{
+    gm__each_run(a.width, a.height, a.count, GM__COLUMN_ROWS, [&](long long b, long long x, long long y, long long end) {
+        gm__prep_sampled(GM_U8, D, 3, I, 1, &a, b, x, y, end);
+    });
+}
+
+/* The entry point of one row (gen/model.py): destination dtype D, sampler
+ * I; the frame and its layout are arguments (gm__prep_args.frame). */
+#define GM__ENTRY_PREP_YUV(name, S, D, C, LS, LD, P, R, B, I) GM__PREP_ENTRY(name, 4, (gm__prep_yuv<D, I>))
