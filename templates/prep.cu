@@ -104,41 +104,48 @@ __device__ __forceinline__ void gm__prep_tiles(const gm__prep_args& a)
 }
 
 /* The point path (a.points: NEAREST of a u8 source whose channels
- * interleave, impl/prep.h; LINEAR by odd whole factors comes here rerouted,
- * as a YOLO letterbox of 1080p into 640 does). A lane takes the columns
- * x + 32 j (j < GM__POINT_PIXELS) of GM__POINT_ROWS rows from y of item it
- * and loads all their pixels before it stores any, so that its loads are
- * in flight together; the store is the tile path's. */
-template <int D, int C>
+ * interleave, or of frames (F), impl/prep.h; LINEAR by odd whole factors
+ * comes here rerouted, as a YOLO letterbox of 1080p into 640 does). A lane
+ * takes the columns x + 32 j (j < GM__POINT_PIXELS) of GM__POINT_ROWS rows
+ * from y of item it and loads all their pixels (a frame's: converted to
+ * BGR, prep.inc) before it stores any, so that its loads are in flight
+ * together; the store is the tile path's. */
+template <int D, int C, int F>
 __device__ __forceinline__ void gm__prep_point_rows(const gm__prep_args& a, const gm__prep_bytes& k,
                                                     const gm__prep_item* it, long long x, long long y)
 {
     enum { P = GM__POINT_PIXELS, R = GM__POINT_ROWS };
     const gm__resize_map& m = it->map;
-    unsigned long long column[P];
+    long long column[P];
     unsigned w[R][P];
     int inside[P];
     GM__UNROLL
     for (int j = 0; j < P; ++j) {
         long long rx = x + 32 * j - it->left;
         inside[j] = rx >= 0 && rx < it->width;
-        column[j] = (unsigned long long)(gm__nearest(inside[j] ? rx : 0, m.scale_x, m.offset_x, m.src_width) * C);
+        column[j] = gm__nearest(inside[j] ? rx : 0, m.scale_x, m.offset_x, m.src_width);
     }
     GM__UNROLL
     for (int r = 0; r < R; ++r) {
         long long ry = y + r - it->top;
         int on = y + r < a.height && ry >= 0 && ry < it->height;
-        unsigned long long row =
-            it->src + (unsigned long long)(gm__nearest(on ? ry : 0, m.scale_y, m.offset_y, m.src_height) * it->src_pitch);
+        long long sy = gm__nearest(on ? ry : 0, m.scale_y, m.offset_y, m.src_height);
+        unsigned long long row = it->src + (unsigned long long)(sy * it->src_pitch);
         GM__UNROLL
         for (int j = 0; j < P; ++j) {
             unsigned bytes = 0;
             w[r][j] = k.pad;
             if (!on || !inside[j])
                 continue;
-            GM__UNROLL
-            for (int c = 0; c < C; ++c)
-                bytes |= (unsigned)gm__ld<unsigned char>(row + column[j] + c) << 8 * c;
+            if (F) {
+                unsigned char bgr[3];
+                gm__prep_frame_bgr(&a.frame, it, column[j], sy, bgr);
+                bytes = bgr[0] | (unsigned)bgr[1] << 8 | (unsigned)bgr[2] << 16;
+            } else {
+                GM__UNROLL
+                for (int c = 0; c < C; ++c)
+                    bytes |= (unsigned)gm__ld<unsigned char>(row + (unsigned long long)(column[j] * C + c)) << 8 * c;
+            }
             w[r][j] = __byte_perm(bytes, 0, k.order);
         }
     }
@@ -153,7 +160,7 @@ __device__ __forceinline__ void gm__prep_point_rows(const gm__prep_args& a, cons
         }
 }
 
-template <int D, int C>
+template <int D, int C, int F>
 __device__ __forceinline__ void gm__prep_points(const gm__prep_args& a)
 {
     long long x = (long long)blockIdx.x * 32 * GM__POINT_PIXELS + threadIdx.x;
@@ -161,7 +168,7 @@ __device__ __forceinline__ void gm__prep_points(const gm__prep_args& a)
     const gm__prep_bytes k = gm__prep_bytes_of<C>(a);
     for (long long b = blockIdx.z; b < a.count; b += gridDim.z)
         for (long long y = ((long long)blockIdx.y * blockDim.y + threadIdx.y) * GM__POINT_ROWS; y < a.height; y += step)
-            gm__prep_point_rows<D, C>(a, k, gm__prep_item_at(&a, b), x, y);
+            gm__prep_point_rows<D, C, F>(a, k, gm__prep_item_at(&a, b), x, y);
 }
 
 template <int S, int D, int C, int I>
@@ -169,7 +176,7 @@ __device__ __forceinline__ void gm__prep(const gm__prep_args& a)
 {
     if (S == GM_U8 && I == GM__SAMPLER_NEAREST && a.points) {
         gm__grid_begin();
-        gm__prep_points<D, C>(a);
+        gm__prep_points<D, C, 0>(a);
         return;
     }
     if (gm__has_tiles<S, I>() && a.tile) {

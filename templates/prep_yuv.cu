@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /* The pre-process kernel of 4:2:0 frames (gm_preprocess_yuv): prep.cu's
- * per-pixel path, one thread per GM__COLUMN_ROWS destination pixels of a
- * column of one item, each tap converted to BGR before it is resampled
- * (templates/prep.inc, gm__prep_frame_at; the CPU path runs the same). A
- * kernel of its own, so that the image kernels keep their registers. */
+ * point path for NEAREST (a.points), else its per-pixel path, one thread
+ * per GM__COLUMN_ROWS destination pixels of a column of one item, each tap
+ * converted to BGR before it is resampled (templates/prep.inc,
+ * gm__prep_frame_at; the CPU path runs the same). A kernel of its own, so
+ * that the image kernels keep their registers. */
 
 template <int D, int I>
 __device__ __forceinline__ void gm__prep_yuv(const gm__prep_args& a)
 {
+    if (I == GM__SAMPLER_NEAREST && a.points) {
+        gm__grid_begin();
+        gm__prep_points<D, 3, 1>(a);
+        return;
+    }
     gm__each_run(a.width, a.height, a.count, GM__COLUMN_ROWS, [&](long long b, long long x, long long y, long long end) {
         gm__prep_sampled(GM_U8, D, 3, I, 1, &a, b, x, y, end);
     });

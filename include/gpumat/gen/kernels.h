@@ -17,21 +17,21 @@
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * b348f66b9db82b47550b06f07aab3ec4b48e95377bf2cccfa1ea3b77493eee06  templates/resize.cu
- * 840b309ef30258b49254d8234fb40a7eed05d364b8fd017f4eba6b95c2e31f5e  templates/prep.cu
+ * f470a3065e62519cea5b0822d98b00d295f56542c6c2a04e41830b9f09c5ae49  templates/prep.cu
  * 85983bd89b1210004c9ae2f351b685ecf50f1f0380b721b0f0313c91cafb92a0  templates/twice.cu
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * d1cb903d16b7bca3c9d00b0ebe02a1f8379533c40786f58c81280bb74807b823  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
  * 989737519cd53c4fc33b43e76c98c1ab5e4b176171db7a098f70017b64762a28  templates/yuv.cu
  * 4f4a68ac21cb35f8212e3927f35bdcf28fac84d15d2f36940d6560a7232c74ae  templates/yuv_from.cu
- * 4833de80e7e812f45d51d2d2f64957b79c2a1a37027592747d25af9519174ba7  templates/prep_yuv.cu
+ * a875d2a094a1e8929717d2969db5c9dcd1bf4eb9675d68dcc4aaffd69e5d7ed5  templates/prep_yuv.cu
  */
 #ifndef GPUMAT_GEN_KERNELS_H
 #define GPUMAT_GEN_KERNELS_H
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0xc02390a39bb0bb8bull
+#define GM__KERNEL_SOURCE_HASH 0x23d69d570a4700f6ull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -2717,41 +2717,48 @@ static const char* const gm__kernel_src[] = {
     "}\n",
     "\n",
     "/* The point path (a.points: NEAREST of a u8 source whose channels\n",
-    " * interleave, impl/prep.h; LINEAR by odd whole factors comes here rerouted,\n",
-    " * as a YOLO letterbox of 1080p into 640 does). A lane takes the columns\n",
-    " * x + 32 j (j < GM__POINT_PIXELS) of GM__POINT_ROWS rows from y of item it\n",
-    " * and loads all their pixels before it stores any, so that its loads are\n",
-    " * in flight together; the store is the tile path's. */\n",
-    "template <int D, int C>\n",
+    " * interleave, or of frames (F), impl/prep.h; LINEAR by odd whole factors\n",
+    " * comes here rerouted, as a YOLO letterbox of 1080p into 640 does). A lane\n",
+    " * takes the columns x + 32 j (j < GM__POINT_PIXELS) of GM__POINT_ROWS rows\n",
+    " * from y of item it and loads all their pixels (a frame's: converted to\n",
+    " * BGR, prep.inc) before it stores any, so that its loads are in flight\n",
+    " * together; the store is the tile path's. */\n",
+    "template <int D, int C, int F>\n",
     "__device__ __forceinline__ void gm__prep_point_rows(const gm__prep_args& a, const gm__prep_bytes& k,\n",
     "                                                    const gm__prep_item* it, long long x, long long y)\n",
     "{\n",
     "    enum { P = GM__POINT_PIXELS, R = GM__POINT_ROWS };\n",
     "    const gm__resize_map& m = it->map;\n",
-    "    unsigned long long column[P];\n",
+    "    long long column[P];\n",
     "    unsigned w[R][P];\n",
     "    int inside[P];\n",
     "    GM__UNROLL\n",
     "    for (int j = 0; j < P; ++j) {\n",
     "        long long rx = x + 32 * j - it->left;\n",
     "        inside[j] = rx >= 0 && rx < it->width;\n",
-    "        column[j] = (unsigned long long)(gm__nearest(inside[j] ? rx : 0, m.scale_x, m.offset_x, m.src_width) * C);\n",
+    "        column[j] = gm__nearest(inside[j] ? rx : 0, m.scale_x, m.offset_x, m.src_width);\n",
     "    }\n",
     "    GM__UNROLL\n",
     "    for (int r = 0; r < R; ++r) {\n",
     "        long long ry = y + r - it->top;\n",
     "        int on = y + r < a.height && ry >= 0 && ry < it->height;\n",
-    "        unsigned long long row =\n",
-    "            it->src + (unsigned long long)(gm__nearest(on ? ry : 0, m.scale_y, m.offset_y, m.src_height) * it->src_pitch);\n",
+    "        long long sy = gm__nearest(on ? ry : 0, m.scale_y, m.offset_y, m.src_height);\n",
+    "        unsigned long long row = it->src + (unsigned long long)(sy * it->src_pitch);\n",
     "        GM__UNROLL\n",
     "        for (int j = 0; j < P; ++j) {\n",
     "            unsigned bytes = 0;\n",
     "            w[r][j] = k.pad;\n",
     "            if (!on || !inside[j])\n",
     "                continue;\n",
-    "            GM__UNROLL\n",
-    "            for (int c = 0; c < C; ++c)\n",
-    "                bytes |= (unsigned)gm__ld<unsigned char>(row + column[j] + c) << 8 * c;\n",
+    "            if (F) {\n",
+    "                unsigned char bgr[3];\n",
+    "                gm__prep_frame_bgr(&a.frame, it, column[j], sy, bgr);\n",
+    "                bytes = bgr[0] | (unsigned)bgr[1] << 8 | (unsigned)bgr[2] << 16;\n",
+    "            } else {\n",
+    "                GM__UNROLL\n",
+    "                for (int c = 0; c < C; ++c)\n",
+    "                    bytes |= (unsigned)gm__ld<unsigned char>(row + (unsigned long long)(column[j] * C + c)) << 8 * c;\n",
+    "            }\n",
     "            w[r][j] = __byte_perm(bytes, 0, k.order);\n",
     "        }\n",
     "    }\n",
@@ -2766,7 +2773,7 @@ static const char* const gm__kernel_src[] = {
     "        }\n",
     "}\n",
     "\n",
-    "template <int D, int C>\n",
+    "template <int D, int C, int F>\n",
     "__device__ __forceinline__ void gm__prep_points(const gm__prep_args& a)\n",
     "{\n",
     "    long long x = (long long)blockIdx.x * 32 * GM__POINT_PIXELS + threadIdx.x;\n",
@@ -2774,7 +2781,7 @@ static const char* const gm__kernel_src[] = {
     "    const gm__prep_bytes k = gm__prep_bytes_of<C>(a);\n",
     "    for (long long b = blockIdx.z; b < a.count; b += gridDim.z)\n",
     "        for (long long y = ((long long)blockIdx.y * blockDim.y + threadIdx.y) * GM__POINT_ROWS; y < a.height; y += step)\n",
-    "            gm__prep_point_rows<D, C>(a, k, gm__prep_item_at(&a, b), x, y);\n",
+    "            gm__prep_point_rows<D, C, F>(a, k, gm__prep_item_at(&a, b), x, y);\n",
     "}\n",
     "\n",
     "template <int S, int D, int C, int I>\n",
@@ -2782,7 +2789,7 @@ static const char* const gm__kernel_src[] = {
     "{\n",
     "    if (S == GM_U8 && I == GM__SAMPLER_NEAREST && a.points) {\n",
     "        gm__grid_begin();\n",
-    "        gm__prep_points<D, C>(a);\n",
+    "        gm__prep_points<D, C, 0>(a);\n",
     "        return;\n",
     "    }\n",
     "    if (gm__has_tiles<S, I>() && a.tile) {\n",
@@ -3925,14 +3932,20 @@ static const char* const gm__kernel_src[] = {
     "    }\n",
     "#line 2 \"templates/prep_yuv.cu\"\n",
     "/* The pre-process kernel of 4:2:0 frames (gm_preprocess_yuv): prep.cu's\n",
-    " * per-pixel path, one thread per GM__COLUMN_ROWS destination pixels of a\n",
-    " * column of one item, each tap converted to BGR before it is resampled\n",
-    " * (templates/prep.inc, gm__prep_frame_at; the CPU path runs the same). A\n",
-    " * kernel of its own, so that the image kernels keep their registers. */\n",
+    " * point path for NEAREST (a.points), else its per-pixel path, one thread\n",
+    " * per GM__COLUMN_ROWS destination pixels of a column of one item, each tap\n",
+    " * converted to BGR before it is resampled (templates/prep.inc,\n",
+    " * gm__prep_frame_at; the CPU path runs the same). A kernel of its own, so\n",
+    " * that the image kernels keep their registers. */\n",
     "\n",
     "template <int D, int I>\n",
     "__device__ __forceinline__ void gm__prep_yuv(const gm__prep_args& a)\n",
     "{\n",
+    "    if (I == GM__SAMPLER_NEAREST && a.points) {\n",
+    "        gm__grid_begin();\n",
+    "        gm__prep_points<D, 3, 1>(a);\n",
+    "        return;\n",
+    "    }\n",
     "    gm__each_run(a.width, a.height, a.count, GM__COLUMN_ROWS, [&](long long b, long long x, long long y, long long end) {\n",
     "        gm__prep_sampled(GM_U8, D, 3, I, 1, &a, b, x, y, end);\n",
     "    });\n",

@@ -17,14 +17,14 @@
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * b348f66b9db82b47550b06f07aab3ec4b48e95377bf2cccfa1ea3b77493eee06  templates/resize.cu
- * 840b309ef30258b49254d8234fb40a7eed05d364b8fd017f4eba6b95c2e31f5e  templates/prep.cu
+ * f470a3065e62519cea5b0822d98b00d295f56542c6c2a04e41830b9f09c5ae49  templates/prep.cu
  * 85983bd89b1210004c9ae2f351b685ecf50f1f0380b721b0f0313c91cafb92a0  templates/twice.cu
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * d1cb903d16b7bca3c9d00b0ebe02a1f8379533c40786f58c81280bb74807b823  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
  * 989737519cd53c4fc33b43e76c98c1ab5e4b176171db7a098f70017b64762a28  templates/yuv.cu
  * 4f4a68ac21cb35f8212e3927f35bdcf28fac84d15d2f36940d6560a7232c74ae  templates/yuv_from.cu
- * 4833de80e7e812f45d51d2d2f64957b79c2a1a37027592747d25af9519174ba7  templates/prep_yuv.cu
+ * a875d2a094a1e8929717d2969db5c9dcd1bf4eb9675d68dcc4aaffd69e5d7ed5  templates/prep_yuv.cu
  */
 
 #ifndef GPUMAT_GEN_VIEWS_H

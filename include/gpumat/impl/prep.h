@@ -296,12 +296,12 @@ static void gm__prep_name(const char* fn, int i, char* name, size_t size)
 }
 
 /* Whether item it, a source of dtype with channels (frame: a frame's),
- * takes the kernel's point path (templates/prep.cu): NEAREST of u8 whose
- * channels interleave. */
+ * takes the kernel's point path (templates/prep.cu): NEAREST of frames, or
+ * of u8 whose channels interleave. */
 static int gm__prep_takes_points(gm_dtype dtype, int channels, int frame, const gm__prep_item* it)
 {
-    return !frame && it->map.sampler == GM__SAMPLER_NEAREST && dtype == GM_U8 && it->src_xstride == channels &&
-           (channels == 1 || it->src_cstride == 1);
+    return it->map.sampler == GM__SAMPLER_NEAREST &&
+           (frame || (dtype == GM_U8 && it->src_xstride == channels && (channels == 1 || it->src_cstride == 1)));
 }
 
 /* What a launch's items share: the sampler and whether the kernel takes
