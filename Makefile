@@ -97,7 +97,7 @@ $(BUILD)/demo: examples/demo.c $(HEADERS) | $(BUILD)
 
 # `make examples`: the programs in examples/ (tests/examples.sh runs them) and
 # the shared library examples/python/ loads (`make python`).
-EXAMPLES := $(addprefix $(BUILD)/,trt_input mask_overlay pipeline wrap_foreign yolo_letterbox classify_crops draw_labels)
+EXAMPLES := $(addprefix $(BUILD)/,trt_input mask_overlay pipeline wrap_foreign yolo_letterbox classify_crops draw_labels nvdec_batch deepstream_surface)
 .PHONY: examples python
 examples: $(EXAMPLES) python
 python: $(BUILD)/libgpumat.so

@@ -118,7 +118,7 @@ __device__ __forceinline__ void gm__prep_point_rows(const gm__prep_args& a, cons
     const gm__resize_map& m = it->map;
     long long column[P];
     unsigned w[R][P];
-    int inside[P];
+    int inside[P], on[R], yuv[R][P][3];
     GM__UNROLL
     for (int j = 0; j < P; ++j) {
         long long rx = x + 32 * j - it->left;
@@ -128,27 +128,36 @@ __device__ __forceinline__ void gm__prep_point_rows(const gm__prep_args& a, cons
     GM__UNROLL
     for (int r = 0; r < R; ++r) {
         long long ry = y + r - it->top;
-        int on = y + r < a.height && ry >= 0 && ry < it->height;
-        long long sy = gm__nearest(on ? ry : 0, m.scale_y, m.offset_y, m.src_height);
-        unsigned long long row = it->src + (unsigned long long)(sy * it->src_pitch);
+        long long sy;
+        unsigned long long row;
+        on[r] = y + r < a.height && ry >= 0 && ry < it->height;
+        sy = gm__nearest(on[r] ? ry : 0, m.scale_y, m.offset_y, m.src_height);
+        row = it->src + (unsigned long long)(sy * it->src_pitch);
         GM__UNROLL
         for (int j = 0; j < P; ++j) {
             unsigned bytes = 0;
             w[r][j] = k.pad;
-            if (!on || !inside[j])
+            if (!on[r] || !inside[j])
                 continue;
-            if (F) {
-                unsigned char bgr[3];
-                gm__prep_frame_bgr(&a.frame, it, column[j], sy, bgr);
-                bytes = bgr[0] | (unsigned)bgr[1] << 8 | (unsigned)bgr[2] << 16;
+            if (F) { /* converted below, once every load is in flight */
+                gm__prep_frame_load(&a.frame, it, column[j], sy, yuv[r][j]);
             } else {
                 GM__UNROLL
                 for (int c = 0; c < C; ++c)
                     bytes |= (unsigned)gm__ld<unsigned char>(row + (unsigned long long)(column[j] * C + c)) << 8 * c;
+                w[r][j] = __byte_perm(bytes, 0, k.order);
             }
-            w[r][j] = __byte_perm(bytes, 0, k.order);
         }
     }
+    GM__UNROLL
+    for (int r = 0; F && r < R; ++r)
+        GM__UNROLL
+        for (int j = 0; j < P; ++j)
+            if (on[r] && inside[j]) {
+                unsigned char bgr[3];
+                gm__prep_frame_convert(&a.frame, yuv[r][j], bgr);
+                w[r][j] = __byte_perm(bgr[0] | (unsigned)bgr[1] << 8 | (unsigned)bgr[2] << 16, 0, k.order);
+            }
     GM__UNROLL
     for (int r = 0; r < R; ++r)
         GM__UNROLL

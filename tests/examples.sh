@@ -24,6 +24,8 @@ example wrap_foreign "$B/wrap_foreign"
 example yolo_letterbox "$B/yolo_letterbox"
 example classify_crops "$B/classify_crops"
 example draw_labels "$B/draw_labels"
+example nvdec_batch "$B/nvdec_batch"
+example deepstream_surface "$B/deepstream_surface"
 example python python3 examples/python/roundtrip.py "$B/libgpumat.so"
 # numpy through DLPack on the CPU path: python3 if it has numpy, else Debian's
 # /usr/bin/python3 (python3-numpy), else SKIP (not a pass).

@@ -1322,6 +1322,71 @@ static void test_yuv(void)
     timg_free(&small);
 }
 
+/* gm_preprocess_yuv and _batch: the frame's checks, named for the call
+ * (and for a batch the item), the interpolations a frame takes, crops. */
+static void test_prep_yuv(void)
+{
+    timg y, uv, u, v, odd, d;
+    gm_yuv nv, i420, bad, two[2];
+    gm_prep area;
+    gm_rect outside = {4, 0, 6, 6};
+    gm_mat m;
+    timg_make(&y, 8, 6, GM_U8, 1, GM_HWC, 1);
+    timg_make(&uv, 4, 3, GM_U8, 2, GM_HWC, 1);
+    timg_make(&u, 4, 3, GM_U8, 1, GM_HWC, 1);
+    timg_make(&v, 4, 3, GM_U8, 1, GM_HWC, 1);
+    timg_make(&odd, 7, 6, GM_U8, 1, GM_HWC, 1);
+    timg_make(&d, 5, 7, GM_F32, 3, GM_CHW, 1);
+    memset(&nv, 0, sizeof nv);
+    nv.y = y.m, nv.u = uv.m;
+    i420 = nv;
+    i420.format = GM_YUV_I420, i420.u = u.m, i420.v = v.m;
+    memset(&area, 0, sizeof area);
+    area.interp = GM_PREP_AREA;
+    EXPECT(gm_preprocess_yuv(NULL, NULL, &d.m, NULL, NULL, NULL), GM_ERR_ARG, "gm_preprocess_yuv", "frame is NULL",
+           &d, NULL);
+    EXPECT(gm_preprocess_yuv(&nv, NULL, NULL, NULL, NULL, NULL), GM_ERR_ARG, "gm_preprocess_yuv", "dst", &y, &uv,
+           NULL);
+    bad = nv, bad.y = odd.m;
+    EXPECT(gm_preprocess_yuv(&bad, NULL, &d.m, NULL, NULL, NULL), GM_ERR_SIZE, "gm_preprocess_yuv",
+           "frame->y is 7x6", &d, NULL);
+    bad = nv, bad.u.height = 2;
+    EXPECT(gm_preprocess_yuv(&bad, NULL, &d.m, NULL, NULL, NULL), GM_ERR_SIZE, "gm_preprocess_yuv",
+           "frame->u is 4x2", &d, NULL);
+    bad = i420, bad.u.data = (unsigned char*)y.m.data + 1;
+    EXPECT(gm_preprocess_yuv(&bad, NULL, &d.m, NULL, NULL, NULL), GM_ERR_OVERLAP, "gm_preprocess_yuv",
+           "frame->u and frame->y", &d, NULL);
+    bad = nv, bad.matrix = (gm_yuv_matrix)3;
+    EXPECT(gm_preprocess_yuv(&bad, NULL, &d.m, NULL, NULL, NULL), GM_ERR_ARG, "gm_preprocess_yuv", "matrix 3", &d,
+           NULL);
+    EXPECT(gm_preprocess_yuv(&nv, NULL, &d.m, &area, NULL, NULL), GM_ERR_ARG, "gm_preprocess_yuv",
+           "prep->interp is GM_PREP_AREA", &d, NULL);
+    EXPECT(gm_preprocess_yuv(&nv, &outside, &d.m, NULL, NULL, NULL), GM_ERR_ARG, "gm_preprocess_yuv",
+           "not inside frame", &d, NULL);
+    bad = nv, bad.u = fake_device(&uv);
+    EXPECT(gm_preprocess_yuv(&bad, NULL, &d.m, NULL, NULL, NULL), GM_ERR_LOCATION, "gm_preprocess_yuv", "frame->u",
+           &d, NULL);
+    m = d.m, m.data = (unsigned char*)uv.m.data - 4;
+    EXPECT(gm_preprocess_yuv(&nv, NULL, &m, NULL, NULL, NULL), GM_ERR_OVERLAP, "gm_preprocess_yuv", "and dst overlap",
+           &y, NULL);
+    two[0] = nv, two[1] = nv, two[1].y = odd.m;
+    EXPECT(gm_preprocess_yuv_batch(two, NULL, 2, &d.m, NULL, NULL, NULL), GM_ERR_ARG, "gm_preprocess_yuv_batch",
+           "2 items but dst->batch is 1", &d, NULL);
+    EXPECT(gm_preprocess_yuv_batch(NULL, NULL, 1, &d.m, NULL, NULL, NULL), GM_ERR_ARG, "gm_preprocess_yuv_batch",
+           "frames is NULL", &d, NULL);
+    m = d.m, m.batch = 2, m.batch_pitch = d.m.plane_pitch * 3; /* refused before anything is written */
+    EXPECT(gm_preprocess_yuv_batch(two, NULL, 2, &m, NULL, NULL, NULL), GM_ERR_SIZE, "gm_preprocess_yuv_batch",
+           "frames[1]: frame->y is 7x6", &d, NULL);
+    EXPECT(gm_preprocess_yuv(&i420, NULL, &d.m, NULL, NULL, NULL), GM_OK, "gm_preprocess_yuv", NULL, &y, &u, &v, NULL);
+    CHECK(!timg_same(&d), "gm_preprocess_yuv wrote nothing");
+    timg_free(&y);
+    timg_free(&uv);
+    timg_free(&u);
+    timg_free(&v);
+    timg_free(&odd);
+    timg_free(&d);
+}
+
 static void test_copy_many(void)
 {
     timg a, b, c, d;
@@ -1853,8 +1918,8 @@ static void test_kernels(void)
         reset_error();
         CHECK(gm_kernels_for(GM_U8, GM_F32, 3, kernels, -1) == 0 && strncmp(gm_last_error(), "gm_kernels_for: max", 19) == 0,
               "gm_kernels_for(..., -1): %s", gm_last_error());
-        CHECK(gm_kernels_for(GM_U8, GM_F32, 3, NULL, 0) == 12, "gm_kernels_for(..., NULL, 0) counts: %s", gm_last_error());
-        CHECK(gm_kernels_for(GM_U8, GM_F32, 3, kernels, 7) == 12, "gm_kernels_for: %s", gm_last_error());
+        CHECK(gm_kernels_for(GM_U8, GM_F32, 3, NULL, 0) == 16, "gm_kernels_for(..., NULL, 0) counts: %s", gm_last_error());
+        CHECK(gm_kernels_for(GM_U8, GM_F32, 3, kernels, 7) == 16, "gm_kernels_for: %s", gm_last_error());
     }
     CHECK(size == 12345, "image_size written on an argument failure: %zu", size);
     reset_error();
@@ -2110,6 +2175,7 @@ int main(int argc, char** argv)
     test_overlay();
     test_add_weighted();
     test_yuv();
+    test_prep_yuv();
     test_copy_many();
     test_typed_functions();
     test_kernels();

@@ -10,14 +10,14 @@
  * be0aac26aaca83414ee762886f10233f473135eeff4c7e26e3f4eba060eab94d  templates/pixel.inc
  * 142caa6ef2cd144eb1bdd59390ab4563955738ab83ab59f16b830bd55c7d1852  templates/resize.inc
  * cc1aad238065d42835c71395b6702d83319d663a89e701cea9c677dae0451695  templates/yuv.inc
- * 3304193e6ac82bf4a89f9bb3aa7c2b7bea1bfb1b1f5070e1582acf26f51dee93  templates/prep.inc
+ * 51d67df19afe3ec45eee2a96c8e41776c775c5760722098f3b2e429c6b6ae339  templates/prep.inc
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
  * 555d3f9ad5c973e0cb340e5f6e5614db4f335102dd75f66674e6975366ee92fa  templates/overlay.inc
  * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * b348f66b9db82b47550b06f07aab3ec4b48e95377bf2cccfa1ea3b77493eee06  templates/resize.cu
- * f470a3065e62519cea5b0822d98b00d295f56542c6c2a04e41830b9f09c5ae49  templates/prep.cu
+ * fad9de9bb6f49a8f210763ce560ee7142eb25c180289593f78959579f1517760  templates/prep.cu
  * 85983bd89b1210004c9ae2f351b685ecf50f1f0380b721b0f0313c91cafb92a0  templates/twice.cu
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * d1cb903d16b7bca3c9d00b0ebe02a1f8379533c40786f58c81280bb74807b823  templates/overlay.cu
@@ -31,7 +31,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x23d69d570a4700f6ull
+#define GM__KERNEL_SOURCE_HASH 0x8bb3da7d21dca11bull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -1566,20 +1566,33 @@ static const char* const gm__kernel_src[] = {
     "    r->map = it->map;\n",
     "}\n",
     "\n",
-    "/* Pixel (x, y) of item it's crop of a frame (gm__prep_frame) as\n",
-    " * cvtColor's BGR: channel c at bgr + c. */\n",
-    "GM__FN void gm__prep_frame_bgr(const gm__prep_frame* f, const gm__prep_item* it, long long x, long long y,\n",
-    "                               unsigned char* bgr)\n",
+    "/* The Y, U and V samples of pixel (x, y) of item it's crop of a frame\n",
+    " * (gm__prep_frame), into yuv[3]. */\n",
+    "GM__FN void gm__prep_frame_load(const gm__prep_frame* f, const gm__prep_item* it, long long x, long long y, int* yuv)\n",
     "{\n",
     "    const long long fx = it->src_xstride + x, fy = it->src_cstride + y;\n",
     "    const long long chroma = (fx >> 1) * f->step;\n",
-    "    const int luma = *(const unsigned char*)(it->src + (unsigned long long)(fy * it->src_pitch + fx));\n",
-    "    const int u = *(const unsigned char*)(it->src + (unsigned long long)(f->u + (fy >> 1) * f->u_pitch + chroma));\n",
-    "    const int v = *(const unsigned char*)(it->src + (unsigned long long)(f->v + (fy >> 1) * f->v_pitch + chroma));\n",
+    "    yuv[0] = *(const unsigned char*)(it->src + (unsigned long long)(fy * it->src_pitch + fx));\n",
+    "    yuv[1] = *(const unsigned char*)(it->src + (unsigned long long)(f->u + (fy >> 1) * f->u_pitch + chroma));\n",
+    "    yuv[2] = *(const unsigned char*)(it->src + (unsigned long long)(f->v + (fy >> 1) * f->v_pitch + chroma));\n",
+    "}\n",
+    "\n",
+    "/* Those samples as cvtColor's BGR: channel c at bgr + c. */\n",
+    "GM__FN void gm__prep_frame_convert(const gm__prep_frame* f, const int* yuv, unsigned char* bgr)\n",
+    "{\n",
     "    int c;\n",
     "    for (c = 0; c < 3; ++c)\n",
-    "        bgr[c] = (unsigned char)gm__yuv_channel(f->cy, luma > f->yoff ? luma - f->yoff : 0,\n",
-    "                                                f->ku[c] * u + f->kv[c] * v + f->bias[c]);\n",
+    "        bgr[c] = (unsigned char)gm__yuv_channel(f->cy, yuv[0] > f->yoff ? yuv[0] - f->yoff : 0,\n",
+    "                                                f->ku[c] * yuv[1] + f->kv[c] * yuv[2] + f->bias[c]);\n",
+    "}\n",
+    "\n",
+    "/* Pixel (x, y) of item it's crop of a frame as BGR, into bgr[3]. */\n",
+    "GM__FN void gm__prep_frame_bgr(const gm__prep_frame* f, const gm__prep_item* it, long long x, long long y,\n",
+    "                               unsigned char* bgr)\n",
+    "{\n",
+    "    int yuv[3];\n",
+    "    gm__prep_frame_load(f, it, x, y, yuv);\n",
+    "    gm__prep_frame_convert(f, yuv, bgr);\n",
     "}\n",
     "\n",
     "/* The BGR pixel of item it's frame at the taps tx, ty (whose offsets are\n",
@@ -2731,7 +2744,7 @@ static const char* const gm__kernel_src[] = {
     "    const gm__resize_map& m = it->map;\n",
     "    long long column[P];\n",
     "    unsigned w[R][P];\n",
-    "    int inside[P];\n",
+    "    int inside[P], on[R], yuv[R][P][3];\n",
     "    GM__UNROLL\n",
     "    for (int j = 0; j < P; ++j) {\n",
     "        long long rx = x + 32 * j - it->left;\n",
@@ -2741,27 +2754,36 @@ static const char* const gm__kernel_src[] = {
     "    GM__UNROLL\n",
     "    for (int r = 0; r < R; ++r) {\n",
     "        long long ry = y + r - it->top;\n",
-    "        int on = y + r < a.height && ry >= 0 && ry < it->height;\n",
-    "        long long sy = gm__nearest(on ? ry : 0, m.scale_y, m.offset_y, m.src_height);\n",
-    "        unsigned long long row = it->src + (unsigned long long)(sy * it->src_pitch);\n",
+    "        long long sy;\n",
+    "        unsigned long long row;\n",
+    "        on[r] = y + r < a.height && ry >= 0 && ry < it->height;\n",
+    "        sy = gm__nearest(on[r] ? ry : 0, m.scale_y, m.offset_y, m.src_height);\n",
+    "        row = it->src + (unsigned long long)(sy * it->src_pitch);\n",
     "        GM__UNROLL\n",
     "        for (int j = 0; j < P; ++j) {\n",
     "            unsigned bytes = 0;\n",
     "            w[r][j] = k.pad;\n",
-    "            if (!on || !inside[j])\n",
+    "            if (!on[r] || !inside[j])\n",
     "                continue;\n",
-    "            if (F) {\n",
-    "                unsigned char bgr[3];\n",
-    "                gm__prep_frame_bgr(&a.frame, it, column[j], sy, bgr);\n",
-    "                bytes = bgr[0] | (unsigned)bgr[1] << 8 | (unsigned)bgr[2] << 16;\n",
+    "            if (F) { /* converted below, once every load is in flight */\n",
+    "                gm__prep_frame_load(&a.frame, it, column[j], sy, yuv[r][j]);\n",
     "            } else {\n",
     "                GM__UNROLL\n",
     "                for (int c = 0; c < C; ++c)\n",
     "                    bytes |= (unsigned)gm__ld<unsigned char>(row + (unsigned long long)(column[j] * C + c)) << 8 * c;\n",
+    "                w[r][j] = __byte_perm(bytes, 0, k.order);\n",
     "            }\n",
-    "            w[r][j] = __byte_perm(bytes, 0, k.order);\n",
     "        }\n",
     "    }\n",
+    "    GM__UNROLL\n",
+    "    for (int r = 0; F && r < R; ++r)\n",
+    "        GM__UNROLL\n",
+    "        for (int j = 0; j < P; ++j)\n",
+    "            if (on[r] && inside[j]) {\n",
+    "                unsigned char bgr[3];\n",
+    "                gm__prep_frame_convert(&a.frame, yuv[r][j], bgr);\n",
+    "                w[r][j] = __byte_perm(bgr[0] | (unsigned)bgr[1] << 8 | (unsigned)bgr[2] << 16, 0, k.order);\n",
+    "            }\n",
     "    GM__UNROLL\n",
     "    for (int r = 0; r < R; ++r)\n",
     "        GM__UNROLL\n",

@@ -10,14 +10,14 @@
  * be0aac26aaca83414ee762886f10233f473135eeff4c7e26e3f4eba060eab94d  templates/pixel.inc
  * 142caa6ef2cd144eb1bdd59390ab4563955738ab83ab59f16b830bd55c7d1852  templates/resize.inc
  * cc1aad238065d42835c71395b6702d83319d663a89e701cea9c677dae0451695  templates/yuv.inc
- * 3304193e6ac82bf4a89f9bb3aa7c2b7bea1bfb1b1f5070e1582acf26f51dee93  templates/prep.inc
+ * 51d67df19afe3ec45eee2a96c8e41776c775c5760722098f3b2e429c6b6ae339  templates/prep.inc
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
  * 555d3f9ad5c973e0cb340e5f6e5614db4f335102dd75f66674e6975366ee92fa  templates/overlay.inc
  * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * b348f66b9db82b47550b06f07aab3ec4b48e95377bf2cccfa1ea3b77493eee06  templates/resize.cu
- * f470a3065e62519cea5b0822d98b00d295f56542c6c2a04e41830b9f09c5ae49  templates/prep.cu
+ * fad9de9bb6f49a8f210763ce560ee7142eb25c180289593f78959579f1517760  templates/prep.cu
  * 85983bd89b1210004c9ae2f351b685ecf50f1f0380b721b0f0313c91cafb92a0  templates/twice.cu
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * d1cb903d16b7bca3c9d00b0ebe02a1f8379533c40786f58c81280bb74807b823  templates/overlay.cu
@@ -1499,20 +1499,33 @@ GM__FN void gm__prep_source(const gm__prep_item* it, int C, gm__resize_args* r)
     r->map = it->map;
 }
 
-/* Pixel (x, y) of item it's crop of a frame (gm__prep_frame) as
- * cvtColor's BGR: channel c at bgr + c. */
-GM__FN void gm__prep_frame_bgr(const gm__prep_frame* f, const gm__prep_item* it, long long x, long long y,
-                               unsigned char* bgr)
+/* The Y, U and V samples of pixel (x, y) of item it's crop of a frame
+ * (gm__prep_frame), into yuv[3]. */
+GM__FN void gm__prep_frame_load(const gm__prep_frame* f, const gm__prep_item* it, long long x, long long y, int* yuv)
 {
     const long long fx = it->src_xstride + x, fy = it->src_cstride + y;
     const long long chroma = (fx >> 1) * f->step;
-    const int luma = *(const unsigned char*)(it->src + (unsigned long long)(fy * it->src_pitch + fx));
-    const int u = *(const unsigned char*)(it->src + (unsigned long long)(f->u + (fy >> 1) * f->u_pitch + chroma));
-    const int v = *(const unsigned char*)(it->src + (unsigned long long)(f->v + (fy >> 1) * f->v_pitch + chroma));
+    yuv[0] = *(const unsigned char*)(it->src + (unsigned long long)(fy * it->src_pitch + fx));
+    yuv[1] = *(const unsigned char*)(it->src + (unsigned long long)(f->u + (fy >> 1) * f->u_pitch + chroma));
+    yuv[2] = *(const unsigned char*)(it->src + (unsigned long long)(f->v + (fy >> 1) * f->v_pitch + chroma));
+}
+
+/* Those samples as cvtColor's BGR: channel c at bgr + c. */
+GM__FN void gm__prep_frame_convert(const gm__prep_frame* f, const int* yuv, unsigned char* bgr)
+{
     int c;
     for (c = 0; c < 3; ++c)
-        bgr[c] = (unsigned char)gm__yuv_channel(f->cy, luma > f->yoff ? luma - f->yoff : 0,
-                                                f->ku[c] * u + f->kv[c] * v + f->bias[c]);
+        bgr[c] = (unsigned char)gm__yuv_channel(f->cy, yuv[0] > f->yoff ? yuv[0] - f->yoff : 0,
+                                                f->ku[c] * yuv[1] + f->kv[c] * yuv[2] + f->bias[c]);
+}
+
+/* Pixel (x, y) of item it's crop of a frame as BGR, into bgr[3]. */
+GM__FN void gm__prep_frame_bgr(const gm__prep_frame* f, const gm__prep_item* it, long long x, long long y,
+                               unsigned char* bgr)
+{
+    int yuv[3];
+    gm__prep_frame_load(f, it, x, y, yuv);
+    gm__prep_frame_convert(f, yuv, bgr);
 }
 
 /* The BGR pixel of item it's frame at the taps tx, ty (whose offsets are

@@ -336,7 +336,7 @@ static gm_status gm__prep_check_frame(const char* fn, const char* name, const gm
     gm_status s;
     /* gm__yuv_check's messages say "frame": a batch's say which */
     if (strcmp(name, "frame"))
-        snprintf(at, sizeof at, "%s, %s", fn, name);
+        snprintf(at, sizeof at, "%s: %s", fn, name);
     else
         snprintf(at, sizeof at, "%s", fn);
     if ((s = gm__yuv_check(at, f)) != GM_OK)
