@@ -1396,6 +1396,74 @@ static void test_yuv_batch(void)
     gm_free(&dst);
 }
 
+/* gm_preprocess_yuv of frames whose planes are malloc'd to their last byte
+ * (no row padding after the last row; under test_cpu_asan a read past a
+ * plane is a failure), crops on the right and bottom edges, against
+ * gm_yuv_convert and gm_preprocess: every format, the interpolations a
+ * frame takes, the 2x2 mean (half the size), a 1-pixel crop (LINEAR_EXACT
+ * starts before it), crop-centre at 0.5 with an odd side (a cut 2x2 cell). */
+static void test_prep_yuv_edges(void)
+{
+    enum { W = 10, H = 8 };
+    static const int cases[][7] = { /* interp, fit, crop x, y, w, h, dst side */
+        {GM_PREP_LINEAR, GM_FIT_STRETCH, 3, 1, 7, 7, 5},    {GM_PREP_NEAREST, GM_FIT_LETTERBOX, 1, 3, 9, 5, 7},
+        {GM_PREP_LINEAR_EXACT, GM_FIT_STRETCH, 9, 7, 1, 1, 3}, {GM_PREP_LINEAR, GM_FIT_STRETCH, 0, 0, 10, 8, 0},
+        {GM_PREP_LINEAR, GM_FIT_CROP_CENTER, 5, 1, 5, 7, 3}, {GM_PREP_LINEAR_EXACT, GM_FIT_LETTERBOX, 2, 2, 8, 6, 11}};
+    int format, k, i;
+    for (format = GM_YUV_NV12; format <= GM_YUV_YV12; ++format)
+        for (k = 0; k < (int)(sizeof cases / sizeof cases[0]); ++k) {
+            const int planar = format >= GM_YUV_I420, side = cases[k][6];
+            const int dw = side ? side : W / 2, dh = side ? side : H / 2;
+            unsigned char* y = (unsigned char*)malloc(W * H);
+            unsigned char* c0 = (unsigned char*)malloc(planar ? W / 2 * H / 2 : W * H / 2);
+            unsigned char* c1 = (unsigned char*)malloc(W / 2 * H / 2);
+            float fused[3 * 11 * 11], steps[3 * 11 * 11];
+            unsigned char bgr[W * H * 3];
+            gm_yuv f;
+            gm_mat image, a, b;
+            gm_rect crop;
+            gm_prep prep;
+            gm_status s;
+            memset(&f, 0, sizeof f);
+            memset(&prep, 0, sizeof prep);
+            prep.interp = (gm_prep_interp)cases[k][0], prep.fit = (gm_fit)cases[k][1];
+            prep.pad[0] = 3, prep.mean[1] = 20, prep.scale[2] = 0.25;
+            crop.x = cases[k][2], crop.y = cases[k][3], crop.width = cases[k][4], crop.height = cases[k][5];
+            for (i = 0; i < W * H; ++i)
+                y[i] = (unsigned char)(t_rand() >> 8);
+            for (i = 0; i < (planar ? W / 2 * H / 2 : W * H / 2); ++i)
+                c0[i] = (unsigned char)(t_rand() >> 8);
+            for (i = 0; i < W / 2 * H / 2; ++i)
+                c1[i] = (unsigned char)(t_rand() >> 8);
+            f.format = (gm_yuv_format)format, f.matrix = (gm_yuv_matrix)(k % 3), f.range = (gm_yuv_range)(k % 2);
+            s = gm_wrap(&f.y, y, W, H, GM_U8, 1, GM_HWC, 0, GM_HOST);
+            if (s == GM_OK)
+                s = gm_wrap(&f.u, c0, W / 2, H / 2, GM_U8, planar ? 1 : 2, GM_HWC, 0, GM_HOST);
+            if (s == GM_OK && planar)
+                s = gm_wrap(&f.v, c1, W / 2, H / 2, GM_U8, 1, GM_HWC, 0, GM_HOST);
+            if (s == GM_OK)
+                s = gm_wrap(&image, bgr, W, H, GM_U8, 3, GM_HWC, 0, GM_HOST);
+            if (s == GM_OK)
+                s = gm_wrap(&a, fused, dw, dh, GM_F32, 3, GM_CHW, 0, GM_HOST);
+            if (s == GM_OK)
+                s = gm_wrap(&b, steps, dw, dh, GM_F32, 3, GM_CHW, 0, GM_HOST);
+            memset(fused, 0, sizeof fused);
+            memset(steps, 0, sizeof steps);
+            if (s == GM_OK)
+                s = gm_preprocess_yuv(&f, &crop, &a, &prep, NULL, NULL);
+            if (s == GM_OK)
+                s = gm_yuv_convert(&f, &image, 0, NULL);
+            if (s == GM_OK)
+                s = gm_preprocess(&image, &crop, &b, &prep, NULL, NULL);
+            CHECK(s == GM_OK && !memcmp(fused, steps, sizeof fused),
+                  "gm_preprocess_yuv format %d case %d (exact-size planes, an edge crop): %s", format, k,
+                  s == GM_OK ? "differs from gm_yuv_convert + gm_preprocess" : gm_last_error());
+            free(y);
+            free(c0);
+            free(c1);
+        }
+}
+
 int main(void)
 {
     t_seed_from_env("cpu");
@@ -1409,6 +1477,7 @@ int main(void)
     test_yuv_matrices();
     test_yuv_from_matrices();
     test_yuv_batch();
+    test_prep_yuv_edges();
     test_results("the default loops and threads");
     /* the baseline loops (cpu.h: the AVX2 ones where the CPU has them), one thread */
     gm__cpu_isa_forced = 0;

@@ -1051,10 +1051,11 @@ static void yuvs(void)
 /* gm_preprocess_yuv and _batch on the GPU == the CPU path (the oracle
  * holds the CPU path to cvtColor and OpenCV's chain): each frame format,
  * destination dtype and layout, each interpolation a frame takes and each
- * placement, odd crops; batches whose items alternate between the frame and
- * an even ROI of it (chroma at other offsets from the luma: launches of
- * their own), 35 items over a launch's parameters. Every pair is filled at
- * random and the destination compared whole. */
+ * placement, odd crops; batches whose odd items (in 35: the last two) are an
+ * even ROI of the frame (chroma at other offsets from the luma: a launch
+ * of their own), so that 35 items put 33 of one layout over a launch's
+ * parameters (the _many entry point). Every pair is filled at random and
+ * the destination compared whole. */
 static gm_status op_prep_yuv(const yuv_ctx* c, const prep_how* h, gm_mat* dst, int dev)
 {
     gm_yuv frames[35], whole = yuv_frame(c, dev), inner;
@@ -1062,8 +1063,8 @@ static gm_status op_prep_yuv(const yuv_ctx* c, const prep_how* h, gm_mat* dst, i
     gm_status st = gm_yuv_roi(&whole, &inner, 2, 2, whole.y.width - 2, whole.y.height - 2);
     int i;
     for (i = 0; i < h->count && st == GM_OK; ++i) {
-        frames[i] = i % 2 ? inner : whole;
-        crops[i].x = i % 3, crops[i].y = i % 4;
+        frames[i] = i % 2 && (h->count < 30 || i > 30) ? inner : whole;
+        crops[i].x = (i + h->count) % 3, crops[i].y = (i + h->count) % 4;
         crops[i].width = frames[i].y.width - crops[i].x - i % 3;
         crops[i].height = frames[i].y.height - crops[i].y - i % 2;
     }

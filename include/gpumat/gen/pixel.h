@@ -10,7 +10,7 @@
  * be0aac26aaca83414ee762886f10233f473135eeff4c7e26e3f4eba060eab94d  templates/pixel.inc
  * 142caa6ef2cd144eb1bdd59390ab4563955738ab83ab59f16b830bd55c7d1852  templates/resize.inc
  * cc1aad238065d42835c71395b6702d83319d663a89e701cea9c677dae0451695  templates/yuv.inc
- * 51d67df19afe3ec45eee2a96c8e41776c775c5760722098f3b2e429c6b6ae339  templates/prep.inc
+ * ed93844a83a039d45b1c64097f1ff9b64455a3820d9b6e06e8936519e27e8dfb  templates/prep.inc
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
  * 555d3f9ad5c973e0cb340e5f6e5614db4f335102dd75f66674e6975366ee92fa  templates/overlay.inc
  * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
@@ -1620,7 +1620,7 @@ GM__FN void gm__prep_run(int S, int D, int C, int frame, const gm__prep_args* a,
     case GM__SAMPLER_AREA_FAST:
         gm__prep_sampled(S, D, C, GM__SAMPLER_AREA_FAST, frame, a, b, x, y, end);
         return;
-    case GM__SAMPLER_AREA:
+    case GM__SAMPLER_AREA: /* never a frame's: its cells are wider than 2x2 (impl/prep.h refuses AREA) */
         gm__prep_sampled(S, D, C, GM__SAMPLER_AREA, 0, a, b, x, y, end);
         return;
     case GM__SAMPLER_LINEAR_EXACT:

@@ -485,6 +485,14 @@ static void gm__cpu_prep_row_of(const gm__cpu_prep* P, long long b, long long y,
     }
 }
 
+/* Where the staged run lies in the buffer of a sampled row and the runs
+ * (es bytes an element): after both, on 8 bytes, since the destination's
+ * elements are stored there. */
+static long long gm__cpu_staged_at(const gm__cpu_rows* L, int es)
+{
+    return (L->n * es * 2 + 7) / 8 * 8;
+}
+
 /* The pre-process: its plan, rows [begin, end) (numbered over the items).
  * An item resized by a sampler gm__cpu_rows takes has its rows sampled as
  * gm_resize's are, into a row the destination row is made from
@@ -526,7 +534,7 @@ static void gm__cpu_prep_part(void* p, long long begin, long long end)
             /* the sampled row, the runs and a staged run */
             if (!P.a->frame.step && gm__cpu_rows_take(&src, it->map.sampler) && it->width > 0 &&
                 gm__cpu_rows_init(&L, &src, P.S, P.C, it->map.sampler) &&
-                (sampled = (unsigned char*)GM_MALLOC((size_t)(L.n * P.es * 2 + it->width * 8))) == NULL)
+                (sampled = (unsigned char*)GM_MALLOC((size_t)(gm__cpu_staged_at(&L, P.es) + it->width * 8))) == NULL)
                 gm__cpu_rows_free(&L);
             P.runs = sampled && !P.a->divide;
         }
@@ -534,7 +542,7 @@ static void gm__cpu_prep_part(void* p, long long begin, long long end)
         if (sampled && ry >= 0 && ry < it->height)
             gm__cpu_rows_row(&L, 0, ry, sampled);
         if (sampled)
-            gm__cpu_prep_row_of(&P, b, y, sampled, sampled + L.n * P.es, sampled + L.n * P.es * 2);
+            gm__cpu_prep_row_of(&P, b, y, sampled, sampled + L.n * P.es, sampled + gm__cpu_staged_at(&L, P.es));
         else
             gm__cpu_prep_fns[P.S][P.D](P.a, P.C, b, y, NULL, 0, P.a->width);
     }

@@ -216,7 +216,7 @@ static gm_status gm__prep_item_of(const char* fn, const char* name, const gm_mat
     it->top = (int)g->top;
     it->width = (int)g->width;
     it->height = (int)g->height;
-    if (frame) { /* prep.inc's frame items: the luma, the crop's place */
+    if (frame) { /* prep.inc converts a frame's taps from the luma's origin, the crop's place and the layout */
         it->src = (unsigned long long)(uintptr_t)frame->y.data;
         it->src_pitch = frame->y.pitch;
         it->src_xstride = crop->x;
@@ -273,8 +273,8 @@ static gm_status gm__prep_common(const char* fn, const gm_mat* src, const gm_mat
     return GM_OK;
 }
 
-/* What messages call the sources of fn (gm_preprocess's src, or frames
- * where fn ends in _yuv_batch), and source i of them: src, or srcs[i]. */
+/* What messages call the sources of the public function fn: src, srcs,
+ * frame or frames (an internal caller's: srcs). */
 static const char* gm__prep_sources_name(const char* fn)
 {
     static const char* const names[][2] = {{"gm_preprocess", "src"}, {"gm_preprocess_batch", "srcs"},
@@ -286,6 +286,8 @@ static const char* gm__prep_sources_name(const char* fn)
     return "srcs";
 }
 
+/* What messages call source i of fn: src or frame alone, else srcs[i] or
+ * frames[i]. */
 static void gm__prep_name(const char* fn, int i, char* name, size_t size)
 {
     const char* sources = gm__prep_sources_name(fn);
@@ -389,6 +391,9 @@ static gm_status gm__prep_describe(const char* fn, const gm_mat* srcs, const gm_
             return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d but srcs[0] is %s x%d", fn, name, gm_dtype_name(src.dtype),
                             (int)src.channels, gm_dtype_name(first.dtype), (int)first.channels);
     }
+    if (frames && gm__prep_yuv_row[dst->dtype][GM__SAMPLER_LINEAR] < 0)
+        return gm__fail(GM_ERR_TYPE, "%s: dst is %s; a frame's pre-process writes u8, f16, bf16 or f32", fn,
+                        gm_dtype_name(dst->dtype));
     if (gm__prep_row[first.dtype][dst->dtype][first.channels - 1][GM__SAMPLER_LINEAR] < 0)
         return gm__fail(GM_ERR_TYPE, "%s: %s x%d -> %s: the source must be u8, u16 or f32 with 1, 3 or 4 channels, "
                         "dst u8, f16, bf16 or f32", fn, gm_dtype_name(first.dtype), (int)first.channels,
@@ -403,9 +408,9 @@ static gm_status gm__prep_describe(const char* fn, const gm_mat* srcs, const gm_
                                   &it)) != GM_OK)
             return s;
         if (i > 0 && (g.dst_width != plan->args.prep.width || g.dst_height != plan->args.prep.height))
-            return gm__fail(GM_ERR_ARG, "%s: prep->stride: %s comes to %lldx%lld, srcs[0] to %lldx%lld; a batch's "
+            return gm__fail(GM_ERR_ARG, "%s: prep->stride: %s comes to %lldx%lld, %s[0] to %lldx%lld; a batch's "
                             "items must come to one size", fn, name, (long long)g.dst_width, (long long)g.dst_height,
-                            plan->args.prep.width, plan->args.prep.height);
+                            gm__prep_sources_name(fn), plan->args.prep.width, plan->args.prep.height);
         plan->args.prep.width = g.dst_width; /* dst's, or with prep->stride the rectangle written */
         plan->args.prep.height = g.dst_height;
         *kinds |= 1u << gm__prep_kind(first.dtype, (int)first.channels, frames != NULL, &it);
