@@ -1064,7 +1064,9 @@ static gm_status op_prep_yuv(const yuv_ctx* c, const prep_how* h, gm_mat* dst, i
     int i;
     for (i = 0; i < h->count && st == GM_OK; ++i) {
         frames[i] = i % 2 && (h->count < 30 || i > 30) ? inner : whole;
-        crops[i].x = (i + h->count) % 3, crops[i].y = (i + h->count) % 4;
+        /* a stretch's first item whole: the half-size cases' 2x2 mean */
+        crops[i].x = h->prep.fit == GM_FIT_STRETCH && i == 0 ? 0 : (i + h->count) % 3;
+        crops[i].y = h->prep.fit == GM_FIT_STRETCH && i == 0 ? 0 : (i + h->count) % 4;
         crops[i].width = frames[i].y.width - crops[i].x - i % 3;
         crops[i].height = frames[i].y.height - crops[i].y - i % 2;
     }
