@@ -238,6 +238,28 @@ static void resizes(void)
                             }
 }
 
+/* The kernels (rows[sampler]) a described pre-process runs, one per sampler
+ * its kinds name, as reached: each must exist and gm_kernels_for(S, D, C)
+ * must list it. */
+static void reach_prep(const char* what, unsigned kinds, const short* rows, gm_dtype S, gm_dtype D, int C)
+{
+    int list[32], n = gm_kernels_for(S, D, C, list, 32), I, k, kernel;
+    for (I = 0; I < GM__SAMPLER_COUNT; ++I) {
+        if (!(kinds >> 2 * I & 3))
+            continue;
+        kernel = rows[I];
+        CHECK(kernel >= 0, "%s resizes by sampler %d, which has no kernel", what, I);
+        if (kernel < 0)
+            continue;
+        reached[kernel] = 1;
+        for (k = 0; k < n && list[k] != kernel; ++k)
+            ;
+        CHECK(k < n, "%s runs %s, which gm_kernels_for does not list", what, gm__kernels[kernel].name);
+        if (k < n)
+            reached_in_list[S][D][C - 1] |= 1u << k;
+    }
+}
+
 /* gm_preprocess of each source dtype and channel count it takes into each
  * destination dtype, one item and a batch, by each interpolation (AREA also
  * by a whole factor): every sampler's kernel. */
@@ -246,7 +268,7 @@ static void preps(void)
     static const gm_dtype srcs[] = {GM_U8, GM_U16, GM_F32}, dsts[] = {GM_U8, GM_F16, GM_BF16, GM_F32};
     static const int channels[] = {1, 3, 4}, interps[] = {GM_PREP_LINEAR, GM_PREP_NEAREST, GM_PREP_AREA,
                                                           GM_PREP_LINEAR_EXACT, GM_PREP_AREA};
-    int s, d, c, batch, i, I;
+    int s, d, c, batch, i;
     char what[160];
     for (s = 0; s < 3; ++s)
         for (d = 0; d < 4; ++d)
@@ -258,7 +280,6 @@ static void preps(void)
                         gm_prep pp;
                         gm__plan plan;
                         unsigned kinds;
-                        int list[32], n = gm_kernels_for(srcs[s], dsts[d], channels[c], list, 32), k, kernel;
                         gm_status st;
                         memset(&pp, 0, sizeof pp);
                         pp.fit = GM_FIT_LETTERBOX;
@@ -271,20 +292,8 @@ static void preps(void)
                         CHECK(st == GM_OK, "%s: not described: %s", what, gm_last_error());
                         if (st != GM_OK)
                             continue;
-                        for (I = 0; I < GM__SAMPLER_COUNT; ++I) {
-                            if (!(kinds >> 2 * I & 3))
-                                continue;
-                            kernel = gm__prep_row[srcs[s]][dsts[d]][channels[c] - 1][I];
-                            CHECK(kernel >= 0, "%s resizes by sampler %d, which has no kernel", what, I);
-                            if (kernel < 0)
-                                continue;
-                            reached[kernel] = 1;
-                            for (k = 0; k < n && list[k] != kernel; ++k)
-                                ;
-                            CHECK(k < n, "%s runs %s, which gm_kernels_for does not list", what, gm__kernels[kernel].name);
-                            if (k < n)
-                                reached_in_list[srcs[s]][dsts[d]][channels[c] - 1] |= 1u << k;
-                        }
+                        reach_prep(what, kinds, gm__prep_row[srcs[s]][dsts[d]][channels[c] - 1], srcs[s], dsts[d],
+                                   channels[c]);
                     }
 }
 
@@ -296,7 +305,7 @@ static void prep_frames(void)
 {
     static const gm_dtype dsts[] = {GM_U8, GM_F16, GM_BF16, GM_F32};
     static const int interps[] = {GM_PREP_LINEAR, GM_PREP_NEAREST, GM_PREP_LINEAR_EXACT, GM_PREP_LINEAR};
-    int d, batch, i, I, k, kernel;
+    int d, batch, i;
     char what[160];
     for (d = 0; d < 4; ++d)
         for (batch = 1; batch <= 3; batch += 2)
@@ -307,7 +316,6 @@ static void prep_frames(void)
                 gm_prep pp;
                 gm__plan plan;
                 unsigned kinds;
-                int list[32], n = gm_kernels_for(GM_U8, dsts[d], 3, list, 32);
                 gm_status st;
                 memset(&pp, 0, sizeof pp);
                 memset(frames, 0, sizeof frames);
@@ -323,20 +331,7 @@ static void prep_frames(void)
                 CHECK(st == GM_OK, "%s: not described: %s", what, gm_last_error());
                 if (st != GM_OK)
                     continue;
-                for (I = 0; I < GM__SAMPLER_COUNT; ++I) {
-                    if (!(kinds >> 2 * I & 3))
-                        continue;
-                    kernel = gm__prep_yuv_row[dsts[d]][I];
-                    CHECK(kernel >= 0, "%s resizes by sampler %d, which has no kernel", what, I);
-                    if (kernel < 0)
-                        continue;
-                    reached[kernel] = 1;
-                    for (k = 0; k < n && list[k] != kernel; ++k)
-                        ;
-                    CHECK(k < n, "%s runs %s, which gm_kernels_for does not list", what, gm__kernels[kernel].name);
-                    if (k < n)
-                        reached_in_list[GM_U8][dsts[d]][2] |= 1u << k;
-                }
+                reach_prep(what, kinds, gm__prep_yuv_row[dsts[d]], GM_U8, dsts[d], 3);
             }
 }
 
