@@ -1457,6 +1457,47 @@ void prep_mapping(Group& g)
         }
 }
 
+// A random rectangle inside a cols x rows image.
+cv::Rect random_rect(int cols, int rows)
+{
+    int w = (int)rand_int(1, cols), h = (int)rand_int(1, rows);
+    return cv::Rect((int)rand_int(0, cols - w), (int)rand_int(0, rows - h), w, h);
+}
+
+// A count x 3 x Hn x Wn batch of dd in host memory, planar where nchw.
+gm_status alloc_batch(gm_mat* dst, int Wn, int Hn, int count, gm_dtype dd, bool nchw)
+{
+    gm_desc desc{};
+    desc.width = Wn;
+    desc.height = Hn;
+    desc.channels = 3;
+    desc.batch = count;
+    desc.dtype = dd;
+    desc.layout = nchw ? GM_CHW : GM_HWC;
+    return gm_alloc_desc(dst, &desc, GM_HOST);
+}
+
+// Image i of a batch from alloc_batch against its expected planes: the
+// elements that differ.
+long compare_item(const std::string& name, const gm_mat& dst, int i, const std::vector<cv::Mat>& exp, gm_dtype dd,
+                  bool nchw)
+{
+    const int Wn = (int)dst.width, Hn = (int)dst.height;
+    uint8_t* base = (uint8_t*)dst.data + i * dst.batch_pitch;
+    long bad = 0;
+    for (int c = 0; c < 3; ++c) {
+        cv::Mat got = nchw ? cv::Mat(Hn, Wn, cv_depth(dd), base + c * dst.plane_pitch, (size_t)dst.pitch)
+                           : cv::Mat(Hn, Wn, CV_MAKETYPE(cv_depth(dd), 3), base, (size_t)dst.pitch);
+        if (!nchw) {
+            std::vector<cv::Mat> planes;
+            cv::split(got, planes);
+            got = planes[c];
+        }
+        bad += compare(name + strf(" item %d", i), got, exp[c], dd, c);
+    }
+    return bad;
+}
+
 // gm_preprocess_batch: items of different sizes and crops into one batched
 // destination (over GM__PREP_ITEMS: the _many layout; over
 // GM__PREP_ITEMS_MANY: more than one launch's worth); each image must equal
@@ -1479,20 +1520,12 @@ void prep_batch_case(Group& g, int count, gm_dtype sd, int ch, gm_dtype dd, bool
             fill_resize(src.back().view(), sd);
         }
         Region& s = src.back();
-        int w = (int)rand_int(1, s.view().cols), h = (int)rand_int(1, s.view().rows);
-        rects.push_back(cv::Rect((int)rand_int(0, s.view().cols - w), (int)rand_int(0, s.view().rows - h), w, h));
-        crops.push_back(gm_rect{rects.back().x, rects.back().y, w, h});
+        rects.push_back(random_rect(s.view().cols, s.view().rows));
+        crops.push_back(gm_rect{rects.back().x, rects.back().y, rects.back().width, rects.back().height});
         ms.push_back(s.m);
     }
-    gm_desc desc{};
-    desc.width = Wn;
-    desc.height = Hn;
-    desc.channels = 3;
-    desc.batch = count;
-    desc.dtype = dd;
-    desc.layout = nchw ? GM_CHW : GM_HWC;
     gm_mat dst{};
-    p.status("gm_alloc_desc", gm_alloc_desc(&dst, &desc, GM_HOST));
+    p.status("gm_alloc_desc", alloc_batch(&dst, Wn, Hn, count, dd, nchw));
     if (!p.text.empty())
         return verdict(g, name, p.text);
     for (Region& r : src)
@@ -1502,25 +1535,13 @@ void prep_batch_case(Group& g, int count, gm_dtype sd, int ch, gm_dtype dd, bool
     for (Region& r : src)
         p.add(intact(r, "a source"));
     long bad = 0;
-    size_t es = gm_dtype_size(dd);
     for (int i = 0; i < count; ++i) {
         const Region& s = src[one_frame ? 0 : i];
         std::vector<cv::Mat> exp = expected_prep(const_cast<Region&>(s).views[0](rects[i]), sd, dd, 3, pp, Wn, Hn);
-        uint8_t* base = (uint8_t*)dst.data + i * dst.batch_pitch;
-        for (int c = 0; c < 3; ++c) {
-            cv::Mat got = nchw ? cv::Mat(Hn, Wn, cv_depth(dd), base + c * dst.plane_pitch, (size_t)dst.pitch)
-                               : cv::Mat(Hn, Wn, CV_MAKETYPE(cv_depth(dd), 3), base, (size_t)dst.pitch);
-            if (!nchw) {
-                std::vector<cv::Mat> planes;
-                cv::split(got, planes);
-                got = planes[c];
-            }
-            bad += compare(name + strf(" item %d", i), got, exp[c], dd, c);
-        }
+        bad += compare_item(name, dst, i, exp, dd, nchw);
         if (geo[i].crop.x != rects[i].x || geo[i].crop.width != rects[i].width)
             p.add(strf("geometry[%d] names another crop", i));
     }
-    (void)es;
     p.diff(bad, (long)count * Wn * Hn * 3);
     gm_free(&dst);
     verdict(g, name, p.text);
@@ -2048,20 +2069,12 @@ void prep_yuv_batch_case(Group& g, int count, gm_dtype dd, bool nchw, const gm_p
         return verdict(g, name, p.text);
     for (int i = 0; i < count; ++i) {
         const Frame& f = frames[i % frames.size()];
-        int w = (int)rand_int(1, f.bgr.cols), h = (int)rand_int(1, f.bgr.rows);
-        rects.push_back(cv::Rect((int)rand_int(0, f.bgr.cols - w), (int)rand_int(0, f.bgr.rows - h), w, h));
-        crops.push_back(gm_rect{rects.back().x, rects.back().y, w, h});
+        rects.push_back(random_rect(f.bgr.cols, f.bgr.rows));
+        crops.push_back(gm_rect{rects.back().x, rects.back().y, rects.back().width, rects.back().height});
         items.push_back(f.yuv);
     }
-    gm_desc desc{};
-    desc.width = Wn;
-    desc.height = Hn;
-    desc.channels = 3;
-    desc.batch = count;
-    desc.dtype = dd;
-    desc.layout = nchw ? GM_CHW : GM_HWC;
     gm_mat dst{};
-    p.status("gm_alloc_desc", gm_alloc_desc(&dst, &desc, GM_HOST));
+    p.status("gm_alloc_desc", alloc_batch(&dst, Wn, Hn, count, dd, nchw));
     if (!p.text.empty())
         return verdict(g, name, p.text);
     std::vector<gm_prep_geometry> geo(count);
@@ -2070,17 +2083,7 @@ void prep_yuv_batch_case(Group& g, int count, gm_dtype dd, bool nchw, const gm_p
     long bad = 0;
     for (int i = 0; i < count; ++i) {
         std::vector<cv::Mat> exp = expected_prep(frames[i % frames.size()].bgr(rects[i]), GM_U8, dd, 3, pp, Wn, Hn);
-        uint8_t* base = (uint8_t*)dst.data + i * dst.batch_pitch;
-        for (int c = 0; c < 3; ++c) {
-            cv::Mat got = nchw ? cv::Mat(Hn, Wn, cv_depth(dd), base + c * dst.plane_pitch, (size_t)dst.pitch)
-                               : cv::Mat(Hn, Wn, CV_MAKETYPE(cv_depth(dd), 3), base, (size_t)dst.pitch);
-            if (!nchw) {
-                std::vector<cv::Mat> planes;
-                cv::split(got, planes);
-                got = planes[c];
-            }
-            bad += compare(name + strf(" item %d", i), got, exp[c], dd, c);
-        }
+        bad += compare_item(name, dst, i, exp, dd, nchw);
     }
     p.diff(bad, (long)count * Wn * Hn * 3);
     gm_free(&dst);
