@@ -1120,10 +1120,22 @@ std::vector<PeerItem> peer_items(const std::vector<gm_mat>& srcs, const std::vec
 }
 
 #if BENCH_NPP
-// Scratch for one item at a time: the resized crop, the placed image, its floats.
+// Scratch for one item at a time: the resized crop, the placed image, its
+// floats, for a dw x dh destination (make), freed with the struct.
 struct NppScratch {
     Npp8u *resized = nullptr, *placed = nullptr;
     Npp32f* f = nullptr;
+    bool make(int dw, int dh)
+    {
+        return CUDA_OK(cudaMalloc(&resized, (size_t)dw * dh * 3)) && CUDA_OK(cudaMalloc(&placed, (size_t)dw * dh * 3)) &&
+               CUDA_OK(cudaMalloc(&f, (size_t)dw * dh * 3 * 4));
+    }
+    ~NppScratch()
+    {
+        cudaFree(resized);
+        cudaFree(placed);
+        cudaFree(f);
+    }
 };
 
 bool npp_prep(const PeerItem& it, const PeerArith& a, const NppScratch& t)
@@ -1214,8 +1226,7 @@ void prep_one(const char* op, int fw, int fh, int frames, const std::vector<gm_r
         emit(peer ? (naive.us = t.us, naive.latency_us = t.latency_us, naive) : naive.error());
 #if BENCH_NPP
         NppScratch s;
-        peer = CUDA_OK(cudaMalloc(&s.resized, (size_t)dw * dh * 3)) && CUDA_OK(cudaMalloc(&s.placed, (size_t)dw * dh * 3)) &&
-               CUDA_OK(cudaMalloc(&s.f, (size_t)dw * dh * 3 * 4)) &&
+        peer = s.make(dw, dh) &&
                time_call(
                    [&](int i) {
                        for (const PeerItem& it : items[i])
@@ -1225,9 +1236,6 @@ void prep_one(const char* op, int fw, int fh, int frames, const std::vector<gm_r
                    },
                    true, &t);
         emit(peer ? (npp.us = t.us, npp.latency_us = t.latency_us, npp) : npp.error());
-        cudaFree(s.resized);
-        cudaFree(s.placed);
-        cudaFree(s.f);
 #endif
     }
     for (int i = 0; i < SETS; ++i) {
@@ -1747,8 +1755,7 @@ void prep_yuv_one(const char* op, int count, gm_dtype dd, const gm_prep& pp)
         std::vector<PeerItem> items[SETS];
         for (int i = 0; i < SETS; ++i)
             items[i] = peer_items(image, crops, dv[i], pp);
-        peer = CUDA_OK(cudaMalloc(&s.resized, (size_t)dw * dh * 3)) && CUDA_OK(cudaMalloc(&s.placed, (size_t)dw * dh * 3)) &&
-               CUDA_OK(cudaMalloc(&s.f, (size_t)dw * dh * 3 * 4)) &&
+        peer = s.make(dw, dh) &&
                time_call(
                    [&](int i) {
                        for (int k = 0; k < count; ++k) {
@@ -1763,9 +1770,6 @@ void prep_yuv_one(const char* op, int count, gm_dtype dd, const gm_prep& pp)
                    true, &t);
         npp.note = "NV12ToRGB, then the chain item by item";
         emit(peer ? (npp.us = t.us, npp.latency_us = t.latency_us, npp) : npp.error());
-        cudaFree(s.resized);
-        cudaFree(s.placed);
-        cudaFree(s.f);
     }
 #endif
     for (int i = 0; i < SETS; ++i) {
