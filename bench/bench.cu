@@ -1609,17 +1609,21 @@ __global__ void naive_nv12(const unsigned char* frame, size_t pitch, int coded, 
 // alone, the naive kernel and NPP's nppiNV12ToRGB (RGB order, its own
 // arithmetic; 3-channel interleaved only). Bytes: the planes' pixels read,
 // the destination written. from: gm_yuv_from_image the other way, beside
-// the bytes alone.
-void yuv_one(int w, int h, int pitch, int coded, int channels, bool planar, bool from = false)
+// the bytes alone. p016: a P016 frame (pitch in bytes) into dtype dt,
+// beside the bytes alone.
+void yuv_one(int w, int h, int pitch, int coded, int channels, bool planar, bool from = false, bool p016 = false,
+             gm_dtype dt = GM_U8)
 {
-    const size_t frame_bytes = (size_t)pitch * coded * 3 / 2, dbytes = (size_t)w * h * channels;
-    gm_desc dd = desc_of(w, h, 1, channels, GM_U8, planar ? GM_CHW : GM_HWC);
+    const size_t frame_bytes = (size_t)pitch * coded * 3 / 2, dbytes = (size_t)w * h * channels * gm_dtype_size(dt);
+    const double sample = p016 ? 2 : 1;
+    gm_desc dd = desc_of(w, h, 1, channels, dt, planar ? GM_CHW : GM_HWC);
     gm_yuv f[SETS];
     gm_mat d[SETS];
     void* src[SETS] = {0};
     void* dst[SETS] = {0};
-    const std::string image = planar ? "rgb_chw" : channels == 4 ? "bgra" : "bgr",
-                      op = from ? image + "_to_nv12" : "nv12_to_" + image,
+    const std::string image = std::string(planar ? "rgb_chw" : channels == 4 ? "bgra" : "bgr") +
+                              (dt == GM_U8 ? "" : std::string("_") + gm_dtype_name(dt)),
+                      op = from ? image + "_to_nv12" : (p016 ? "p016_to_" : "nv12_to_") + image,
                       size = std::to_string(w) + "x" + std::to_string(h);
     Row r("yuv", op, size, "gpumat"), naive("yuv", op, size, "naive"), npp("yuv", op, size, "npp");
     std::vector<unsigned char> ref, out;
@@ -1628,9 +1632,9 @@ void yuv_one(int w, int h, int pitch, int coded, int channels, bool planar, bool
     for (int i = 0; ok && i < SETS; ++i)
         ok = CUDA_OK(cudaMalloc(&src[i], frame_bytes)) && CUDA_OK(cudaMalloc(&dst[i], dbytes)) &&
              fill_random(src[i], frame_bytes, GM_U8, 0, 0) && fill_random(dst[i], dbytes, GM_U8, 0, 0) &&
-             gm_ok(gm_yuv_wrap(&f[i], GM_YUV_NV12, src[i], w, h, pitch, coded, GM_DEVICE)) &&
+             gm_ok(gm_yuv_wrap(&f[i], p016 ? GM_YUV_P016 : GM_YUV_NV12, src[i], w, h, pitch, coded, GM_DEVICE)) &&
              gm_ok(gm_wrap_desc(&d[i], dst[i], &dd, GM_DEVICE));
-    r.bytes = naive.bytes = npp.bytes = 1.5 * w * h + (double)dbytes;
+    r.bytes = naive.bytes = npp.bytes = 1.5 * w * h * sample + (double)dbytes;
     r.extra = std::string(", \"pitch\": ") + std::to_string(pitch) + ", \"coded_height\": " + std::to_string(coded);
     ok = ok && time_call(
                    [&](int i) {
@@ -1648,6 +1652,8 @@ void yuv_one(int w, int h, int pitch, int coded, int channels, bool planar, bool
         goto done;
     }
     bytes_peer(r, (double)dbytes, src, frame_bytes, dst);
+    if (p016)
+        goto done;
     ok = CUDA_OK(cudaMemset(dst[0], 0, dbytes)) &&
          time_call(
              [&](int i) {
@@ -1791,6 +1797,11 @@ void yuv_section()
     yuv_one(3840, 2160, 4096, 2160, 3, false);
     yuv_one(1920, 1080, 2048, 1088, 3, false, true);
     yuv_one(3840, 2160, 4096, 2160, 3, false, true);
+    yuv_one(1920, 1080, 4096, 1088, 3, false, false, true, GM_U8);
+    yuv_one(1920, 1080, 4096, 1088, 3, false, false, true, GM_U16);
+    yuv_one(1920, 1080, 4096, 1088, 3, true, false, true, GM_U16);
+    yuv_one(1920, 1080, 4096, 1088, 3, false, false, true, GM_F32);
+    yuv_one(1920, 1080, 4096, 1088, 3, true, false, true, GM_F32);
     gm_prep yolo;
     memset(&yolo, 0, sizeof yolo);
     yolo.fit = GM_FIT_LETTERBOX;

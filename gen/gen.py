@@ -156,7 +156,8 @@ def emit_kernels():
     fill_row = next(i for i, k in enumerate(rows) if k.family == "fill")
     overlay_row = next(i for i, k in enumerate(rows) if k.family == "overlay")
     blend_row = next(i for i, k in enumerate(rows) if k.family == "blend")
-    yuv_row = next(i for i, k in enumerate(rows) if k.family == "yuv")
+    yuv_row = next(i for i, k in enumerate(rows) if k.family == "yuv" and k.src == "u8")
+    yuv16_row = lookup(rows, "yuv", [M.DTYPE_NAMES], lambda k: (k.dst,) if k.src == "u16" else None)
     yuv_from_row = next(i for i, k in enumerate(rows) if k.family == "yuv_from")
     sizes = ", ".join(str(sz) for _, _, sz in M.DTYPES)
     dnames = ", ".join('"%s"' % n for n in M.DTYPE_NAMES)
@@ -304,6 +305,10 @@ static const short gm__twice_row[GM_DTYPE_COUNT][4][GM__SAMPLER_COUNT] = %s;
 /* The row of gm_yuv_from_image's kernel (templates/yuv_from.cu). */
 #define GM__YUV_FROM_ROW %d
 
+/* The row of gm_yuv_convert's kernel of P016 frames into each dtype, -1
+ * where there is none. */
+static const short gm__yuv16_row[GM_DTYPE_COUNT] = %s;
+
 /* CPU path of resize: the per-pixel loop, per dtype. */
 %s
 
@@ -371,7 +376,7 @@ static const gm__cpu_prep_fn gm__cpu_prep_fns[GM_DTYPE_COUNT][GM_DTYPE_COUNT] = 
 #endif
 """ % (source_hash, c_string_lines(cuda), families, entries, c_escape(ENTRY), len(rows), table, xform_row, fast_row,
        sizes, dnames, cpu, cpu_table, movers, max(elements) + 1, mover_table("unzip"),
-       max(elements) + 1, mover_table("zip"), resize_row, twice_row, fill_row, overlay_row, blend_row, yuv_row, yuv_from_row, cpu_resize, cpu_resize_table, linear,
+       max(elements) + 1, mover_table("zip"), resize_row, twice_row, fill_row, overlay_row, blend_row, yuv_row, yuv_from_row, yuv16_row, cpu_resize, cpu_resize_table, linear,
        linear_table("h"), linear_table("v"), exact, exact_table("h"), exact_table("v"), area, area_table("down"),
        area_table("across"), area_row, area_row_table("area_row"),
        area_row_table("area_fast_row"), prep_row, prep_yuv_row, cpu_prep, cpu_prep_table)

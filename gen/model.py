@@ -79,6 +79,9 @@ PREP_DST = ["u8", "f16", "bf16", "f32"]
 # LINEAR's reroute at half the size).
 PREP_YUV_SAMPLERS = ["nearest", "linear", "area_fast", "linear_exact"]
 
+# What gm_yuv_convert turns P016 frames into (templates/yuv.cu).
+YUV16_DST = ["u8", "u16", "f32"]
+
 # The whole-2x resizes with interleaved channels (templates/twice.cu):
 # LINEAR to twice the size, and the 2x2 mean to half of it (for u8 OpenCV's
 # integer one, which has no 2 channels); u8 in packed integer lanes, the
@@ -118,7 +121,7 @@ class Kernel:
         elif family == "blend":
             self.name = name("blend", "u8")
         elif family == "yuv":
-            self.name = name("yuv", "u8")
+            self.name = name("yuv", "u8") if src == "u8" else name("yuv", "p016", dst)
         elif family == "yuv_from":
             self.name = name("yuv", "from", "u8")
         else:
@@ -139,7 +142,8 @@ def catalogue():
     pixel's bytes, or a plane's element) is a launch argument. Then the
     sprite overlay onto u8 frames of 3 or 4 channels (launch arguments).
     Then gm_add_weighted's blend of u8 rows, any channels and layout. Last,
-    gm_yuv_convert's 4:2:0 frames to u8 gray, BGR or BGRA, and
+    gm_yuv_convert's 4:2:0 frames to u8 gray, BGR or BGRA (its P016 frames
+    to each dtype of YUV16_DST), and
     gm_yuv_from_image's BGR or BGRA to those frames (the format, channels
     and order are launch arguments). Then the pre-process of 4:2:0 frames
     read as u8 BGR into each destination dtype, by each sampler a frame
@@ -157,6 +161,7 @@ def catalogue():
     rows += [Kernel("overlay", "u8", "u8", 4)]
     rows += [Kernel("blend", "u8", "u8", 1)]
     rows += [Kernel("yuv", "u8", "u8", 1)]
+    rows += [Kernel("yuv", "u16", d, 1) for d in YUV16_DST]
     rows += [Kernel("yuv_from", "u8", "u8", 3)]
     rows += [Kernel("prep_yuv", "u8", d, 3, sampler=r) for d in PREP_DST for r in PREP_YUV_SAMPLERS]
     return rows

@@ -6,7 +6,8 @@
  * boundaries (planar chroma on 4) moves words: a load a luma row, one for
  * the chroma (one a plane where planar), a store a channel's or a plane's
  * 8 bytes. Other chunks, and a row's last when the width is not a multiple
- * of 8, go pixel by pixel. */
+ * of 8, go pixel by pixel. P016 frames likewise, with 16-byte words
+ * (gm__yuv16_chunk). */
 
 /* Bytes 0 of a, b, c, d as one word. */
 __device__ __forceinline__ unsigned gm__yuv_pack(int a, int b, int c, int d)
@@ -87,9 +88,8 @@ __device__ __forceinline__ void gm__yuv_chunk(const gm__yuv_args& a, long long b
     }
 }
 
-/* Runs Op::run<C, CHW>(a, b, x0, r) for this thread's chunk x0 of every
- * pair of rows r of every item b of launch a, with C and CHW the image's
- * channels and layout (1 channel only where Op::gray). */
+/* Runs Op::chunk(a, b, x0, r) for this thread's chunk x0 of every pair of
+ * rows r of every item b of launch a. */
 template <class Op> __device__ __forceinline__ void gm__yuv_launch(const gm__yuv_args& a)
 {
     const long long x0 = ((long long)blockIdx.x * GM__YUV_BLOCK_X + threadIdx.x) * GM__YUV_CHUNK;
@@ -98,18 +98,26 @@ template <class Op> __device__ __forceinline__ void gm__yuv_launch(const gm__yuv
         return;
     for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)
         for (long long r = (long long)blockIdx.y * GM__YUV_BLOCK_Y + threadIdx.y; r < a.height / 2;
-             r += (long long)gridDim.y * GM__YUV_BLOCK_Y) {
-            if constexpr (Op::gray)
-                if (a.channels == 1) {
-                    Op::template run<1, false>(a, b, x0, r);
-                    continue;
-                }
-            if (a.channels == 3)
-                a.image_cstride == 1 ? Op::template run<3, false>(a, b, x0, r) : Op::template run<3, true>(a, b, x0, r);
-            else
-                a.image_cstride == 1 ? Op::template run<4, false>(a, b, x0, r) : Op::template run<4, true>(a, b, x0, r);
-        }
+             r += (long long)gridDim.y * GM__YUV_BLOCK_Y)
+            Op::chunk(a, b, x0, r);
 }
+
+/* A chunk of u8 images by Op::run<C, CHW>, with C and CHW the image's
+ * channels and layout (1 channel only where Op::gray). */
+template <class Op> struct gm__yuv_shaped {
+    __device__ __forceinline__ static void chunk(const gm__yuv_args& a, long long b, long long x0, long long r)
+    {
+        if constexpr (Op::gray)
+            if (a.channels == 1) {
+                Op::template run<1, false>(a, b, x0, r);
+                return;
+            }
+        if (a.channels == 3)
+            a.image_cstride == 1 ? Op::template run<3, false>(a, b, x0, r) : Op::template run<3, true>(a, b, x0, r);
+        else
+            a.image_cstride == 1 ? Op::template run<4, false>(a, b, x0, r) : Op::template run<4, true>(a, b, x0, r);
+    }
+};
 
 struct gm__yuv_to_image {
     static constexpr bool gray = true;
@@ -120,10 +128,117 @@ struct gm__yuv_to_image {
     }
 };
 
-/* The entry point of the conversion's one catalogue row (its fields
- * unused). */
-#define GM__ENTRY_YUV(name, S, D, C, LS, LD, P, R, B, I)                                                  \
-    extern "C" __global__ void __launch_bounds__(GM__YUV_BLOCK_X * GM__YUV_BLOCK_Y) name(gm__yuv_args a) \
-    {                                                                                                       \
-        gm__yuv_launch<gm__yuv_to_image>(a);                                                                \
+/* The 32-bit word w of elements of E bytes, whose bits o holds. */
+template <int E> __device__ __forceinline__ unsigned gm__yuv16_word(const unsigned* o, int w)
+{
+    if (E == 1)
+        return gm__yuv_pack(o[4 * w], o[4 * w + 1], o[4 * w + 2], o[4 * w + 3]);
+    if (E == 2)
+        return o[2 * w] | o[2 * w + 1] << 16;
+    return o[w];
+}
+
+/* The N elements of E bytes whose bits o holds to p, as 8-byte words for
+ * u8 and 16-byte ones otherwise (p aligned so), by xform_fast.cu's
+ * stores: a plain vector store of float bits gets split into scalar ones
+ * by the compiler. */
+template <int E, int N> __device__ __forceinline__ void gm__yuv16_store(unsigned long long p, const unsigned* o)
+{
+#pragma unroll
+    for (int k = 0; k < N * E / (E == 1 ? 8 : 16); ++k) {
+        unsigned w[4];
+#pragma unroll
+        for (int j = 0; j < (E == 1 ? 2 : 4); ++j)
+            w[j] = gm__yuv16_word<E>(o, (E == 1 ? 2 : 4) * k + j);
+        if (E == 1)
+            gm__st8(p + 8 * k, w);
+        else
+            gm__st16(p + 16 * k, w);
+    }
+}
+
+/* The chunk at x0 of rows 2r and 2r + 1 of item b of a P016 frame into
+ * dtype D, C channels, planar when CHW. A chunk whose luma and chroma rows
+ * lie on 16-byte boundaries, and the image's on its words' (above), loads
+ * a luma row's 8 samples and the 4 chroma pairs as one 16-byte word each
+ * and stores words; others go pixel by pixel. */
+template <int D, int C, bool CHW>
+__device__ __forceinline__ void gm__yuv16_chunk(const gm__yuv_args& a, long long b, long long x0, long long r)
+{
+    enum { N = GM__YUV_CHUNK, E = D == GM_U8 ? 1 : D == GM_U16 ? 2 : 4 };
+    const unsigned long long ly = gm__yuv_luma_at(&a, b, 2 * x0, 2 * r), lu = gm__yuv_u_at(&a, b, x0, 2 * r);
+    const unsigned long long lv = gm__yuv_v_at(&a, b, x0, 2 * r), d = gm__yuv_image_at(&a, b, x0, 2 * r);
+    const unsigned long long pairs = lu < lv ? lu : lv;
+    const unsigned long long align = E == 1 ? 7 : 15;
+    if (x0 + N > a.width || ((ly | a.y_pitch | pairs | a.u_pitch) & 15) ||
+        ((d | a.image_pitch | (CHW ? a.image_cstride : 0)) & align)) {
+        for (int i = 0; i < 2; ++i)
+            for (long long x = x0; x < x0 + N && x < a.width; ++x)
+                gm__yuv16_pixel(D, &a, b, x, 2 * r + i);
+        return;
+    }
+    long long chroma[N / 2][3]; /* each pair's k_u (U - 32768) + k_v (V - 32768), a channel each */
+    if (C > 1) {
+        const uint4 w = *(const uint4*)pairs;
+        const unsigned pair[4] = {w.x, w.y, w.z, w.w}, ushift = lu == pairs ? 0 : 16;
+#pragma unroll
+        for (int q = 0; q < N / 2; ++q)
+#pragma unroll
+            for (int c = 0; c < 3; ++c)
+                chroma[q][c] = (long long)a.ku[c] * ((int)(pair[q] >> ushift & 0xffff) - 32768) +
+                               (long long)a.kv[c] * ((int)(pair[q] >> (16 - ushift) & 0xffff) - 32768);
+    }
+    const int black = a.yoff << 8;
+#pragma unroll
+    for (int i = 0; i < 2; ++i) {
+        const uint4 w = *(const uint4*)(ly + i * a.y_pitch);
+        const unsigned luma[4] = {w.x, w.y, w.z, w.w};
+        const unsigned long long row = d + i * a.image_pitch;
+        unsigned o[C * N]; /* the chunk's elements' bits in the destination's order */
+#pragma unroll
+        for (int p = 0; p < N; ++p) {
+            const int y = (int)(luma[p / 2] >> 16 * (p % 2) & 0xffff);
+            if (C == 1) {
+                o[p] = gm__yuv16_bits(D, (long long)y << 20);
+                continue;
+            }
+            const long long l = (long long)(y > black ? y - black : 0) * a.cy;
+#pragma unroll
+            for (int c = 0; c < 3; ++c)
+                o[CHW ? c * N + p : C * p + c] = gm__yuv16_bits(D, l + chroma[p / 2][c]);
+            if (C == 4)
+                o[CHW ? 3 * N + p : C * p + 3] = gm__yuv16_bits(D, 65535LL << 20);
+        }
+        if (CHW)
+#pragma unroll
+            for (int k = 0; k < C; ++k)
+                gm__yuv16_store<E, N>(row + k * a.image_cstride, o + k * N);
+        else
+            gm__yuv16_store<E, C * N>(row, o);
+    }
+}
+
+/* P016 into dtype D, by the image's channels and layout. */
+template <int D> struct gm__yuv16_to_image {
+    __device__ __forceinline__ static void chunk(const gm__yuv_args& a, long long b, long long x0, long long r)
+    {
+        const bool chw = a.image_cstride != (long long)gm__esize[D];
+        if (a.channels == 1)
+            gm__yuv16_chunk<D, 1, false>(a, b, x0, r);
+        else if (a.channels == 3)
+            chw ? gm__yuv16_chunk<D, 3, true>(a, b, x0, r) : gm__yuv16_chunk<D, 3, false>(a, b, x0, r);
+        else
+            chw ? gm__yuv16_chunk<D, 4, true>(a, b, x0, r) : gm__yuv16_chunk<D, 4, false>(a, b, x0, r);
+    }
+};
+
+/* The entry point of the conversion's rows: 8-bit frames (S u8) into u8,
+ * P016 (S u16) into D. */
+#define GM__ENTRY_YUV(name, S, D, C, LS, LD, P, R, B, I)                                                \
+    extern "C" __global__ void __launch_bounds__(GM__YUV_BLOCK_X * GM__YUV_BLOCK_Y) name(gm__yuv_args a)\
+    {                                                                                                   \
+        if constexpr (S == GM_U8)                                                                       \
+            gm__yuv_launch<gm__yuv_shaped<gm__yuv_to_image>>(a);                                        \
+        else                                                                                            \
+            gm__yuv_launch<gm__yuv16_to_image<D>>(a);                                                   \
     }

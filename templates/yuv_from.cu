@@ -69,5 +69,5 @@ struct gm__yuv_from_image {
 #define GM__ENTRY_YUV_FROM(name, S, D, C, LS, LD, P, R, B, I)                                             \
     extern "C" __global__ void __launch_bounds__(GM__YUV_BLOCK_X * GM__YUV_BLOCK_Y) name(gm__yuv_args a) \
     {                                                                                                       \
-        gm__yuv_launch<gm__yuv_from_image>(a);                                                              \
+        gm__yuv_launch<gm__yuv_shaped<gm__yuv_from_image>>(a);                                              \
     }

@@ -1915,6 +1915,39 @@ void yuv_two_plane_case(Group& g, int w, int h, bool rgb)
     verdict(g, name, p.text);
 }
 
+// A P016 frame whose samples are an NV12 frame's shifted up by 8 (other
+// samples of its buffer random) into u8 (out 0-4 as for yuv_case) against
+// cvtColor of the NV12 frame: gpumat's 16-bit arithmetic rounds such
+// frames to the 8-bit result exactly. A wider pitch and a taller coded
+// height where roi.
+void yuv_p016_case(Group& g, int out, int w, int h, bool roi)
+{
+    const int ch = kYuvChannels[out], row = roi ? w + 2 * (int)rand_int(1, 40) : w;
+    const int coded = roi ? h + 2 * (int)rand_int(1, 8) : h;
+    std::string name = strf("yuv P016 of 8-bit samples -> %d %dx%d row %d coded %d", out, w, h, row, coded);
+    Problems p;
+    cv::Mat cv_frame(h + h / 2, w, CV_8UC1), exp;
+    fill_bytes(cv_frame);
+    cv::cvtColor(cv_frame, exp, kYuvCodes[GM_YUV_NV12][out]);
+    std::vector<uint16_t> buf((size_t)row * (coded + coded / 2));
+    for (size_t i = 0; i < buf.size(); ++i)
+        buf[i] = (uint16_t)t_rand();
+    for (int y = 0; y < h + h / 2; ++y)
+        for (int x = 0; x < w; ++x)
+            buf[(size_t)(y < h ? y : coded + y - h) * row + x] = (uint16_t)(cv_frame.at<uint8_t>(y, x) << 8);
+    gm_yuv frame;
+    p.status("gm_yuv_wrap", gm_yuv_wrap(&frame, GM_YUV_P016, buf.data(), w, h, 2 * row, coded, GM_HOST));
+    Region dst = interleaved(GM_U8, ch, w, h, roi);
+    p.add(dst.error);
+    if (!p.text.empty())
+        return verdict(g, name, p.text);
+    dst.arm();
+    p.status("gm_yuv_convert", gm_yuv_convert(&frame, &dst.m, out == 2 || out == 4, NULL));
+    p.add(intact(dst, "the padding of the destination"));
+    p.diff(compare(name, dst.view(), exp, GM_U8), (long)w * h * ch);
+    verdict(g, name, p.text);
+}
+
 // cvtColor's codes from an image by [planar format: I420, YV12][input]:
 // BGR, RGB, BGRA, RGBA.
 const int kYuvFromCodes[2][4] = {
@@ -2171,6 +2204,9 @@ void test_yuv()
         yuv_case(g, (gm_yuv_format)f, 1 + f, 1920, 1080, true, f == 2, f == 3);
     for (int k = 0; k < 8; ++k)
         yuv_two_plane_case(g, 2 * (int)rand_int(1, 90), 2 * (int)rand_int(1, 60), k % 2 == 1);
+    for (int out = 0; out < 5; ++out)
+        for (int k = 0; k < 2; ++k)
+            yuv_p016_case(g, out, 2 * (int)rand_int(1, 90), 2 * (int)rand_int(1, 60), k == 1);
     for (int f = 0; f < 4; ++f)
         for (int input = 0; input < 4; ++input)
             for (int k = 0; k < 6; ++k) {

@@ -1237,8 +1237,8 @@ static void test_yuv(void)
     i420.format = GM_YUV_I420, i420.u = u.m, i420.v = v.m;
     EXPECT(gm_yuv_convert(NULL, &d.m, 0, NULL), GM_ERR_ARG, "gm_yuv_convert", "frame", &d, NULL);
     EXPECT(gm_yuv_convert(&nv, NULL, 0, NULL), GM_ERR_ARG, "gm_yuv_convert", "dst", &y, &uv, NULL);
-    bad = nv, bad.format = (gm_yuv_format)4;
-    EXPECT(gm_yuv_convert(&bad, &d.m, 0, NULL), GM_ERR_ARG, "gm_yuv_convert", "frame->format 4", &d, NULL);
+    bad = nv, bad.format = (gm_yuv_format)5;
+    EXPECT(gm_yuv_convert(&bad, &d.m, 0, NULL), GM_ERR_ARG, "gm_yuv_convert", "frame->format 5", &d, NULL);
     bad = nv, bad.matrix = (gm_yuv_matrix)3;
     EXPECT(gm_yuv_convert(&bad, &d.m, 0, NULL), GM_ERR_ARG, "gm_yuv_convert", "matrix 3", &d, NULL);
     bad = nv, bad.range = (gm_yuv_range)2;
@@ -1320,6 +1320,64 @@ static void test_yuv(void)
     timg_free(&f32);
     timg_free(&two);
     timg_free(&small);
+}
+
+/* P016 frames: 16-bit planes, into u8, u16 or f32 alone; 8-bit frames
+ * into u8 alone; no reverse into P016, no pre-process of it. */
+static void test_yuv16(void)
+{
+    timg y, uv, y8, d, s16, two, u16, f32;
+    gm_yuv p016, nv, bad, view;
+    gm_mat m;
+    unsigned short buf[10 * 9];
+    timg_make(&y, 8, 6, GM_U16, 1, GM_HWC, 1);
+    timg_make(&uv, 4, 3, GM_U16, 2, GM_HWC, 1);
+    timg_make(&y8, 8, 6, GM_U8, 1, GM_HWC, 1);
+    timg_make(&d, 8, 6, GM_U8, 3, GM_HWC, 1);
+    timg_make(&s16, 8, 6, GM_S16, 3, GM_HWC, 1);
+    timg_make(&two, 8, 6, GM_F32, 2, GM_HWC, 1);
+    timg_make(&u16, 8, 6, GM_U16, 4, GM_CHW, 1);
+    timg_make(&f32, 8, 6, GM_F32, 3, GM_HWC, 1);
+    memset(&p016, 0, sizeof p016);
+    p016.format = GM_YUV_P016, p016.y = y.m, p016.u = uv.m;
+    bad = p016, bad.y = y8.m;
+    EXPECT(gm_yuv_convert(&bad, &f32.m, 0, NULL), GM_ERR_TYPE, "gm_yuv_convert", "frame->y is u8 x1; the luma is u16",
+           &f32, NULL);
+    bad = p016, bad.format = (gm_yuv_format)5;
+    EXPECT(gm_yuv_convert(&bad, &f32.m, 0, NULL), GM_ERR_ARG, "gm_yuv_convert", "frame->format 5", &f32, NULL);
+    EXPECT(gm_yuv_convert(&p016, &s16.m, 0, NULL), GM_ERR_TYPE, "gm_yuv_convert", "dst is s16; P016 frames", &s16,
+           NULL);
+    EXPECT(gm_yuv_convert(&p016, &two.m, 0, NULL), GM_ERR_TYPE, "gm_yuv_convert", "dst is f32 x2", &two, NULL);
+    nv = p016, nv.format = GM_YUV_NV12;
+    EXPECT(gm_yuv_convert(&nv, &f32.m, 0, NULL), GM_ERR_TYPE, "gm_yuv_convert", "frame->y is u16 x1", &f32, NULL);
+    EXPECT(gm_yuv_from_image(&d.m, &p016, 0, NULL), GM_ERR_TYPE, "gm_yuv_from_image", "frame->format is P016", &y,
+           &uv, NULL);
+    EXPECT(gm_preprocess_yuv(&p016, NULL, &f32.m, NULL, NULL, NULL), GM_ERR_TYPE, "gm_preprocess_yuv",
+           "frame is P016", &f32, NULL);
+    m = f32.m, m.data = uv.m.data;
+    EXPECT(gm_yuv_convert(&p016, &m, 0, NULL), GM_ERR_OVERLAP, "gm_yuv_convert", "frame->u and dst", &uv, NULL);
+    EXPECT(gm_yuv_convert(&p016, &f32.m, 0, NULL), GM_OK, "gm_yuv_convert", NULL, &y, &uv, NULL);
+    CHECK(!timg_same(&f32), "gm_yuv_convert of P016 into f32 wrote nothing");
+    EXPECT(gm_yuv_convert(&p016, &u16.m, 1, NULL), GM_OK, "gm_yuv_convert", NULL, &y, &uv, NULL);
+    CHECK(!timg_same(&u16), "gm_yuv_convert of P016 into planar u16 wrote nothing");
+    EXPECT(gm_yuv_wrap(&view, GM_YUV_P016, buf, 8, 6, 15, 0, GM_HOST), GM_ERR_SIZE, "gm_yuv_wrap",
+           "pitch 15 for width 8 of u16 samples", NULL);
+    EXPECT(gm_yuv_wrap(&view, GM_YUV_P016, buf, 8, 6, 0, 0, GM_HOST), GM_OK, "gm_yuv_wrap", NULL, NULL);
+    CHECK(view.y.pitch == 16 && view.y.dtype == GM_U16 && view.u.dtype == GM_U16 && view.u.channels == 2 &&
+              view.u.data == (void*)(buf + 8 * 6),
+          "P016 in one buffer: u16 planes, rows of twice the width's bytes, chroma after the luma");
+    EXPECT(gm_yuv_wrap(&view, GM_YUV_P016, buf, 8, 6, 20, 6, GM_HOST), GM_OK, "gm_yuv_wrap", NULL, NULL);
+    EXPECT(gm_yuv_roi(&view, &view, 2, 2, 6, 4), GM_OK, "gm_yuv_roi", NULL, NULL);
+    CHECK(view.y.data == (void*)(buf + 2 * 10 + 2) && view.u.data == (void*)(buf + 6 * 10 + 10 + 2),
+          "a P016 rectangle: samples of 2 bytes, the chroma pair of (2, 2) at (1, 1) of the chroma");
+    timg_free(&y);
+    timg_free(&uv);
+    timg_free(&y8);
+    timg_free(&d);
+    timg_free(&s16);
+    timg_free(&two);
+    timg_free(&u16);
+    timg_free(&f32);
 }
 
 /* gm_preprocess_yuv and _batch: the frame's checks, named for the call
@@ -2175,6 +2233,7 @@ int main(int argc, char** argv)
     test_overlay();
     test_add_weighted();
     test_yuv();
+    test_yuv16();
     test_prep_yuv();
     test_copy_many();
     test_typed_functions();

@@ -1238,6 +1238,22 @@ static void test_overlay(void)
     gm_overlay_destroy(ov);
 }
 
+/* The real coefficients CY, CVR, CVG, CUG, CUB of matrix m and range r:
+ * for BT.601 limited OpenCV's 3-decimal ones where opencv is set, else
+ * the definitions from Kr and Kb. */
+static void yuv_reals(int m, int r, int opencv, double c[5])
+{
+    static const double kr[3] = {0.299, 0.2126, 0.2627}, kb[3] = {0.114, 0.0722, 0.0593};
+    static const double opencv601[5] = {1.164, 1.596, -0.813, -0.391, 2.018};
+    const double kg = 1 - kr[m] - kb[m], cs = r ? 1 : 255.0 / 224;
+    int i;
+    c[0] = r ? 1 : 255.0 / 219;
+    c[1] = 2 * (1 - kr[m]) * cs, c[2] = -2 * kr[m] * (1 - kr[m]) / kg * cs;
+    c[3] = -2 * kb[m] * (1 - kb[m]) / kg * cs, c[4] = 2 * (1 - kb[m]) * cs;
+    for (i = 0; opencv && m == 0 && r == 0 && i < 5; ++i)
+        c[i] = opencv601[i];
+}
+
 /* The YUV constants (impl/yuv.h) derived again: BT.601 limited is OpenCV's
  * 3-decimal coefficients in 20 bits; the others round(c 2^20) of the
  * definitions from Kr and Kb. Then each (matrix, range) pair's conversion
@@ -1245,26 +1261,22 @@ static void test_overlay(void)
  * taken as black). */
 static void test_yuv_matrices(void)
 {
-    static const double kr[3] = {0.299, 0.2126, 0.2627}, kb[3] = {0.114, 0.0722, 0.0593};
-    static const double opencv601[5] = {1.164, 1.596, -0.813, -0.391, 2.018};
     int m, r, i;
     for (m = 0; m < 3; ++m)
         for (r = 0; r < 2; ++r) {
-            const double kg = 1 - kr[m] - kb[m], ys = r ? 1 : 255.0 / 219, cs = r ? 1 : 255.0 / 224;
-            const double c[5] = {ys, 2 * (1 - kr[m]) * cs, -2 * kr[m] * (1 - kr[m]) / kg * cs,
-                                 -2 * kb[m] * (1 - kb[m]) / kg * cs, 2 * (1 - kb[m]) * cs};
+            double c[5], want[5];
             const int w = 2 + 2 * (int)(t_rand() % 40), h = 2 + 2 * (int)(t_rand() % 30);
             unsigned char* frame = (unsigned char*)malloc((size_t)w * h * 3 / 2);
             unsigned char* out = (unsigned char*)malloc((size_t)w * h * 3);
             gm_yuv f;
             gm_mat d;
             int x, y, worst = 0;
-            for (i = 0; i < 5; ++i) {
-                const double want = m == 0 && r == 0 ? opencv601[i] : c[i];
-                CHECK(gm__yuv_constants[m][r][i] == (int)floor(want * 1048576 + 0.5),
+            yuv_reals(m, r, 0, c);
+            yuv_reals(m, r, 1, want);
+            for (i = 0; i < 5; ++i)
+                CHECK(gm__yuv_constants[m][r][i] == (int)floor(want[i] * 1048576 + 0.5),
                       "yuv constant %d of matrix %d range %d is %d, not round(%.9f * 2^20)", i, m, r,
-                      gm__yuv_constants[m][r][i], want);
-            }
+                      gm__yuv_constants[m][r][i], want[i]);
             for (i = 0; i < w * h * 3 / 2; ++i)
                 frame[i] = (unsigned char)(t_rand() >> 8);
             if (gm_yuv_wrap(&f, GM_YUV_NV12, frame, w, h, 0, 0, GM_HOST) != GM_OK ||
@@ -1280,7 +1292,7 @@ static void test_yuv_matrices(void)
                 for (x = 0; x < w; ++x) {
                     const unsigned char* uv = frame + w * h + (y / 2) * w + (x / 2) * 2;
                     const int luma = frame[y * w + x] - (r ? 0 : 16); /* below 16 is black, as OpenCV has it */
-                    const double l = ys * (luma > 0 ? luma : 0), u = uv[0] - 128.0, v = uv[1] - 128.0;
+                    const double l = c[0] * (luma > 0 ? luma : 0), u = uv[0] - 128.0, v = uv[1] - 128.0;
                     const double rgb[3] = {l + c[1] * v, l + c[2] * v + c[3] * u, l + c[4] * u};
                     for (i = 0; i < 3; ++i) {
                         const double e = rgb[i] < 0 ? 0 : rgb[i] > 255 ? 255 : floor(rgb[i] + 0.5);
@@ -1291,6 +1303,130 @@ static void test_yuv_matrices(void)
             CHECK(worst <= 1, "yuv matrix %d range %d %dx%d: %d from the float64 formula", m, r, w, h, worst);
             free(frame);
             free(out);
+        }
+}
+
+/* The float64 formula for channel i (R, G, B) of a pixel of luma l (black
+ * taken off, below it taken as black) and chroma u, v (centred), by the
+ * real coefficients c. */
+static double yuv_formula(const double c[5], int i, double l, double u, double v)
+{
+    l = c[0] * (l > 0 ? l : 0);
+    return i == 0 ? l + c[1] * v : i == 1 ? l + c[2] * v + c[3] * u : l + c[4] * u;
+}
+
+/* |got - round(want)| with want saturated to [0, top]. */
+static int yuv_off(int got, double want, int top)
+{
+    const double e = want < 0 ? 0 : want > top ? top : floor(want + 0.5);
+    return abs(got - (int)e);
+}
+
+/* P016 frames for every matrix and range, a pitch wider than the row and
+ * the chroma after a taller coded height: 8-bit samples shifted up by 8
+ * give the NV12 frame's u8 BGR, BGRA and gray bit for bit; random 16-bit
+ * samples give RGB within 1 of the float64 formula (the constants' real
+ * values at the samples' scale) in u16 and at 1/256 of it in u8, f32
+ * within 1 / 65535 of it over 65535 with alpha 1.0, planar u16 as
+ * interleaved, and gray the luma so scaled (u8 rounding halves up; f32,
+ * a product by a rounded 1 / 65535, within 2 ulps of 1). */
+static void test_yuv16(void)
+{
+    int m, r;
+    for (m = 0; m < 3; ++m)
+        for (r = 0; r < 2; ++r) {
+            const int w = 2 + 2 * (int)(t_rand() % 40), h = 2 + 2 * (int)(t_rand() % 30);
+            const int row = w + 2 * (int)(t_rand() % 8), coded = h + 2 * (int)(t_rand() % 4); /* row: samples */
+            const size_t n = (size_t)w * h;
+            unsigned short* frame = (unsigned short*)malloc((size_t)row * coded * 3);
+            unsigned short* u16 = (unsigned short*)malloc(n * 6);
+            unsigned short* planar = (unsigned short*)malloc(n * 6);
+            unsigned char* frame8 = (unsigned char*)malloc(n * 3 / 2);
+            unsigned char* got = (unsigned char*)malloc(n * 4);
+            unsigned char* want = (unsigned char*)malloc(n * 4);
+            float* f32 = (float*)malloc(n * 16);
+            int x, y, i, k, worst[3] = {0, 0, 0}, same = 1;
+            double c[5];
+            gm_yuv f, f8;
+            gm_mat d, d8;
+            yuv_reals(m, r, 1, c);
+            for (i = 0; i < (int)(n * 3 / 2); ++i)
+                frame8[i] = (unsigned char)(t_rand() >> 8);
+            for (i = 0; i < row * coded * 3 / 2; ++i)
+                frame[i] = (unsigned short)(t_rand() >> 8);
+            for (y = 0; y < h; ++y)
+                for (x = 0; x < w; ++x)
+                    frame[y * row + x] = (unsigned short)(frame8[y * w + x] << 8);
+            for (y = 0; y < h / 2; ++y)
+                for (x = 0; x < w; ++x)
+                    frame[(coded + y) * row + x] = (unsigned short)(frame8[(h + y) * w + x] << 8);
+            if (gm_yuv_wrap(&f, GM_YUV_P016, frame, w, h, 2 * row, coded, GM_HOST) != GM_OK ||
+                gm_yuv_wrap(&f8, GM_YUV_NV12, frame8, w, h, 0, 0, GM_HOST) != GM_OK) {
+                CHECK(0, "P016 setup: %s", gm_last_error());
+                break;
+            }
+            f.matrix = f8.matrix = (gm_yuv_matrix)m, f.range = f8.range = (gm_yuv_range)r;
+            for (k = 1; k <= 4; k += k == 1 ? 2 : 1) {
+                gm_wrap(&d, got, w, h, GM_U8, k, GM_HWC, 0, GM_HOST);
+                gm_wrap(&d8, want, w, h, GM_U8, k, GM_HWC, 0, GM_HOST);
+                CHECK(gm_yuv_convert(&f, &d, 0, NULL) == GM_OK && gm_yuv_convert(&f8, &d8, 0, NULL) == GM_OK,
+                      "P016 of 8-bit samples: %s", gm_last_error());
+                CHECK(memcmp(got, want, n * k) == 0, "P016 of 8-bit samples << 8, matrix %d range %d, %d channels: "
+                      "not the NV12 frame's u8", m, r, k);
+            }
+            for (y = 0; y < h; ++y) /* now random 16-bit samples everywhere */
+                for (x = 0; x < w; ++x)
+                    frame[y * row + x] = (unsigned short)(t_rand() >> 8);
+            for (y = 0; y < h / 2; ++y)
+                for (x = 0; x < w; ++x)
+                    frame[(coded + y) * row + x] = (unsigned short)(t_rand() >> 8);
+            gm_wrap(&d, u16, w, h, GM_U16, 3, GM_HWC, 0, GM_HOST);
+            CHECK(gm_yuv_convert(&f, &d, 1, NULL) == GM_OK, "P016 to u16: %s", gm_last_error());
+            gm_wrap(&d, planar, w, h, GM_U16, 3, GM_CHW, 0, GM_HOST);
+            CHECK(gm_yuv_convert(&f, &d, 1, NULL) == GM_OK, "P016 to planar u16: %s", gm_last_error());
+            gm_wrap(&d, got, w, h, GM_U8, 3, GM_HWC, 0, GM_HOST);
+            CHECK(gm_yuv_convert(&f, &d, 1, NULL) == GM_OK, "P016 to u8: %s", gm_last_error());
+            gm_wrap(&d, f32, w, h, GM_F32, 4, GM_HWC, 0, GM_HOST);
+            CHECK(gm_yuv_convert(&f, &d, 1, NULL) == GM_OK, "P016 to f32: %s", gm_last_error());
+            for (y = 0; y < h; ++y)
+                for (x = 0; x < w; ++x) {
+                    const unsigned short* uv = frame + (coded + y / 2) * row + (x / 2) * 2;
+                    const double l = frame[y * row + x] - (r ? 0 : 4096), u = uv[0] - 32768.0, v = uv[1] - 32768.0;
+                    const size_t p = (size_t)y * w + x;
+                    for (i = 0; i < 3; ++i) {
+                        const double e = yuv_formula(c, i, l, u, v), fe = (e < 0 ? 0 : e > 65535 ? 65535 : e) / 65535;
+                        const int off[3] = {yuv_off(u16[3 * p + i], e, 65535), yuv_off(got[3 * p + i], e / 256, 255),
+                                            fabs(f32[4 * p + i] - fe) * 65535 > 1 ? 2 : 0};
+                        for (k = 0; k < 3; ++k)
+                            worst[k] = off[k] > worst[k] ? off[k] : worst[k];
+                        same &= planar[i * n + p] == u16[3 * p + i];
+                    }
+                    same &= f32[4 * p + 3] == 1.0f;
+                }
+            CHECK(worst[0] <= 1 && worst[1] <= 1 && worst[2] <= 1, "P016 matrix %d range %d %dx%d: u16 %d, u8 %d, "
+                  "f32 %s from the float64 formula", m, r, w, h, worst[0], worst[1], worst[2] ? "over 1/65535" : "ok");
+            CHECK(same, "P016 matrix %d range %d: planar u16 differs from interleaved, or f32 alpha is not 1", m, r);
+            gm_wrap(&d, u16, w, h, GM_U16, 1, GM_HWC, 0, GM_HOST);
+            gm_wrap(&d8, got, w, h, GM_U8, 1, GM_HWC, 0, GM_HOST);
+            CHECK(gm_yuv_convert(&f, &d, 0, NULL) == GM_OK && gm_yuv_convert(&f, &d8, 0, NULL) == GM_OK,
+                  "P016 to gray: %s", gm_last_error());
+            gm_wrap(&d, f32, w, h, GM_F32, 1, GM_HWC, 0, GM_HOST);
+            CHECK(gm_yuv_convert(&f, &d, 0, NULL) == GM_OK, "P016 to f32 gray: %s", gm_last_error());
+            for (y = 0, same = 1; y < h; ++y)
+                for (x = 0; x < w; ++x) {
+                    const int luma = frame[y * row + x];
+                    same &= u16[y * w + x] == luma && got[y * w + x] == (luma >= 65408 ? 255 : (luma + 128) / 256) &&
+                            fabs(f32[y * w + x] - luma / 65535.0) <= 0x1p-23;
+                }
+            CHECK(same, "P016 matrix %d range %d: gray is not the luma (u16), its nearest u8, or within 2^-23 of it / "
+                  "65535 (f32)", m, r);
+            free(frame);
+            free(u16);
+            free(planar);
+            free(frame8);
+            free(got);
+            free(want);
+            free(f32);
         }
 }
 
@@ -1475,6 +1611,7 @@ int main(void)
     test_thread_setting();
     test_overlay();
     test_yuv_matrices();
+    test_yuv16();
     test_yuv_from_matrices();
     test_yuv_batch();
     test_prep_yuv_edges();

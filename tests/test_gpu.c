@@ -942,7 +942,8 @@ static void blends(void)
 
 /* gm_yuv_convert and gm_yuv_from_image on the GPU == the CPU path (the
  * oracle holds the CPU path to cvtColor): every format, gray, BGR and BGRA
- * (both orders, both layouts), every matrix and range, even sizes, rows on
+ * (both orders, both layouts; P016 into u8, u16 and f32), every matrix and
+ * range, even sizes, rows on
  * 256-byte boundaries (the kernels' word paths) and odd pitches and
  * offsets (their pixel paths), batches. The image and every plane are
  * pairs of their own, compared whole (their borders too). */
@@ -987,12 +988,15 @@ static void yuv_compare(const char* what, pair* image, const yuv_ctx* c)
         fill(&all[i]->host);
         CHECK(sync_up(all[i]), "%s: upload failed: %s", what, gm_last_error());
     }
-    launched[c->from ? GM__YUV_FROM_ROW : GM__YUV_ROW] = 0;
+    const int row = c->from                      ? GM__YUV_FROM_ROW
+                    : c->format == GM_YUV_P016 ? gm__yuv16_row[image->dev.dtype]
+                                               : GM__YUV_ROW;
+    launched[row] = 0;
     sd = op_yuv(&image->dev_roi, c, 1);
     sh = op_yuv(&image->host_roi, c, 0);
     CHECK(sd == GM_OK && sh == GM_OK, "%s: gpu %s / cpu %s: %s", what, gm_status_string(sd), gm_status_string(sh),
           gm_last_error());
-    CHECK(launched[c->from ? GM__YUV_FROM_ROW : GM__YUV_ROW], "%s: the kernel did not run", what);
+    CHECK(launched[row], "%s: the kernel did not run", what);
     for (i = c->from; i < (c->from ? n : 1); ++i) { /* what it wrote */
         gm_mat expect = all[i]->host;
         int64_t at;
@@ -1009,10 +1013,11 @@ static void yuv_compare(const char* what, pair* image, const yuv_ctx* c)
 static void yuvs(void)
 {
     static const int outs[3] = {1, 3, 4};
+    static const gm_dtype p016_dtypes[3] = {GM_U8, GM_U16, GM_F32};
     int from, format, o, lay, k, i;
     char what[192];
     for (from = 0; from < 2; ++from)
-        for (format = GM_YUV_NV12; format <= GM_YUV_YV12; ++format)
+        for (format = GM_YUV_NV12; format <= (from ? GM_YUV_YV12 : GM_YUV_P016); ++format)
             for (o = from; o < 3; ++o)
                 for (lay = 0; lay < (outs[o] > 1 ? 2 : 1); ++lay)
                     for (k = 0; k < 4; ++k) {
@@ -1020,7 +1025,10 @@ static void yuvs(void)
                          * pixels (the pixel path), k = 1 wider than a block of threads and batched */
                         const int64_t w = k == 0 ? 8 * rnd(1, 35) + 2 : 2 * (k == 1 ? rnd(130, 300) : rnd(1, 70));
                         const int64_t h = 2 * rnd(1, 40);
-                        const int batch = k == 1 ? 2 : k == 3 ? 3 : 1, planar = format >= GM_YUV_I420, aligned = k < 2;
+                        const int batch = k == 1 ? 2 : k == 3 ? 3 : 1, aligned = k < 2;
+                        const int planar = format == GM_YUV_I420 || format == GM_YUV_YV12;
+                        const gm_dtype sample = format == GM_YUV_P016 ? GM_U16 : GM_U8;
+                        const gm_dtype dt = format == GM_YUV_P016 ? p016_dtypes[(k + o + lay) % 3] : GM_U8;
                         pair luma, image, chroma[2];
                         yuv_ctx c;
                         c.format = (gm_yuv_format)format, c.from = from;
@@ -1028,15 +1036,16 @@ static void yuvs(void)
                         c.rgb = k % 2;
                         c.luma = &luma, c.chroma[0] = &chroma[0], c.chroma[1] = planar ? &chroma[1] : NULL;
                         snprintf(what, sizeof what,
-                                 "yuv %s format %d x%d %s rgb %d %lldx%lld b%d matrix %d range %d%s",
-                                 from ? "from image" : "to image", format, outs[o], lay ? "chw" : "hwc", c.rgb,
+                                 "yuv %s format %d %s x%d %s rgb %d %lldx%lld b%d matrix %d range %d%s",
+                                 from ? "from image" : "to image", format, gm_dtype_name(dt), outs[o],
+                                 lay ? "chw" : "hwc", c.rgb,
                                  (long long)w, (long long)h, batch, (int)c.matrix, (int)c.range,
                                  aligned ? " aligned" : "");
-                        if (!make_pair_at(&luma, w, h, batch, GM_U8, 1, GM_HWC, aligned) ||
-                            !make_pair_at(&image, w, h, batch, GM_U8, outs[o], (gm_layout)lay, aligned) ||
-                            !make_pair_at(&chroma[0], w / 2, h / 2, batch, GM_U8, planar ? 1 : 2, GM_HWC,
+                        if (!make_pair_at(&luma, w, h, batch, sample, 1, GM_HWC, aligned) ||
+                            !make_pair_at(&image, w, h, batch, dt, outs[o], (gm_layout)lay, aligned) ||
+                            !make_pair_at(&chroma[0], w / 2, h / 2, batch, sample, planar ? 1 : 2, GM_HWC,
                                           aligned) ||
-                            (planar && !make_pair_at(&chroma[1], w / 2, h / 2, batch, GM_U8, 1, GM_HWC, aligned))) {
+                            (planar && !make_pair_at(&chroma[1], w / 2, h / 2, batch, sample, 1, GM_HWC, aligned))) {
                             CHECK(0, "%s: setup failed", what);
                             continue;
                         }

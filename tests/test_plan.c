@@ -361,22 +361,23 @@ static void fills(void)
 
 /* gm_overlay_draw, gm_add_weighted, gm_yuv_convert and gm_yuv_from_image
  * launch their kernels without a plan (test_gpu checks that they run):
- * gm_kernels_for must list each for the u8 images it writes or reads, of
+ * gm_kernels_for must list each for the images of dtype dst it writes or
+ * reads from frames of src samples (u8 for the overlay and the blend), of
  * the channel counts in `channels` (bit c - 1 for c channels: x3 and x4
  * frames for the overlay, any for the blend, gray, BGR and BGRA for the
  * conversion, BGR and BGRA for its reverse), and only there. */
-static void unplanned(int row, const char* what, unsigned channels)
+static void unplanned(int row, const char* what, gm_dtype src, gm_dtype dst, unsigned channels)
 {
     int list[32], n, k, c;
     for (c = 1; c <= 4; ++c) {
-        n = gm_kernels_for(GM_U8, GM_U8, c, list, 32);
+        n = gm_kernels_for(src, dst, c, list, 32);
         for (k = 0; k < n && list[k] != row; ++k)
             ;
-        CHECK((k < n) == (int)(channels >> (c - 1) & 1), "gm_kernels_for(u8, u8, %d) %s the %s kernel", c,
-              k < n ? "lists" : "lacks", what);
+        CHECK((k < n) == (int)(channels >> (c - 1) & 1), "gm_kernels_for(%s, %s, %d) %s the %s kernel",
+              gm_dtype_name(src), gm_dtype_name(dst), c, k < n ? "lists" : "lacks", what);
         if (k < n) {
             reached[row] = 1;
-            reached_in_list[GM_U8][GM_U8][c - 1] |= 1u << k;
+            reached_in_list[src][dst][c - 1] |= 1u << k;
         }
     }
 }
@@ -392,10 +393,13 @@ int main(void)
     preps();
     prep_frames();
     fills();
-    unplanned(GM__OVERLAY_ROW, "overlay", 0xc);
-    unplanned(GM__BLEND_ROW, "blend", 0xf);
-    unplanned(GM__YUV_ROW, "YUV conversion", 0xd);
-    unplanned(GM__YUV_FROM_ROW, "reverse YUV conversion", 0xc);
+    unplanned(GM__OVERLAY_ROW, "overlay", GM_U8, GM_U8, 0xc);
+    unplanned(GM__BLEND_ROW, "blend", GM_U8, GM_U8, 0xf);
+    unplanned(GM__YUV_ROW, "YUV conversion", GM_U8, GM_U8, 0xd);
+    unplanned(GM__YUV_FROM_ROW, "reverse YUV conversion", GM_U8, GM_U8, 0xc);
+    for (D = 0; D < GM_DTYPE_COUNT; ++D)
+        if (gm__yuv16_row[D] >= 0)
+            unplanned(gm__yuv16_row[D], "P016 conversion", GM_U16, (gm_dtype)D, 0xd);
     for (S = 0; S < GM_DTYPE_COUNT; ++S)
         for (D = 0; D < GM_DTYPE_COUNT; ++D)
             for (c = 1; c <= 4; ++c) {

@@ -132,7 +132,8 @@ GM_API gm_status gm_kernel_compile(int index, int arch, size_t* image_size);
  * gm_preprocess_yuv's (frames read as BGR, one per sampler a frame takes),
  * and for u8 to u8 gm_add_weighted's
  * kernel, with 3 or 4 channels gm_overlay_draw's and gm_yuv_from_image's,
- * and with 1, 3 or 4 gm_yuv_convert's. The list gm_warmup takes for those
+ * and with 1, 3 or 4 gm_yuv_convert's (from u16 into u8, u16 or f32 its
+ * kernel of P016 frames). The list gm_warmup takes for those
  * operations, or `make aot` (by name): every kernel such an operation runs
  * is in it, and each kernel in it runs for some such operation. Writes up
  * to max indexes to kernels and returns how many there are (at most 28); 0

@@ -109,6 +109,8 @@ GM_API int gm_kernels_for(gm_dtype src, gm_dtype dst, int channels, int* kernels
         found[n++] = GM__BLEND_ROW;
     if (src == GM_U8 && dst == GM_U8 && channels != 2) /* gm_yuv_convert's gray, BGR and BGRA */
         found[n++] = GM__YUV_ROW;
+    if (src == GM_U16 && gm__yuv16_row[dst] >= 0 && channels != 2) /* and of P016 frames */
+        found[n++] = gm__yuv16_row[dst];
     if (src == GM_U8 && dst == GM_U8 && channels >= 3) /* gm_yuv_from_image's BGR and BGRA */
         found[n++] = GM__YUV_FROM_ROW;
     for (i = 0; i < n && i < max; ++i)

@@ -343,6 +343,9 @@ static gm_status gm__prep_check_frame(const char* fn, const char* name, const gm
         snprintf(at, sizeof at, "%s", fn);
     if ((s = gm__yuv_check(at, f)) != GM_OK)
         return s;
+    if (f->format == GM_YUV_P016)
+        return gm__fail(GM_ERR_TYPE, "%s: %s is P016; the pre-process reads 8-bit frames (gm_yuv_convert takes "
+                        "P016)", fn, name);
     if (f->y.batch != 1)
         return gm__fail(GM_ERR_ARG, "%s: %s is a batch of %d; single frames expected", fn, name, (int)f->y.batch);
     if ((s = gm__check_place(at, "frame->y", &f->y, "dst", dst)) != GM_OK ||

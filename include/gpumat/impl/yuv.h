@@ -29,18 +29,23 @@ static const int gm__yuv_forward[3][2][8] = {
 
 static int gm__yuv_planar(const gm_yuv* f) { return f->format == GM_YUV_I420 || f->format == GM_YUV_YV12; }
 
+/* The dtype of a frame's samples. */
+static gm_dtype gm__yuv_sample(gm_yuv_format format) { return format == GM_YUV_P016 ? GM_U16 : GM_U8; }
+
 /* One chroma plane of f (name "u" or "v"), beside its luma. */
 static gm_status gm__yuv_check_chroma(const char* fn, const char* name, const gm_mat* c, const gm_yuv* f)
 {
     char arg[32];
     int channels = gm__yuv_planar(f) ? 1 : 2;
+    gm_dtype sample = gm__yuv_sample(f->format);
     gm_status s;
     snprintf(arg, sizeof arg, "frame->%s", name);
     if ((s = gm__check(fn, arg, c)) != GM_OK)
         return s;
-    if (c->dtype != GM_U8 || c->channels != channels || (channels > 1 && c->layout != GM_HWC))
-        return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d %s; a %s frame's is u8 x%d%s", fn, arg, gm_dtype_name(c->dtype),
-                        (int)c->channels, gm__layout_name(c), gm__yuv_planar(f) ? "planar" : "semi-planar", channels,
+    if (c->dtype != sample || c->channels != channels || (channels > 1 && c->layout != GM_HWC))
+        return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d %s; a %s frame's is %s x%d%s", fn, arg,
+                        gm_dtype_name(c->dtype), (int)c->channels, gm__layout_name(c),
+                        gm__yuv_planar(f) ? "planar" : "semi-planar", gm_dtype_name(sample), channels,
                         channels > 1 ? " interleaved" : "");
     if (c->width != f->y.width / 2 || c->height != f->y.height / 2 || c->batch != f->y.batch)
         return gm__fail(GM_ERR_SIZE, "%s: %s is %lldx%lld, batch %d; the luma's %lldx%lld, batch %d, needs %lldx%lld",
@@ -60,14 +65,14 @@ static gm_status gm__yuv_check(const char* fn, const gm_yuv* f)
     gm_status s;
     if (!f)
         return gm__fail(GM_ERR_ARG, "%s: frame is NULL", fn);
-    if ((unsigned)f->format > GM_YUV_YV12 || (unsigned)f->matrix > GM_YUV_BT2020 || (unsigned)f->range > GM_YUV_FULL)
+    if ((unsigned)f->format > GM_YUV_P016 || (unsigned)f->matrix > GM_YUV_BT2020 || (unsigned)f->range > GM_YUV_FULL)
         return gm__fail(GM_ERR_ARG, "%s: frame->format %d, matrix %d or range %d is not one gpumat/yuv.h names", fn,
                         (int)f->format, (int)f->matrix, (int)f->range);
     if ((s = gm__check(fn, "frame->y", &f->y)) != GM_OK)
         return s;
-    if (f->y.dtype != GM_U8 || f->y.channels != 1)
-        return gm__fail(GM_ERR_TYPE, "%s: frame->y is %s x%d; the luma is u8 x1", fn, gm_dtype_name(f->y.dtype),
-                        (int)f->y.channels);
+    if (f->y.dtype != gm__yuv_sample(f->format) || f->y.channels != 1)
+        return gm__fail(GM_ERR_TYPE, "%s: frame->y is %s x%d; the luma is %s x1", fn, gm_dtype_name(f->y.dtype),
+                        (int)f->y.channels, gm_dtype_name(gm__yuv_sample(f->format)));
     if (f->y.width % 2 || f->y.height % 2)
         return gm__fail(GM_ERR_SIZE, "%s: frame->y is %lldx%lld; 4:2:0 needs an even width and height", fn,
                         (long long)f->y.width, (long long)f->y.height);
@@ -90,33 +95,35 @@ GM_API gm_status gm_yuv_wrap(gm_yuv* frame, gm_yuv_format format, void* data, in
     gm_mat whole;
     gm_status s;
     int planar = format == GM_YUV_I420 || format == GM_YUV_YV12;
-    int64_t luma, half;
+    gm_dtype sample = gm__yuv_sample(format);
+    int64_t luma, half, esize = (int64_t)gm_dtype_size(sample);
     if (!frame)
         return gm__fail(GM_ERR_ARG, "%s: frame is NULL", fn);
     memset(frame, 0, sizeof *frame);
-    if ((unsigned)format > GM_YUV_YV12)
+    if ((unsigned)format > GM_YUV_P016)
         return gm__fail(GM_ERR_ARG, "%s: format %d is not one gpumat/yuv.h names", fn, (int)format);
-    pitch = pitch ? pitch : width;
     coded_height = coded_height ? coded_height : height;
-    if (width <= 0 || height <= 0 || width % 2 || height % 2)
+    if (width <= 0 || height <= 0 || width % 2 || height % 2 || width > INT64_MAX / 2)
         return gm__fail(GM_ERR_SIZE, "%s: %lldx%lld; 4:2:0 needs an even width and height", fn, (long long)width,
                         (long long)height);
+    pitch = pitch ? pitch : width * esize;
     if (coded_height < height || coded_height % 2 || (planar && pitch % 2))
         return gm__fail(GM_ERR_SIZE, "%s: coded_height %lld (pitch %lld) for height %lld; it must be even, at least "
                         "the height, and a planar frame's pitch even", fn, (long long)coded_height, (long long)pitch,
                         (long long)height);
-    if (pitch < width || pitch > INT64_MAX / 3 / (coded_height / 2))
-        return gm__fail(GM_ERR_SIZE, "%s: pitch %lld for width %lld", fn, (long long)pitch, (long long)width);
+    if (pitch < width * esize || pitch > INT64_MAX / 3 / (coded_height / 2))
+        return gm__fail(GM_ERR_SIZE, "%s: pitch %lld for width %lld of %s samples", fn, (long long)pitch,
+                        (long long)width, gm_dtype_name(sample));
     memset(&f, 0, sizeof f);
     f.format = format;
     luma = pitch * coded_height, half = pitch / 2 * (coded_height / 2);
     /* the whole buffer first: a device frame must lie in data's allocation */
     if ((s = gm__wrap_as(fn, &whole, data, pitch, coded_height + coded_height / 2, GM_U8, 1, GM_HWC, pitch, where)) !=
             GM_OK ||
-        (s = gm__wrap_as(fn, &f.y, data, width, height, GM_U8, 1, GM_HWC, pitch, where)) != GM_OK)
+        (s = gm__wrap_as(fn, &f.y, data, width, height, sample, 1, GM_HWC, pitch, where)) != GM_OK)
         return s;
     if (!planar)
-        s = gm__wrap_as(fn, &f.u, (char*)data + luma, width / 2, height / 2, GM_U8, 2, GM_HWC, pitch, where);
+        s = gm__wrap_as(fn, &f.u, (char*)data + luma, width / 2, height / 2, sample, 2, GM_HWC, pitch, where);
     else if ((s = gm__wrap_as(fn, format == GM_YUV_I420 ? &f.u : &f.v, (char*)data + luma, width / 2, height / 2,
                               GM_U8, 1, GM_HWC, pitch / 2, where)) == GM_OK)
         s = gm__wrap_as(fn, format == GM_YUV_I420 ? &f.v : &f.u, (char*)data + luma + half, width / 2, height / 2,
@@ -159,22 +166,25 @@ static void gm__yuv_args_of(gm__yuv_args* a, const gm_yuv* f, const gm_mat* m, i
     const int* g = gm__yuv_forward[f->matrix][f->range];
     const gm_mat* v = gm__yuv_planar(f) ? &f->v : &f->u;
     unsigned long long u0 = (unsigned long long)(uintptr_t)f->u.data, v0 = (unsigned long long)(uintptr_t)v->data;
-    const int blue = rgb ? 2 : 0, red = 2 - blue;
+    const int blue = rgb ? 2 : 0, red = 2 - blue, sample = (int)gm_dtype_size(f->y.dtype);
+    const long long esize = (long long)gm_dtype_size(m->dtype);
     int c;
     memset(a, 0, sizeof *a);
     a->y = (unsigned long long)(uintptr_t)f->y.data;
     a->u = f->format == GM_YUV_NV21 ? u0 + 1 : u0;
-    a->v = f->format == GM_YUV_NV12 ? v0 + 1 : v0;
+    a->v = f->format == GM_YUV_NV12 || f->format == GM_YUV_P016 ? v0 + (unsigned)sample : v0;
     a->image = (unsigned long long)(uintptr_t)m->data;
     a->y_pitch = f->y.pitch, a->u_pitch = f->u.pitch, a->v_pitch = v->pitch, a->image_pitch = m->pitch;
     a->y_bstride = f->y.batch_pitch, a->u_bstride = f->u.batch_pitch, a->v_bstride = v->batch_pitch;
     a->image_bstride = m->batch_pitch;
-    a->image_xstride = m->channels > 1 && m->layout == GM_HWC ? m->channels : 1;
-    a->image_cstride = m->channels > 1 && m->layout == GM_CHW ? m->plane_pitch : 1;
+    a->image_xstride = m->channels > 1 && m->layout == GM_HWC ? m->channels * esize : esize;
+    a->image_cstride = m->channels > 1 && m->layout == GM_CHW ? m->plane_pitch : esize;
     a->width = f->y.width, a->height = f->y.height;
     a->batch = (int)f->y.batch;
-    a->step = gm__yuv_planar(f) ? 1 : 2;
+    a->sample = sample;
+    a->step = gm__yuv_planar(f) ? 1 : 2 * sample;
     a->channels = (int)m->channels;
+    a->dtype = (int)m->dtype;
     a->cy = k[0];
     a->yoff = f->range == GM_YUV_LIMITED ? 16 : 0;
     a->ku[blue] = k[4], a->kv[red] = k[1];
@@ -238,10 +248,22 @@ static GM__ALWAYS_INLINE void gm__yuv_host_rows_as(const gm__yuv_args* a, int fr
     }
 }
 
+/* Rows 2r and 2r + 1 of item b of a P016 launch, a pixel at a time. */
+static void gm__yuv16_host_rows(const gm__yuv_args* a, long long b, long long r)
+{
+    long long x;
+    int i;
+    for (i = 0; i < 2; ++i)
+        for (x = 0; x < a->width; ++x)
+            gm__yuv16_pixel(a->dtype, a, b, x, 2 * r + i);
+}
+
 static void gm__yuv_host_rows(const gm__yuv_args* a, int from, long long b, long long r)
 {
     const long long xs = a->image_xstride, cs = a->image_cstride;
-    if (a->channels == 3 && xs == 3 && cs == 1)
+    if (a->sample == 2)
+        gm__yuv16_host_rows(a, b, r);
+    else if (a->channels == 3 && xs == 3 && cs == 1)
         gm__yuv_host_rows_as(a, from, b, r, 3, 3, 1);
     else if (a->channels == 4 && xs == 4 && cs == 1)
         gm__yuv_host_rows_as(a, from, b, r, 4, 4, 1);
@@ -271,7 +293,7 @@ static void gm__yuv_host(const gm__yuv_args* a, int from)
     gm__yuv_job job;
     job.a = a, job.from = from;
     gm__parallel(gm__yuv_host_part, &job, a->batch * (a->height / 2),
-                 gm__cpu_part_bytes / (a->width * (2 * a->channels + 3)) + 1);
+                 gm__cpu_part_bytes / (a->width * a->sample * (2 * a->channels + 3)) + 1);
 }
 
 /* gm_yuv_convert (from 0: frame into image) and gm_yuv_from_image (from 1:
@@ -288,9 +310,15 @@ static gm_status gm__yuv_run(const char* fn, const gm_yuv* frame, const char* na
     gm_status s = gm__yuv_check(fn, frame);
     if (s != GM_OK || (s = gm__check(fn, name, image)) != GM_OK)
         return s;
-    if (image->dtype != GM_U8 || image->channels == 2 || (from && image->channels == 1))
-        return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d; u8 %sx3 or x4 expected", fn, name,
-                        gm_dtype_name(image->dtype), (int)image->channels, from ? "" : "x1 (gray), ");
+    if (from && frame->format == GM_YUV_P016)
+        return gm__fail(GM_ERR_TYPE, "%s: frame->format is P016; images go into 8-bit frames only", fn);
+    if (frame->format == GM_YUV_P016 ? gm__yuv16_row[image->dtype] < 0 : image->dtype != GM_U8)
+        return gm__fail(GM_ERR_TYPE, "%s: %s is %s; %s frames convert to %s", fn, name, gm_dtype_name(image->dtype),
+                        frame->format == GM_YUV_P016 ? "P016" : "8-bit",
+                        frame->format == GM_YUV_P016 ? "u8, u16 or f32" : "u8");
+    if (image->channels == 2 || (from && image->channels == 1))
+        return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d; %sx3 or x4 expected", fn, name, gm_dtype_name(image->dtype),
+                        (int)image->channels, from ? "" : "x1 (gray), ");
     if (image->width != frame->y.width || image->height != frame->y.height || image->batch != frame->y.batch)
         return gm__fail(GM_ERR_SIZE, "%s: %s is %lldx%lld, batch %d, but the frame is %lldx%lld, batch %d", fn, name,
                         (long long)image->width, (long long)image->height, (int)image->batch,
@@ -310,7 +338,8 @@ static gm_status gm__yuv_run(const char* fn, const gm_yuv* frame, const char* na
     rows = (a.height / 2 + GM__YUV_BLOCK_Y - 1) / GM__YUV_BLOCK_Y;
     grid[1] = (unsigned)(rows < 65535 ? rows : 65535);
     grid[2] = (unsigned)(a.batch < 65535 ? a.batch : 65535);
-    return gm__launch_row(fn, from ? GM__YUV_FROM_ROW : GM__YUV_ROW, dev, grid, block, &a, stream);
+    return gm__launch_row(fn, from ? GM__YUV_FROM_ROW : a.sample == 2 ? gm__yuv16_row[a.dtype] : GM__YUV_ROW, dev,
+                          grid, block, &a, stream);
 }
 
 GM_API gm_status gm_yuv_convert(const gm_yuv* frame, gm_mat* dst, int rgb, gm_stream stream)
