@@ -1327,7 +1327,8 @@ static int yuv_off(int got, double want, int top)
  * give the NV12 frame's u8 BGR, BGRA and gray bit for bit; random 16-bit
  * samples give RGB within 1 of the float64 formula (the constants' real
  * values at the samples' scale) in u16 and at 1/256 of it in u8, f32
- * within 1 / 65535 of it over 65535 with alpha 1.0, planar u16 as
+ * within 1 / 65535 of it over 65535 and within 2^-23 of the fixed-point
+ * value (the 20-bit constants) over 65535, with alpha 1.0, planar u16 as
  * interleaved, and gray the luma so scaled (u8 rounding halves up; f32,
  * a product by a rounded 1 / 65535, within 2 ulps of 1). */
 static void test_yuv16(void)
@@ -1345,11 +1346,13 @@ static void test_yuv16(void)
             unsigned char* got = (unsigned char*)malloc(n * 4);
             unsigned char* want = (unsigned char*)malloc(n * 4);
             float* f32 = (float*)malloc(n * 16);
-            int x, y, i, k, worst[3] = {0, 0, 0}, same = 1;
-            double c[5];
+            int x, y, i, k, worst[3] = {0, 0, 0}, same = 1, fixed = 1;
+            double c[5], q[5];
             gm_yuv f, f8;
             gm_mat d, d8;
             yuv_reals(m, r, 1, c);
+            for (i = 0; i < 5; ++i)
+                q[i] = gm__yuv_constants[m][r][i] / 1048576.0;
             for (i = 0; i < (int)(n * 3 / 2); ++i)
                 frame8[i] = (unsigned char)(t_rand() >> 8);
             for (i = 0; i < row * coded * 3 / 2; ++i)
@@ -1395,6 +1398,8 @@ static void test_yuv16(void)
                     const size_t p = (size_t)y * w + x;
                     for (i = 0; i < 3; ++i) {
                         const double e = yuv_formula(c, i, l, u, v), fe = (e < 0 ? 0 : e > 65535 ? 65535 : e) / 65535;
+                        const double t = yuv_formula(q, i, l, u, v) / 65535; /* the fixed-point value */
+                        fixed &= fabs(f32[4 * p + i] - (t < 0 ? 0 : t > 1 ? 1 : t)) <= 0x1p-23;
                         const int off[3] = {yuv_off(u16[3 * p + i], e, 65535), yuv_off(got[3 * p + i], e / 256, 255),
                                             fabs(f32[4 * p + i] - fe) * 65535 > 1 ? 2 : 0};
                         for (k = 0; k < 3; ++k)
@@ -1406,6 +1411,7 @@ static void test_yuv16(void)
             CHECK(worst[0] <= 1 && worst[1] <= 1 && worst[2] <= 1, "P016 matrix %d range %d %dx%d: u16 %d, u8 %d, "
                   "f32 %s from the float64 formula", m, r, w, h, worst[0], worst[1], worst[2] ? "over 1/65535" : "ok");
             CHECK(same, "P016 matrix %d range %d: planar u16 differs from interleaved, or f32 alpha is not 1", m, r);
+            CHECK(fixed, "P016 matrix %d range %d: f32 further than 2^-23 from its fixed-point value over 65535", m, r);
             gm_wrap(&d, u16, w, h, GM_U16, 1, GM_HWC, 0, GM_HOST);
             gm_wrap(&d8, got, w, h, GM_U8, 1, GM_HWC, 0, GM_HOST);
             CHECK(gm_yuv_convert(&f, &d, 0, NULL) == GM_OK && gm_yuv_convert(&f, &d8, 0, NULL) == GM_OK,

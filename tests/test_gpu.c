@@ -1020,20 +1020,22 @@ static void yuvs(void)
         for (format = GM_YUV_NV12; format <= (from ? GM_YUV_YV12 : GM_YUV_P016); ++format)
             for (o = from; o < 3; ++o)
                 for (lay = 0; lay < (outs[o] > 1 ? 2 : 1); ++lay)
-                    for (k = 0; k < 4; ++k) {
-                        /* k < 2: rows on 256-byte boundaries, as the words want, k = 0 with a last chunk of 2
-                         * pixels (the pixel path), k = 1 wider than a block of threads and batched */
-                        const int64_t w = k == 0 ? 8 * rnd(1, 35) + 2 : 2 * (k == 1 ? rnd(130, 300) : rnd(1, 70));
+                    for (k = 0; k < (format == GM_YUV_P016 ? 12 : 4); ++k) {
+                        /* kind < 2: rows on 256-byte boundaries, as the words want, kind 0 with a last chunk of
+                         * 2 pixels (the pixel path), kind 1 wider than a block of threads and batched; P016
+                         * frames take each kind into each dtype */
+                        const int kind = k % 4;
+                        const int64_t w = kind == 0 ? 8 * rnd(1, 35) + 2 : 2 * (kind == 1 ? rnd(130, 300) : rnd(1, 70));
                         const int64_t h = 2 * rnd(1, 40);
-                        const int batch = k == 1 ? 2 : k == 3 ? 3 : 1, aligned = k < 2;
+                        const int batch = kind == 1 ? 2 : kind == 3 ? 3 : 1, aligned = kind < 2;
                         const int planar = format == GM_YUV_I420 || format == GM_YUV_YV12;
                         const gm_dtype sample = format == GM_YUV_P016 ? GM_U16 : GM_U8;
-                        const gm_dtype dt = format == GM_YUV_P016 ? p016_dtypes[(k + o + lay) % 3] : GM_U8;
+                        const gm_dtype dt = format == GM_YUV_P016 ? p016_dtypes[k / 4] : GM_U8;
                         pair luma, image, chroma[2];
                         yuv_ctx c;
                         c.format = (gm_yuv_format)format, c.from = from;
                         c.matrix = (gm_yuv_matrix)rnd(0, 2), c.range = (gm_yuv_range)rnd(0, 1);
-                        c.rgb = k % 2;
+                        c.rgb = kind % 2;
                         c.luma = &luma, c.chroma[0] = &chroma[0], c.chroma[1] = planar ? &chroma[1] : NULL;
                         snprintf(what, sizeof what,
                                  "yuv %s format %d %s x%d %s rgb %d %lldx%lld b%d matrix %d range %d%s",

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* gpumat/yuv.h: the 4:2:0 frames video decoders hand out (NV12, NV21,
- * I420, YV12) turned into u8 gray, BGR or BGRA images as OpenCV's cvtColor
- * turns them, and BGR or BGRA images into such frames for an encoder, on
- * the GPU or the CPU. */
+ * I420, YV12; P016 of 16-bit samples) turned into gray, BGR or BGRA images
+ * as OpenCV's cvtColor turns them, and BGR or BGRA images into 8-bit
+ * frames for an encoder, on the GPU or the CPU. */
 #ifndef GPUMAT_YUV_H
 #define GPUMAT_YUV_H
 
@@ -28,8 +28,8 @@ typedef enum gm_yuv_format {
  * their own constants (templates/yuv.inc). */
 typedef enum gm_yuv_matrix { GM_YUV_BT601 = 0, GM_YUV_BT709 = 1, GM_YUV_BT2020 = 2 } gm_yuv_matrix;
 typedef enum gm_yuv_range {
-    GM_YUV_LIMITED = 0, /* luma 16-235, chroma 16-240 (video) */
-    GM_YUV_FULL = 1     /* 0-255 (JPEG, DeepStream's _ER formats) */
+    GM_YUV_LIMITED = 0, /* luma 16-235, chroma 16-240 (video; P016: those << 8) */
+    GM_YUV_FULL = 1     /* 0-255 (JPEG, DeepStream's _ER formats; P016: 0-65535) */
 } gm_yuv_range;
 
 /* A 4:2:0 frame, or a batch of them: luma of an even width and height,
@@ -39,7 +39,7 @@ typedef enum gm_yuv_range {
  *   u  NV12, NV21 and P016: 2 channels interleaved, width / 2 x
  *      height / 2, the pairs in the format's order; I420 and YV12: the U
  *      plane, 1 channel, width / 2 x height / 2;
- *   v  I420 and YV12: the V plane, as u; unused for NV12 and NV21.
+ *   v  I420 and YV12: the V plane, as u; unused for NV12, NV21 and P016.
  * The planes lie in one kind of memory (host, or one device), hold the same
  * batch and do not overlap. Zero matrix and range are BT.601 limited range,
  * OpenCV's. gm_yuv_wrap describes a frame in one buffer; where the planes
@@ -84,8 +84,8 @@ GM_API gm_status gm_yuv_roi(const gm_yuv* frame, gm_yuv* view, int64_t x, int64_
  * same formulas with offsets 16 << 8 and 128 << 8 in 64-bit integers:
  * u16 rounds at the samples' scale, u8 at 1/256 of it (8-bit samples
  * shifted up by 8 give the 8-bit frame's result bit for bit), f32 is the
- * value over 65535 clamped to [0, 1] (within 2^-23); gray is the luma so
- * scaled, alpha the maximum (255, 65535, 1.0).
+ * fixed-point value over 65535 clamped to [0, 1] (within 2^-23); gray is
+ * the luma so scaled, alpha the maximum (255, 65535, 1.0).
  * Exact arithmetic: templates/yuv.inc. */
 GM_API gm_status gm_yuv_convert(const gm_yuv* frame, gm_mat* dst, int rgb, gm_stream stream);
 

@@ -248,14 +248,62 @@ static GM__ALWAYS_INLINE void gm__yuv_host_rows_as(const gm__yuv_args* a, int fr
     }
 }
 
-/* Rows 2r and 2r + 1 of item b of a P016 launch, a pixel at a time. */
+/* Rows 2r and 2r + 1 of item b of a P016 launch into dtype D, pixels xs
+ * bytes apart and channels cs (constants from the callers, as above): each
+ * chroma pair's terms once for its four pixels, the arguments in locals. */
+static GM__ALWAYS_INLINE void gm__yuv16_host_rows_as(const gm__yuv_args* a, long long b, long long r, int D,
+                                                     int channels, long long xs, long long cs)
+{
+    const long long half = a->width / 2, yp = a->y_pitch, ip = a->image_pitch;
+    const int cy = a->cy, black = a->yoff << 8;
+    const int ku[3] = {a->ku[0], a->ku[1], a->ku[2]}, kv[3] = {a->kv[0], a->kv[1], a->kv[2]};
+    const unsigned short* GM__RESTRICT luma = (const unsigned short*)(uintptr_t)gm__yuv_luma_at(a, b, 0, 2 * r);
+    const unsigned short* GM__RESTRICT u = (const unsigned short*)(uintptr_t)gm__yuv_u_at(a, b, 0, 2 * r);
+    const unsigned short* GM__RESTRICT v = (const unsigned short*)(uintptr_t)gm__yuv_v_at(a, b, 0, 2 * r);
+    unsigned char* GM__RESTRICT image = (unsigned char*)(uintptr_t)gm__yuv_image_at(a, b, 0, 2 * r);
+    long long j, i, k;
+    int c;
+    for (j = 0; j < half; ++j) {
+        long long t[3];
+        for (c = 0; c < 3; ++c)
+            t[c] = (long long)ku[c] * (u[2 * j] - 32768) + (long long)kv[c] * (v[2 * j] - 32768);
+        for (i = 0; i < 2; ++i)
+            for (k = 0; k < 2; ++k) {
+                const int y = *(const unsigned short*)((const unsigned char*)luma + i * yp + 2 * (2 * j + k));
+                unsigned char* q = image + i * ip + (2 * j + k) * xs;
+                const long long l = (long long)(y > black ? y - black : 0) * cy;
+                if (channels == 1) {
+                    gm__yuv16_put(D, q, (long long)y << 20);
+                    continue;
+                }
+                for (c = 0; c < 3; ++c)
+                    gm__yuv16_put(D, q + c * cs, l + t[c]);
+                if (channels == 4)
+                    gm__yuv16_put(D, q + 3 * cs, 65535LL << 20);
+            }
+    }
+}
+
+/* gm__yuv16_host_rows_as for dtype D of e bytes, with the strides of
+ * interleaved BGR and BGRA as constants. */
+static GM__ALWAYS_INLINE void gm__yuv16_host_rows_of(const gm__yuv_args* a, long long b, long long r, int D, long long e)
+{
+    if (a->channels == 3 && a->image_xstride == 3 * e && a->image_cstride == e)
+        gm__yuv16_host_rows_as(a, b, r, D, 3, 3 * e, e);
+    else if (a->channels == 4 && a->image_xstride == 4 * e && a->image_cstride == e)
+        gm__yuv16_host_rows_as(a, b, r, D, 4, 4 * e, e);
+    else
+        gm__yuv16_host_rows_as(a, b, r, D, a->channels, a->image_xstride, a->image_cstride);
+}
+
 static void gm__yuv16_host_rows(const gm__yuv_args* a, long long b, long long r)
 {
-    long long x;
-    int i;
-    for (i = 0; i < 2; ++i)
-        for (x = 0; x < a->width; ++x)
-            gm__yuv16_pixel(a->dtype, a, b, x, 2 * r + i);
+    if (a->dtype == GM_U8)
+        gm__yuv16_host_rows_of(a, b, r, GM_U8, 1);
+    else if (a->dtype == GM_U16)
+        gm__yuv16_host_rows_of(a, b, r, GM_U16, 2);
+    else
+        gm__yuv16_host_rows_of(a, b, r, GM_F32, 4);
 }
 
 static void gm__yuv_host_rows(const gm__yuv_args* a, int from, long long b, long long r)
