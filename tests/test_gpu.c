@@ -943,10 +943,9 @@ static void blends(void)
 /* gm_yuv_convert and gm_yuv_from_image on the GPU == the CPU path (the
  * oracle holds the CPU path to cvtColor): every format, gray, BGR and BGRA
  * (both orders, both layouts; P016 into u8, u16 and f32), every matrix and
- * range, even sizes, rows on
- * 256-byte boundaries (the kernels' word paths) and odd pitches and
- * offsets (their pixel paths), batches. The image and every plane are
- * pairs of their own, compared whole (their borders too). */
+ * range, even sizes, rows on 256-byte boundaries (the kernels' word paths)
+ * and odd pitches and offsets (their pixel paths), batches. The image and
+ * every plane are pairs of their own, compared whole (their borders too). */
 typedef struct yuv_ctx {
     gm_yuv_format format;
     gm_yuv_matrix matrix;
@@ -1040,9 +1039,8 @@ static void yuvs(void)
                         snprintf(what, sizeof what,
                                  "yuv %s format %d %s x%d %s rgb %d %lldx%lld b%d matrix %d range %d%s",
                                  from ? "from image" : "to image", format, gm_dtype_name(dt), outs[o],
-                                 lay ? "chw" : "hwc", c.rgb,
-                                 (long long)w, (long long)h, batch, (int)c.matrix, (int)c.range,
-                                 aligned ? " aligned" : "");
+                                 lay ? "chw" : "hwc", c.rgb, (long long)w, (long long)h, batch, (int)c.matrix,
+                                 (int)c.range, aligned ? " aligned" : "");
                         if (!make_pair_at(&luma, w, h, batch, sample, 1, GM_HWC, aligned) ||
                             !make_pair_at(&image, w, h, batch, dt, outs[o], (gm_layout)lay, aligned) ||
                             !make_pair_at(&chroma[0], w / 2, h / 2, batch, sample, planar ? 1 : 2, GM_HWC,
