@@ -177,7 +177,7 @@ __device__ __forceinline__ void gm__yuv16_chunk(const gm__yuv_args& a, long long
                 gm__yuv16_pixel(D, &a, b, x, 2 * r + i);
         return;
     }
-    long long chroma[N / 2][3]; /* each pair's k_u (U - 32768) + k_v (V - 32768), a channel each */
+    long long chroma[N / 2][3]; /* each pair's gm__yuv16_chroma, a channel each */
     if (C > 1) {
         const uint4 w = *(const uint4*)pairs;
         const unsigned pair[4] = {w.x, w.y, w.z, w.w}, ushift = lu == pairs ? 0 : 16;
@@ -185,8 +185,8 @@ __device__ __forceinline__ void gm__yuv16_chunk(const gm__yuv_args& a, long long
         for (int q = 0; q < N / 2; ++q)
 #pragma unroll
             for (int c = 0; c < 3; ++c)
-                chroma[q][c] = (long long)a.ku[c] * ((int)(pair[q] >> ushift & 0xffff) - 32768) +
-                               (long long)a.kv[c] * ((int)(pair[q] >> (16 - ushift) & 0xffff) - 32768);
+                chroma[q][c] = gm__yuv16_chroma(&a, c, (int)(pair[q] >> ushift & 0xffff),
+                                                (int)(pair[q] >> (16 - ushift) & 0xffff));
     }
     const int black = a.yoff << 8;
 #pragma unroll

@@ -9,7 +9,7 @@
  * 100a857a5b3ff298a5d349892681396f74b0eb938012a972eb07981ffe4ed755  templates/codec.inc
  * be0aac26aaca83414ee762886f10233f473135eeff4c7e26e3f4eba060eab94d  templates/pixel.inc
  * 142caa6ef2cd144eb1bdd59390ab4563955738ab83ab59f16b830bd55c7d1852  templates/resize.inc
- * 0899adb59cca18ad00c559082b899be186273ea49e6c87e7136f8c111e8e2430  templates/yuv.inc
+ * 31d1a2724853521de89c7e5c58951533d82a1b5a91c2db29514cb0429538e118  templates/yuv.inc
  * ed93844a83a039d45b1c64097f1ff9b64455a3820d9b6e06e8936519e27e8dfb  templates/prep.inc
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
  * 555d3f9ad5c973e0cb340e5f6e5614db4f335102dd75f66674e6975366ee92fa  templates/overlay.inc
@@ -22,7 +22,7 @@
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * d1cb903d16b7bca3c9d00b0ebe02a1f8379533c40786f58c81280bb74807b823  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
- * 7d247d337a63f30e44f51192d38afe5df38a64191fa9c144bcfd1fa2403c5c87  templates/yuv.cu
+ * 2faa6d75a64778fbb1c10a0da682ec0d59e72f4fb40c6714c811698f6cc05ac3  templates/yuv.cu
  * 6e2e304ab7df07ffc141b7068c75900752f980fce02a79bfdbe61453886d2355  templates/yuv_from.cu
  * a875d2a094a1e8929717d2969db5c9dcd1bf4eb9675d68dcc4aaffd69e5d7ed5  templates/prep_yuv.cu
  */
@@ -31,7 +31,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x6432ea0cab625fc8ull
+#define GM__KERNEL_SOURCE_HASH 0xb347069c7ccba137ull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -1429,13 +1429,19 @@ static const char* const gm__kernel_src[] = {
     "        }\n",
     "}\n",
     "\n",
-    "/* P016: the exact value t (above) of channel c < 3 of a pixel of luma Y\n",
-    " * whose block's chroma is U, V. */\n",
+    "/* P016: the chroma part k_u (U - 32768) + k_v (V - 32768) of t (above)\n",
+    " * for channel c < 3, shared by a block's four pixels. */\n",
+    "GM__FN long long gm__yuv16_chroma(const gm__yuv_args* a, int c, int u, int v)\n",
+    "{\n",
+    "    return (long long)a->ku[c] * (u - 32768) + (long long)a->kv[c] * (v - 32768);\n",
+    "}\n",
+    "\n",
+    "/* P016: the exact value t of channel c < 3 of a pixel of luma Y whose\n",
+    " * block's chroma is U, V. */\n",
     "GM__FN long long gm__yuv16_term(const gm__yuv_args* a, int c, int luma, int u, int v)\n",
     "{\n",
     "    const int black = a->yoff << 8;\n",
-    "    return (long long)(luma > black ? luma - black : 0) * a->cy + (long long)a->ku[c] * (u - 32768) +\n",
-    "           (long long)a->kv[c] * (v - 32768);\n",
+    "    return (long long)(luma > black ? luma - black : 0) * a->cy + gm__yuv16_chroma(a, c, u, v);\n",
     "}\n",
     "\n",
     "/* t (above) as an element of dtype D (u8, u16 or f32): its bits. */\n",
@@ -3991,7 +3997,7 @@ static const char* const gm__kernel_src[] = {
     "                gm__yuv16_pixel(D, &a, b, x, 2 * r + i);\n",
     "        return;\n",
     "    }\n",
-    "    long long chroma[N / 2][3]; /* each pair's k_u (U - 32768) + k_v (V - 32768), a channel each */\n",
+    "    long long chroma[N / 2][3]; /* each pair's gm__yuv16_chroma, a channel each */\n",
     "    if (C > 1) {\n",
     "        const uint4 w = *(const uint4*)pairs;\n",
     "        const unsigned pair[4] = {w.x, w.y, w.z, w.w}, ushift = lu == pairs ? 0 : 16;\n",
@@ -3999,8 +4005,8 @@ static const char* const gm__kernel_src[] = {
     "        for (int q = 0; q < N / 2; ++q)\n",
     "#pragma unroll\n",
     "            for (int c = 0; c < 3; ++c)\n",
-    "                chroma[q][c] = (long long)a.ku[c] * ((int)(pair[q] >> ushift & 0xffff) - 32768) +\n",
-    "                               (long long)a.kv[c] * ((int)(pair[q] >> (16 - ushift) & 0xffff) - 32768);\n",
+    "                chroma[q][c] = gm__yuv16_chroma(&a, c, (int)(pair[q] >> ushift & 0xffff),\n",
+    "                                                (int)(pair[q] >> (16 - ushift) & 0xffff));\n",
     "    }\n",
     "    const int black = a.yoff << 8;\n",
     "#pragma unroll\n",

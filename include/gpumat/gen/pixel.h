@@ -9,7 +9,7 @@
  * 100a857a5b3ff298a5d349892681396f74b0eb938012a972eb07981ffe4ed755  templates/codec.inc
  * be0aac26aaca83414ee762886f10233f473135eeff4c7e26e3f4eba060eab94d  templates/pixel.inc
  * 142caa6ef2cd144eb1bdd59390ab4563955738ab83ab59f16b830bd55c7d1852  templates/resize.inc
- * 0899adb59cca18ad00c559082b899be186273ea49e6c87e7136f8c111e8e2430  templates/yuv.inc
+ * 31d1a2724853521de89c7e5c58951533d82a1b5a91c2db29514cb0429538e118  templates/yuv.inc
  * ed93844a83a039d45b1c64097f1ff9b64455a3820d9b6e06e8936519e27e8dfb  templates/prep.inc
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
  * 555d3f9ad5c973e0cb340e5f6e5614db4f335102dd75f66674e6975366ee92fa  templates/overlay.inc
@@ -22,7 +22,7 @@
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * d1cb903d16b7bca3c9d00b0ebe02a1f8379533c40786f58c81280bb74807b823  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
- * 7d247d337a63f30e44f51192d38afe5df38a64191fa9c144bcfd1fa2403c5c87  templates/yuv.cu
+ * 2faa6d75a64778fbb1c10a0da682ec0d59e72f4fb40c6714c811698f6cc05ac3  templates/yuv.cu
  * 6e2e304ab7df07ffc141b7068c75900752f980fce02a79bfdbe61453886d2355  templates/yuv_from.cu
  * a875d2a094a1e8929717d2969db5c9dcd1bf4eb9675d68dcc4aaffd69e5d7ed5  templates/prep_yuv.cu
  */
@@ -1363,13 +1363,19 @@ GM__FN void gm__yuv_from_block(const gm__yuv_args* a, long long b, long long x, 
         }
 }
 
-/* P016: the exact value t (above) of channel c < 3 of a pixel of luma Y
- * whose block's chroma is U, V. */
+/* P016: the chroma part k_u (U - 32768) + k_v (V - 32768) of t (above)
+ * for channel c < 3, shared by a block's four pixels. */
+GM__FN long long gm__yuv16_chroma(const gm__yuv_args* a, int c, int u, int v)
+{
+    return (long long)a->ku[c] * (u - 32768) + (long long)a->kv[c] * (v - 32768);
+}
+
+/* P016: the exact value t of channel c < 3 of a pixel of luma Y whose
+ * block's chroma is U, V. */
 GM__FN long long gm__yuv16_term(const gm__yuv_args* a, int c, int luma, int u, int v)
 {
     const int black = a->yoff << 8;
-    return (long long)(luma > black ? luma - black : 0) * a->cy + (long long)a->ku[c] * (u - 32768) +
-           (long long)a->kv[c] * (v - 32768);
+    return (long long)(luma > black ? luma - black : 0) * a->cy + gm__yuv16_chroma(a, c, u, v);
 }
 
 /* t (above) as an element of dtype D (u8, u16 or f32): its bits. */

@@ -250,13 +250,12 @@ static GM__ALWAYS_INLINE void gm__yuv_host_rows_as(const gm__yuv_args* a, int fr
 
 /* Rows 2r and 2r + 1 of item b of a P016 launch into dtype D, pixels xs
  * bytes apart and channels cs (constants from the callers, as above): each
- * chroma pair's terms once for its four pixels, the arguments in locals. */
+ * chroma pair's terms once for its four pixels. */
 static GM__ALWAYS_INLINE void gm__yuv16_host_rows_as(const gm__yuv_args* a, long long b, long long r, int D,
                                                      int channels, long long xs, long long cs)
 {
     const long long half = a->width / 2, yp = a->y_pitch, ip = a->image_pitch;
     const int cy = a->cy, black = a->yoff << 8;
-    const int ku[3] = {a->ku[0], a->ku[1], a->ku[2]}, kv[3] = {a->kv[0], a->kv[1], a->kv[2]};
     const unsigned short* GM__RESTRICT luma = (const unsigned short*)(uintptr_t)gm__yuv_luma_at(a, b, 0, 2 * r);
     const unsigned short* GM__RESTRICT u = (const unsigned short*)(uintptr_t)gm__yuv_u_at(a, b, 0, 2 * r);
     const unsigned short* GM__RESTRICT v = (const unsigned short*)(uintptr_t)gm__yuv_v_at(a, b, 0, 2 * r);
@@ -266,7 +265,7 @@ static GM__ALWAYS_INLINE void gm__yuv16_host_rows_as(const gm__yuv_args* a, long
     for (j = 0; j < half; ++j) {
         long long t[3];
         for (c = 0; c < 3; ++c)
-            t[c] = (long long)ku[c] * (u[2 * j] - 32768) + (long long)kv[c] * (v[2 * j] - 32768);
+            t[c] = gm__yuv16_chroma(a, c, u[2 * j], v[2 * j]);
         for (i = 0; i < 2; ++i)
             for (k = 0; k < 2; ++k) {
                 const int y = *(const unsigned short*)((const unsigned char*)luma + i * yp + 2 * (2 * j + k));
