@@ -27,7 +27,7 @@ static int compile_one(int spec)
     size_t size = 0;
     FILE* f;
     int ok;
-    if (gm__compile_as("aot_compile", &spec, 1, arch, ptx, &image, &size) != GM_OK) {
+    if (gm__compile_as("aot_compile", &spec, 1, arch, ptx ? GM__YIELD_PTX : GM__YIELD_CUBIN, &image, &size) != GM_OK) {
         fprintf(stderr, "aot_compile: %s\n", gm_last_error());
         return 0;
     }

@@ -1,5 +1,4 @@
 /* test_args: bad input to every public gpumat function (exact status, gm_last_error naming function and argument, sentinel outputs untouched), and missing driver / NVRTC in a child process. Alone: make build/test_args && ./build/test_args */
-#define GPUMAT_IMPLEMENTATION
 #include "gpumat.h"
 #include "check.h"
 

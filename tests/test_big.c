@@ -8,7 +8,6 @@
  * SKIP, as does a machine without a GPU. 32-bit offsets would wrap at 2^31,
  * 32-bit item offsets or sizes at 2^32.
  * Run alone: make build/test_big && build/test_big */
-#define GPUMAT_IMPLEMENTATION
 #include "gpumat.h"
 #include "check.h"
 #include "every_op.h"

@@ -3,7 +3,6 @@
  * channels_last, byte_offset, refusals naming the field, deleters), then on
  * device memory where there is a GPU (SKIP otherwise).
  * Alone: make build/test_interop && ./build/test_interop */
-#define GPUMAT_IMPLEMENTATION
 #include "gpumat.h"
 #include "check.h"
 

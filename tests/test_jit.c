@@ -60,7 +60,7 @@ static void entry_path(int k, char* path, size_t size)
     gm__program p;
     char folder[256];
     const char* why;
-    gm__program_for("test_jit", &specs[k], 1, ARCH, 0, &p);
+    gm__program_for("test_jit", &specs[k], 1, ARCH, GM__YIELD_CUBIN, &p);
     gm__cache_folder(folder, sizeof folder, &why);
     gm__cache_entry_path(path, size, folder, gm_kernel_name(specs[k]), gm__program_key(&p, ARCH), ARCH);
     free(p.src);
@@ -382,7 +382,7 @@ static void failed_compile(void)
     size_t size = 0;
     const char* at;
     FILE* f;
-    gm_status s = gm__program_for("test_jit", &kernel, 1, ARCH, 0, &p);
+    gm_status s = gm__program_for("test_jit", &kernel, 1, ARCH, GM__YIELD_CUBIN, &p);
     CHECK(s == GM_OK, "program: %s", gm_last_error());
     if (s != GM_OK)
         return;

@@ -4,13 +4,18 @@
  * and >= 900; sm_80 to sm_89 compile a subset of what sm_90 does). The
  * kernels of one dtype pair share one NVRTC program, as the same template
  * instantiations.
- * Every program goes to PTX for both: NVRTC's front end sees the C++ of
- * every branch. ptxas, 60% of a cubin's time, then assembles for each
- * arch the few programs that hold between them every instruction form of
- * that arch's PTX (opcode with its modifiers and types, the inline
+ * Every program goes to PTX for sm_90, and through NVRTC's front end alone
+ * for sm_75 (-fdevice-syntax-only: every template instantiated and checked
+ * under that arch's branches, in a hundredth of the time; making PTX,
+ * NVVM's optimiser, is the cost: bench/RESULTS.md). ptxas, half a cubin's
+ * time, then assembles the few programs whose sm_90 PTX holds between them
+ * every instruction form (opcode with its modifiers and types, the inline
  * assembly's included), the largest parameter block and the most static
- * shared memory, the limits ptxas checks; and for sm_80 the two programs
- * whose inline assembly branches there: u8 -> u8 (the resize staging) and
+ * shared memory, the limits ptxas checks; for sm_90 and for sm_75: each
+ * __CUDA_ARCH__ branch that emits its own instructions (griddepcontrol,
+ * cp.async, the bf16 and f16x2 conversions) is in them, so sm_75
+ * assembles the other side of it. And for sm_80 the two programs whose
+ * inline assembly branches there: u8 -> u8 (the resize staging) and
  * u8 -> bf16 (the bf16 conversion).
  * Run alone: make build/test_nvrtc && build/test_nvrtc */
 #define _POSIX_C_SOURCE 200809L
@@ -27,17 +32,18 @@ static const int archs[] = {75, 90};
 #define NPAIRS (GM_DTYPE_COUNT * GM_DTYPE_COUNT)
 #define NJOBS (NPAIRS * NARCH * 2 + 2)
 
-/* Distinct instruction forms of one arch's PTX, all programs together. */
+/* Distinct instruction forms of sm_90's PTX, all programs together. */
 #define MAX_FORMS 4096
 #define FORM_BYTES 64
 
 /* One NVRTC program: the kernels of a dtype pair for one arch, to PTX (and
- * what the PTX holds: its instruction forms, as indices into the arch's
- * table, its largest parameter and its static shared memory in bytes) or
- * to a cubin. */
+ * what the PTX holds: its instruction forms, as indices into the table,
+ * its largest parameter and its static shared memory in bytes), through
+ * the front end alone, or to a cubin. */
 typedef struct job {
     gm_dtype src, dst;
-    int arch, ptx;
+    int arch;
+    gm__yield yield;
     gm_status result;
     char message[256];
     int* forms;
@@ -49,46 +55,37 @@ static job jobs[NJOBS];
 static int njobs, next_job, covered;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-static char form_names[NARCH][MAX_FORMS][FORM_BYTES];
-static int nform_names[NARCH], forms_lost;
+static char form_names[MAX_FORMS][FORM_BYTES];
+static int nform_names, forms_lost;
 
-static void add_job(gm_dtype src, gm_dtype dst, int arch, int ptx)
+static void add_job(gm_dtype src, gm_dtype dst, int arch, gm__yield yield)
 {
     job* j = &jobs[njobs++];
     memset(j, 0, sizeof *j);
     j->src = src;
     j->dst = dst;
     j->arch = arch;
-    j->ptx = ptx;
+    j->yield = yield;
 }
 
-static int arch_index(int arch)
-{
-    int a;
-    for (a = 0; a < NARCH; ++a)
-        if (archs[a] == arch)
-            return a;
-    return -1;
-}
-
-/* The index of instruction form f in arch a's table (-1: not there). */
-static int find_form(int a, const char* f)
+/* The index of instruction form f in the table (-1: not there). */
+static int find_form(const char* f)
 {
     int i;
-    for (i = 0; i < nform_names[a]; ++i)
-        if (!strcmp(form_names[a][i], f))
+    for (i = 0; i < nform_names; ++i)
+        if (!strcmp(form_names[i], f))
             return i;
     return -1;
 }
 
 /* find_form, f added if new (-1: the table is full). Called under lock. */
-static int form_index(int a, const char* f)
+static int form_index(const char* f)
 {
-    int i = find_form(a, f);
-    if (i >= 0 || nform_names[a] == MAX_FORMS)
+    int i = find_form(f);
+    if (i >= 0 || nform_names == MAX_FORMS)
         return i;
-    snprintf(form_names[a][nform_names[a]], FORM_BYTES, "%s", f);
-    return nform_names[a]++;
+    snprintf(form_names[nform_names], FORM_BYTES, "%s", f);
+    return nform_names++;
 }
 
 /* The largest N of the "name[N]" declarations in the PTX lines that start
@@ -107,7 +104,7 @@ static long largest_array(const char* line, const char* word, long largest)
  * and the largest .param and .shared arrays. */
 static gm_status read_ptx(job* j, const char* ptx)
 {
-    int a = arch_index(j->arch), seen[MAX_FORMS], k;
+    int seen[MAX_FORMS], k;
     char form[FORM_BYTES];
     const char *line, *next;
     j->forms = (int*)malloc(sizeof(int) * MAX_FORMS);
@@ -134,7 +131,7 @@ static gm_status read_ptx(job* j, const char* ptx)
         memcpy(form, p, n);
         form[n] = '\0';
         pthread_mutex_lock(&lock);
-        k = form_index(a, form);
+        k = form_index(form);
         forms_lost += k < 0;
         pthread_mutex_unlock(&lock);
         if (k >= 0 && !seen[k]) {
@@ -154,12 +151,12 @@ static gm_status compile_pair(job* j)
     for (i = 0; i < GM__KERNEL_COUNT; ++i)
         if (gm__kernels[i].src == j->src && gm__kernels[i].dst == j->dst)
             kernels[n++] = i;
-    if (j->ptx && j->arch == archs[NARCH - 1])
+    if (j->yield == GM__YIELD_PTX)
         __atomic_add_fetch(&covered, n, __ATOMIC_RELAXED);
-    s = gm__compile_as("test_nvrtc", kernels, n, j->arch, j->ptx, &image, &size);
+    s = gm__compile_as("test_nvrtc", kernels, n, j->arch, j->yield, &image, &size);
     if (s == GM_OK && size == 0)
         s = GM_ERR_COMPILE;
-    if (s == GM_OK && j->ptx)
+    if (s == GM_OK && j->yield == GM__YIELD_PTX)
         s = read_ptx(j, image);
     GM_FREE(image);
     return s;
@@ -192,20 +189,19 @@ static void run_jobs(int n)
         pthread_join(threads[i], NULL);
 }
 
-/* Adds the cubin jobs of arch a: greedily the PTX job whose forms the
+/* Adds the cubin jobs of every arch: greedily the PTX job whose forms the
  * chosen ones lack most, until they hold every form; then the jobs with
- * the largest parameter and the most shared memory, if not chosen yet.
- * Returns the number of forms. */
-static int add_cubins(int a, int ptx_jobs)
+ * the largest parameter and the most shared memory, if not chosen yet. */
+static void add_cubins(int ptx_jobs)
 {
     static int have[MAX_FORMS];
-    int chosen[NJOBS], i, k, best, most, big = -1, wide = -1;
+    int chosen[NJOBS], i, k, a, best, most, big = -1, wide = -1;
     memset(have, 0, sizeof have);
     memset(chosen, 0, sizeof chosen);
     for (;;) {
         for (i = 0, best = -1, most = 0; i < ptx_jobs; ++i) {
             int fresh = 0;
-            if (jobs[i].arch != archs[a] || chosen[i])
+            if (jobs[i].yield != GM__YIELD_PTX || chosen[i])
                 continue;
             for (k = 0; k < jobs[i].nforms; ++k)
                 fresh += !have[jobs[i].forms[k]];
@@ -219,7 +215,7 @@ static int add_cubins(int a, int ptx_jobs)
             have[jobs[best].forms[k]] = 1;
     }
     for (i = 0; i < ptx_jobs; ++i)
-        if (jobs[i].arch == archs[a]) {
+        if (jobs[i].yield == GM__YIELD_PTX) {
             if (big < 0 || jobs[i].params > jobs[big].params)
                 big = i;
             if (wide < 0 || jobs[i].shared > jobs[wide].shared)
@@ -230,19 +226,19 @@ static int add_cubins(int a, int ptx_jobs)
     if (wide >= 0)
         chosen[wide] = 1;
     for (i = 0; i < ptx_jobs; ++i)
-        if (chosen[i])
-            add_job(jobs[i].src, jobs[i].dst, archs[a], 0);
-    return nform_names[a];
+        for (a = 0; a < NARCH; ++a)
+            if (chosen[i])
+                add_job(jobs[i].src, jobs[i].dst, archs[a], GM__YIELD_CUBIN);
 }
 
 int main(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
-    int i, s, d, a, ptx_jobs, forms[NARCH], nthreads = n < 1 ? 1 : n > 64 ? 64 : (int)n;
-    int sm75 = arch_index(75), sm90 = arch_index(90);
+    int i, s, d, ptx_jobs, nthreads = n < 1 ? 1 : n > 64 ? 64 : (int)n;
     struct timespec t0, t1;
     size_t size;
     gm_status probe = gm_kernel_compile(0, 86, &size);
+    static const char* yields[] = {"cubin", "PTX", "front end"};
     if (probe == GM_ERR_NO_NVRTC) {
         if (getenv("CI") && !strcmp(getenv("CI"), "true")) {
             CHECK(0, "NVRTC is missing on CI: %s", gm_last_error());
@@ -253,31 +249,31 @@ int main(void)
     }
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (s = 0; s < GM_DTYPE_COUNT; ++s)
-        for (d = 0; d < GM_DTYPE_COUNT; ++d)
-            for (a = 0; a < NARCH; ++a)
-                add_job((gm_dtype)s, (gm_dtype)d, archs[a], 1);
+        for (d = 0; d < GM_DTYPE_COUNT; ++d) {
+            add_job((gm_dtype)s, (gm_dtype)d, 90, GM__YIELD_PTX);
+            add_job((gm_dtype)s, (gm_dtype)d, 75, GM__YIELD_NOTHING);
+        }
     ptx_jobs = njobs;
     run_jobs(nthreads);
-    for (a = 0; a < NARCH; ++a)
-        forms[a] = add_cubins(a, ptx_jobs);
-    add_job(GM_U8, GM_U8, 80, 0);
-    add_job(GM_U8, GM_BF16, 80, 0);
+    add_cubins(ptx_jobs);
+    add_job(GM_U8, GM_U8, 80, GM__YIELD_CUBIN);
+    add_job(GM_U8, GM_BF16, 80, GM__YIELD_CUBIN);
     run_jobs(nthreads);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     for (i = 0; i < njobs; ++i)
         CHECK(jobs[i].result == GM_OK, "%s -> %s kernels for sm_%d (%s): %s", gm_dtype_name(jobs[i].src),
-              gm_dtype_name(jobs[i].dst), jobs[i].arch, jobs[i].ptx ? "PTX" : "cubin", jobs[i].message);
+              gm_dtype_name(jobs[i].dst), jobs[i].arch, yields[jobs[i].yield], jobs[i].message);
     CHECK(covered == gm_kernel_count(), "the programs cover %d of %d kernels", covered, gm_kernel_count());
     CHECK(forms_lost == 0, "%d instruction forms found no room in the table of %d", forms_lost, MAX_FORMS);
     /* the PTX is read as it should be: forms of the inline assembly where
-     * the source has them, and not where it does not */
-    CHECK(find_form(sm90, "cp.async.cg.shared.global") >= 0 && find_form(sm90, "griddepcontrol.wait") >= 0 &&
-              find_form(sm90, "cvt.rn.bf16.f32") >= 0 && find_form(sm75, "ld.global.nc.v4.u32") >= 0 &&
-              find_form(sm75, "griddepcontrol.wait") < 0 && find_form(sm75, "cp.async.cg.shared.global") < 0,
+     * the source has them, and not one it only names in a comment */
+    CHECK(find_form("cp.async.cg.shared.global") >= 0 && find_form("griddepcontrol.wait") >= 0 &&
+              find_form("cvt.rn.bf16.f32") >= 0 && find_form("griddepcontrol.launch_dependents") < 0,
           "the instruction forms read from the PTX miss one the source has, or hold one it has not");
-    printf("nvrtc: %d kernels as PTX for sm_75 and sm_90; %d cubins: every instruction form of that PTX (%d and %d) "
-           "and 2 for sm_80; %d programs in all, compiled in %.1f s on %d threads\n",
-           gm_kernel_count(), njobs - ptx_jobs, forms[sm75], forms[sm90], njobs,
+    printf("nvrtc: %d kernels as PTX for sm_90 and through the front end for sm_75; %d cubins for sm_90 and sm_75, "
+           "every instruction form of that PTX (%d), and 2 for sm_80; %d programs in all, compiled in %.1f s on %d "
+           "threads\n",
+           gm_kernel_count(), njobs - ptx_jobs - 2, nform_names, njobs,
            (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec), nthreads);
     for (i = 0; i < njobs; ++i)
         free(jobs[i].forms);

@@ -4,7 +4,6 @@
  * race; every result must equal the CPU path's. Prints SKIP without a GPU.
  * Run alone: make build/test_streams && build/test_streams */
 #define _GNU_SOURCE /* dlopen */
-#define GPUMAT_IMPLEMENTATION
 #include "gpumat.h"
 #include "check.h"
 #include "every_op.h"

@@ -5,7 +5,6 @@
  * alloc_host, alloc_device, free, wrap and roi; blob mean/std arrays of exactly the channel count (the ASan build
  * test_typed_asan catches a read past them). Names are built here by the preprocessor, apart from the generator.
  * tests/typed_compile.sh checks the compile-time side. Alone: make build/test_typed && ./build/test_typed */
-#define GPUMAT_IMPLEMENTATION
 #include "gpumat.h"
 #include "check.h"
 

@@ -75,13 +75,19 @@ static size_t gm__number_lines(const char* src, char* out)
     return used + 1;
 }
 
+/* What an NVRTC program yields: CUBIN where NVRTC knows the arch (else
+ * PTX), PTX, or nothing: the front end alone, every template instantiated
+ * and checked under the arch's __CUDA_ARCH__, no code generated (test_nvrtc
+ * checks sm_75 so in a hundredth of the time). */
+typedef enum gm__yield { GM__YIELD_CUBIN, GM__YIELD_PTX, GM__YIELD_NOTHING } gm__yield;
+
 /* An NVRTC program: its source (malloc'd), its options, and whether it
  * yields CUBIN (else PTX). */
 typedef struct gm__program {
     char* src;
     char arch_opt[32];
-    const char* opts[3];
-    int cubin;
+    const char* opts[4];
+    int nopts, cubin;
 } gm__program;
 
 /* Reports p's source, lines numbered, to the log hook (GM_JIT_SOURCE). */
@@ -96,9 +102,10 @@ static void gm__log_source(const gm__program* p, const char* kernel)
 }
 
 /* The program of kernels[0..n) for sm_<arch>: CUBIN when NVRTC knows that arch
- * and ptx is 0, else PTX for the newest arch NVRTC knows up to it (the
- * driver finishes it). */
-static gm_status gm__program_for(const char* fn, const int* kernels, int n, int arch, int ptx, gm__program* p)
+ * and yield asks for it, else PTX for the newest arch NVRTC knows up to it
+ * (the driver finishes it), or nothing (gm__yield). */
+static gm_status gm__program_for(const char* fn, const int* kernels, int n, int arch, gm__yield yield,
+                                 gm__program* p)
 {
     int archs[128], narch = 0, i, best = 0;
     gm_status s = gm__nvrtc_ready(fn);
@@ -113,11 +120,14 @@ static gm_status gm__program_for(const char* fn, const int* kernels, int n, int 
             best = archs[i];
     if (!best)
         return gm__fail(GM_ERR_COMPILE, "%s: sm_%d is older than this NVRTC supports", fn, arch);
-    p->cubin = best == arch && !ptx;
+    p->cubin = best == arch && yield == GM__YIELD_CUBIN;
     snprintf(p->arch_opt, sizeof p->arch_opt, "-arch=%s_%d", p->cubin ? "sm" : "compute", best);
     p->opts[0] = p->arch_opt;
     p->opts[1] = "-fmad=false"; /* the CPU path contracts nothing either */
     p->opts[2] = "-std=c++17";  /* if constexpr; NVRTC 11 defaults to C++14 */
+    p->nopts = 3;
+    if (yield == GM__YIELD_NOTHING)
+        p->opts[p->nopts++] = "-fdevice-syntax-only";
     p->src = gm__kernel_source(kernels, n);
     if (!p->src)
         return gm__fail(GM_ERR_NO_MEMORY, "%s: no memory for kernel source", fn);
@@ -138,7 +148,7 @@ static gm_status gm__nvrtc_build(const char* fn, const gm__program* p, const int
     int rc = gm__rtc.nvrtcCreateProgram(&prog, p->src, gm__kernels[kernels[0]].name, 0, NULL, NULL);
     if (rc != 0)
         return gm__fail(GM_ERR_COMPILE, "%s: nvrtcCreateProgram: %s", fn, gm__rtc.nvrtcGetErrorString(rc));
-    rc = gm__rtc.nvrtcCompileProgram(prog, 3, p->opts);
+    rc = gm__rtc.nvrtcCompileProgram(prog, p->nopts, p->opts);
     if (rc != 0) {
         if (lasting)
             *lasting = rc != GM__NVRTC_OUT_OF_MEMORY;
@@ -150,9 +160,10 @@ static gm_status gm__nvrtc_build(const char* fn, const gm__program* p, const int
             log[0] = 0;
             gm__rtc.nvrtcGetProgramLog(prog, log);
         }
-        s = gm__fail(GM_ERR_COMPILE, "%s: NVRTC compile of %s%s failed: %s; options %s %s %s; log:\n%s", fn,
+        s = gm__fail(GM_ERR_COMPILE, "%s: NVRTC compile of %s%s failed: %s; options %s %s %s%s%s; log:\n%s", fn,
                      gm__kernels[kernels[0]].name, n > 1 ? " and others" : "", gm__rtc.nvrtcGetErrorString(rc),
-                     p->opts[0], p->opts[1], p->opts[2], log ? log : "");
+                     p->opts[0], p->opts[1], p->opts[2], p->nopts > 3 ? " " : "", p->nopts > 3 ? p->opts[3] : "",
+                     log ? log : "");
         GM_FREE(log);
         gm__rtc.nvrtcDestroyProgram(&prog);
         gm__log_source(p, gm__kernels[kernels[0]].name);
@@ -173,11 +184,11 @@ static gm_status gm__nvrtc_build(const char* fn, const gm__program* p, const int
 
 /* Compiles kernels[0..n) into one module with NVRTC for sm_<arch> (see
  * gm__program_for), bypassing every cache. *image is malloc'd. */
-static gm_status gm__compile_as(const char* fn, const int* kernels, int n, int arch, int ptx, char** image,
+static gm_status gm__compile_as(const char* fn, const int* kernels, int n, int arch, gm__yield yield, char** image,
                                 size_t* image_size)
 {
     gm__program p;
-    gm_status s = gm__program_for(fn, kernels, n, arch, ptx, &p);
+    gm_status s = gm__program_for(fn, kernels, n, arch, yield, &p);
     if (s == GM_OK)
         s = gm__nvrtc_build(fn, &p, kernels, n, image, image_size, NULL);
     GM_FREE(p.src);
@@ -186,7 +197,7 @@ static gm_status gm__compile_as(const char* fn, const int* kernels, int n, int a
 
 static gm_status gm__compile(const char* fn, const int* kernels, int n, int arch, char** image, size_t* image_size)
 {
-    return gm__compile_as(fn, kernels, n, arch, 0, image, image_size);
+    return gm__compile_as(fn, kernels, n, arch, GM__YIELD_CUBIN, image, image_size);
 }
 
 /* The disk cache key of p for a GPU of sm_<arch>: everything that shapes the
@@ -199,7 +210,7 @@ static uint64_t gm__program_key(const gm__program* p, int arch)
     gm__rtc.nvrtcVersion(&parts[3], &parts[4]);
     parts[5] = arch;
     h = gm__fnv(GM__FNV_START, parts, sizeof parts);
-    for (i = 0; i < 3; ++i)
+    for (i = 0; i < p->nopts; ++i)
         h = gm__fnv(h, p->opts[i], strlen(p->opts[i]) + 1);
     return gm__fnv(h, p->src, strlen(p->src));
 }
@@ -303,7 +314,7 @@ static gm_status gm__image(const char* fn, int kernel, int arch, const void** im
 #else
     if (gm__was_refused(fn, kernel, arch, &s))
         return s;
-    if ((s = gm__program_for(fn, &kernel, 1, arch, 0, &p)) != GM_OK)
+    if ((s = gm__program_for(fn, &kernel, 1, arch, GM__YIELD_CUBIN, &p)) != GM_OK)
         return s;
     key = gm__program_key(&p, arch);
     if (gm__cache_load(name, key, arch, owned, size)) {
