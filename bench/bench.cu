@@ -1450,7 +1450,8 @@ bool keep_kernels(cudaGraph_t g)
 // alone (sprites on the device; a graph of the captured draws' kernels),
 // over its floor: the sprite bytes read plus the frame pixels under them
 // read and written. The kernel's KSETS frames and sprite copies, 0.1 GB
-// read and written, are more than the L2 cache holds.
+// read and written, are more than the L2 cache holds. And the draw onto
+// the frames as NV12 (gm_overlay_draw_yuv), per frame.
 void overlay_one()
 {
     const int W = 1920, H = 1080, N = 100, SW = 200, SH = 50, KSETS = 16;
@@ -1512,6 +1513,16 @@ void overlay_one()
                          true, &t);
     emit(ok ? (r.us = t.us, r.latency_us = t.latency_us, r) : r.error());
     double ours = t.us;
+    /* the same sprites over the frames' bytes as 1080p NV12 (gm_overlay_draw_yuv) */
+    Row yuv("draw", "overlay_nv12_100x200x50", size, "gpumat");
+    gm_yuv nv12[KSETS];
+    for (int i = 0; ok && i < KSETS; ++i)
+        ok = gm_ok(gm_yuv_wrap(&nv12[i], GM_YUV_NV12, fdev[i], W, H, 0, 0, GM_DEVICE));
+    yuv.note = r.note;
+    ok = ok && time_call([&](int i) { return gm_ok(gm_overlay_draw_yuv(ov[KSETS], &nv12[i], on_host.data(), N,
+                                                                       (gm_stream)g_stream)); },
+                         true, &t);
+    emit(ok ? (yuv.us = t.us, yuv.latency_us = t.latency_us, yuv) : yuv.error());
     auto full_frame = [&](Row& row, const void* src, bool use_npp) {
         Timing p;
         bool done = time_call(

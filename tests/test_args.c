@@ -1537,6 +1537,67 @@ static void test_overlay(void)
     timg_free(&sprite);
 }
 
+/* gm_overlay_draw_yuv's refusals; the frame's planes and the sprite stay
+ * untouched by each. */
+static void test_overlay_yuv(void)
+{
+    timg y, uv, y16, uv16, sprite, batch, batch_uv;
+    gm_overlay* ov = NULL;
+    gm_sprite sp;
+    gm_yuv nv, bad;
+    timg_make(&y, 8, 6, GM_U8, 1, GM_HWC, 1);
+    timg_make(&uv, 4, 3, GM_U8, 2, GM_HWC, 1);
+    timg_make(&y16, 8, 6, GM_U16, 1, GM_HWC, 1);
+    timg_make(&uv16, 4, 3, GM_U16, 2, GM_HWC, 1);
+    timg_make(&batch, 8, 6, GM_U8, 1, GM_HWC, 2);
+    timg_make(&batch_uv, 4, 3, GM_U8, 2, GM_HWC, 2);
+    timg_make(&sprite, 3, 2, GM_U8, 4, GM_HWC, 1);
+    memset(&sp, 0, sizeof sp);
+    memset(&nv, 0, sizeof nv);
+    sp.image = sprite.m;
+    nv.format = GM_YUV_NV12, nv.y = y.m, nv.u = uv.m;
+    EXPECT(gm_overlay_create(&ov), GM_OK, "gm_overlay_create", NULL, NULL);
+    EXPECT(gm_overlay_draw_yuv(NULL, &nv, &sp, 1, NULL), GM_ERR_ARG, "gm_overlay_draw_yuv", "overlay", &y, &uv,
+           &sprite, NULL);
+    EXPECT(gm_overlay_draw_yuv(ov, NULL, &sp, 1, NULL), GM_ERR_ARG, "gm_overlay_draw_yuv", "frame is NULL",
+           &sprite, NULL);
+    bad = nv, bad.format = GM_YUV_P016, bad.y = y16.m, bad.u = uv16.m;
+    EXPECT(gm_overlay_draw_yuv(ov, &bad, &sp, 1, NULL), GM_ERR_TYPE, "gm_overlay_draw_yuv",
+           "frame->format is P016", &y16, &uv16, &sprite, NULL);
+    bad = nv, bad.y.width = 7;
+    EXPECT(gm_overlay_draw_yuv(ov, &bad, &sp, 1, NULL), GM_ERR_SIZE, "gm_overlay_draw_yuv", "frame->y is 7x6", &y,
+           &uv, &sprite, NULL);
+    bad = nv, bad.matrix = (gm_yuv_matrix)3;
+    EXPECT(gm_overlay_draw_yuv(ov, &bad, &sp, 1, NULL), GM_ERR_ARG, "gm_overlay_draw_yuv", "matrix 3", &y, &uv,
+           &sprite, NULL);
+    bad = nv, bad.y = batch.m, bad.u = batch_uv.m;
+    EXPECT(gm_overlay_draw_yuv(ov, &bad, &sp, 1, NULL), GM_ERR_ARG, "gm_overlay_draw_yuv", "frame->y.batch is 2",
+           &batch, &batch_uv, &sprite, NULL);
+    EXPECT(gm_overlay_draw_yuv(ov, &nv, NULL, 1, NULL), GM_ERR_ARG, "gm_overlay_draw_yuv", "sprites is NULL", &y,
+           &uv, NULL);
+    EXPECT(gm_overlay_draw_yuv(ov, &nv, &sp, -1, NULL), GM_ERR_ARG, "gm_overlay_draw_yuv", "count -1", &y, &uv,
+           &sprite, NULL);
+    sp.image = fake_device(&sprite);
+    EXPECT(gm_overlay_draw_yuv(ov, &nv, &sp, 1, NULL), GM_ERR_LOCATION, "gm_overlay_draw_yuv",
+           "sprites[0].image is device memory", &y, &uv, &sprite, NULL);
+    sp.image = uv.m; /* a sprite in the chroma plane */
+    sp.image.channels = 4;
+    sp.image.width = 2;
+    EXPECT(gm_overlay_draw_yuv(ov, &nv, &sp, 1, NULL), GM_ERR_OVERLAP, "gm_overlay_draw_yuv",
+           "sprites[0].image and frame overlap", &y, &uv, NULL);
+    sp.image = sprite.m;
+    sp.x = -3; /* wholly outside: nothing is drawn */
+    EXPECT(gm_overlay_draw_yuv(ov, &nv, &sp, 1, NULL), GM_OK, "gm_overlay_draw_yuv", NULL, &y, &uv, &sprite, NULL);
+    gm_overlay_destroy(ov);
+    timg_free(&y);
+    timg_free(&uv);
+    timg_free(&y16);
+    timg_free(&uv16);
+    timg_free(&batch);
+    timg_free(&batch_uv);
+    timg_free(&sprite);
+}
+
 static void test_preprocess(void)
 {
     static const int map_out[3] = {0, 3, 1}, map_ok[3] = {2, 2, 2};
@@ -2230,6 +2291,7 @@ int main(int argc, char** argv)
     test_preprocess();
     test_fill();
     test_overlay();
+    test_overlay_yuv();
     test_add_weighted();
     test_yuv();
     test_yuv16();

@@ -1238,6 +1238,170 @@ static void test_overlay(void)
     gm_overlay_destroy(ov);
 }
 
+/* (a + 2^19) >> 20 rounded as the library's arithmetic shift rounds, down
+ * (C's division truncates toward zero). */
+static long long q20(long long a)
+{
+    a += 1 << 19;
+    return a >= 0 ? a / 1048576 : -((-a + 1048575) / 1048576);
+}
+
+/* A sprite pixel's weight on a plane of a 4:2:0 frame, as gpumat/draw.h
+ * states it: f the plane's forward constants (R, G, B), o its offset. */
+static long long ref_weight(const int* f, int o, int premul, const long long* rgba)
+{
+    const long long lin = q20(f[0] * rgba[0] + f[1] * rgba[1] + f[2] * rgba[2]);
+    const long long sample = lin + o < 0 ? 0 : lin + o > 255 ? 255 : lin + o;
+    return premul ? 255 * lin + o * rgba[3] : sample * rgba[3];
+}
+
+/* Sprite s over the 4:2:0 frame whose sample of plane k (0 luma, 1 U, 2
+ * V) of pixel (x, y) lies at at(k, x, y), of matrix m and range r; the
+ * pixels it covers in order, then each chroma pair from the sums of its
+ * block's pixels. */
+typedef unsigned char* (*yuv_at)(void* ctx, int k, int64_t x, int64_t y);
+static void ref_over_yuv(const gm_sprite* s, int64_t w, int64_t h, int m, int r, yuv_at at, void* ctx)
+{
+    const int* g = gm__yuv_forward[m][r];
+    const int fy[3] = {g[0], g[1], g[2]}, fu[3] = {g[3], g[4], g[5]}, fv[3] = {g[5], g[6], g[7]};
+    const int premul = s->kind == GM_SPRITE_PREMUL, yoff = r ? 0 : 16;
+    int64_t x, y, bx, by;
+    int c;
+    for (by = 0; by < h; by += 2)
+        for (bx = 0; bx < w; bx += 2) {
+            long long wu = 0, wv = 0, alphas = 0, n;
+            int covered = 0;
+            for (y = by; y < by + 2; ++y)
+                for (x = bx; x < bx + 2; ++x) {
+                    const int64_t sx = x - s->x, sy = y - s->y;
+                    const unsigned char* p;
+                    unsigned char* d = at(ctx, 0, x, y);
+                    long long rgba[4];
+                    if (sx < 0 || sy < 0 || sx >= s->image.width || sy >= s->image.height)
+                        continue;
+                    covered = 1;
+                    p = (const unsigned char*)s->image.data + sy * s->image.pitch + sx * s->image.channels;
+                    for (c = 0; c < 4; ++c)
+                        rgba[c] = s->kind == GM_SPRITE_MASK ? s->color[c] : p[c];
+                    if (s->kind == GM_SPRITE_MASK)
+                        rgba[3] = ((long long)p[0] * s->color[3] + 127) / 255;
+                    n = (ref_weight(fy, yoff, premul, rgba) + *d * (255 - rgba[3]) + 127) / 255;
+                    *d = (unsigned char)(n > 255 ? 255 : n);
+                    wu += ref_weight(fu, 128, premul, rgba);
+                    wv += ref_weight(fv, 128, premul, rgba);
+                    alphas += rgba[3];
+                }
+            if (!covered)
+                continue;
+            for (c = 1; c < 3; ++c) {
+                unsigned char* d = at(ctx, c, bx, by);
+                n = (c == 1 ? wu : wv) + *d * (1020 - alphas) + 510;
+                *d = (unsigned char)(n < 0 ? 0 : n / 1020 > 255 ? 255 : n / 1020);
+            }
+        }
+}
+
+/* A frame of format f in one buffer: pitch bytes a luma row, coded rows. */
+typedef struct yuv_buf {
+    unsigned char* data;
+    int format;
+    int64_t pitch, coded, x0, y0; /* the view's origin in the buffer */
+} yuv_buf;
+
+static unsigned char* yuv_buf_at(void* ctx, int k, int64_t x, int64_t y)
+{
+    const yuv_buf* b = (const yuv_buf*)ctx;
+    const int64_t fx = b->x0 + x, fy = b->y0 + y, luma = b->pitch * b->coded;
+    const int nv = b->format == GM_YUV_NV12 || b->format == GM_YUV_NV21;
+    int first;
+    if (k == 0)
+        return b->data + fy * b->pitch + fx;
+    if (nv)
+        return b->data + luma + fy / 2 * b->pitch + fx / 2 * 2 + ((k == 2) != (b->format == GM_YUV_NV21));
+    first = (k == 1) == (b->format == GM_YUV_I420); /* the plane right after the luma */
+    return b->data + luma + (first ? 0 : b->pitch / 2 * (b->coded / 2)) + fy / 2 * (b->pitch / 2) + fx / 2;
+}
+
+/* gm_overlay_draw_yuv on the CPU against ref_over_yuv, over the whole
+ * buffer of the frame (writes outside the view caught): every 8-bit
+ * format, matrix and range, 30 random sprites a frame (sprites.h), a
+ * frame with wider rows and more coded rows, half the rounds a view at an
+ * even offset inside it. Then an opaque mask over whole blocks is its
+ * colour as gm_yuv_from_image stores it. */
+static void test_overlay_yuv(void)
+{
+    enum { N = 30 };
+    gm_overlay* ov = NULL;
+    int round, i;
+    CHECK(gm_overlay_create(&ov) == GM_OK, "gm_overlay_create: %s", gm_last_error());
+    for (round = 0; round < 24; ++round) {
+        const int format = round % 4, m = (round / 4) % 3, r = (round / 12) % 2, inner = round % 3 == 0;
+        const int64_t w = 2 * (int64_t)(1 + t_rand() % 45), h = 2 * (int64_t)(1 + t_rand() % 30);
+        const int64_t pitch = w + 4 + 2 * inner * 4, coded = h + 2 + 2 * inner * 2, bytes = pitch * coded * 3 / 2;
+        gm_sprite s[N];
+        gm_yuv whole, frame;
+        yuv_buf want, got;
+        int64_t x;
+        want.data = (unsigned char*)malloc((size_t)bytes);
+        got.data = (unsigned char*)malloc((size_t)bytes);
+        if (!want.data || !got.data || !random_sprites(s, N, w, h) ||
+            gm_yuv_wrap(&whole, (gm_yuv_format)format, got.data, w + 4 * inner, h + 2 * inner, pitch, coded,
+                        GM_HOST) != GM_OK ||
+            gm_yuv_roi(&whole, &frame, 4 * inner, 2 * inner, w, h) != GM_OK) {
+            CHECK(0, "overlay yuv setup: %s", gm_last_error());
+            return;
+        }
+        frame.matrix = (gm_yuv_matrix)m, frame.range = (gm_yuv_range)r;
+        for (x = 0; x < bytes; ++x)
+            got.data[x] = want.data[x] = (unsigned char)(t_rand() >> 8);
+        want.format = got.format = format;
+        want.pitch = pitch, want.coded = coded, want.x0 = 4 * inner, want.y0 = 2 * inner;
+        for (i = 0; i < N; ++i)
+            ref_over_yuv(&s[i], w, h, m, r, yuv_buf_at, &want);
+        CHECK(gm_overlay_draw_yuv(ov, &frame, s, N, NULL) == GM_OK, "gm_overlay_draw_yuv: %s", gm_last_error());
+        for (x = 0; x < bytes && want.data[x] == got.data[x]; ++x)
+            ;
+        CHECK(x == bytes, "overlay yuv format %d matrix %d range %d %lldx%lld%s: byte %lld of the buffer differs "
+              "from the reference", format, m, r, (long long)w, (long long)h, inner ? " (a view)" : "", (long long)x);
+        free(want.data);
+        free(got.data);
+        for (i = 0; i < N; ++i)
+            gm_free(&s[i].image);
+    }
+    {
+        enum { W = 12, H = 6 };
+        unsigned char frame_bytes[W * H * 3 / 2], painted[W * H * 3 / 2], mask[W * H], rgb[W * H * 3];
+        gm_yuv f, from;
+        gm_mat image;
+        gm_sprite sp;
+        memset(&sp, 0, sizeof sp);
+        for (round = 0; round < 12; ++round) {
+            memset(mask, 255, sizeof mask);
+            for (i = 0; i < W * H * 3 / 2; ++i)
+                frame_bytes[i] = (unsigned char)(t_rand() >> 8);
+            for (i = 0; i < 3; ++i)
+                sp.color[i] = (unsigned char)(t_rand() >> 8);
+            sp.color[3] = 255;
+            sp.kind = GM_SPRITE_MASK;
+            for (i = 0; i < W * H * 3; ++i)
+                rgb[i] = sp.color[i % 3];
+            if (gm_yuv_wrap(&f, (gm_yuv_format)(round % 4), frame_bytes, W, H, 0, 0, GM_HOST) != GM_OK ||
+                gm_yuv_wrap(&from, (gm_yuv_format)(round % 4), painted, W, H, 0, 0, GM_HOST) != GM_OK ||
+                gm_wrap(&sp.image, mask, W, H, GM_U8, 1, GM_HWC, 0, GM_HOST) != GM_OK ||
+                gm_wrap(&image, rgb, W, H, GM_U8, 3, GM_HWC, 0, GM_HOST) != GM_OK) {
+                CHECK(0, "overlay yuv setup: %s", gm_last_error());
+                return;
+            }
+            f.matrix = from.matrix = (gm_yuv_matrix)(round / 4), f.range = from.range = (gm_yuv_range)(round % 2);
+            CHECK(gm_overlay_draw_yuv(ov, &f, &sp, 1, NULL) == GM_OK && gm_yuv_from_image(&image, &from, 1, NULL) == GM_OK,
+                  "overlay yuv of an opaque mask: %s", gm_last_error());
+            CHECK(!memcmp(frame_bytes, painted, sizeof painted),
+                  "an opaque mask over a format %d frame is not its colour as gm_yuv_from_image stores it", round % 4);
+        }
+    }
+    gm_overlay_destroy(ov);
+}
+
 /* The real coefficients CY, CVR, CVG, CUG, CUB of matrix m and range r:
  * for BT.601 limited OpenCV's 3-decimal ones where opencv is set, else
  * the definitions from Kr and Kb. */
@@ -1616,6 +1780,7 @@ int main(void)
     test_f16_binades();
     test_thread_setting();
     test_overlay();
+    test_overlay_yuv();
     test_yuv_matrices();
     test_yuv16();
     test_yuv_from_matrices();

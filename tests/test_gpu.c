@@ -147,13 +147,28 @@ static int64_t first_diff(const gm_mat* a, const gm_mat* b)
     return -1;
 }
 
+/* Downloads p's device parent over its host parent: the first byte where
+ * the two differed, -1 where none, -2 where the download failed. */
+static int64_t down_and_diff(pair* p)
+{
+    gm_mat expect = p->host;
+    int64_t at = -2;
+    expect.data = malloc((size_t)gm_span_bytes(&expect));
+    if (!expect.data)
+        return -2;
+    memcpy(expect.data, p->host.data, (size_t)gm_span_bytes(&expect));
+    if (sync_down(p))
+        at = first_diff(&expect, &p->host);
+    free(expect.data);
+    return at;
+}
+
 /* Runs op on the device pair and the host pair, and compares the whole
  * destination parents (so writes outside the ROI are caught too). */
 typedef gm_status (*op_fn)(const gm_mat* src, gm_mat* dst, const void* ctx);
 
 static void compare_op(const char* what, pair* src, pair* dst, op_fn op, const void* ctx)
 {
-    gm_mat expect;
     int64_t at;
     gm_status sd, sh;
     fill(&src->host);
@@ -168,13 +183,8 @@ static void compare_op(const char* what, pair* src, pair* dst, op_fn op, const v
           gm_last_error());
     if (sd != GM_OK || sh != GM_OK)
         return;
-    expect = dst->host;
-    expect.data = malloc((size_t)gm_span_bytes(&dst->host));
-    memcpy(expect.data, dst->host.data, (size_t)gm_span_bytes(&dst->host));
-    CHECK(sync_down(dst), "%s: download failed: %s", what, gm_last_error());
-    at = first_diff(&expect, &dst->host);
-    CHECK(at < 0, "%s: gpu != cpu at byte %lld of the destination parent", what, (long long)at);
-    free(expect.data);
+    at = down_and_diff(dst);
+    CHECK(at == -1, "%s: gpu != cpu at byte %lld of the destination parent (-2: no download)", what, (long long)at);
 }
 
 static gm_status op_transform(const gm_mat* s, gm_mat* d, const void* x) { return gm_transform(s, d, (const gm_xform*)x, NULL); }
@@ -997,15 +1007,9 @@ static void yuv_compare(const char* what, pair* image, const yuv_ctx* c)
           gm_last_error());
     CHECK(launched[row], "%s: the kernel did not run", what);
     for (i = c->from; i < (c->from ? n : 1); ++i) { /* what it wrote */
-        gm_mat expect = all[i]->host;
-        int64_t at;
-        expect.data = malloc((size_t)gm_span_bytes(&expect));
-        memcpy(expect.data, all[i]->host.data, (size_t)gm_span_bytes(&expect));
-        CHECK(sync_down(all[i]), "%s: download failed: %s", what, gm_last_error());
-        at = first_diff(&expect, &all[i]->host);
-        CHECK(at < 0, "%s: gpu != cpu at byte %lld of %s", what, (long long)at,
+        const int64_t at = down_and_diff(all[i]);
+        CHECK(at == -1, "%s: gpu != cpu at byte %lld of %s (-2: no download)", what, (long long)at,
               i == 0 ? "the image" : i == 1 ? "the luma" : "a chroma plane");
-        free(expect.data);
     }
 }
 
@@ -1138,14 +1142,9 @@ static void prep_yuvs(int some)
                 CHECK(sd == GM_OK && sh == GM_OK, "%s: gpu %s / cpu %s: %s", what, gm_status_string(sd),
                       gm_status_string(sh), gm_last_error());
                 if (sd == GM_OK && sh == GM_OK) {
-                    gm_mat expect = dst.host;
-                    int64_t at;
-                    expect.data = malloc((size_t)gm_span_bytes(&expect));
-                    memcpy(expect.data, dst.host.data, (size_t)gm_span_bytes(&expect));
-                    CHECK(sync_down(&dst), "%s: download failed: %s", what, gm_last_error());
-                    at = first_diff(&expect, &dst.host);
-                    CHECK(at < 0, "%s: gpu != cpu at byte %lld of the destination parent", what, (long long)at);
-                    free(expect.data);
+                    const int64_t at = down_and_diff(&dst);
+                    CHECK(at == -1, "%s: gpu != cpu at byte %lld of the destination parent (-2: no download)", what,
+                          (long long)at);
                 }
                 ++cases;
                 free_pair(&luma);
@@ -1226,15 +1225,9 @@ static void rect_round_trips(void)
               gm_last_error());
         gm__copy_many_batched = 1;
         if (s1 == GM_OK && s2 == GM_OK) {
-            gm_mat expect = f.host;
-            int64_t at;
-            expect.data = malloc((size_t)gm_span_bytes(&f.host));
-            memcpy(expect.data, f.host.data, (size_t)gm_span_bytes(&f.host));
-            CHECK(sync_down(&f), "%s: download failed: %s", what, gm_last_error());
-            at = first_diff(&expect, &f.host);
-            CHECK(at < 0, "%s: the device frame != the edited host frame at byte %lld of the parent", what,
-                  (long long)at);
-            free(expect.data);
+            const int64_t at = down_and_diff(&f);
+            CHECK(at == -1, "%s: the device frame != the edited host frame at byte %lld of the parent (-2: no download)",
+                  what, (long long)at);
         }
         free_pair(&f);
         for (k = 0; k < K; ++k)
@@ -1263,6 +1256,28 @@ static int device_sprite(const gm_mat* h, gm_mat* d, int i)
     return gm_alloc_desc(d, &desc, GM_DEVICE) == GM_OK && gm_copy(h, d, NULL) == GM_OK;
 }
 
+/* ds: the sprites hs[0 .. n), every odd one's image copied to the device
+ * (device_sprite) and read there. */
+static void half_on_device(const char* what, const gm_sprite* hs, gm_sprite* ds, int n)
+{
+    int i;
+    for (i = 0; i < n; ++i) {
+        ds[i] = hs[i];
+        if (i % 2 && !device_sprite(&hs[i].image, &ds[i].image, i / 2))
+            CHECK(0, "%s: device sprite %d: %s", what, i, gm_last_error());
+    }
+}
+
+static void free_sprites(gm_sprite* hs, gm_sprite* ds, int n)
+{
+    int i;
+    for (i = 0; i < n; ++i) {
+        gm_free(&hs[i].image);
+        if (i % 2)
+            gm_free(&ds[i].image);
+    }
+}
+
 /* gm_overlay_draw on the GPU == the CPU path (test_cpu holds that to the
  * formulas), over the whole parent of the frame: host sprites (staged) and
  * device sprites (read in place) in one call; one overlay for every round,
@@ -1278,13 +1293,12 @@ static void overlays(void)
     enum { N = 300 };
     const long long part_bytes = gm__overlay_part_bytes;
     gm_overlay* ov = NULL;
-    int round, i;
+    int round;
     static gm_sprite hs[N], ds[N];
     CHECK(gm_overlay_create(&ov) == GM_OK, "gm_overlay_create: %s", gm_last_error());
     for (round = 0; round < 17; ++round) {
         int channels = 3 + round % 2, n = round == 16 ? N : 40, aligned = round >= 8;
         gm_overlay_params p = {(round >> 1) & 1, (round >> 2) & 1};
-        gm_mat expect;
         pair f;
         int64_t w = round == 16 ? 90 : 40 + 70 * (round % 8) + rnd(0, 9),
                 h = round == 16 ? 20 : 30 + 40 * (round % 8) + rnd(0, 9), at;
@@ -1296,11 +1310,7 @@ static void overlays(void)
             CHECK(0, "%s: setup failed: %s", what, gm_last_error());
             return;
         }
-        for (i = 0; i < n; ++i) {
-            ds[i] = hs[i];
-            if (i % 2 && !device_sprite(&hs[i].image, &ds[i].image, i / 2))
-                CHECK(0, "%s: device sprite %d: %s", what, i, gm_last_error());
-        }
+        half_on_device(what, hs, ds, n);
         fill(&f.host);
         CHECK(sync_up(&f), "%s: upload failed: %s", what, gm_last_error());
         launched[GM__OVERLAY_ROW] = 0;
@@ -1310,21 +1320,69 @@ static void overlays(void)
         CHECK(sd == GM_OK && sh == GM_OK, "%s: gpu %s / cpu %s: %s", what, gm_status_string(sd),
               gm_status_string(sh), gm_last_error());
         CHECK(launched[GM__OVERLAY_ROW], "%s: the overlay kernel did not run", what);
-        expect = f.host;
-        expect.data = malloc((size_t)gm_span_bytes(&f.host));
-        memcpy(expect.data, f.host.data, (size_t)gm_span_bytes(&f.host));
-        CHECK(sync_down(&f), "%s: download failed: %s", what, gm_last_error());
-        at = first_diff(&expect, &f.host);
-        CHECK(at < 0, "%s: gpu != cpu at byte %lld of the frame's parent", what, (long long)at);
-        free(expect.data);
+        at = down_and_diff(&f);
+        CHECK(at == -1, "%s: gpu != cpu at byte %lld of the frame's parent (-2: no download)", what, (long long)at);
         free_pair(&f);
-        for (i = 0; i < n; ++i) {
-            gm_free(&hs[i].image);
-            if (i % 2)
-                gm_free(&ds[i].image);
-        }
+        free_sprites(hs, ds, n);
     }
     gm__overlay_part_bytes = part_bytes;
+    gm_overlay_destroy(ov);
+}
+
+/* gm_overlay_draw_yuv on the GPU == the CPU path (test_cpu holds that to
+ * the formulas), each plane compared over its whole parent: every 8-bit
+ * format, matrix and range at random, planes of their own (odd pitches
+ * and offsets, or rows 256-byte aligned), host and device sprites in one
+ * call, 40 a frame over frames up to several tiles each way; the last
+ * round 300 over a 90x20 frame (more over a tile than a block holds). */
+static void overlays_yuv(void)
+{
+    enum { N = 300, ROUNDS = 9 };
+    gm_overlay* ov = NULL;
+    int round, i;
+    static gm_sprite hs[N], ds[N];
+    CHECK(gm_overlay_create(&ov) == GM_OK, "gm_overlay_create: %s", gm_last_error());
+    for (round = 0; round < ROUNDS; ++round) {
+        const int format = round % 4, n = round == ROUNDS - 1 ? N : 40, aligned = round % 2;
+        const int planar = format == GM_YUV_I420 || format == GM_YUV_YV12;
+        const int64_t w = round == ROUNDS - 1 ? 90 : 2 * (10 + 40 * round + rnd(0, 9)),
+                      h = round == ROUNDS - 1 ? 20 : 2 * (8 + 20 * round + rnd(0, 9));
+        pair luma, chroma[2], *planes[3] = {&luma, &chroma[0], &chroma[1]};
+        yuv_ctx c;
+        gm_yuv fd, fh;
+        char what[128];
+        gm_status sd, sh;
+        c.format = (gm_yuv_format)format;
+        c.matrix = (gm_yuv_matrix)rnd(0, 2), c.range = (gm_yuv_range)rnd(0, 1);
+        c.luma = &luma, c.chroma[0] = &chroma[0], c.chroma[1] = planar ? &chroma[1] : NULL;
+        snprintf(what, sizeof what, "overlay yuv %d sprites format %d %lldx%lld matrix %d range %d aligned %d", n,
+                 format, (long long)w, (long long)h, (int)c.matrix, (int)c.range, aligned);
+        if (!random_sprites(hs, n, w, h) || !make_pair_at(&luma, w, h, 1, GM_U8, 1, GM_HWC, aligned) ||
+            !make_pair_at(&chroma[0], w / 2, h / 2, 1, GM_U8, planar ? 1 : 2, GM_HWC, aligned) ||
+            (planar && !make_pair_at(&chroma[1], w / 2, h / 2, 1, GM_U8, 1, GM_HWC, aligned))) {
+            CHECK(0, "%s: setup failed: %s", what, gm_last_error());
+            return;
+        }
+        half_on_device(what, hs, ds, n);
+        for (i = 0; i < 2 + planar; ++i) {
+            fill(&planes[i]->host);
+            CHECK(sync_up(planes[i]), "%s: upload failed: %s", what, gm_last_error());
+        }
+        fd = yuv_frame(&c, 1), fh = yuv_frame(&c, 0);
+        launched[GM__OVERLAY_ROW] = 0;
+        sd = gm_overlay_draw_yuv(ov, &fd, ds, n, NULL);
+        sh = gm_overlay_draw_yuv(ov, &fh, hs, n, NULL);
+        CHECK(sd == GM_OK && sh == GM_OK, "%s: gpu %s / cpu %s: %s", what, gm_status_string(sd),
+              gm_status_string(sh), gm_last_error());
+        CHECK(launched[GM__OVERLAY_ROW], "%s: the overlay kernel did not run", what);
+        for (i = 0; i < 2 + planar; ++i) {
+            const int64_t at = down_and_diff(planes[i]);
+            CHECK(at == -1, "%s: gpu != cpu at byte %lld of plane %d's parent (-2: no download)", what, (long long)at,
+                  i);
+            free_pair(planes[i]);
+        }
+        free_sprites(hs, ds, n);
+    }
     gm_overlay_destroy(ov);
 }
 
@@ -1760,6 +1818,7 @@ int main(int argc, char** argv)
     }
     fills();
     overlays();
+    overlays_yuv();
     blends();
     yuvs();
     prep_yuvs(argc > 1 && !strcmp(argv[1], "--sanitize"));

@@ -5,6 +5,7 @@
 #define GPUMAT_DRAW_H
 
 #include "base.h"
+#include "yuv.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -77,6 +78,24 @@ GM_API void gm_overlay_destroy(gm_overlay* overlay);
  * done on return, with the same bytes. params NULL: the defaults. */
 GM_API gm_status gm_overlay_draw(gm_overlay* overlay, gm_mat* frame, const gm_sprite* sprites, int count,
                                  const gm_overlay_params* params, gm_stream stream);
+
+/* gm_overlay_draw onto a 4:2:0 frame of 8-bit samples (NV12, NV21, I420 or
+ * YV12; gpumat/yuv.h), one image, in its matrix and range. A sprite pixel
+ * weighs each plane by what the frame's format stores of its colour, the
+ * sample S that gm_yuv_from_image gives it (offset o: 16 for limited-range
+ * luma, 0 for full, 128 for U and V), in integers:
+ *   straight (RGBA, MASK):  w = S * a
+ *   premultiplied:          w = 255 * L + o * a, L the colour's sample
+ *                           without the offset, (sum f p + 2^19) >> 20
+ * and each luma sample d under it becomes (w + d * (255 - a) + 127) / 255
+ * (at most 255); each chroma sample d of a 2x2 block becomes the mean of
+ * its four pixels' blends rounded once, (W + d * (1020 - A) + 510) / 1020
+ * in [0, 255], W and A the sums of w and a over the block's pixels that
+ * the sprite covers. Sprites at odd places or of odd sizes blend the part
+ * of a block they cover. The sprites, their memory and the call's order
+ * and queueing are as gm_overlay_draw's. */
+GM_API gm_status gm_overlay_draw_yuv(gm_overlay* overlay, gm_yuv* frame, const gm_sprite* sprites, int count,
+                                     gm_stream stream);
 
 /* cv::addWeighted(src1, alpha, src2, beta, gamma, dst) of u8 images: each
  * value of dst = saturate(rint(x * alpha + (y * beta + gamma))), x and y

@@ -12,7 +12,7 @@
  * 31d1a2724853521de89c7e5c58951533d82a1b5a91c2db29514cb0429538e118  templates/yuv.inc
  * ed93844a83a039d45b1c64097f1ff9b64455a3820d9b6e06e8936519e27e8dfb  templates/prep.inc
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
- * 555d3f9ad5c973e0cb340e5f6e5614db4f335102dd75f66674e6975366ee92fa  templates/overlay.inc
+ * aaae92de42c6491eb7f924d22019c3378e2c25ae6b948702b16ad62f6c25310f  templates/overlay.inc
  * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
@@ -20,7 +20,7 @@
  * fad9de9bb6f49a8f210763ce560ee7142eb25c180289593f78959579f1517760  templates/prep.cu
  * 85983bd89b1210004c9ae2f351b685ecf50f1f0380b721b0f0313c91cafb92a0  templates/twice.cu
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
- * d1cb903d16b7bca3c9d00b0ebe02a1f8379533c40786f58c81280bb74807b823  templates/overlay.cu
+ * 86cbe15d0f24425404d735564d75fb2b559435fde84bffc241a6926cd113223c  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
  * 2faa6d75a64778fbb1c10a0da682ec0d59e72f4fb40c6714c811698f6cc05ac3  templates/yuv.cu
  * 6e2e304ab7df07ffc141b7068c75900752f980fce02a79bfdbe61453886d2355  templates/yuv_from.cu
@@ -1752,16 +1752,29 @@ typedef struct gm__overlay_tile {
 /* One launch: the frame (u8, 3 or 4 channels interleaved; RGB order where
  * rgb, else BGR; over: Porter-Duff OVER of a 4th channel, else kept;
  * words: a thread's four pixels are whole aligned words, a 16-byte load
- * for 4 channels, three 4-byte loads for 3) and the device addresses of the
- * tables. */
+ * for 4 channels, three 4-byte loads for 3), or where yuv a 4:2:0 frame of
+ * 8-bit samples, planes (its forward constants in RGB order); and the
+ * device addresses of the tables. */
 typedef struct gm__overlay_args {
     unsigned long long frame, sprites, tiles, order;
     long long pitch;
-    int width, height, channels, rgb, over, words;
+    int width, height, channels, rgb, over, words, yuv;
+    gm__yuv_args planes;
 } gm__overlay_args;
 
 /* x / 255 correctly rounded for the sums below (x / 255 is never a tie). */
 GM__FN unsigned gm__div255(unsigned x) { return (x + 127) / 255; }
+
+/* Sprite pixel p's colour and alpha as rgba[0..4): a mask's colour is
+ * color, its alpha its coverage p[0] times color's alpha, rounded. */
+GM__FN void gm__sprite_rgba(int kind, const unsigned char* p, const unsigned char* color, unsigned* rgba)
+{
+    /* values chosen, not pointers, so that a kernel's arrays stay in registers */
+    rgba[0] = kind == 2 ? color[0] : p[0];
+    rgba[1] = kind == 2 ? color[1] : p[1];
+    rgba[2] = kind == 2 ? color[2] : p[2];
+    rgba[3] = kind == 2 ? gm__div255((unsigned)p[0] * color[3]) : p[3];
+}
 
 /* Sprite pixel p (RGBA; a mask's coverage, of color) over frame pixel d:
  * colour c = (s * a + d * (255 - a) + 127) / 255, or for a premultiplied
@@ -1770,13 +1783,13 @@ GM__FN unsigned gm__div255(unsigned x) { return (x + 127) / 255; }
 GM__FN void gm__overlay_pixel(unsigned char* d, int channels, int rgb, int over, int kind, const unsigned char* p,
                               const unsigned char* color)
 {
-    /* values chosen, not pointers, so that a kernel's arrays stay in registers */
-    unsigned r = kind == 2 ? color[0] : p[0], g = kind == 2 ? color[1] : p[1], b = kind == 2 ? color[2] : p[2];
-    unsigned a = kind == 2 ? gm__div255((unsigned)p[0] * color[3]) : p[3], c, in[3];
+    unsigned rgba[4], a, c, in[3];
     int i;
-    in[0] = rgb ? r : b; /* the frame's order */
-    in[1] = g;
-    in[2] = rgb ? b : r;
+    gm__sprite_rgba(kind, p, color, rgba);
+    a = rgba[3];
+    in[0] = rgba[rgb ? 0 : 2]; /* the frame's order */
+    in[1] = rgba[1];
+    in[2] = rgba[rgb ? 2 : 0];
     for (i = 0; i < 3; ++i) {
         unsigned keep = (unsigned)d[i] * (255 - a);
         c = kind == 1 ? in[i] + gm__div255(keep) : gm__div255(in[i] * a + keep);
@@ -1784,6 +1797,53 @@ GM__FN void gm__overlay_pixel(unsigned char* d, int channels, int rgb, int over,
     }
     if (channels == 4 && over)
         d[3] = (unsigned char)(a + gm__div255((unsigned)d[3] * (255 - a)));
+}
+
+/* Over a 4:2:0 frame a sprite pixel of colour and alpha rgba weighs what
+ * the frame's format stores of its colour: its sample S of a plane by the
+ * frame's forward conversion (f, offset: yoff for the luma, 128 for U and
+ * V, as gm_yuv_from_image's) times a, or where premul, the colour being
+ * premultiplied, 255 L + offset a with L its sample without the offset,
+ * (sum f p + 2^19) >> 20 (negative for some chroma). */
+GM__FN int gm__overlay_weight(const int* f, int offset, int premul, const unsigned* rgba)
+{
+    const int sum = f[0] * (int)rgba[0] + f[1] * (int)rgba[1] + f[2] * (int)rgba[2] + (1 << 19);
+    return premul ? 255 * (sum >> 20) + offset * (int)rgba[3] : gm__yuv_u8(sum + (offset << 20)) * (int)rgba[3];
+}
+
+/* A chroma sample d under weights w (summed over the 2x2 block's pixels
+ * that the sprite covers) of alphas summing to alphas: the mean of the
+ * four pixels' blends, rounded once, (w + d (1020 - alphas) + 510) / 1020,
+ * in [0, 255]. */
+GM__FN unsigned char gm__overlay_chroma(int w, int d, int alphas)
+{
+    const int n = w + d * (1020 - alphas) + 510;
+    return (unsigned char)(n < 0 ? 0 : n / 1020 > 255 ? 255 : n / 1020);
+}
+
+/* One sprite over a 2x2 block of a 4:2:0 frame (f: its forward constants
+ * in RGB order and yoff): luma[k] the samples of pixels (0, 0), (1, 0),
+ * (0, 1) and (1, 1), chroma[0..2) the block's U and V. The sprite covers
+ * pixel k where bit k of covered is set, px[4 k ..] its pixel there (a
+ * mask's coverage in px[4 k]). A luma sample becomes
+ * (w + d (255 - a) + 127) / 255 (at most 255), w its pixel's weight. */
+GM__FN void gm__overlay_block(const gm__yuv_args* f, int kind, const unsigned char* color, const unsigned char* px,
+                              int covered, unsigned char* luma, unsigned char* chroma)
+{
+    int w_u = 0, w_v = 0, alphas = 0, k, n;
+    for (k = 0; k < 4; ++k) {
+        unsigned rgba[4];
+        if (!(covered >> k & 1))
+            continue;
+        gm__sprite_rgba(kind, px + 4 * k, color, rgba);
+        n = (gm__overlay_weight(f->fy, f->yoff, kind == 1, rgba) + luma[k] * (255 - (int)rgba[3]) + 127) / 255;
+        luma[k] = (unsigned char)(n < 255 ? n : 255);
+        w_u += gm__overlay_weight(f->fu, 128, kind == 1, rgba);
+        w_v += gm__overlay_weight(f->fv, 128, kind == 1, rgba);
+        alphas += (int)rgba[3];
+    }
+    chroma[0] = gm__overlay_chroma(w_u, chroma[0], alphas);
+    chroma[1] = gm__overlay_chroma(w_v, chroma[1], alphas);
 }
 /* gm_add_weighted's arithmetic, shared by the kernel (templates/blend.cu)
  * and the CPU path, and the arguments the host hands the kernel. */

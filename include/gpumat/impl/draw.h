@@ -102,25 +102,30 @@ GM_API void gm_overlay_destroy(gm_overlay* overlay)
     GM_FREE(overlay);
 }
 
-/* The frame pixels [x0, x1) x [y0, y1) that a sprite at (x, y) covers, 0
- * where it covers none (the sums cannot overflow: x < width first). */
-static int gm__sprite_clip(const gm_mat* frame, const gm_sprite* s, int64_t r[4])
+/* The pixels [x0, x1) x [y0, y1) of a width x height frame that a sprite
+ * at (x, y) covers, 0 where it covers none (the sums cannot overflow: x <
+ * width first). */
+static int gm__sprite_clip(int64_t width, int64_t height, const gm_sprite* s, int64_t r[4])
 {
-    if (s->x >= frame->width || s->y >= frame->height || s->x <= -s->image.width || s->y <= -s->image.height)
+    if (s->x >= width || s->y >= height || s->x <= -s->image.width || s->y <= -s->image.height)
         return 0;
     r[0] = s->x < 0 ? 0 : s->x;
     r[1] = s->y < 0 ? 0 : s->y;
-    r[2] = s->x + s->image.width < frame->width ? s->x + s->image.width : frame->width;
-    r[3] = s->y + s->image.height < frame->height ? s->y + s->image.height : frame->height;
+    r[2] = s->x + s->image.width < width ? s->x + s->image.width : width;
+    r[3] = s->y + s->image.height < height ? s->y + s->image.height : height;
     return 1;
 }
 
 /* Bytes of a sprite's pixel. */
 static int gm__sprite_bytes(const gm_sprite* s) { return s->kind == GM_SPRITE_MASK ? 1 : 4; }
 
-/* Sprite i of a draw onto frame; name: its image in messages. */
-static gm_status gm__sprite_check(const char* fn, int i, const char* name, const gm_mat* frame, const gm_sprite* sp)
+/* Sprite i of a draw onto the frame of planes[0 .. nplanes) (one memory);
+ * name: its image in messages. */
+static gm_status gm__sprite_check(const char* fn, int i, const char* name, const gm_mat* planes, int nplanes,
+                                  const gm_sprite* sp)
 {
+    const gm_mat* frame = &planes[0];
+    int k;
     gm_status s;
     if ((int)sp->kind < GM_SPRITE_RGBA || (int)sp->kind > GM_SPRITE_MASK)
         return gm__fail(GM_ERR_ARG, "%s: sprites[%d].kind %d is not a gm_sprite_kind", fn, i, (int)sp->kind);
@@ -135,38 +140,34 @@ static gm_status gm__sprite_check(const char* fn, int i, const char* name, const
     if (!gm__on_host(&sp->image) && sp->image.device != frame->device)
         return gm__fail(GM_ERR_LOCATION, "%s: %s is on device %d, frame on device %d", fn, name,
                         (int)sp->image.device, (int)frame->device);
-    if (gm__overlap(&sp->image, frame))
-        return gm__fail(GM_ERR_OVERLAP, "%s: %s and frame overlap", fn, name);
+    for (k = 0; k < nplanes; ++k)
+        if (gm__overlap(&sp->image, &planes[k]))
+            return gm__fail(GM_ERR_OVERLAP, "%s: %s and frame overlap", fn, name);
     return GM_OK;
 }
 
-static gm_status gm__overlay_check(const char* fn, const gm_overlay* overlay, const gm_mat* frame,
+/* What every draw needs of its sprites, onto the frame of planes[0 ..
+ * nplanes) (checked; the first of its size in pixels): batch is the
+ * frame's batch, named so in messages. */
+static gm_status gm__overlay_check(const char* fn, const char* batch, const gm_mat* planes, int nplanes,
                                    const gm_sprite* sprites, int count)
 {
     char name[48];
     int i;
-    gm_status s;
-    if (!overlay)
-        return gm__fail(GM_ERR_ARG, "%s: overlay is NULL", fn);
-    if ((s = gm__check(fn, "frame", frame)) != GM_OK)
-        return s;
-    if (frame->dtype != GM_U8 || (frame->channels != 3 && frame->channels != 4) || frame->layout != GM_HWC)
-        return gm__fail(GM_ERR_TYPE, "%s: frame is %s x%d %s; u8 x3 or x4 interleaved (BGR, RGB, BGRA, RGBA) expected",
-                        fn, gm_dtype_name(frame->dtype), (int)frame->channels, gm__layout_name(frame));
-    if (frame->batch != 1)
-        return gm__fail(GM_ERR_ARG, "%s: frame->batch is %d; one image expected (gm_item takes one)", fn,
-                        (int)frame->batch);
-    if (frame->width > INT_MAX - GM__OVERLAY_TILE_W || frame->height > INT_MAX - GM__OVERLAY_TILE_H)
-        return gm__fail(GM_ERR_SIZE, "%s: frame is %lldx%lld; at most 2^31 - 33 pixels a side", fn,
-                        (long long)frame->width, (long long)frame->height);
+    if (planes[0].batch != 1)
+        return gm__fail(GM_ERR_ARG, "%s: %s is %d; one image expected (gm_item takes one)", fn, batch,
+                        (int)planes[0].batch);
+    if (planes[0].width > INT_MAX - GM__OVERLAY_TILE_W || planes[0].height > INT_MAX - GM__OVERLAY_TILE_H)
+        return gm__fail(GM_ERR_SIZE, "%s: frame is %lldx%lld; at most 2^31 - 65 pixels a side", fn,
+                        (long long)planes[0].width, (long long)planes[0].height);
     if (count < 0 || (count > 0 && !sprites))
         return gm__fail(GM_ERR_ARG, count < 0 ? "%s: count %d is negative" : "%s: sprites is NULL (count %d)", fn,
                         count);
     /* a sprite's name is formatted only where it fails (as gm__check's) */
     for (i = 0; i < count; ++i)
-        if (gm__sprite_check(fn, i, "sprite", frame, &sprites[i]) != GM_OK) {
+        if (gm__sprite_check(fn, i, "sprite", planes, nplanes, &sprites[i]) != GM_OK) {
             snprintf(name, sizeof name, "sprites[%d].image", i);
-            return gm__sprite_check(fn, i, name, frame, &sprites[i]);
+            return gm__sprite_check(fn, i, name, planes, nplanes, &sprites[i]);
         }
     return GM_OK;
 }
@@ -178,7 +179,7 @@ static void gm__overlay_host(gm_mat* frame, const gm_sprite* sprites, int count,
     int i, bytes;
     for (i = 0; i < count; ++i) {
         const gm_sprite* s = &sprites[i];
-        if (!gm__sprite_clip(frame, s, r))
+        if (!gm__sprite_clip(frame->width, frame->height, s, r))
             continue;
         bytes = gm__sprite_bytes(s);
         for (y = r[1]; y < r[3]; ++y) {
@@ -294,9 +295,12 @@ static void gm__overlay_stage_part(void* job, long long begin, long long end)
  * tiles on the host (a counting sort, which keeps their order); the tables
  * and the host sprites' visible rows staged and uploaded in one copy; one
  * launch; the event that the draw after next, which reuses the slot, waits
- * for. The staging buffer holds entries | tiles | order | rows. */
-static gm_status gm__overlay_device(const char* fn, gm_overlay* o, gm_mat* frame, const gm_sprite* sprites,
-                                    int count, const gm_overlay_params* p, gm_stream stream)
+ * for. The staging buffer holds entries | tiles | order | rows. frame: the
+ * frame's plane of its size in pixels (its device), a: the launch's
+ * arguments of the frame, the tables' left to fill; block: the threads of
+ * a tile. */
+static gm_status gm__overlay_device(const char* fn, gm_overlay* o, const gm_mat* frame, gm__overlay_args* a,
+                                    const unsigned* block, const gm_sprite* sprites, int count, gm_stream stream)
 {
     const long long across = (frame->width + GM__OVERLAY_TILE_W - 1) / GM__OVERLAY_TILE_W,
                     down = (frame->height + GM__OVERLAY_TILE_H - 1) / GM__OVERLAY_TILE_H;
@@ -307,9 +311,7 @@ static gm_status gm__overlay_device(const char* fn, gm_overlay* o, gm_mat* frame
     gm__sprite_entry* entries;
     gm__overlay_tile* tiles;
     gm__overlay_visible* seen;
-    gm__overlay_args a;
     gm__memcpy2d copy;
-    static const unsigned block[2] = {GM__OVERLAY_TILE_W / 4, GM__OVERLAY_TILE_H};
     unsigned grid[3];
     size_t pairs = 0, rows_at, at, total;
     long long tx0, tx1, ty0, ty1, tx, ty, t, ntiles = 0, host_rows = 0, host_rows_bytes = 0;
@@ -329,7 +331,7 @@ static gm_status gm__overlay_device(const char* fn, gm_overlay* o, gm_mat* frame
     per_tile = o->per_tile;
     for (i = 0; i < count; ++i) {
         gm__overlay_visible* v = &seen[nseen];
-        if (!gm__sprite_clip(frame, &sprites[i], v->r))
+        if (!gm__sprite_clip(frame->width, frame->height, &sprites[i], v->r))
             continue;
         ++nseen;
         v->index = i;
@@ -426,20 +428,13 @@ static gm_status gm__overlay_device(const char* fn, gm_overlay* o, gm_mat* frame
     copy.Height = 1;
     if ((rc = gm__cu.cuMemcpy2DAsync(&copy, stream)) != 0)
         return gm__cuda_fail(fn, "cuMemcpy2DAsync", rc);
-    memset(&a, 0, sizeof a);
-    a.frame = (unsigned long long)(uintptr_t)frame->data;
-    a.pitch = frame->pitch;
-    a.width = (int)frame->width;
-    a.height = (int)frame->height;
-    a.channels = (int)frame->channels;
-    a.rgb = p->rgb != 0;
-    a.over = p->alpha_over != 0;
-    a.words = (a.frame | (unsigned long long)a.pitch) % (a.channels == 4 ? 16 : 4) == 0;
-    a.sprites = sl->scratch;
-    a.tiles = sl->scratch + (unsigned long long)((unsigned char*)tiles - staged);
-    a.order = sl->scratch + (unsigned long long)((unsigned char*)order - staged);
+    a->width = (int)frame->width;
+    a->height = (int)frame->height;
+    a->sprites = sl->scratch;
+    a->tiles = sl->scratch + (unsigned long long)((unsigned char*)tiles - staged);
+    a->order = sl->scratch + (unsigned long long)((unsigned char*)order - staged);
     grid[0] = (unsigned)ntiles, grid[1] = grid[2] = 1;
-    s = gm__launch_row(fn, GM__OVERLAY_ROW, dev, grid, block, &a, stream);
+    s = gm__launch_row(fn, GM__OVERLAY_ROW, dev, grid, block, a, stream);
     /* the copy is queued whatever the launch did: the slot's next draw waits for it */
     if ((rc = gm__cu.cuEventRecord(sl->done, stream)) != 0 && s == GM_OK)
         s = gm__cuda_fail(fn, "cuEventRecord", rc);
@@ -451,9 +446,18 @@ GM_API gm_status gm_overlay_draw(gm_overlay* overlay, gm_mat* frame, const gm_sp
                                  const gm_overlay_params* params, gm_stream stream)
 {
     static const char fn[] = "gm_overlay_draw";
+    static const unsigned block[2] = {GM__OVERLAY_TILE_W / 4, GM__OVERLAY_TILE_H};
     gm_overlay_params defaults;
-    gm_status s = gm__overlay_check(fn, overlay, frame, sprites, count);
-    if (s != GM_OK)
+    gm__overlay_args a;
+    gm_status s;
+    if (!overlay)
+        return gm__fail(GM_ERR_ARG, "%s: overlay is NULL", fn);
+    if ((s = gm__check(fn, "frame", frame)) != GM_OK)
+        return s;
+    if (frame->dtype != GM_U8 || (frame->channels != 3 && frame->channels != 4) || frame->layout != GM_HWC)
+        return gm__fail(GM_ERR_TYPE, "%s: frame is %s x%d %s; u8 x3 or x4 interleaved (BGR, RGB, BGRA, RGBA) expected",
+                        fn, gm_dtype_name(frame->dtype), (int)frame->channels, gm__layout_name(frame));
+    if ((s = gm__overlay_check(fn, "frame->batch", frame, 1, sprites, count)) != GM_OK)
         return s;
     if (!params) {
         memset(&defaults, 0, sizeof defaults);
@@ -463,7 +467,78 @@ GM_API gm_status gm_overlay_draw(gm_overlay* overlay, gm_mat* frame, const gm_sp
         gm__overlay_host(frame, sprites, count, params);
         return GM_OK;
     }
-    return gm__overlay_device(fn, overlay, frame, sprites, count, params, stream);
+    memset(&a, 0, sizeof a);
+    a.frame = (unsigned long long)(uintptr_t)frame->data;
+    a.pitch = frame->pitch;
+    a.channels = (int)frame->channels;
+    a.rgb = params->rgb != 0;
+    a.over = params->alpha_over != 0;
+    a.words = (a.frame | (unsigned long long)a.pitch) % (a.channels == 4 ? 16 : 4) == 0;
+    return gm__overlay_device(fn, overlay, frame, &a, block, sprites, count, stream);
+}
+
+/* The CPU path of a 4:2:0 frame: each sprite's 2x2 blocks in turn. */
+static void gm__overlay_yuv_host(const gm__yuv_args* f, const gm_sprite* sprites, int count)
+{
+    int64_t r[4], x, y;
+    int i, k;
+    for (i = 0; i < count; ++i) {
+        const gm_sprite* s = &sprites[i];
+        const int bytes = gm__sprite_bytes(s);
+        if (!gm__sprite_clip(f->width, f->height, s, r))
+            continue;
+        for (y = r[1] & ~(int64_t)1; y < r[3]; y += 2)
+            for (x = r[0] & ~(int64_t)1; x < r[2]; x += 2) {
+                unsigned char luma[4], chroma[2], px[16];
+                int covered = 0;
+                for (k = 0; k < 4; ++k) {
+                    const int64_t px_x = x + (k & 1), px_y = y + (k >> 1);
+                    luma[k] = *(const unsigned char*)gm__yuv_luma_at(f, 0, px_x, px_y);
+                    if (px_x < r[0] || px_x >= r[2] || px_y < r[1] || px_y >= r[3])
+                        continue;
+                    covered |= 1 << k;
+                    memcpy(px + 4 * k,
+                           (const unsigned char*)s->image.data + (px_y - s->y) * s->image.pitch + (px_x - s->x) * bytes,
+                           (size_t)bytes);
+                }
+                chroma[0] = *(const unsigned char*)gm__yuv_u_at(f, 0, x, y);
+                chroma[1] = *(const unsigned char*)gm__yuv_v_at(f, 0, x, y);
+                gm__overlay_block(f, s->kind, s->color, px, covered, luma, chroma);
+                for (k = 0; k < 4; ++k)
+                    *(unsigned char*)gm__yuv_luma_at(f, 0, x + (k & 1), y + (k >> 1)) = luma[k];
+                *(unsigned char*)gm__yuv_u_at(f, 0, x, y) = chroma[0];
+                *(unsigned char*)gm__yuv_v_at(f, 0, x, y) = chroma[1];
+            }
+    }
+}
+
+GM_API gm_status gm_overlay_draw_yuv(gm_overlay* overlay, gm_yuv* frame, const gm_sprite* sprites, int count,
+                                     gm_stream stream)
+{
+    static const char fn[] = "gm_overlay_draw_yuv";
+    static const unsigned block[2] = {GM__OVERLAY_TILE_W / 2, GM__OVERLAY_TILE_H / 2};
+    gm_mat planes[3];
+    gm__overlay_args a;
+    gm_status s;
+    if (!overlay)
+        return gm__fail(GM_ERR_ARG, "%s: overlay is NULL", fn);
+    if ((s = gm__yuv_check(fn, frame)) != GM_OK)
+        return s;
+    if (frame->format == GM_YUV_P016)
+        return gm__fail(GM_ERR_TYPE, "%s: frame->format is P016; the overlay draws on 8-bit frames (NV12, NV21, "
+                        "I420, YV12)", fn);
+    planes[0] = frame->y, planes[1] = frame->u, planes[2] = frame->v;
+    if ((s = gm__overlay_check(fn, "frame->y.batch", planes, gm__yuv_planar(frame) ? 3 : 2, sprites, count)) != GM_OK)
+        return s;
+    memset(&a, 0, sizeof a);
+    a.yuv = 1;
+    /* the image's fields unused: the luma stands in; RGB, the sprites' order */
+    gm__yuv_args_of(&a.planes, frame, &frame->y, 1);
+    if (gm__on_host(&frame->y)) {
+        gm__overlay_yuv_host(&a.planes, sprites, count);
+        return GM_OK;
+    }
+    return gm__overlay_device(fn, overlay, &frame->y, &a, block, sprites, count, stream);
 }
 
 /* Whether a and b are one view: the same memory in the same shape. */
