@@ -117,15 +117,15 @@ $(BUILD)/libfake_nvrtc.so: tests/fake_nvrtc.c | $(BUILD)
 $(BUILD)/libfault_cuda.so: tests/fault_cuda.c include/gpumat/impl/entry_points.h | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -fPIC -shared -Iinclude $< -o $@ -ldl -lpthread
 
-$(BUILD)/test_%: tests/test_%.c tests/check.h tests/every_op.h $(HEADERS) | $(BUILD)
+$(BUILD)/test_%: tests/test_%.c tests/check.h tests/every_op.h tests/sprites.h $(HEADERS) | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -Iinclude $< -o $@ $(LDLIBS)
 
-$(BUILD)/test_%_asan: tests/test_%.c tests/check.h $(HEADERS) | $(BUILD)
+$(BUILD)/test_%_asan: tests/test_%.c tests/check.h tests/sprites.h $(HEADERS) | $(BUILD)
 	$(CC) -std=c99 -O1 -g $(SAN) $(WARN) -Iinclude $< -o $@ $(LDLIBS)
 
 # The tests that call the public API alone link the implementation compiled
 # once (tests/gpumat.c), as a project of several files does: a compile of
-# it takes 40-100 s, most of make test's build.
+# it takes 40-120 s, most of make test's build.
 PUBLIC_TESTS := args interop typed big streams
 $(addprefix $(BUILD)/test_,$(PUBLIC_TESTS)): $(BUILD)/test_%: tests/test_%.c tests/check.h tests/every_op.h \
                                              $(BUILD)/gpumat.o
@@ -143,7 +143,7 @@ $(BUILD)/gpumat_asan.o: tests/gpumat.c $(HEADERS) | $(BUILD)
 
 # The CPU path's results must not depend on the user's flags: -O3 and every
 # instruction this machine has (FMA included) change nothing.
-$(BUILD)/test_%_native: tests/test_%.c tests/check.h $(HEADERS) | $(BUILD)
+$(BUILD)/test_%_native: tests/test_%.c tests/check.h tests/sprites.h $(HEADERS) | $(BUILD)
 	$(CC) -std=c99 -O3 -march=native -g $(WARN) -Iinclude $< -o $@ $(LDLIBS)
 
 $(BUILD)/test_%_tsan: tests/test_%.c tests/check.h $(HEADERS) | $(BUILD)

@@ -1541,12 +1541,14 @@ static void test_overlay(void)
  * untouched by each. */
 static void test_overlay_yuv(void)
 {
-    timg y, uv, y16, uv16, sprite, batch, batch_uv;
+    timg y, uv, u, v, y16, uv16, sprite, batch, batch_uv;
     gm_overlay* ov = NULL;
     gm_sprite sp;
-    gm_yuv nv, bad;
+    gm_yuv nv, i420, bad;
     timg_make(&y, 8, 6, GM_U8, 1, GM_HWC, 1);
     timg_make(&uv, 4, 3, GM_U8, 2, GM_HWC, 1);
+    timg_make(&u, 4, 3, GM_U8, 1, GM_HWC, 1);
+    timg_make(&v, 4, 3, GM_U8, 1, GM_HWC, 1);
     timg_make(&y16, 8, 6, GM_U16, 1, GM_HWC, 1);
     timg_make(&uv16, 4, 3, GM_U16, 2, GM_HWC, 1);
     timg_make(&batch, 8, 6, GM_U8, 1, GM_HWC, 2);
@@ -1554,6 +1556,7 @@ static void test_overlay_yuv(void)
     timg_make(&sprite, 3, 2, GM_U8, 4, GM_HWC, 1);
     memset(&sp, 0, sizeof sp);
     memset(&nv, 0, sizeof nv);
+    memset(&i420, 0, sizeof i420);
     sp.image = sprite.m;
     nv.format = GM_YUV_NV12, nv.y = y.m, nv.u = uv.m;
     EXPECT(gm_overlay_create(&ov), GM_OK, "gm_overlay_create", NULL, NULL);
@@ -1585,12 +1588,27 @@ static void test_overlay_yuv(void)
     sp.image.width = 2;
     EXPECT(gm_overlay_draw_yuv(ov, &nv, &sp, 1, NULL), GM_ERR_OVERLAP, "gm_overlay_draw_yuv",
            "sprites[0].image and frame overlap", &y, &uv, NULL);
+    sp.image = y.m; /* in the luma */
+    sp.image.channels = 4;
+    sp.image.width = 2;
+    EXPECT(gm_overlay_draw_yuv(ov, &nv, &sp, 1, NULL), GM_ERR_OVERLAP, "gm_overlay_draw_yuv",
+           "sprites[0].image and frame overlap", &y, &uv, NULL);
+    i420.format = GM_YUV_I420, i420.y = y.m, i420.u = u.m, i420.v = v.m;
+    sp.image = v.m; /* in an I420 frame's V plane */
+    sp.image.channels = 4;
+    sp.image.width = 1;
+    EXPECT(gm_overlay_draw_yuv(ov, &i420, &sp, 1, NULL), GM_ERR_OVERLAP, "gm_overlay_draw_yuv",
+           "sprites[0].image and frame overlap", &y, &u, &v, NULL);
     sp.image = sprite.m;
     sp.x = -3; /* wholly outside: nothing is drawn */
     EXPECT(gm_overlay_draw_yuv(ov, &nv, &sp, 1, NULL), GM_OK, "gm_overlay_draw_yuv", NULL, &y, &uv, &sprite, NULL);
+    EXPECT(gm_overlay_draw_yuv(ov, &i420, &sp, 1, NULL), GM_OK, "gm_overlay_draw_yuv", NULL, &y, &u, &v, &sprite,
+           NULL);
     gm_overlay_destroy(ov);
     timg_free(&y);
     timg_free(&uv);
+    timg_free(&u);
+    timg_free(&v);
     timg_free(&y16);
     timg_free(&uv16);
     timg_free(&batch);

@@ -1158,6 +1158,53 @@ static void test_thread_setting(void)
     CHECK(gm_set_threads(0) == GM_OK && gm_threads() >= 1, "gm_set_threads(0): gm_threads() %d", gm_threads());
 }
 
+/* gm_yuv_convert of 8-bit frames on the CPU, byte for byte the kernels'
+ * pixel function gm__yuv_pixel: every format into BGR, RGB, BGRA and RGBA,
+ * widths short of and across several of the row loops' runs, every matrix
+ * and range, wider luma rows, more coded rows and images of padded rows
+ * (their padding compared too). */
+static void test_yuv_rows(void)
+{
+    int round;
+    for (round = 0; round < 32; ++round) {
+        const int format = round % 4, channels = 3 + (round / 4) % 2, rgb = (round / 8) % 2;
+        const int64_t w = 2 * rnd(1, 90), h = 2 * rnd(1, 5), pitch = w + 2 * rnd(0, 3), coded = h + 2;
+        const int64_t frame_bytes = pitch * coded * 3 / 2, image_pitch = w * channels + rnd(0, 7);
+        const int64_t image_bytes = image_pitch * h;
+        unsigned char* frame = (unsigned char*)malloc((size_t)frame_bytes);
+        unsigned char* got = (unsigned char*)malloc((size_t)image_bytes);
+        unsigned char* want = (unsigned char*)malloc((size_t)image_bytes);
+        gm_yuv f;
+        gm_mat image, expect;
+        gm__yuv_args a;
+        int64_t i, x, y;
+        for (i = 0; frame && i < frame_bytes; ++i)
+            frame[i] = (unsigned char)(t_rand() >> 8);
+        for (i = 0; got && want && i < image_bytes; ++i)
+            got[i] = want[i] = (unsigned char)(t_rand() >> 8);
+        if (!frame || !got || !want || gm_yuv_wrap(&f, (gm_yuv_format)format, frame, w, h, pitch, coded, GM_HOST) ||
+            gm_wrap(&image, got, w, h, GM_U8, channels, GM_HWC, image_pitch, GM_HOST) ||
+            gm_wrap(&expect, want, w, h, GM_U8, channels, GM_HWC, image_pitch, GM_HOST)) {
+            CHECK(0, "yuv rows setup: %s", gm_last_error());
+            return;
+        }
+        f.matrix = (gm_yuv_matrix)rnd(0, 2), f.range = (gm_yuv_range)rnd(0, 1);
+        CHECK(gm_yuv_convert(&f, &image, rgb, NULL) == GM_OK, "gm_yuv_convert: %s", gm_last_error());
+        gm__yuv_args_of(&a, &f, &expect, rgb);
+        for (y = 0; y < h; ++y)
+            for (x = 0; x < w; ++x)
+                gm__yuv_pixel(&a, 0, x, y);
+        for (i = 0; i < image_bytes && got[i] == want[i]; ++i)
+            ;
+        CHECK(i == image_bytes, "yuv rows: format %d x%d rgb %d %lldx%lld matrix %d range %d: byte %lld differs from "
+              "gm__yuv_pixel's", format, channels, rgb, (long long)w, (long long)h, (int)f.matrix, (int)f.range,
+              (long long)i);
+        free(frame);
+        free(got);
+        free(want);
+    }
+}
+
 /* Every test of the CPU path's results, in one configuration of it. */
 static void test_results(const char* how)
 {
@@ -1169,6 +1216,7 @@ static void test_results(const char* how)
     test_transform();
     test_planes();
     test_blob();
+    test_yuv_rows();
     CHECK(t_failed == failed, "the failures above were with %s", how);
 }
 
@@ -1325,8 +1373,8 @@ static unsigned char* yuv_buf_at(void* ctx, int k, int64_t x, int64_t y)
 /* gm_overlay_draw_yuv on the CPU against ref_over_yuv, over the whole
  * buffer of the frame (writes outside the view caught): every 8-bit
  * format, matrix and range, 30 random sprites a frame (sprites.h), a
- * frame with wider rows and more coded rows, half the rounds a view at an
- * even offset inside it. Then an opaque mask over whole blocks is its
+ * frame with wider rows and more coded rows, a third of the rounds a view
+ * at an even offset inside it. Then an opaque mask over whole blocks is its
  * colour as gm_yuv_from_image stores it. */
 static void test_overlay_yuv(void)
 {
@@ -1375,7 +1423,7 @@ static void test_overlay_yuv(void)
         gm_mat image;
         gm_sprite sp;
         memset(&sp, 0, sizeof sp);
-        for (round = 0; round < 12; ++round) {
+        for (round = 0; round < 24; ++round) {
             memset(mask, 255, sizeof mask);
             for (i = 0; i < W * H * 3 / 2; ++i)
                 frame_bytes[i] = (unsigned char)(t_rand() >> 8);
@@ -1392,7 +1440,8 @@ static void test_overlay_yuv(void)
                 CHECK(0, "overlay yuv setup: %s", gm_last_error());
                 return;
             }
-            f.matrix = from.matrix = (gm_yuv_matrix)(round / 4), f.range = from.range = (gm_yuv_range)(round % 2);
+            f.matrix = from.matrix = (gm_yuv_matrix)(round / 8);
+            f.range = from.range = (gm_yuv_range)((round / 4) % 2);
             CHECK(gm_overlay_draw_yuv(ov, &f, &sp, 1, NULL) == GM_OK && gm_yuv_from_image(&image, &from, 1, NULL) == GM_OK,
                   "overlay yuv of an opaque mask: %s", gm_last_error());
             CHECK(!memcmp(frame_bytes, painted, sizeof painted),

@@ -5,9 +5,9 @@
  * kernels of one dtype pair share one NVRTC program, as the same template
  * instantiations.
  * Every program goes to PTX for sm_90, and through NVRTC's front end alone
- * for sm_75 (-fdevice-syntax-only: every template instantiated and checked
- * under that arch's branches, in a hundredth of the time; making PTX,
- * NVVM's optimiser, is the cost: bench/RESULTS.md). ptxas, half a cubin's
+ * for sm_75 (-fdevice-syntax-only, NVRTC 12.4+: every template
+ * instantiated and checked under that arch's branches, in a hundredth of
+ * the time; making PTX, NVVM's optimiser, is the cost: bench/RESULTS.md). ptxas, half a cubin's
  * time, then assembles the few programs whose sm_90 PTX holds between them
  * every instruction form (opcode with its modifiers and types, the inline
  * assembly's included), the largest parameter block and the most static
@@ -234,7 +234,7 @@ static void add_cubins(int ptx_jobs)
 int main(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
-    int i, s, d, ptx_jobs, nthreads = n < 1 ? 1 : n > 64 ? 64 : (int)n;
+    int i, s, d, a, ptx_jobs, major = 0, minor = 0, front_end, nthreads = n < 1 ? 1 : n > 64 ? 64 : (int)n;
     struct timespec t0, t1;
     size_t size;
     gm_status probe = gm_kernel_compile(0, 86, &size);
@@ -247,12 +247,18 @@ int main(void)
         }
         return t_summary("nvrtc");
     }
+    /* -fdevice-syntax-only came with NVRTC 12.4 */
+    gm__rtc.nvrtcVersion(&major, &minor);
+    front_end = major > 12 || (major == 12 && minor >= 4);
+    if (!front_end)
+        SKIP("NVRTC %d.%d has no -fdevice-syntax-only (12.4+): sm_75's front end checks only the programs assembled "
+             "for it", major, minor);
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (s = 0; s < GM_DTYPE_COUNT; ++s)
-        for (d = 0; d < GM_DTYPE_COUNT; ++d) {
-            add_job((gm_dtype)s, (gm_dtype)d, 90, GM__YIELD_PTX);
-            add_job((gm_dtype)s, (gm_dtype)d, 75, GM__YIELD_NOTHING);
-        }
+        for (d = 0; d < GM_DTYPE_COUNT; ++d)
+            for (a = 0; a < NARCH; ++a)
+                if (a == NARCH - 1 || front_end)
+                    add_job((gm_dtype)s, (gm_dtype)d, archs[a], a == NARCH - 1 ? GM__YIELD_PTX : GM__YIELD_NOTHING);
     ptx_jobs = njobs;
     run_jobs(nthreads);
     add_cubins(ptx_jobs);

@@ -131,7 +131,8 @@ GM_API gm_status gm_kernel_compile(int index, int arch, size_t* image_size);
  * per sampler, as for gm_resize), from u8 with 3 channels also
  * gm_preprocess_yuv's (frames read as BGR, one per sampler a frame takes),
  * and for u8 to u8 gm_add_weighted's
- * kernel, with 3 or 4 channels gm_overlay_draw's and gm_yuv_from_image's,
+ * kernel, with 3 or 4 channels gm_overlay_draw's (gm_overlay_draw_yuv's
+ * too, whatever the frame) and gm_yuv_from_image's,
  * and with 1, 3 or 4 gm_yuv_convert's (from u16 into u8, u16 or f32 its
  * kernel of P016 frames). The list gm_warmup takes for those
  * operations, or `make aot` (by name): every kernel such an operation runs

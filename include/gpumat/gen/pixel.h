@@ -12,7 +12,7 @@
  * 31d1a2724853521de89c7e5c58951533d82a1b5a91c2db29514cb0429538e118  templates/yuv.inc
  * ed93844a83a039d45b1c64097f1ff9b64455a3820d9b6e06e8936519e27e8dfb  templates/prep.inc
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
- * aaae92de42c6491eb7f924d22019c3378e2c25ae6b948702b16ad62f6c25310f  templates/overlay.inc
+ * 4a758ceffafdfae8ba1b4f665ea7cb3ff56fff6272f6bad45e908a528cf23ab4  templates/overlay.inc
  * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
@@ -1787,9 +1787,9 @@ GM__FN void gm__overlay_pixel(unsigned char* d, int channels, int rgb, int over,
     int i;
     gm__sprite_rgba(kind, p, color, rgba);
     a = rgba[3];
-    in[0] = rgba[rgb ? 0 : 2]; /* the frame's order */
+    in[0] = rgb ? rgba[0] : rgba[2]; /* the frame's order; constant indexes keep rgba in registers */
     in[1] = rgba[1];
-    in[2] = rgba[rgb ? 2 : 0];
+    in[2] = rgb ? rgba[2] : rgba[0];
     for (i = 0; i < 3; ++i) {
         unsigned keep = (unsigned)d[i] * (255 - a);
         c = kind == 1 ? in[i] + gm__div255(keep) : gm__div255(in[i] * a + keep);

@@ -158,7 +158,7 @@ static gm_status gm__overlay_check(const char* fn, const char* batch, const gm_m
         return gm__fail(GM_ERR_ARG, "%s: %s is %d; one image expected (gm_item takes one)", fn, batch,
                         (int)planes[0].batch);
     if (planes[0].width > INT_MAX - GM__OVERLAY_TILE_W || planes[0].height > INT_MAX - GM__OVERLAY_TILE_H)
-        return gm__fail(GM_ERR_SIZE, "%s: frame is %lldx%lld; at most 2^31 - 65 pixels a side", fn,
+        return gm__fail(GM_ERR_SIZE, "%s: frame is %lldx%lld; at most 2^31 - 65 pixels wide, 2^31 - 9 high", fn,
                         (long long)planes[0].width, (long long)planes[0].height);
     if (count < 0 || (count > 0 && !sprites))
         return gm__fail(GM_ERR_ARG, count < 0 ? "%s: count %d is negative" : "%s: sprites is NULL (count %d)", fn,

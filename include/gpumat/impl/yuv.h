@@ -248,6 +248,81 @@ static GM__ALWAYS_INLINE void gm__yuv_host_rows_as(const gm__yuv_args* a, int fr
     }
 }
 
+/* Rows 2r and 2r + 1 of item b of launch a (8-bit samples, U and V
+ * samples `step` bytes apart) into interleaved u8 pixels of C channels (3
+ * or 4), as gm__yuv_pixel computes them, in runs of GM__CPU_BLOCK pixels
+ * through arrays in the first-level cache: each chroma pair's terms spread
+ * over its two columns, then each channel of a row over the whole run (a
+ * loop of constant count over contiguous ints, which the compiler
+ * vectorises; the lanes past the row compute on stale values and are not
+ * stored), then the channels interleaved. */
+static GM__ALWAYS_INLINE void gm__yuv_rows_u8(const gm__yuv_args* a, long long b, long long r, int C, int step)
+{
+    enum { N = 4 * GM__CPU_BLOCK };
+    const long long width = a->width, yp = a->y_pitch, ip = a->image_pitch;
+    const int cy = a->cy, yoff = a->yoff;
+    const int ku[3] = {a->ku[0], a->ku[1], a->ku[2]}, kv[3] = {a->kv[0], a->kv[1], a->kv[2]};
+    const int bias[3] = {a->bias[0], a->bias[1], a->bias[2]};
+    const unsigned char* luma = (const unsigned char*)(uintptr_t)gm__yuv_luma_at(a, b, 0, 2 * r);
+    const unsigned char* u = (const unsigned char*)(uintptr_t)gm__yuv_u_at(a, b, 0, 2 * r);
+    const unsigned char* v = (const unsigned char*)(uintptr_t)gm__yuv_v_at(a, b, 0, 2 * r);
+    unsigned char* image = (unsigned char*)(uintptr_t)gm__yuv_image_at(a, b, 0, 2 * r);
+    int t[3][N];
+    unsigned char y[N], out[4][N], uu[N / 2], vv[N / 2];
+    long long x0, n, k;
+    int c, i;
+    memset(y, 0, sizeof y);
+    memset(uu, 0, sizeof uu);
+    memset(vv, 0, sizeof vv);
+    memset(out[3], 255, sizeof out[3]);
+    for (x0 = 0; x0 < width; x0 += N) {
+        n = width - x0 < (long long)N ? width - x0 : (long long)N;
+        if (step == 2 && v == u + 1)
+            gm__cpu_unzip(N / 2, 1, 2, u + x0, uu, vv, NULL, NULL, n / 2);
+        else if (step == 2) /* NV21: V first */
+            gm__cpu_unzip(N / 2, 1, 2, v + x0, vv, uu, NULL, NULL, n / 2);
+        else
+            memcpy(uu, u + x0 / 2, (size_t)(n / 2)), memcpy(vv, v + x0 / 2, (size_t)(n / 2));
+        for (c = 0; c < 3; ++c)
+            for (k = 0; k < N / 2; ++k)
+                t[c][2 * k] = t[c][2 * k + 1] = ku[c] * uu[k] + kv[c] * vv[k] + bias[c];
+        for (i = 0; i < 2; ++i) {
+            memcpy(y, luma + i * yp + x0, (size_t)n);
+            for (c = 0; c < 3; ++c)
+                for (k = 0; k < N; ++k) {
+                    const int l = y[k] > yoff ? y[k] - yoff : 0, q = (l * cy + t[c][k]) >> 20;
+                    out[c][k] = (unsigned char)(q < 0 ? 0 : q > 255 ? 255 : q);
+                }
+            gm__cpu_zip(N, 1, C, out[0], out[1], out[2], out[3], image + i * ip + x0 * C, n);
+        }
+    }
+}
+
+/* gm__yuv_rows_u8 for each channel count and chroma step, for the
+ * baseline and for AVX2 (taken as gm__cpu_isa says). */
+typedef void (*gm__yuv_rows_fn)(const gm__yuv_args*, long long, long long);
+#define GM__YUV_ROWS_DEF(name, attr, C, step) \
+    static attr void name(const gm__yuv_args* a, long long b, long long r) { gm__yuv_rows_u8(a, b, r, C, step); }
+#ifdef GM__CPU_AVX2
+#define GM__YUV_ROWS(name, C, step) \
+    GM__YUV_ROWS_DEF(name, , C, step) GM__YUV_ROWS_DEF(name##_avx2, GM__CPU_AVX2, C, step)
+#else
+#define GM__YUV_ROWS(name, C, step) GM__YUV_ROWS_DEF(name, , C, step)
+#endif
+GM__YUV_ROWS(gm__yuv_rows_c3_planar, 3, 1)
+GM__YUV_ROWS(gm__yuv_rows_c3_pairs, 3, 2)
+GM__YUV_ROWS(gm__yuv_rows_c4_planar, 4, 1)
+GM__YUV_ROWS(gm__yuv_rows_c4_pairs, 4, 2)
+/* [isa][channels 4][step 2] */
+static const gm__yuv_rows_fn gm__yuv_rows_fns[GM__CPU_ISAS][2][2] = {
+    {{gm__yuv_rows_c3_planar, gm__yuv_rows_c3_pairs}, {gm__yuv_rows_c4_planar, gm__yuv_rows_c4_pairs}}
+#ifdef GM__CPU_AVX2
+    ,
+    {{gm__yuv_rows_c3_planar_avx2, gm__yuv_rows_c3_pairs_avx2},
+     {gm__yuv_rows_c4_planar_avx2, gm__yuv_rows_c4_pairs_avx2}}
+#endif
+};
+
 /* Rows 2r and 2r + 1 of item b of a P016 launch into dtype D, pixels xs
  * bytes apart and channels cs (constants from the callers, as above): each
  * chroma pair's terms once for its four pixels. */
@@ -310,6 +385,8 @@ static void gm__yuv_host_rows(const gm__yuv_args* a, int from, long long b, long
     const long long xs = a->image_xstride, cs = a->image_cstride;
     if (a->sample == 2)
         gm__yuv16_host_rows(a, b, r);
+    else if (!from && a->channels >= 3 && xs == a->channels && cs == 1)
+        gm__yuv_rows_fns[gm__cpu_isa()][a->channels == 4][a->step == 2](a, b, r);
     else if (a->channels == 3 && xs == 3 && cs == 1)
         gm__yuv_host_rows_as(a, from, b, r, 3, 3, 1);
     else if (a->channels == 4 && xs == 4 && cs == 1)
