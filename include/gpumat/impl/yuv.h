@@ -250,12 +250,13 @@ static GM__ALWAYS_INLINE void gm__yuv_host_rows_as(const gm__yuv_args* a, int fr
 
 /* Rows 2r and 2r + 1 of item b of launch a (8-bit samples, U and V
  * samples `step` bytes apart) into interleaved u8 pixels of C channels (3
- * or 4), as gm__yuv_pixel computes them, in runs of GM__CPU_BLOCK pixels
- * through arrays in the first-level cache: each chroma pair's terms spread
- * over its two columns, then each channel of a row over the whole run (a
- * loop of constant count over contiguous ints, which the compiler
- * vectorises; the lanes past the row compute on stale values and are not
- * stored), then the channels interleaved. */
+ * or 4), as gm__yuv_pixel computes them, in runs of 4 GM__CPU_BLOCK
+ * pixels through arrays in the first-level cache: the run's U and V
+ * samples apart, each pair's terms spread over its two columns, then each
+ * channel of a row over the whole run (loops of constant count over
+ * contiguous ints, which the compiler vectorises; the lanes past the row
+ * compute on stale values and are not stored), then the channels
+ * interleaved. */
 static GM__ALWAYS_INLINE void gm__yuv_rows_u8(const gm__yuv_args* a, long long b, long long r, int C, int step)
 {
     enum { N = 4 * GM__CPU_BLOCK };
