@@ -9,7 +9,8 @@ static int random_sprites(gm_sprite* s, int n, int64_t w, int64_t h)
 {
     int i, k;
     for (i = 0; i < n; ++i) {
-        int64_t sw = 1 + (int64_t)(t_rand() % 40), sh = 1 + (int64_t)(t_rand() % 40), y, x;
+        /* some wider than the CPU path's runs of 128 pixels where the frame is */
+        int64_t sw = 1 + (int64_t)(t_rand() % (uint64_t)(40 + w / 2)), sh = 1 + (int64_t)(t_rand() % 40), y, x;
         memset(&s[i], 0, sizeof s[i]);
         s[i].kind = (gm_sprite_kind)(t_rand() % 3);
         if (gm_alloc_host(&s[i].image, sw, sh, GM_U8, s[i].kind == GM_SPRITE_MASK ? 1 : 4, GM_HWC, 0) != GM_OK)

@@ -1158,66 +1158,71 @@ static void test_thread_setting(void)
     CHECK(gm_set_threads(0) == GM_OK && gm_threads() >= 1, "gm_set_threads(0): gm_threads() %d", gm_threads());
 }
 
-/* gm_yuv_convert of 8-bit frames on the CPU, byte for byte the kernels'
- * pixel function gm__yuv_pixel: every format into BGR, RGB, BGRA and RGBA,
- * widths short of and across several of the row loops' runs, every matrix
- * and range, wider luma rows, more coded rows and images of padded rows
- * (their padding compared too). */
+/* The CPU path's YUV row loops, byte for byte the kernels' pixel
+ * functions over whole buffers (padding included): gm_yuv_convert of
+ * 8-bit frames (gm__yuv_pixel) and of P016 into u8, u16 and f32
+ * (gm__yuv16_pixel), gm_yuv_from_image (gm__yuv_from_block); every format,
+ * gray, BGR(A) and RGB(A) interleaved and planar, widths short of and
+ * across several of the loops' runs, every matrix and range, wider rows
+ * and more coded rows. */
 static void test_yuv_rows(void)
 {
-    int round;
-    for (round = 0; round < 32; ++round) {
-        const int format = round % 4, channels = 3 + (round / 4) % 2, rgb = (round / 8) % 2;
-        const int64_t w = 2 * rnd(1, 90), h = 2 * rnd(1, 5), pitch = w + 2 * rnd(0, 3), coded = h + 2;
-        const int64_t frame_bytes = pitch * coded * 3 / 2, image_pitch = w * channels + rnd(0, 7);
-        const int64_t image_bytes = image_pitch * h;
-        unsigned char* frame = (unsigned char*)malloc((size_t)frame_bytes);
-        unsigned char* got = (unsigned char*)malloc((size_t)image_bytes);
-        unsigned char* want = (unsigned char*)malloc((size_t)image_bytes);
-        gm_yuv f;
-        gm_mat image, expect;
+    static const gm_dtype p016_dtypes[3] = {GM_U8, GM_U16, GM_F32};
+    static const int channel_counts[3] = {1, 3, 4};
+    static const char* const format_names[5] = {"NV12", "NV21", "I420", "YV12", "P016"};
+    int round, k;
+    for (round = 0; round < 96; ++round) {
+        const int job = round % 3; /* 0 8-bit into the image, 1 from it, 2 P016 into it */
+        const gm_yuv_format format = job == 2 ? GM_YUV_P016 : (gm_yuv_format)(round / 3 % 4);
+        const gm_dtype dtype = job == 2 ? p016_dtypes[rnd(0, 2)] : GM_U8;
+        const int channels = job == 1 ? 3 + rnd(0, 1) : channel_counts[rnd(0, 2)], rgb = rnd(0, 1);
+        const gm_layout layout = channels > 1 && rnd(0, 1) ? GM_CHW : GM_HWC;
+        const int64_t sample = job == 2 ? 2 : 1, e = (int64_t)gm_dtype_size(dtype);
+        const int64_t w = 2 * rnd(1, 200), h = 2 * rnd(1, 4), pitch = (w + 2 * rnd(0, 3)) * sample, coded = h + 2;
+        const int64_t frame_bytes = pitch * coded * 3 / 2, image_pitch = w * e * (layout == GM_HWC ? channels : 1) +
+                                                                       rnd(0, 7) * e;
+        const int64_t image_bytes = image_pitch * h * (layout == GM_CHW ? channels : 1);
+        unsigned char *frame[2], *image[2];
+        gm_yuv f[2];
+        gm_mat m[2];
         gm__yuv_args a;
-        int64_t i, x, y;
-        for (i = 0; frame && i < frame_bytes; ++i)
-            frame[i] = (unsigned char)(t_rand() >> 8);
-        for (i = 0; got && want && i < image_bytes; ++i)
-            got[i] = want[i] = (unsigned char)(t_rand() >> 8);
-        if (!frame || !got || !want || gm_yuv_wrap(&f, (gm_yuv_format)format, frame, w, h, pitch, coded, GM_HOST) ||
-            gm_wrap(&image, got, w, h, GM_U8, channels, GM_HWC, image_pitch, GM_HOST) ||
-            gm_wrap(&expect, want, w, h, GM_U8, channels, GM_HWC, image_pitch, GM_HOST)) {
-            CHECK(0, "yuv rows setup: %s", gm_last_error());
-            return;
+        int64_t i, x, y, bytes = job == 1 ? frame_bytes : image_bytes;
+        int ok = 1;
+        for (k = 0; k < 2; ++k) {
+            frame[k] = (unsigned char*)malloc((size_t)frame_bytes), image[k] = (unsigned char*)malloc((size_t)image_bytes);
+            ok = ok && frame[k] && image[k];
         }
-        f.matrix = (gm_yuv_matrix)rnd(0, 2), f.range = (gm_yuv_range)rnd(0, 1);
-        CHECK(gm_yuv_convert(&f, &image, rgb, NULL) == GM_OK, "gm_yuv_convert: %s", gm_last_error());
-        gm__yuv_args_of(&a, &f, &expect, rgb);
-        for (y = 0; y < h; ++y)
-            for (x = 0; x < w; ++x)
-                gm__yuv_pixel(&a, 0, x, y);
-        for (i = 0; i < image_bytes && got[i] == want[i]; ++i)
+        for (i = 0; ok && i < frame_bytes; ++i)
+            frame[0][i] = frame[1][i] = (unsigned char)(t_rand() >> 8);
+        for (i = 0; ok && i < image_bytes; ++i)
+            image[0][i] = image[1][i] = (unsigned char)(t_rand() >> 8);
+        for (k = 0; ok && k < 2; ++k)
+            ok = gm_yuv_wrap(&f[k], format, frame[k], w, h, pitch, coded, GM_HOST) == GM_OK &&
+                 gm_wrap(&m[k], image[k], w, h, dtype, channels, layout, image_pitch, GM_HOST) == GM_OK;
+        CHECK(ok, "yuv rows setup: %s", gm_last_error());
+        if (!ok)
+            break;
+        f[0].matrix = f[1].matrix = (gm_yuv_matrix)rnd(0, 2), f[0].range = f[1].range = (gm_yuv_range)rnd(0, 1);
+        CHECK((job == 1 ? gm_yuv_from_image(&m[0], &f[0], rgb, NULL) : gm_yuv_convert(&f[0], &m[0], rgb, NULL)) ==
+                  GM_OK, "yuv rows: %s", gm_last_error());
+        gm__yuv_args_of(&a, &f[1], &m[1], rgb);
+        for (y = 0; y < h; y += 1 + (job == 1))
+            for (x = 0; x < w; x += 1 + (job == 1))
+                if (job == 0)
+                    gm__yuv_pixel(&a, 0, x, y);
+                else if (job == 1)
+                    gm__yuv_from_block(&a, 0, x, y);
+                else
+                    gm__yuv16_pixel((int)dtype, &a, 0, x, y);
+        for (i = 0; i < bytes && (job == 1 ? frame : image)[0][i] == (job == 1 ? frame : image)[1][i]; ++i)
             ;
-        CHECK(i == image_bytes, "yuv rows: format %d x%d rgb %d %lldx%lld matrix %d range %d: byte %lld differs from "
-              "gm__yuv_pixel's", format, channels, rgb, (long long)w, (long long)h, (int)f.matrix, (int)f.range,
-              (long long)i);
-        free(frame);
-        free(got);
-        free(want);
+        CHECK(i == bytes, "yuv rows: %s %s %s x%d %s rgb %d %lldx%lld matrix %d range %d: byte %lld differs from "
+              "the kernels' pixel function's", job == 1 ? "image into" : "into", format_names[format],
+              gm_dtype_name(dtype), channels, layout == GM_CHW ? "CHW" : "HWC", rgb, (long long)w, (long long)h,
+              (int)f[0].matrix, (int)f[0].range, (long long)i);
+        for (k = 0; k < 2; ++k)
+            free(frame[k]), free(image[k]);
     }
-}
-
-/* Every test of the CPU path's results, in one configuration of it. */
-static void test_results(const char* how)
-{
-    int failed = t_failed;
-    test_saturation();
-    test_channel_rules();
-    test_views();
-    test_copy();
-    test_transform();
-    test_planes();
-    test_blob();
-    test_yuv_rows();
-    CHECK(t_failed == failed, "the failures above were with %s", how);
 }
 
 /* One sprite pixel over one frame pixel, as gpumat/draw.h states it. */
@@ -1250,7 +1255,7 @@ static void test_overlay(void)
         gm_overlay_params p = {(round >> 1) & 1, (round >> 2) & 1};
         gm_sprite s[N];
         gm_mat parent, frame;
-        int64_t w = 1 + (int64_t)(t_rand() % 90), h = 1 + (int64_t)(t_rand() % 60), x, y, n;
+        int64_t w = 1 + (int64_t)(t_rand() % 300), h = 1 + (int64_t)(t_rand() % 60), x, y, n;
         unsigned char* expect;
         if (!random_sprites(s, N, w, h) ||
             gm_alloc_host(&parent, w + 5, h + 3, GM_U8, channels, GM_HWC, 0) != GM_OK ||
@@ -1384,7 +1389,7 @@ static void test_overlay_yuv(void)
     CHECK(gm_overlay_create(&ov) == GM_OK, "gm_overlay_create: %s", gm_last_error());
     for (round = 0; round < 24; ++round) {
         const int format = round % 4, m = (round / 4) % 3, r = (round / 12) % 2, inner = round % 3 == 0;
-        const int64_t w = 2 * (int64_t)(1 + t_rand() % 45), h = 2 * (int64_t)(1 + t_rand() % 30);
+        const int64_t w = 2 * (int64_t)(1 + t_rand() % 150), h = 2 * (int64_t)(1 + t_rand() % 30);
         const int64_t pitch = w + 4 + 2 * inner * 4, coded = h + 2 + 2 * inner * 2, bytes = pitch * coded * 3 / 2;
         gm_sprite s[N];
         gm_yuv whole, frame;
@@ -1819,6 +1824,23 @@ static void test_prep_yuv_edges(void)
         }
 }
 
+/* Every test of the CPU path's results, in one configuration of it. */
+static void test_results(const char* how)
+{
+    int failed = t_failed;
+    test_saturation();
+    test_channel_rules();
+    test_views();
+    test_copy();
+    test_transform();
+    test_planes();
+    test_blob();
+    test_yuv_rows();
+    test_overlay();
+    test_overlay_yuv();
+    CHECK(t_failed == failed, "the failures above were with %s", how);
+}
+
 int main(void)
 {
     t_seed_from_env("cpu");
@@ -1828,8 +1850,6 @@ int main(void)
     test_half_rounding(1);
     test_f16_binades();
     test_thread_setting();
-    test_overlay();
-    test_overlay_yuv();
     test_yuv_matrices();
     test_yuv16();
     test_yuv_from_matrices();

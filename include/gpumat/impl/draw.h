@@ -172,24 +172,182 @@ static gm_status gm__overlay_check(const char* fn, const char* batch, const gm_m
     return GM_OK;
 }
 
-/* The CPU path: each sprite's visible pixels in turn. */
-static void gm__overlay_host(gm_mat* frame, const gm_sprite* sprites, int count, const gm_overlay_params* p)
+/* The CPU path's loops: a clipped sprite's rows in runs of
+ * GM__OVERLAY_RUN pixels through arrays in the first-level cache, each
+ * step a loop of constant count over a run (the lanes past the row compute
+ * on stale values and are not stored), which the compiler vectorises; the
+ * sprite's kind K and the frame's channels C are constants, so that no
+ * branch is left in them. The arithmetic is the kernel's (overlay.inc). */
+enum { GM__OVERLAY_RUN = 4 * GM__CPU_BLOCK };
+
+/* Sprite s, clipped to frame pixels r, over the interleaved frame (a: its
+ * order and alpha), as gm__overlay_pixel blends each pixel: the frame's
+ * channels and the sprite's apart, each colour channel of the frame under
+ * the sprite's of the frame's order, then alpha where composed. The movers
+ * take blocks of GM__CPU_BLOCK: most of a sprite's runs are shorter than a
+ * row's. The frame's pointers come from its gm_mat, not from a's integers:
+ * a pointer made from an integer may point anywhere, the arrays here too,
+ * and the compiler would not vectorise the movers. */
+static GM__ALWAYS_INLINE void gm__overlay_rows(const gm_mat* frame, const gm__overlay_args* a, const gm_sprite* s,
+                                               const int64_t* r, int C, int K)
 {
-    int64_t r[4], x, y;
-    int i, bytes;
-    for (i = 0; i < count; ++i) {
-        const gm_sprite* s = &sprites[i];
-        if (!gm__sprite_clip(frame->width, frame->height, s, r))
-            continue;
-        bytes = gm__sprite_bytes(s);
-        for (y = r[1]; y < r[3]; ++y) {
-            unsigned char* d = (unsigned char*)frame->data + y * frame->pitch + r[0] * frame->channels;
+    enum { N = GM__OVERLAY_RUN, B = GM__CPU_BLOCK };
+    const long long n = r[2] - r[0], bytes = K == 2 ? 1 : 4;
+    const int rgb = a->rgb, over = C == 4 && a->over;
+    const unsigned col[3] = {s->color[rgb ? 0 : 2], s->color[1], s->color[rgb ? 2 : 0]}, ca = s->color[3];
+    unsigned char f[4][N], p[4][N], alpha[N];
+    const unsigned char* const in[3] = {p[rgb ? 0 : 2], p[1], p[rgb ? 2 : 0]};
+    const unsigned char* const A = K == 2 ? alpha : p[3];
+    long long y, x0, m;
+    int c, k;
+    memset(f, 0, sizeof f);
+    memset(p, 0, sizeof p);
+    for (y = r[1]; y < r[3]; ++y)
+        for (x0 = 0; x0 < n; x0 += N) {
+            unsigned char* d = (unsigned char*)frame->data + y * frame->pitch + (r[0] + x0) * C;
             const unsigned char* q =
-                (const unsigned char*)s->image.data + (y - s->y) * s->image.pitch + (r[0] - s->x) * bytes;
-            for (x = r[0]; x < r[2]; ++x, d += frame->channels, q += bytes)
-                gm__overlay_pixel(d, (int)frame->channels, p->rgb, p->alpha_over, s->kind, q, s->color);
+                (const unsigned char*)s->image.data + (y - s->y) * s->image.pitch + (r[0] + x0 - s->x) * bytes;
+            m = n - x0 < (long long)N ? n - x0 : (long long)N;
+            gm__cpu_unzip(B, 1, C, d, f[0], f[1], f[2], f[3], m);
+            if (K == 2) {
+                memcpy(p[0], q, (size_t)m);
+                for (k = 0; k < N; ++k)
+                    alpha[k] = (unsigned char)gm__div255(p[0][k] * ca);
+            } else
+                gm__cpu_unzip(B, 1, 4, q, p[0], p[1], p[2], p[3], m);
+            for (c = 0; c < 3; ++c)
+                for (k = 0; k < N; ++k) {
+                    const unsigned keep = (unsigned)f[c][k] * (255 - A[k]), v = K == 2 ? col[c] : in[c][k];
+                    /* v a + d (255 - a) is at most 255 * 255: the cast loses nothing and lets the
+                     * compiler divide in 16-bit lanes */
+                    const unsigned out = K == 1 ? v + gm__div255(keep) : gm__div255((unsigned short)(v * A[k] + keep));
+                    f[c][k] = (unsigned char)(out < 255 ? out : 255);
+                }
+            if (over)
+                for (k = 0; k < N; ++k)
+                    f[3][k] = (unsigned char)(A[k] + gm__div255((unsigned)f[3][k] * (255 - A[k])));
+            gm__cpu_zip(B, 1, C, f[0], f[1], f[2], f[3], d, m);
         }
+}
+
+/* Sprite s, clipped to frame pixels r, over the 4:2:0 frame of planes y,
+ * u and v (a: its constants), as gm__overlay_block blends each 2x2 block
+ * it touches, a pair of rows and a run of blocks at a time: each row's
+ * luma under the sprite's row, the block's weights and alphas summed down
+ * its columns, then across them for its chroma. A pixel of the run that
+ * the sprite does not cover (the first or the last, at an odd edge) is
+ * taken as coverage or colour and alpha 0: it weighs 0 and keeps its luma,
+ * as gm__overlay_block leaves it out. */
+static GM__ALWAYS_INLINE void gm__overlay_yuv_rows(const gm_mat* planes, const gm__overlay_args* a, const gm_sprite* s,
+                                                   const int64_t* r, int K)
+{
+    enum { N = GM__OVERLAY_RUN, B = GM__CPU_BLOCK };
+    const gm__yuv_args* g = &a->planes;
+    const int fy[3] = {g->fy[0], g->fy[1], g->fy[2]}, fu[3] = {g->fu[0], g->fu[1], g->fu[2]};
+    const int fv[3] = {g->fv[0], g->fv[1], g->fv[2]}, yoff = g->yoff;
+    const long long x1 = (r[2] + 1) & ~1LL, bytes = K == 2 ? 1 : 4, step = g->step;
+    const int nv21 = g->u == g->v + 1; /* V first in a pair */
+    const unsigned char color[4] = {s->color[0], s->color[1], s->color[2], s->color[3]};
+    unsigned char p[4][N], l[N], uv[2][N / 2];
+    int wu[N], wv[N], alphas[N];
+    long long y, x, m, c0, c1;
+    int i, c, k;
+    memset(p, 0, sizeof p);
+    memset(l, 0, sizeof l);
+    memset(uv, 0, sizeof uv);
+    for (y = r[1] & ~1LL; y < r[3]; y += 2)
+        for (x = r[0] & ~1LL; x < x1; x += N) {
+            unsigned char* u = (unsigned char*)planes[1].data + y / 2 * planes[1].pitch + x / 2 * step;
+            unsigned char* v = step == 2 ? u : (unsigned char*)planes[2].data + y / 2 * planes[2].pitch + x / 2;
+            m = x1 - x < (long long)N ? x1 - x : (long long)N;
+            c0 = r[0] > x ? r[0] - x : 0; /* the pixels [c0, c1) of the run that the sprite covers */
+            c1 = r[2] - x < m ? r[2] - x : m;
+            memset(wu, 0, sizeof wu), memset(wv, 0, sizeof wv), memset(alphas, 0, sizeof alphas);
+            for (i = 0; i < 2; ++i) {
+                unsigned char* luma = (unsigned char*)planes[0].data + (y + i) * planes[0].pitch + x;
+                const unsigned char* q;
+                if (y + i < r[1] || y + i >= r[3])
+                    continue;
+                q = (const unsigned char*)s->image.data + (y + i - s->y) * s->image.pitch + (x + c0 - s->x) * bytes;
+                for (c = 0; c < bytes; ++c)
+                    memset(p[c], 0, (size_t)c0), memset(p[c] + c1, 0, (size_t)(m - c1));
+                if (K == 2)
+                    memcpy(p[0] + c0, q, (size_t)(c1 - c0));
+                else
+                    gm__cpu_unzip(B, 1, 4, q, p[0] + c0, p[1] + c0, p[2] + c0, p[3] + c0, c1 - c0);
+                memcpy(l, luma, (size_t)m);
+                for (k = 0; k < N; ++k) {
+                    unsigned char px[4];
+                    unsigned rgba[4];
+                    int n;
+                    px[0] = p[0][k], px[1] = p[1][k], px[2] = p[2][k], px[3] = p[3][k];
+                    gm__sprite_rgba(K, px, color, rgba);
+                    n = (gm__overlay_weight(fy, yoff, K == 1, rgba) + l[k] * (255 - (int)rgba[3]) + 127) / 255;
+                    l[k] = (unsigned char)(n < 255 ? n : 255);
+                    wu[k] += gm__overlay_weight(fu, 128, K == 1, rgba);
+                    wv[k] += gm__overlay_weight(fv, 128, K == 1, rgba);
+                    alphas[k] += (int)rgba[3];
+                }
+                memcpy(luma, l, (size_t)m);
+            }
+            if (step == 2)
+                gm__cpu_unzip(B, 1, 2, u, uv[nv21], uv[!nv21], NULL, NULL, m / 2);
+            else
+                memcpy(uv[0], u, (size_t)(m / 2)), memcpy(uv[1], v, (size_t)(m / 2));
+            for (k = 0; k < N / 2; ++k) {
+                const int al = alphas[2 * k] + alphas[2 * k + 1];
+                uv[0][k] = gm__overlay_chroma(wu[2 * k] + wu[2 * k + 1], uv[0][k], al);
+                uv[1][k] = gm__overlay_chroma(wv[2 * k] + wv[2 * k + 1], uv[1][k], al);
+            }
+            if (step == 2)
+                gm__cpu_zip(B, 1, 2, uv[nv21], uv[!nv21], NULL, NULL, u, m / 2);
+            else
+                memcpy(u, uv[0], (size_t)(m / 2)), memcpy(v, uv[1], (size_t)(m / 2));
+        }
+}
+
+/* The loops by the frame (0 x3, 1 x4, 2 4:2:0) and the sprite's kind, each
+ * for the baseline and for AVX2 (taken as gm__cpu_isa says). */
+typedef void (*gm__overlay_rows_fn)(const gm_mat*, const gm__overlay_args*, const gm_sprite*, const int64_t*);
+#define GM__OVERLAY_ROWS_DEF(name, attr, call)                                                               \
+    static attr void name(const gm_mat* planes, const gm__overlay_args* a, const gm_sprite* s, const int64_t* r) \
+    {                                                                                                        \
+        call;                                                                                                \
     }
+#ifdef GM__CPU_AVX2
+#define GM__OVERLAY_ROWS(name, call) \
+    GM__OVERLAY_ROWS_DEF(name, , call) GM__OVERLAY_ROWS_DEF(name##_avx2, GM__CPU_AVX2, call)
+#else
+#define GM__OVERLAY_ROWS(name, call) GM__OVERLAY_ROWS_DEF(name, , call)
+#endif
+#define GM__OVERLAY_ISAS(name) {name GM__CPU_AVX2_ENTRY(name)}
+GM__OVERLAY_ROWS(gm__overlay_x3_rgba, gm__overlay_rows(planes, a, s, r, 3, 0))
+GM__OVERLAY_ROWS(gm__overlay_x3_premul, gm__overlay_rows(planes, a, s, r, 3, 1))
+GM__OVERLAY_ROWS(gm__overlay_x3_mask, gm__overlay_rows(planes, a, s, r, 3, 2))
+GM__OVERLAY_ROWS(gm__overlay_x4_rgba, gm__overlay_rows(planes, a, s, r, 4, 0))
+GM__OVERLAY_ROWS(gm__overlay_x4_premul, gm__overlay_rows(planes, a, s, r, 4, 1))
+GM__OVERLAY_ROWS(gm__overlay_x4_mask, gm__overlay_rows(planes, a, s, r, 4, 2))
+GM__OVERLAY_ROWS(gm__overlay_yuv_rgba, gm__overlay_yuv_rows(planes, a, s, r, 0))
+GM__OVERLAY_ROWS(gm__overlay_yuv_premul, gm__overlay_yuv_rows(planes, a, s, r, 1))
+GM__OVERLAY_ROWS(gm__overlay_yuv_mask, gm__overlay_yuv_rows(planes, a, s, r, 2))
+static const gm__overlay_rows_fn gm__overlay_rows_fns[3][3][GM__CPU_ISAS] = {
+    {GM__OVERLAY_ISAS(gm__overlay_x3_rgba), GM__OVERLAY_ISAS(gm__overlay_x3_premul),
+     GM__OVERLAY_ISAS(gm__overlay_x3_mask)},
+    {GM__OVERLAY_ISAS(gm__overlay_x4_rgba), GM__OVERLAY_ISAS(gm__overlay_x4_premul),
+     GM__OVERLAY_ISAS(gm__overlay_x4_mask)},
+    {GM__OVERLAY_ISAS(gm__overlay_yuv_rgba), GM__OVERLAY_ISAS(gm__overlay_yuv_premul),
+     GM__OVERLAY_ISAS(gm__overlay_yuv_mask)}};
+
+/* The CPU path over the frame of planes (a 4:2:0 one's y, u and v), a's:
+ * each sprite in turn. */
+static void gm__overlay_host(const gm_mat* planes, const gm__overlay_args* a, const gm_sprite* sprites, int count)
+{
+    const int family = a->yuv ? 2 : a->channels == 4, isa = gm__cpu_isa();
+    int64_t r[4];
+    int i;
+    for (i = 0; i < count; ++i)
+        if (gm__sprite_clip(planes[0].width, planes[0].height, &sprites[i], r))
+            gm__overlay_rows_fns[family][sprites[i].kind][isa](planes, a, &sprites[i], r);
 }
 
 /* Tiles of size pixels that pixels [a0, a1) of one axis touch: [*t0, *t1]. */
@@ -463,10 +621,6 @@ GM_API gm_status gm_overlay_draw(gm_overlay* overlay, gm_mat* frame, const gm_sp
         memset(&defaults, 0, sizeof defaults);
         params = &defaults;
     }
-    if (gm__on_host(frame)) {
-        gm__overlay_host(frame, sprites, count, params);
-        return GM_OK;
-    }
     memset(&a, 0, sizeof a);
     a.frame = (unsigned long long)(uintptr_t)frame->data;
     a.pitch = frame->pitch;
@@ -474,42 +628,11 @@ GM_API gm_status gm_overlay_draw(gm_overlay* overlay, gm_mat* frame, const gm_sp
     a.rgb = params->rgb != 0;
     a.over = params->alpha_over != 0;
     a.words = (a.frame | (unsigned long long)a.pitch) % (a.channels == 4 ? 16 : 4) == 0;
-    return gm__overlay_device(fn, overlay, frame, &a, block, sprites, count, stream);
-}
-
-/* The CPU path of a 4:2:0 frame: each sprite's 2x2 blocks in turn. */
-static void gm__overlay_yuv_host(const gm__yuv_args* f, const gm_sprite* sprites, int count)
-{
-    int64_t r[4], x, y;
-    int i, k;
-    for (i = 0; i < count; ++i) {
-        const gm_sprite* s = &sprites[i];
-        const int bytes = gm__sprite_bytes(s);
-        if (!gm__sprite_clip(f->width, f->height, s, r))
-            continue;
-        for (y = r[1] & ~(int64_t)1; y < r[3]; y += 2)
-            for (x = r[0] & ~(int64_t)1; x < r[2]; x += 2) {
-                unsigned char luma[4], chroma[2], px[16];
-                int covered = 0;
-                for (k = 0; k < 4; ++k) {
-                    const int64_t px_x = x + (k & 1), px_y = y + (k >> 1);
-                    luma[k] = *(const unsigned char*)gm__yuv_luma_at(f, 0, px_x, px_y);
-                    if (px_x < r[0] || px_x >= r[2] || px_y < r[1] || px_y >= r[3])
-                        continue;
-                    covered |= 1 << k;
-                    memcpy(px + 4 * k,
-                           (const unsigned char*)s->image.data + (px_y - s->y) * s->image.pitch + (px_x - s->x) * bytes,
-                           (size_t)bytes);
-                }
-                chroma[0] = *(const unsigned char*)gm__yuv_u_at(f, 0, x, y);
-                chroma[1] = *(const unsigned char*)gm__yuv_v_at(f, 0, x, y);
-                gm__overlay_block(f, s->kind, s->color, px, covered, luma, chroma);
-                for (k = 0; k < 4; ++k)
-                    *(unsigned char*)gm__yuv_luma_at(f, 0, x + (k & 1), y + (k >> 1)) = luma[k];
-                *(unsigned char*)gm__yuv_u_at(f, 0, x, y) = chroma[0];
-                *(unsigned char*)gm__yuv_v_at(f, 0, x, y) = chroma[1];
-            }
+    if (gm__on_host(frame)) {
+        gm__overlay_host(frame, &a, sprites, count);
+        return GM_OK;
     }
+    return gm__overlay_device(fn, overlay, frame, &a, block, sprites, count, stream);
 }
 
 GM_API gm_status gm_overlay_draw_yuv(gm_overlay* overlay, gm_yuv* frame, const gm_sprite* sprites, int count,
@@ -535,7 +658,7 @@ GM_API gm_status gm_overlay_draw_yuv(gm_overlay* overlay, gm_yuv* frame, const g
     /* the image's fields unused: the luma stands in; RGB, the sprites' order */
     gm__yuv_args_of(&a.planes, frame, &frame->y, 1);
     if (gm__on_host(&frame->y)) {
-        gm__overlay_yuv_host(&a.planes, sprites, count);
+        gm__overlay_host(planes, &a, sprites, count);
         return GM_OK;
     }
     return gm__overlay_device(fn, overlay, &frame->y, &a, block, sprites, count, stream);

@@ -196,204 +196,239 @@ static void gm__yuv_args_of(gm__yuv_args* a, const gm_yuv* f, const gm_mat* m, i
     a->fv[red] = g[5], a->fv[1] = g[6], a->fv[blue] = g[7];
 }
 
-/* Rows 2r and 2r + 1 of item b of launch a on the CPU: into the image, or
- * (from) from it, whose pixels are xs bytes apart and channels cs (the
- * callers pass constants for interleaved images, so the compiler knows the
- * stores' offsets). Each chroma pair's terms are computed once for its
- * four pixels; the arguments are copied to locals first, since the byte
- * stores could otherwise alias them and force a reload at every pixel. */
-static GM__ALWAYS_INLINE void gm__yuv_host_rows_as(const gm__yuv_args* a, int from, long long b, long long r,
-                                                   int channels, long long xs, long long cs)
+/* Runs of the row loops below: 4 GM__CPU_BLOCK pixels, through arrays in
+ * the first-level cache. Their loops over a run have a constant count and
+ * contiguous arrays, which the compiler vectorises; the lanes past a row's
+ * end compute on stale values and are not stored. */
+enum { GM__YUV_RUN = 4 * GM__CPU_BLOCK };
+
+/* Whether launch a's image is planar (CHW), else interleaved. */
+static int gm__yuv_chw(const gm__yuv_args* a) { return a->channels > 1 && a->image_xstride < a->image_cstride; }
+
+/* n pixels of C channels (1, 3 or 4) of E bytes from the runs o[c] into
+ * image row d, interleaved, or with chw in planes cs bytes apart. */
+static GM__ALWAYS_INLINE void gm__yuv_put_run(int E, int C, int chw, long long cs, unsigned char* const* o,
+                                              unsigned char* d, long long n)
 {
-    const long long half = a->width / 2, step = a->step, yp = a->y_pitch, ip = a->image_pitch;
-    const int cy = a->cy, yoff = a->yoff;
-    const int ku[3] = {a->ku[0], a->ku[1], a->ku[2]}, kv[3] = {a->kv[0], a->kv[1], a->kv[2]};
-    const int bias[3] = {a->bias[0], a->bias[1], a->bias[2]};
-    const int fy[3] = {a->fy[0], a->fy[1], a->fy[2]}, fu[3] = {a->fu[0], a->fu[1], a->fu[2]};
-    const int fv[3] = {a->fv[0], a->fv[1], a->fv[2]};
-    unsigned char* GM__RESTRICT luma = (unsigned char*)(uintptr_t)gm__yuv_luma_at(a, b, 0, 2 * r);
-    unsigned char* GM__RESTRICT u = (unsigned char*)(uintptr_t)gm__yuv_u_at(a, b, 0, 2 * r);
-    unsigned char* GM__RESTRICT v = (unsigned char*)(uintptr_t)gm__yuv_v_at(a, b, 0, 2 * r);
-    unsigned char* GM__RESTRICT image = (unsigned char*)(uintptr_t)gm__yuv_image_at(a, b, 0, 2 * r);
-    long long j, i, k;
     int c;
-    for (j = 0; j < half; ++j) {
-        if (from) {
-            const unsigned char* p = image + 2 * j * xs;
-            for (i = 0; i < 2; ++i)
-                for (k = 0; k < 2; ++k) {
-                    const unsigned char* q = p + i * ip + k * xs;
-                    luma[i * yp + 2 * j + k] = (unsigned char)gm__yuv_weigh(fy, yoff, q[0], q[cs], q[2 * cs]);
-                }
-            u[j * step] = (unsigned char)gm__yuv_weigh(fu, 128, p[0], p[cs], p[2 * cs]);
-            v[j * step] = (unsigned char)gm__yuv_weigh(fv, 128, p[0], p[cs], p[2 * cs]);
-        } else {
-            int t[3];
-            for (c = 0; c < 3; ++c)
-                t[c] = ku[c] * u[j * step] + kv[c] * v[j * step] + bias[c];
-            for (i = 0; i < 2; ++i)
-                for (k = 0; k < 2; ++k) {
-                    const int y = luma[i * yp + 2 * j + k];
-                    unsigned char* q = image + i * ip + (2 * j + k) * xs;
-                    if (channels == 1) {
-                        q[0] = (unsigned char)y;
-                        continue;
-                    }
-                    for (c = 0; c < 3; ++c)
-                        q[c * cs] = (unsigned char)gm__yuv_channel(cy, y > yoff ? y - yoff : 0, t[c]);
-                    if (channels == 4)
-                        q[3 * cs] = 255;
-                }
-        }
-    }
+    if (chw || C == 1)
+        for (c = 0; c < C; ++c)
+            memcpy(d + c * cs, o[c], (size_t)(n * E));
+    else if (C == 3)
+        gm__cpu_zip(GM__YUV_RUN, E, 3, o[0], o[1], o[2], NULL, d, n);
+    else
+        gm__cpu_zip(GM__YUV_RUN, E, 4, o[0], o[1], o[2], o[3], d, n);
 }
 
-/* Rows 2r and 2r + 1 of item b of launch a (8-bit samples, U and V
- * samples `step` bytes apart) into interleaved u8 pixels of C channels (3
- * or 4), as gm__yuv_pixel computes them, in runs of 4 GM__CPU_BLOCK
- * pixels through arrays in the first-level cache: the run's U and V
- * samples apart, each pair's terms spread over its two columns, then each
- * channel of a row over the whole run (loops of constant count over
- * contiguous ints, which the compiler vectorises; the lanes past the row
- * compute on stale values and are not stored), then the channels
- * interleaved. */
-static GM__ALWAYS_INLINE void gm__yuv_rows_u8(const gm__yuv_args* a, long long b, long long r, int C, int step)
+/* The reverse for u8 pixels of 3 or 4 channels: image row s into p[c]. */
+static GM__ALWAYS_INLINE void gm__yuv_get_run(int C, int chw, long long cs, const unsigned char* s,
+                                              unsigned char (*p)[GM__YUV_RUN], long long n)
 {
-    enum { N = 4 * GM__CPU_BLOCK };
-    const long long width = a->width, yp = a->y_pitch, ip = a->image_pitch;
-    const int cy = a->cy, yoff = a->yoff;
+    int c;
+    if (chw)
+        for (c = 0; c < 3; ++c)
+            memcpy(p[c], s + c * cs, (size_t)n);
+    else if (C == 3)
+        gm__cpu_unzip(GM__YUV_RUN, 1, 3, s, p[0], p[1], p[2], NULL, n);
+    else
+        gm__cpu_unzip(GM__YUV_RUN, 1, 4, s, p[0], p[1], p[2], p[3], n);
+}
+
+/* The n / 2 chroma pairs of a run, of E-byte samples at u and v (`step`
+ * bytes apart: interleaved where 2 E, V first where v is u's lower
+ * neighbour, as NV21's), into uu and vv, or (to_frame) back from them. */
+static GM__ALWAYS_INLINE void gm__yuv_chroma_run(int E, int step, int to_frame, unsigned char* u, unsigned char* v,
+                                                 unsigned char* uu, unsigned char* vv, long long n)
+{
+    const int nv21 = v + E == u;
+    if (step == E && to_frame)
+        memcpy(u, uu, (size_t)(n / 2 * E)), memcpy(v, vv, (size_t)(n / 2 * E));
+    else if (step == E)
+        memcpy(uu, u, (size_t)(n / 2 * E)), memcpy(vv, v, (size_t)(n / 2 * E));
+    else if (to_frame)
+        gm__cpu_zip(GM__YUV_RUN / 2, E, 2, nv21 ? vv : uu, nv21 ? uu : vv, NULL, NULL, nv21 ? v : u, n / 2);
+    else
+        gm__cpu_unzip(GM__YUV_RUN / 2, E, 2, nv21 ? v : u, nv21 ? vv : uu, nv21 ? uu : vv, NULL, NULL, n / 2);
+}
+
+/* Rows 2r and 2r + 1 of item b of launch a (8-bit samples) into u8
+ * pixels, as gm__yuv_pixel computes them, a run at a time: the run's U and
+ * V samples apart, each pair's terms spread over its two columns, then
+ * each channel of a row over the whole run, then the channels interleaved
+ * or put in their planes. */
+static GM__ALWAYS_INLINE void gm__yuv_rows_u8(const gm__yuv_args* a, long long b, long long r)
+{
+    enum { N = GM__YUV_RUN };
+    const long long width = a->width, yp = a->y_pitch, ip = a->image_pitch, cs = a->image_cstride;
+    const int C = a->channels, cy = a->cy, yoff = a->yoff, chw = gm__yuv_chw(a);
     const int ku[3] = {a->ku[0], a->ku[1], a->ku[2]}, kv[3] = {a->kv[0], a->kv[1], a->kv[2]};
     const int bias[3] = {a->bias[0], a->bias[1], a->bias[2]};
     const unsigned char* luma = (const unsigned char*)(uintptr_t)gm__yuv_luma_at(a, b, 0, 2 * r);
-    const unsigned char* u = (const unsigned char*)(uintptr_t)gm__yuv_u_at(a, b, 0, 2 * r);
-    const unsigned char* v = (const unsigned char*)(uintptr_t)gm__yuv_v_at(a, b, 0, 2 * r);
+    unsigned char* u = (unsigned char*)(uintptr_t)gm__yuv_u_at(a, b, 0, 2 * r);
+    unsigned char* v = (unsigned char*)(uintptr_t)gm__yuv_v_at(a, b, 0, 2 * r);
     unsigned char* image = (unsigned char*)(uintptr_t)gm__yuv_image_at(a, b, 0, 2 * r);
-    int t[3][N];
+    int t[3][N], l[N];
     unsigned char y[N], out[4][N], uu[N / 2], vv[N / 2];
+    unsigned char* const o[4] = {out[0], out[1], out[2], out[3]};
     long long x0, n, k;
     int c, i;
+    if (C == 1) { /* gray is the luma */
+        memcpy(image, luma, (size_t)width), memcpy(image + ip, luma + yp, (size_t)width);
+        return;
+    }
     memset(y, 0, sizeof y);
     memset(uu, 0, sizeof uu);
     memset(vv, 0, sizeof vv);
     memset(out[3], 255, sizeof out[3]);
     for (x0 = 0; x0 < width; x0 += N) {
         n = width - x0 < (long long)N ? width - x0 : (long long)N;
-        if (step == 2 && v == u + 1)
-            gm__cpu_unzip(N / 2, 1, 2, u + x0, uu, vv, NULL, NULL, n / 2);
-        else if (step == 2) /* NV21: V first */
-            gm__cpu_unzip(N / 2, 1, 2, v + x0, vv, uu, NULL, NULL, n / 2);
-        else
-            memcpy(uu, u + x0 / 2, (size_t)(n / 2)), memcpy(vv, v + x0 / 2, (size_t)(n / 2));
+        gm__yuv_chroma_run(1, a->step, 0, u + x0 / 2 * a->step, v + x0 / 2 * a->step, uu, vv, n);
         for (c = 0; c < 3; ++c)
             for (k = 0; k < N / 2; ++k)
                 t[c][2 * k] = t[c][2 * k + 1] = ku[c] * uu[k] + kv[c] * vv[k] + bias[c];
         for (i = 0; i < 2; ++i) {
             memcpy(y, luma + i * yp + x0, (size_t)n);
+            for (k = 0; k < N; ++k) /* the luma term once for the three channels */
+                l[k] = ((y[k] > yoff ? y[k] : yoff) - yoff) * cy;
             for (c = 0; c < 3; ++c)
-                for (k = 0; k < N; ++k) {
-                    const int l = y[k] > yoff ? y[k] - yoff : 0, q = (l * cy + t[c][k]) >> 20;
-                    out[c][k] = (unsigned char)(q < 0 ? 0 : q > 255 ? 255 : q);
-                }
-            gm__cpu_zip(N, 1, C, out[0], out[1], out[2], out[3], image + i * ip + x0 * C, n);
+                for (k = 0; k < N; ++k)
+                    out[c][k] = (unsigned char)gm__yuv_u8(l[k] + t[c][k]);
+            gm__yuv_put_run(1, C, chw, cs, o, image + i * ip + x0 * (chw ? 1 : C), n);
         }
     }
 }
 
-/* gm__yuv_rows_u8 for each channel count and chroma step, for the
- * baseline and for AVX2 (taken as gm__cpu_isa says). */
-typedef void (*gm__yuv_rows_fn)(const gm__yuv_args*, long long, long long);
-#define GM__YUV_ROWS_DEF(name, attr, C, step) \
-    static attr void name(const gm__yuv_args* a, long long b, long long r) { gm__yuv_rows_u8(a, b, r, C, step); }
-#ifdef GM__CPU_AVX2
-#define GM__YUV_ROWS(name, C, step) \
-    GM__YUV_ROWS_DEF(name, , C, step) GM__YUV_ROWS_DEF(name##_avx2, GM__CPU_AVX2, C, step)
-#else
-#define GM__YUV_ROWS(name, C, step) GM__YUV_ROWS_DEF(name, , C, step)
-#endif
-GM__YUV_ROWS(gm__yuv_rows_c3_planar, 3, 1)
-GM__YUV_ROWS(gm__yuv_rows_c3_pairs, 3, 2)
-GM__YUV_ROWS(gm__yuv_rows_c4_planar, 4, 1)
-GM__YUV_ROWS(gm__yuv_rows_c4_pairs, 4, 2)
-/* [isa][channels 4][step 2] */
-static const gm__yuv_rows_fn gm__yuv_rows_fns[GM__CPU_ISAS][2][2] = {
-    {{gm__yuv_rows_c3_planar, gm__yuv_rows_c3_pairs}, {gm__yuv_rows_c4_planar, gm__yuv_rows_c4_pairs}}
-#ifdef GM__CPU_AVX2
-    ,
-    {{gm__yuv_rows_c3_planar_avx2, gm__yuv_rows_c3_pairs_avx2},
-     {gm__yuv_rows_c4_planar_avx2, gm__yuv_rows_c4_pairs_avx2}}
-#endif
-};
-
-/* Rows 2r and 2r + 1 of item b of a P016 launch into dtype D, pixels xs
- * bytes apart and channels cs (constants from the callers, as above): each
- * chroma pair's terms once for its four pixels. */
-static GM__ALWAYS_INLINE void gm__yuv16_host_rows_as(const gm__yuv_args* a, long long b, long long r, int D,
-                                                     int channels, long long xs, long long cs)
+/* The reverse: u8 pixels of 3 or 4 channels of rows 2r and 2r + 1 into
+ * the frame's samples, as gm__yuv_from_block computes them, a run at a
+ * time: the channels apart, each sample over the whole run (the bottom row
+ * first, so that the top row's channels are left for U and V, taken at
+ * its even pixels), then U and V interleaved where the frame does. */
+static GM__ALWAYS_INLINE void gm__yuv_from_rows_u8(const gm__yuv_args* a, long long b, long long r)
 {
-    const long long half = a->width / 2, yp = a->y_pitch, ip = a->image_pitch;
-    const int cy = a->cy, black = a->yoff << 8;
-    const unsigned short* GM__RESTRICT luma = (const unsigned short*)(uintptr_t)gm__yuv_luma_at(a, b, 0, 2 * r);
-    const unsigned short* GM__RESTRICT u = (const unsigned short*)(uintptr_t)gm__yuv_u_at(a, b, 0, 2 * r);
-    const unsigned short* GM__RESTRICT v = (const unsigned short*)(uintptr_t)gm__yuv_v_at(a, b, 0, 2 * r);
-    unsigned char* GM__RESTRICT image = (unsigned char*)(uintptr_t)gm__yuv_image_at(a, b, 0, 2 * r);
-    long long j, i, k;
-    int c;
-    for (j = 0; j < half; ++j) {
-        long long t[3];
-        for (c = 0; c < 3; ++c)
-            t[c] = gm__yuv16_chroma(a, c, u[2 * j], v[2 * j]);
-        for (i = 0; i < 2; ++i)
-            for (k = 0; k < 2; ++k) {
-                const int y = *(const unsigned short*)((const unsigned char*)luma + i * yp + 2 * (2 * j + k));
-                unsigned char* q = image + i * ip + (2 * j + k) * xs;
-                const long long l = (long long)(y > black ? y - black : 0) * cy;
-                if (channels == 1) {
-                    gm__yuv16_put(D, q, (long long)y << 20);
-                    continue;
-                }
-                for (c = 0; c < 3; ++c)
-                    gm__yuv16_put(D, q + c * cs, l + t[c]);
-                if (channels == 4)
-                    gm__yuv16_put(D, q + 3 * cs, 65535LL << 20);
-            }
+    enum { N = GM__YUV_RUN };
+    const long long width = a->width, yp = a->y_pitch, ip = a->image_pitch, cs = a->image_cstride;
+    const int C = a->channels, yoff = a->yoff, chw = gm__yuv_chw(a);
+    const int fy[3] = {a->fy[0], a->fy[1], a->fy[2]}, fu[3] = {a->fu[0], a->fu[1], a->fu[2]};
+    const int fv[3] = {a->fv[0], a->fv[1], a->fv[2]};
+    unsigned char* luma = (unsigned char*)(uintptr_t)gm__yuv_luma_at(a, b, 0, 2 * r);
+    unsigned char* u = (unsigned char*)(uintptr_t)gm__yuv_u_at(a, b, 0, 2 * r);
+    unsigned char* v = (unsigned char*)(uintptr_t)gm__yuv_v_at(a, b, 0, 2 * r);
+    const unsigned char* image = (const unsigned char*)(uintptr_t)gm__yuv_image_at(a, b, 0, 2 * r);
+    unsigned char p[4][N], y[N], uu[N / 2], vv[N / 2];
+    long long x0, n, k;
+    int i;
+    memset(p, 0, sizeof p);
+    for (x0 = 0; x0 < width; x0 += N) {
+        n = width - x0 < (long long)N ? width - x0 : (long long)N;
+        for (i = 1; i >= 0; --i) {
+            gm__yuv_get_run(C, chw, cs, image + i * ip + x0 * (chw ? 1 : C), p, n);
+            for (k = 0; k < N; ++k)
+                y[k] = (unsigned char)gm__yuv_weigh(fy, yoff, p[0][k], p[1][k], p[2][k]);
+            memcpy(luma + i * yp + x0, y, (size_t)n);
+        }
+        for (k = 0; k < N / 2; ++k) {
+            uu[k] = (unsigned char)gm__yuv_weigh(fu, 128, p[0][2 * k], p[1][2 * k], p[2][2 * k]);
+            vv[k] = (unsigned char)gm__yuv_weigh(fv, 128, p[0][2 * k], p[1][2 * k], p[2][2 * k]);
+        }
+        gm__yuv_chroma_run(1, a->step, 1, u + x0 / 2 * a->step, v + x0 / 2 * a->step, uu, vv, n);
     }
 }
 
-/* gm__yuv16_host_rows_as for dtype D of e bytes, with the strides of
- * interleaved BGR and BGRA as constants. */
-static GM__ALWAYS_INLINE void gm__yuv16_host_rows_of(const gm__yuv_args* a, long long b, long long r, int D, long long e)
+/* Rows 2r and 2r + 1 of item b of a P016 launch into dtype D (u8, u16 or
+ * f32, E bytes), as gm__yuv16_pixel computes them, a run at a time as in
+ * gm__yuv_rows_u8, in doubles: t (templates/yuv.inc) stays below 2^40 in
+ * magnitude, so doubles hold every term and sum exactly. Gray is
+ * t = Y 2^20: the same arithmetic with no chroma, black 0 and cy 2^20. */
+static GM__ALWAYS_INLINE void gm__yuv16_rows(const gm__yuv_args* a, long long b, long long r, int D, int E)
 {
-    if (a->channels == 3 && a->image_xstride == 3 * e && a->image_cstride == e)
-        gm__yuv16_host_rows_as(a, b, r, D, 3, 3 * e, e);
-    else if (a->channels == 4 && a->image_xstride == 4 * e && a->image_cstride == e)
-        gm__yuv16_host_rows_as(a, b, r, D, 4, 4 * e, e);
-    else
-        gm__yuv16_host_rows_as(a, b, r, D, a->channels, a->image_xstride, a->image_cstride);
+    enum { N = GM__YUV_RUN };
+    const long long width = a->width, yp = a->y_pitch, ip = a->image_pitch, cs = a->image_cstride;
+    const int C = a->channels, chw = gm__yuv_chw(a), black = C == 1 ? 0 : a->yoff << 8;
+    const double cy = C == 1 ? (double)(1 << 20) : (double)a->cy;
+    const double ku[3] = {(double)a->ku[0], (double)a->ku[1], (double)a->ku[2]};
+    const double kv[3] = {(double)a->kv[0], (double)a->kv[1], (double)a->kv[2]};
+    const unsigned char* luma = (const unsigned char*)(uintptr_t)gm__yuv_luma_at(a, b, 0, 2 * r);
+    unsigned char* u = (unsigned char*)(uintptr_t)gm__yuv_u_at(a, b, 0, 2 * r);
+    unsigned char* v = (unsigned char*)(uintptr_t)gm__yuv_v_at(a, b, 0, 2 * r);
+    unsigned char* image = (unsigned char*)(uintptr_t)gm__yuv_image_at(a, b, 0, 2 * r);
+    double t[3][N], l[N];
+    unsigned short y[N], uu[N / 2], vv[N / 2];
+    union {
+        unsigned char u8[N];
+        unsigned short u16[N];
+        float f32[N];
+    } out[4];
+    unsigned char* const o[4] = {out[0].u8, out[1].u8, out[2].u8, out[3].u8};
+    const unsigned alpha = gm__yuv16_bits(D, 65535LL << 20);
+    long long x0, n, k;
+    int c, i;
+    memset(t, 0, sizeof t);
+    memset(y, 0, sizeof y);
+    memset(uu, 0, sizeof uu);
+    memset(vv, 0, sizeof vv);
+    for (k = 0; k < N; ++k)
+        memcpy(out[3].u8 + k * E, &alpha, (size_t)E); /* its low bytes: little-endian hosts only */
+    for (x0 = 0; x0 < width; x0 += N) {
+        n = width - x0 < (long long)N ? width - x0 : (long long)N;
+        if (C > 1) {
+            gm__yuv_chroma_run(2, a->step, 0, u + x0 / 2 * a->step, v + x0 / 2 * a->step, (unsigned char*)uu,
+                               (unsigned char*)vv, n);
+            for (c = 0; c < 3; ++c)
+                for (k = 0; k < N / 2; ++k)
+                    t[c][2 * k] = t[c][2 * k + 1] = ku[c] * (uu[k] - 32768) + kv[c] * (vv[k] - 32768);
+        }
+        for (i = 0; i < 2; ++i) {
+            memcpy(y, luma + i * yp + 2 * x0, (size_t)(2 * n));
+            for (k = 0; k < N; ++k)
+                l[k] = (double)((y[k] > black ? y[k] : black) - black) * cy;
+            for (c = 0; c < (C < 3 ? C : 3); ++c)
+                for (k = 0; k < N; ++k) {
+                    const double x = l[k] + t[c][k];
+                    /* t (or t + 2^19, t + 2^27) scaled to the dtype's steps (f32: 2^-8 of u16's), truncated,
+                     * then saturated, floors it as the integer code's shift does */
+                    const int q = (int)((x + (D == GM_F32 ? 0 : D == GM_U16 ? 1 << 19 : 1 << 27)) *
+                                        (1.0 / (D == GM_F32 ? 1 << 12 : D == GM_U16 ? 1 << 20 : 1 << 28)));
+                    const int top = D == GM_F32 ? 65535 << 8 : D == GM_U16 ? 65535 : 255;
+                    const int s = q > 0 ? q < top ? q : top : 0;
+                    if (D == GM_F32)
+                        out[c].f32[k] = (float)s * (float)(1.0 / (65535.0 * 256.0));
+                    else if (D == GM_U16)
+                        out[c].u16[k] = (unsigned short)s;
+                    else
+                        out[c].u8[k] = (unsigned char)s;
+                }
+            gm__yuv_put_run(E, C, chw, cs, o, image + i * ip + x0 * (chw ? E : C * E), n);
+        }
+    }
 }
 
-static void gm__yuv16_host_rows(const gm__yuv_args* a, long long b, long long r)
-{
-    if (a->dtype == GM_U8)
-        gm__yuv16_host_rows_of(a, b, r, GM_U8, 1);
-    else if (a->dtype == GM_U16)
-        gm__yuv16_host_rows_of(a, b, r, GM_U16, 2);
-    else
-        gm__yuv16_host_rows_of(a, b, r, GM_F32, 4);
-}
+/* The row loops by job, each for the baseline and for AVX2 (taken as
+ * gm__cpu_isa says): [0 into the image, 1 from it, 2 + k P016 into u8,
+ * u16, f32][isa]. */
+typedef void (*gm__yuv_rows_fn)(const gm__yuv_args*, long long, long long);
+#define GM__YUV_ROWS_DEF(name, attr, call) \
+    static attr void name(const gm__yuv_args* a, long long b, long long r) { call; }
+#ifdef GM__CPU_AVX2
+#define GM__YUV_ROWS(name, call) GM__YUV_ROWS_DEF(name, , call) GM__YUV_ROWS_DEF(name##_avx2, GM__CPU_AVX2, call)
+#else
+#define GM__YUV_ROWS(name, call) GM__YUV_ROWS_DEF(name, , call)
+#endif
+GM__YUV_ROWS(gm__yuv_rows_into, gm__yuv_rows_u8(a, b, r))
+GM__YUV_ROWS(gm__yuv_rows_from, gm__yuv_from_rows_u8(a, b, r))
+GM__YUV_ROWS(gm__yuv16_rows_u8, gm__yuv16_rows(a, b, r, GM_U8, 1))
+GM__YUV_ROWS(gm__yuv16_rows_u16, gm__yuv16_rows(a, b, r, GM_U16, 2))
+GM__YUV_ROWS(gm__yuv16_rows_f32, gm__yuv16_rows(a, b, r, GM_F32, 4))
+static const gm__yuv_rows_fn gm__yuv_rows_fns[5][GM__CPU_ISAS] = {
+    {gm__yuv_rows_into GM__CPU_AVX2_ENTRY(gm__yuv_rows_into)},
+    {gm__yuv_rows_from GM__CPU_AVX2_ENTRY(gm__yuv_rows_from)},
+    {gm__yuv16_rows_u8 GM__CPU_AVX2_ENTRY(gm__yuv16_rows_u8)},
+    {gm__yuv16_rows_u16 GM__CPU_AVX2_ENTRY(gm__yuv16_rows_u16)},
+    {gm__yuv16_rows_f32 GM__CPU_AVX2_ENTRY(gm__yuv16_rows_f32)}};
 
 static void gm__yuv_host_rows(const gm__yuv_args* a, int from, long long b, long long r)
 {
-    const long long xs = a->image_xstride, cs = a->image_cstride;
-    if (a->sample == 2)
-        gm__yuv16_host_rows(a, b, r);
-    else if (!from && a->channels >= 3 && xs == a->channels && cs == 1)
-        gm__yuv_rows_fns[gm__cpu_isa()][a->channels == 4][a->step == 2](a, b, r);
-    else if (a->channels == 3 && xs == 3 && cs == 1)
-        gm__yuv_host_rows_as(a, from, b, r, 3, 3, 1);
-    else if (a->channels == 4 && xs == 4 && cs == 1)
-        gm__yuv_host_rows_as(a, from, b, r, 4, 4, 1);
-    else
-        gm__yuv_host_rows_as(a, from, b, r, a->channels, xs, cs);
+    const int job = a->sample == 2 ? (a->dtype == GM_U8 ? 2 : a->dtype == GM_U16 ? 3 : 4) : from;
+    gm__yuv_rows_fns[job][gm__cpu_isa()](a, b, r);
 }
 
 /* gm__parallel's part: the pairs of rows [begin, end) of every item, one
