@@ -1621,13 +1621,16 @@ __global__ void naive_nv12(const unsigned char* frame, size_t pitch, int coded, 
 // arithmetic; 3-channel interleaved only). Bytes: the planes' pixels read,
 // the destination written. from: gm_yuv_from_image the other way, beside
 // the bytes alone. p016: a P016 frame (pitch in bytes) into dtype dt,
-// beside the bytes alone.
+// beside the bytes alone. count > 1: that many NV12 frames, one after
+// another in a buffer, as one batch into a batch of images in one call (the
+// naive kernel and NPP a frame a call).
 void yuv_one(int w, int h, int pitch, int coded, int channels, bool planar, bool from = false, bool p016 = false,
-             gm_dtype dt = GM_U8)
+             gm_dtype dt = GM_U8, int count = 1)
 {
-    const size_t frame_bytes = (size_t)pitch * coded * 3 / 2, dbytes = (size_t)w * h * channels * gm_dtype_size(dt);
+    const size_t one_frame = (size_t)pitch * coded * 3 / 2, one_image = (size_t)w * h * channels * gm_dtype_size(dt);
+    const size_t frame_bytes = one_frame * count, dbytes = one_image * count;
     const double sample = p016 ? 2 : 1;
-    gm_desc dd = desc_of(w, h, 1, channels, dt, planar ? GM_CHW : GM_HWC);
+    gm_desc dd = desc_of(w, h, count, channels, dt, planar ? GM_CHW : GM_HWC);
     gm_yuv f[SETS];
     gm_mat d[SETS];
     void* src[SETS] = {0};
@@ -1635,7 +1638,8 @@ void yuv_one(int w, int h, int pitch, int coded, int channels, bool planar, bool
     const std::string image = std::string(planar ? "rgb_chw" : channels == 4 ? "bgra" : "bgr") +
                               (dt == GM_U8 ? "" : std::string("_") + gm_dtype_name(dt)),
                       op = from ? image + "_to_nv12" : (p016 ? "p016_to_" : "nv12_to_") + image,
-                      size = std::to_string(w) + "x" + std::to_string(h);
+                      size = (count > 1 ? std::to_string(count) + "x" : std::string()) + std::to_string(w) + "x" +
+                             std::to_string(h);
     Row r("yuv", op, size, "gpumat"), naive("yuv", op, size, "naive"), npp("yuv", op, size, "npp");
     std::vector<unsigned char> ref, out;
     Timing t;
@@ -1645,7 +1649,14 @@ void yuv_one(int w, int h, int pitch, int coded, int channels, bool planar, bool
              fill_random(src[i], frame_bytes, GM_U8, 0, 0) && fill_random(dst[i], dbytes, GM_U8, 0, 0) &&
              gm_ok(gm_yuv_wrap(&f[i], p016 ? GM_YUV_P016 : GM_YUV_NV12, src[i], w, h, pitch, coded, GM_DEVICE)) &&
              gm_ok(gm_wrap_desc(&d[i], dst[i], &dd, GM_DEVICE));
-    r.bytes = naive.bytes = npp.bytes = 1.5 * w * h * sample + (double)dbytes;
+    for (int i = 0; ok && count > 1 && i < SETS; ++i) { /* the planes as batches of frames one_frame apart */
+        gm_desc y = desc_of(w, h, count, 1, GM_U8, GM_HWC), uv = desc_of(w / 2, h / 2, count, 2, GM_U8, GM_HWC);
+        y.pitch = uv.pitch = pitch;
+        y.batch_pitch = uv.batch_pitch = (int64_t)one_frame;
+        ok = gm_ok(gm_wrap_desc(&f[i].y, src[i], &y, GM_DEVICE)) &&
+             gm_ok(gm_wrap_desc(&f[i].u, (char*)src[i] + (size_t)pitch * coded, &uv, GM_DEVICE));
+    }
+    r.bytes = naive.bytes = npp.bytes = (1.5 * w * h * sample) * count + (double)dbytes;
     r.extra = std::string(", \"pitch\": ") + std::to_string(pitch) + ", \"coded_height\": " + std::to_string(coded);
     ok = ok && time_call(
                    [&](int i) {
@@ -1668,8 +1679,10 @@ void yuv_one(int w, int h, int pitch, int coded, int channels, bool planar, bool
     ok = CUDA_OK(cudaMemset(dst[0], 0, dbytes)) &&
          time_call(
              [&](int i) {
-                 naive_nv12<<<dim3((w + 255) / 256, h), 256, 0, g_stream>>>(
-                     (const unsigned char*)src[i], (size_t)pitch, coded, (unsigned char*)dst[i], w, h, channels, planar);
+                 for (int k = 0; k < count; ++k)
+                     naive_nv12<<<dim3((w + 255) / 256, h), 256, 0, g_stream>>>(
+                         (const unsigned char*)src[i] + k * one_frame, (size_t)pitch, coded,
+                         (unsigned char*)dst[i] + k * one_image, w, h, channels, planar);
                  return CUDA_OK(cudaGetLastError());
              },
              true, &t);
@@ -1681,8 +1694,14 @@ void yuv_one(int w, int h, int pitch, int coded, int channels, bool planar, bool
     if (channels == 3 && !planar) {
         ok = time_call(
             [&](int i) {
-                const Npp8u* planes[2] = {(const Npp8u*)src[i], (const Npp8u*)src[i] + (size_t)pitch * coded};
-                return NPP_OK(nppiNV12ToRGB_8u_P2C3R_Ctx(planes, pitch, (Npp8u*)dst[i], w * 3, NppiSize{w, h}, g_npp));
+                bool good = true;
+                for (int k = 0; good && k < count; ++k) {
+                    const Npp8u* frame = (const Npp8u*)src[i] + k * one_frame;
+                    const Npp8u* planes[2] = {frame, frame + (size_t)pitch * coded};
+                    good = NPP_OK(nppiNV12ToRGB_8u_P2C3R_Ctx(planes, pitch, (Npp8u*)dst[i] + k * one_image, w * 3,
+                                                              NppiSize{w, h}, g_npp));
+                }
+                return good;
             },
             true, &t);
         npp.note = "RGB order, NPP's own arithmetic: unchecked";
@@ -1806,6 +1825,9 @@ void yuv_section()
     yuv_one(1920, 1080, 2048, 1088, 4, false);
     yuv_one(1920, 1080, 2048, 1088, 3, true);
     yuv_one(3840, 2160, 4096, 2160, 3, false);
+    yuv_one(1920, 1080, 2048, 1088, 3, false, false, false, GM_U8, 32);
+    yuv_one(1920, 1080, 2048, 1088, 3, true, false, false, GM_U8, 32);
+    yuv_one(1920, 1080, 2048, 1088, 4, false, false, false, GM_U8, 32);
     yuv_one(1920, 1080, 2048, 1088, 3, false, true);
     yuv_one(3840, 2160, 4096, 2160, 3, false, true);
     yuv_one(1920, 1080, 4096, 1088, 3, false, false, true, GM_U8);
