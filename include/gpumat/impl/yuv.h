@@ -367,7 +367,12 @@ static GM__ALWAYS_INLINE void gm__yuv16_rows(const gm__yuv_args* a, long long b,
     memset(uu, 0, sizeof uu);
     memset(vv, 0, sizeof vv);
     for (k = 0; k < N; ++k)
-        memcpy(out[3].u8 + k * E, &alpha, (size_t)E); /* its low bytes: little-endian hosts only */
+        if (D == GM_F32)
+            memcpy(&out[3].f32[k], &alpha, sizeof alpha);
+        else if (D == GM_U16)
+            out[3].u16[k] = (unsigned short)alpha;
+        else
+            out[3].u8[k] = (unsigned char)alpha;
     for (x0 = 0; x0 < width; x0 += N) {
         n = width - x0 < (long long)N ? width - x0 : (long long)N;
         if (C > 1) {
