@@ -1824,6 +1824,99 @@ static void test_prep_yuv_edges(void)
         }
 }
 
+/* gm_preprocess_yuv_batch on the CPU, whose items' crops are converted to
+ * BGR rows by the YUV row loops and resampled by the image rows, against
+ * each frame by gm_yuv_convert and then gm_preprocess: random frames with
+ * foreign pitches, every 8-bit format, matrix and range, odd crops, every
+ * interpolation a frame takes (the 2x2 mean at half size), every fit,
+ * u8, f16 and f32 in either layout. */
+static void test_prep_yuv_rows(void)
+{
+    static const gm_dtype dtypes[] = {GM_U8, GM_F16, GM_F32};
+    int round, i, k;
+    for (round = 0; round < 24; ++round) {
+        const int W = 2 * (8 + (int)(t_rand() % 40)), H = 2 * (4 + (int)(t_rand() % 30));
+        const int format = GM_YUV_NV12 + round % 4, planar = format >= GM_YUV_I420;
+        const int pitch = W + (int)(t_rand() % 9), half = round % 6 == 5;
+        const gm_dtype dtype = dtypes[round % 3];
+        const int dw = half ? 0 : 3 + (int)(t_rand() % 40), dh = half ? 0 : 3 + (int)(t_rand() % 40);
+        unsigned char* frame[2];
+        unsigned char* bgr = (unsigned char*)malloc((size_t)W * H * 3);
+        gm_yuv f[2];
+        gm_rect crop[2];
+        gm_mat image, fused, steps, one;
+        gm_desc d = {0, 0, 3, 2, dtype, (t_rand() & 1) ? GM_CHW : GM_HWC, 0, 0, 0};
+        gm_prep prep;
+        gm_status s = GM_OK;
+        memset(&prep, 0, sizeof prep);
+        prep.interp = half ? GM_PREP_LINEAR : (gm_prep_interp)(round / 3 % 3 == 0   ? GM_PREP_NEAREST
+                                                               : round / 3 % 3 == 1 ? GM_PREP_LINEAR
+                                                                                      : GM_PREP_LINEAR_EXACT);
+        prep.fit = half ? GM_FIT_STRETCH : (gm_fit)(round % 3);
+        prep.swap_rb = round & 1;
+        for (k = 0; k < 3; ++k) {
+            prep.pad[k] = (double)(t_rand() % 256);
+            prep.mean[k] = dtype == GM_U8 ? 0 : t_uniform(0, 128);
+            prep.scale[k] = dtype == GM_U8 ? 0 : t_uniform(0.002, 0.02);
+        }
+        for (i = 0; i < 2; ++i) {
+            const size_t luma = (size_t)pitch * H, chroma = planar ? (size_t)pitch / 2 * H / 2 : (size_t)pitch * H / 2;
+            const size_t bytes = luma + chroma + (planar ? chroma : 0);
+            size_t j;
+            frame[i] = (unsigned char*)malloc(bytes);
+            for (j = 0; j < bytes; ++j)
+                frame[i][j] = (unsigned char)(t_rand() >> 8);
+            memset(&f[i], 0, sizeof f[i]);
+            f[i].format = (gm_yuv_format)format;
+            f[i].matrix = (gm_yuv_matrix)(t_rand() % 3), f[i].range = (gm_yuv_range)(t_rand() % 2);
+            if (i == 1) /* a batch's frames share matrix and range */
+                f[1].matrix = f[0].matrix, f[1].range = f[0].range;
+            if (s == GM_OK)
+                s = gm_wrap(&f[i].y, frame[i], W, H, GM_U8, 1, GM_HWC, pitch, GM_HOST);
+            if (s == GM_OK)
+                s = gm_wrap(&f[i].u, frame[i] + luma, W / 2, H / 2, GM_U8, planar ? 1 : 2, GM_HWC,
+                            planar ? pitch / 2 : pitch, GM_HOST);
+            if (s == GM_OK && planar)
+                s = gm_wrap(&f[i].v, frame[i] + luma + chroma, W / 2, H / 2, GM_U8, 1, GM_HWC, pitch / 2, GM_HOST);
+            crop[i].x = half ? 2 * (int)(t_rand() % (W / 4)) : (int)(t_rand() % (W / 2));
+            crop[i].y = half ? 2 * (int)(t_rand() % (H / 4)) : (int)(t_rand() % (H / 2));
+            crop[i].width = half ? W / 2 : 1 + (int)(t_rand() % (W - crop[i].x));
+            crop[i].height = half ? H / 2 : 1 + (int)(t_rand() % (H - crop[i].y));
+        }
+        if (half) /* the same size for both items, half the crop: the 2x2 mean */
+            crop[1].x = crop[0].x, crop[1].y = crop[0].y;
+        d.width = half ? W / 4 : dw, d.height = half ? H / 4 : dh;
+        if (s == GM_OK)
+            s = gm_alloc_desc(&fused, &d, GM_HOST);
+        if (s == GM_OK)
+            s = gm_alloc_desc(&steps, &d, GM_HOST);
+        if (s == GM_OK) {
+            memset(fused.data, 0x5a, (size_t)(fused.batch_pitch * 2));
+            memset(steps.data, 0x5a, (size_t)(steps.batch_pitch * 2));
+            s = gm_preprocess_yuv_batch(f, crop, 2, &fused, &prep, NULL, NULL);
+        }
+        for (i = 0; i < 2 && s == GM_OK; ++i) {
+            s = gm_wrap(&image, bgr, W, H, GM_U8, 3, GM_HWC, 0, GM_HOST);
+            if (s == GM_OK)
+                s = gm_yuv_convert(&f[i], &image, 0, NULL);
+            if (s == GM_OK)
+                s = gm_item(&steps, &one, i);
+            if (s == GM_OK)
+                s = gm_preprocess(&image, &crop[i], &one, &prep, NULL, NULL);
+        }
+        CHECK(s == GM_OK && !memcmp(fused.data, steps.data, (size_t)(fused.batch_pitch * 2)),
+              "gm_preprocess_yuv_batch round %d (format %d, %dx%d pitch %d, crops %d,%d %dx%d and %d,%d %dx%d, interp "
+              "%d, fit %d, %s %s): %s",
+              round, format, W, H, pitch, (int)crop[0].x, (int)crop[0].y, (int)crop[0].width, (int)crop[0].height,
+              (int)crop[1].x, (int)crop[1].y, (int)crop[1].width, (int)crop[1].height, (int)prep.interp, (int)prep.fit, gm_dtype_name(dtype),
+              d.layout == GM_CHW ? "CHW" : "HWC",
+              s == GM_OK ? "differs from gm_yuv_convert + gm_preprocess" : gm_last_error());
+        if (s == GM_OK)
+            gm_free(&fused), gm_free(&steps);
+        free(frame[0]), free(frame[1]), free(bgr);
+    }
+}
+
 /* Every test of the CPU path's results, in one configuration of it. */
 static void test_results(const char* how)
 {
@@ -1838,6 +1931,8 @@ static void test_results(const char* how)
     test_yuv_rows();
     test_overlay();
     test_overlay_yuv();
+    test_prep_yuv_edges();
+    test_prep_yuv_rows();
     CHECK(t_failed == failed, "the failures above were with %s", how);
 }
 
@@ -1854,7 +1949,6 @@ int main(void)
     test_yuv16();
     test_yuv_from_matrices();
     test_yuv_batch();
-    test_prep_yuv_edges();
     test_results("the default loops and threads");
     /* the baseline loops (cpu.h: the AVX2 ones where the CPU has them), one thread */
     gm__cpu_isa_forced = 0;

@@ -493,6 +493,72 @@ static long long gm__cpu_staged_at(const gm__cpu_rows* L, int es)
     return (L->n * es * 2 + 7) / 8 * 8;
 }
 
+/* A frame item's crop as cvtColor's BGR image, for the rows above: the
+ * pairs of frame rows that cover the crop, from an even column, converted
+ * into bgr by the YUV rows (impl/yuv.h, the kernel's arithmetic) the
+ * first time a destination row reads one. Each tap converted, then
+ * resampled, as the kernel does, so the result is the same. */
+typedef struct gm__cpu_frame {
+    gm__yuv_args pairs;  /* the covering pairs of rows into bgr */
+    unsigned char *bgr, *done; /* done: a flag a pair */
+    long long skip;      /* the crop's row 0 in bgr: 0 or 1 */
+} gm__cpu_frame;
+
+static void gm__yuv_host_rows(const gm__yuv_args* a, int from, long long b, long long r); /* impl/yuv.h */
+
+static void gm__cpu_frame_free(gm__cpu_frame* F) { GM_FREE(F->bgr), GM_FREE(F->done), F->bgr = F->done = NULL; }
+
+/* F for item it, of frame layout f, and src, its crop in bgr as a resize
+ * source; 0 where memory runs out. */
+static int gm__cpu_frame_init(gm__cpu_frame* F, const gm__prep_frame* f, const gm__prep_item* it,
+                              gm__resize_args* src)
+{
+    /* the crop's column and row in the frame (gm__prep_item), and the even ones at or before them */
+    const long long x0 = it->src_xstride, y0 = it->src_cstride, ex = x0 & ~1LL, ey = y0 & ~1LL;
+    const long long w = ((x0 + it->map.src_width + 1) & ~1LL) - ex, h = ((y0 + it->map.src_height + 1) & ~1LL) - ey;
+    gm__yuv_args* y = &F->pairs;
+    int c;
+    memset(F, 0, sizeof *F);
+    F->bgr = (unsigned char*)GM_MALLOC((size_t)(w * h * 3));
+    F->done = (unsigned char*)GM_MALLOC((size_t)(h / 2));
+    if (!F->bgr || !F->done) {
+        gm__cpu_frame_free(F);
+        return 0;
+    }
+    memset(F->done, 0, (size_t)(h / 2));
+    y->y = it->src + (unsigned long long)(ey * it->src_pitch + ex);
+    y->u = it->src + (unsigned long long)(f->u + ey / 2 * f->u_pitch + ex / 2 * f->step);
+    y->v = it->src + (unsigned long long)(f->v + ey / 2 * f->v_pitch + ex / 2 * f->step);
+    y->image = (unsigned long long)(uintptr_t)F->bgr;
+    y->y_pitch = it->src_pitch, y->u_pitch = f->u_pitch, y->v_pitch = f->v_pitch, y->image_pitch = 3 * w;
+    y->image_xstride = 3, y->image_cstride = 1;
+    y->width = w, y->height = h, y->batch = 1;
+    y->sample = 1, y->step = f->step, y->channels = 3, y->dtype = GM_U8;
+    y->cy = f->cy, y->yoff = f->yoff;
+    memcpy(y->ku, f->ku, sizeof y->ku), memcpy(y->kv, f->kv, sizeof y->kv), memcpy(y->bias, f->bias, sizeof y->bias);
+    F->skip = y0 - ey;
+    memset(src, 0, sizeof *src);
+    for (c = 0; c < 3; ++c)
+        src->src[c] = y->image + (unsigned long long)(F->skip * y->image_pitch + (x0 - ex) * 3 + c);
+    src->src_pitch = y->image_pitch, src->src_xstride = 3;
+    src->map = it->map;
+    return 1;
+}
+
+/* Converts the pairs of F's rows that destination row ry of its crop
+ * (resized as src by sampler I) reads, where not yet done. */
+static void gm__cpu_frame_rows(gm__cpu_frame* F, const gm__resize_args* src, int I, long long ry)
+{
+    const gm__taps ty = gm__taps_y(GM_U8, I, src, 0, ry);
+    const long long last = src->map.src_height - 1, first = ty.o0 / src->src_pitch;
+    long long end = ty.o1 / src->src_pitch, q;
+    end = end > first + ty.n - 1 ? end : first + ty.n - 1;
+    end = end < last ? end : last;
+    for (q = (first + F->skip) / 2; q <= (end + F->skip) / 2; ++q)
+        if (!F->done[q])
+            gm__yuv_host_rows(&F->pairs, 0, 0, q), F->done[q] = 1;
+}
+
 /* The pre-process: its plan, rows [begin, end) (numbered over the items).
  * An item resized by a sampler gm__cpu_rows takes has its rows sampled as
  * gm_resize's are, into a row the destination row is made from
@@ -505,9 +571,10 @@ static void gm__cpu_prep_part(void* p, long long begin, long long end)
     gm__cpu_prep P;
     gm__resize_args src;
     gm__cpu_rows L;
+    gm__cpu_frame F;
     unsigned char* sampled = NULL;
     long long r, item = -1;
-    int c, finite = 1;
+    int c, finite = 1, framed = 0;
     memset(&P, 0, sizeof P);
     P.a = gm__prep_args_of(plan);
     P.S = k->src, P.D = k->dst, P.C = k->channels, P.isa = gm__cpu_isa();
@@ -527,20 +594,28 @@ static void gm__cpu_prep_part(void* p, long long begin, long long end)
         if (b != item) { /* an item's own taps */
             if (sampled)
                 GM_FREE(sampled), gm__cpu_rows_free(&L), sampled = NULL;
+            if (framed)
+                gm__cpu_frame_free(&F), framed = 0;
             item = b;
             memset(&src, 0, sizeof src);
-            gm__prep_source(it, P.C, &src);
+            if (P.a->frame.step)
+                framed = it->width > 0 && gm__cpu_frame_init(&F, &P.a->frame, it, &src);
+            else
+                gm__prep_source(it, P.C, &src);
             src.width = it->width, src.height = it->height, src.batch = 1;
             /* the sampled row, the runs and a staged run */
-            if (!P.a->frame.step && gm__cpu_rows_take(&src, it->map.sampler) && it->width > 0 &&
+            if ((framed || !P.a->frame.step) && gm__cpu_rows_take(&src, it->map.sampler) && it->width > 0 &&
                 gm__cpu_rows_init(&L, &src, P.S, P.C, it->map.sampler) &&
                 (sampled = (unsigned char*)GM_MALLOC((size_t)(gm__cpu_staged_at(&L, P.es) + it->width * 8))) == NULL)
                 gm__cpu_rows_free(&L);
             P.runs = sampled && !P.a->divide;
         }
         ry = y - it->top;
-        if (sampled && ry >= 0 && ry < it->height)
+        if (sampled && ry >= 0 && ry < it->height) {
+            if (framed)
+                gm__cpu_frame_rows(&F, &src, it->map.sampler, ry);
             gm__cpu_rows_row(&L, 0, ry, sampled);
+        }
         if (sampled)
             gm__cpu_prep_row_of(&P, b, y, sampled, sampled + L.n * P.es, sampled + gm__cpu_staged_at(&L, P.es));
         else
@@ -548,6 +623,8 @@ static void gm__cpu_prep_part(void* p, long long begin, long long end)
     }
     if (sampled)
         GM_FREE(sampled), gm__cpu_rows_free(&L);
+    if (framed)
+        gm__cpu_frame_free(&F);
 }
 
 /* Runs plan p on the CPU, done on return. */
