@@ -12,7 +12,7 @@
  * 31d1a2724853521de89c7e5c58951533d82a1b5a91c2db29514cb0429538e118  templates/yuv.inc
  * ed93844a83a039d45b1c64097f1ff9b64455a3820d9b6e06e8936519e27e8dfb  templates/prep.inc
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
- * 4a758ceffafdfae8ba1b4f665ea7cb3ff56fff6272f6bad45e908a528cf23ab4  templates/overlay.inc
+ * 49b68ee058e95e83f0f451bb1e05be8b48d752b2398d02299a7ed6771996b551  templates/overlay.inc
  * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
@@ -31,7 +31,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x2989c7d5fb00945aull
+#define GM__KERNEL_SOURCE_HASH 0xec775e6c01095f97ull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -1845,27 +1845,38 @@ static const char* const gm__kernel_src[] = {
     "    rgba[3] = kind == 2 ? gm__div255((unsigned)p[0] * color[3]) : p[3];\n",
     "}\n",
     "\n",
-    "/* Sprite pixel p (RGBA; a mask's coverage, of color) over frame pixel d:\n",
-    " * colour c = (s * a + d * (255 - a) + 127) / 255, or for a premultiplied\n",
-    " * sprite s + (d * (255 - a) + 127) / 255 saturated; a mask's alpha is its\n",
-    " * coverage times color's alpha, rounded likewise. */\n",
+    "/* A sprite's colour channel s of alpha a over the frame's d:\n",
+    " * (s * a + d * (255 - a) + 127) / 255, or for a premultiplied sprite\n",
+    " * s + (d * (255 - a) + 127) / 255 saturated. The kernels' and the CPU\n",
+    " * path's loops' one formula (impl/draw.h): s * a + d * (255 - a) is at\n",
+    " * most 255 * 255, so the cast loses nothing and lets a vectorising\n",
+    " * compiler divide in 16-bit lanes. */\n",
+    "GM__FN unsigned gm__overlay_blend(int premul, unsigned s, unsigned a, unsigned d)\n",
+    "{\n",
+    "    const unsigned keep = d * (255 - a);\n",
+    "    const unsigned c = premul ? s + gm__div255(keep) : gm__div255((unsigned short)(s * a + keep));\n",
+    "    return c < 255 ? c : 255;\n",
+    "}\n",
+    "\n",
+    "/* Alpha a composed over the frame's alpha d. */\n",
+    "GM__FN unsigned gm__overlay_alpha(unsigned a, unsigned d) { return a + gm__div255(d * (255 - a)); }\n",
+    "\n",
+    "/* Sprite pixel p (RGBA; a mask's coverage, of color) over frame pixel d\n",
+    " * (gm__overlay_blend); a mask's alpha is its coverage times color's\n",
+    " * alpha, rounded likewise. */\n",
     "GM__FN void gm__overlay_pixel(unsigned char* d, int channels, int rgb, int over, int kind, const unsigned char* p,\n",
     "                              const unsigned char* color)\n",
     "{\n",
-    "    unsigned rgba[4], a, c, in[3];\n",
+    "    unsigned rgba[4], in[3];\n",
     "    int i;\n",
     "    gm__sprite_rgba(kind, p, color, rgba);\n",
-    "    a = rgba[3];\n",
     "    in[0] = rgb ? rgba[0] : rgba[2]; /* the frame's order; constant indexes keep rgba in registers */\n",
     "    in[1] = rgba[1];\n",
     "    in[2] = rgb ? rgba[2] : rgba[0];\n",
-    "    for (i = 0; i < 3; ++i) {\n",
-    "        unsigned keep = (unsigned)d[i] * (255 - a);\n",
-    "        c = kind == 1 ? in[i] + gm__div255(keep) : gm__div255(in[i] * a + keep);\n",
-    "        d[i] = (unsigned char)(c < 255 ? c : 255);\n",
-    "    }\n",
+    "    for (i = 0; i < 3; ++i)\n",
+    "        d[i] = (unsigned char)gm__overlay_blend(kind == 1, in[i], rgba[3], d[i]);\n",
     "    if (channels == 4 && over)\n",
-    "        d[3] = (unsigned char)(a + gm__div255((unsigned)d[3] * (255 - a)));\n",
+    "        d[3] = (unsigned char)gm__overlay_alpha(rgba[3], d[3]);\n",
     "}\n",
     "\n",
     "/* Over a 4:2:0 frame a sprite pixel of colour and alpha rgba weighs what\n",

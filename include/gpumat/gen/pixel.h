@@ -12,7 +12,7 @@
  * 31d1a2724853521de89c7e5c58951533d82a1b5a91c2db29514cb0429538e118  templates/yuv.inc
  * ed93844a83a039d45b1c64097f1ff9b64455a3820d9b6e06e8936519e27e8dfb  templates/prep.inc
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
- * 4a758ceffafdfae8ba1b4f665ea7cb3ff56fff6272f6bad45e908a528cf23ab4  templates/overlay.inc
+ * 49b68ee058e95e83f0f451bb1e05be8b48d752b2398d02299a7ed6771996b551  templates/overlay.inc
  * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
@@ -1776,27 +1776,38 @@ GM__FN void gm__sprite_rgba(int kind, const unsigned char* p, const unsigned cha
     rgba[3] = kind == 2 ? gm__div255((unsigned)p[0] * color[3]) : p[3];
 }
 
-/* Sprite pixel p (RGBA; a mask's coverage, of color) over frame pixel d:
- * colour c = (s * a + d * (255 - a) + 127) / 255, or for a premultiplied
- * sprite s + (d * (255 - a) + 127) / 255 saturated; a mask's alpha is its
- * coverage times color's alpha, rounded likewise. */
+/* A sprite's colour channel s of alpha a over the frame's d:
+ * (s * a + d * (255 - a) + 127) / 255, or for a premultiplied sprite
+ * s + (d * (255 - a) + 127) / 255 saturated. The kernels' and the CPU
+ * path's loops' one formula (impl/draw.h): s * a + d * (255 - a) is at
+ * most 255 * 255, so the cast loses nothing and lets a vectorising
+ * compiler divide in 16-bit lanes. */
+GM__FN unsigned gm__overlay_blend(int premul, unsigned s, unsigned a, unsigned d)
+{
+    const unsigned keep = d * (255 - a);
+    const unsigned c = premul ? s + gm__div255(keep) : gm__div255((unsigned short)(s * a + keep));
+    return c < 255 ? c : 255;
+}
+
+/* Alpha a composed over the frame's alpha d. */
+GM__FN unsigned gm__overlay_alpha(unsigned a, unsigned d) { return a + gm__div255(d * (255 - a)); }
+
+/* Sprite pixel p (RGBA; a mask's coverage, of color) over frame pixel d
+ * (gm__overlay_blend); a mask's alpha is its coverage times color's
+ * alpha, rounded likewise. */
 GM__FN void gm__overlay_pixel(unsigned char* d, int channels, int rgb, int over, int kind, const unsigned char* p,
                               const unsigned char* color)
 {
-    unsigned rgba[4], a, c, in[3];
+    unsigned rgba[4], in[3];
     int i;
     gm__sprite_rgba(kind, p, color, rgba);
-    a = rgba[3];
     in[0] = rgb ? rgba[0] : rgba[2]; /* the frame's order; constant indexes keep rgba in registers */
     in[1] = rgba[1];
     in[2] = rgb ? rgba[2] : rgba[0];
-    for (i = 0; i < 3; ++i) {
-        unsigned keep = (unsigned)d[i] * (255 - a);
-        c = kind == 1 ? in[i] + gm__div255(keep) : gm__div255(in[i] * a + keep);
-        d[i] = (unsigned char)(c < 255 ? c : 255);
-    }
+    for (i = 0; i < 3; ++i)
+        d[i] = (unsigned char)gm__overlay_blend(kind == 1, in[i], rgba[3], d[i]);
     if (channels == 4 && over)
-        d[3] = (unsigned char)(a + gm__div255((unsigned)d[3] * (255 - a)));
+        d[3] = (unsigned char)gm__overlay_alpha(rgba[3], d[3]);
 }
 
 /* Over a 4:2:0 frame a sprite pixel of colour and alpha rgba weighs what

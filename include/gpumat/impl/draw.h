@@ -216,16 +216,11 @@ static GM__ALWAYS_INLINE void gm__overlay_rows(const gm_mat* frame, const gm__ov
             } else
                 gm__cpu_unzip(B, 1, 4, q, p[0], p[1], p[2], p[3], m);
             for (c = 0; c < 3; ++c)
-                for (k = 0; k < N; ++k) {
-                    const unsigned keep = (unsigned)f[c][k] * (255 - A[k]), v = K == 2 ? col[c] : in[c][k];
-                    /* v a + d (255 - a) is at most 255 * 255: the cast loses nothing and lets the
-                     * compiler divide in 16-bit lanes */
-                    const unsigned out = K == 1 ? v + gm__div255(keep) : gm__div255((unsigned short)(v * A[k] + keep));
-                    f[c][k] = (unsigned char)(out < 255 ? out : 255);
-                }
+                for (k = 0; k < N; ++k)
+                    f[c][k] = (unsigned char)gm__overlay_blend(K == 1, K == 2 ? col[c] : in[c][k], A[k], f[c][k]);
             if (over)
                 for (k = 0; k < N; ++k)
-                    f[3][k] = (unsigned char)(A[k] + gm__div255((unsigned)f[3][k] * (255 - A[k])));
+                    f[3][k] = (unsigned char)gm__overlay_alpha(A[k], f[3][k]);
             gm__cpu_zip(B, 1, C, f[0], f[1], f[2], f[3], d, m);
         }
 }
