@@ -495,21 +495,23 @@ static long long gm__cpu_staged_at(const gm__cpu_rows* L, int es)
 
 /* A frame item's crop as cvtColor's BGR image, for the rows above: the
  * pairs of frame rows that cover the crop, from an even column, converted
- * into bgr by the YUV rows (impl/yuv.h, the kernel's arithmetic) the
- * first time a destination row reads one. Each tap converted, then
- * resampled, as the kernel does, so the result is the same. */
+ * by the YUV rows (impl/yuv.h, the kernel's arithmetic) into a window of
+ * two pairs that follows the destination rows down, the source (src) moved
+ * so that the rows a destination row reads lie in it: those are at most
+ * two rows, so at most two pairs. Each tap converted, then resampled, as
+ * the kernel does, so the result is the same. */
 typedef struct gm__cpu_frame {
-    gm__yuv_args pairs;  /* the covering pairs of rows into bgr */
-    unsigned char *bgr, *done; /* done: a flag a pair */
-    long long skip;      /* the crop's row 0 in bgr: 0 or 1 */
+    gm__yuv_args pairs; /* the covering pairs of rows, pair 0 into bgr */
+    unsigned char* bgr; /* the window: 4 rows */
+    long long held[2];  /* the pairs in the window's halves (-1: none) */
+    long long skip;     /* the crop's row 0 in pair 0: 0 or 1 */
+    long long column;   /* the crop's column 0 in a row of bgr, in bytes */
 } gm__cpu_frame;
 
 static void gm__yuv_host_rows(const gm__yuv_args* a, int from, long long b, long long r); /* impl/yuv.h */
 
-static void gm__cpu_frame_free(gm__cpu_frame* F) { GM_FREE(F->bgr), GM_FREE(F->done), F->bgr = F->done = NULL; }
-
-/* F for item it, of frame layout f, and src, its crop in bgr as a resize
- * source; 0 where memory runs out. */
+/* F for item it, of frame layout f, and src, its crop as a resize source;
+ * 0 where memory runs out. */
 static int gm__cpu_frame_init(gm__cpu_frame* F, const gm__prep_frame* f, const gm__prep_item* it,
                               gm__resize_args* src)
 {
@@ -519,13 +521,8 @@ static int gm__cpu_frame_init(gm__cpu_frame* F, const gm__prep_frame* f, const g
     gm__yuv_args* y = &F->pairs;
     int c;
     memset(F, 0, sizeof *F);
-    F->bgr = (unsigned char*)GM_MALLOC((size_t)(w * h * 3));
-    F->done = (unsigned char*)GM_MALLOC((size_t)(h / 2));
-    if (!F->bgr || !F->done) {
-        gm__cpu_frame_free(F);
+    if (!(F->bgr = (unsigned char*)GM_MALLOC((size_t)(w * 3 * 4))))
         return 0;
-    }
-    memset(F->done, 0, (size_t)(h / 2));
     y->y = it->src + (unsigned long long)(ey * it->src_pitch + ex);
     y->u = it->src + (unsigned long long)(f->u + ey / 2 * f->u_pitch + ex / 2 * f->step);
     y->v = it->src + (unsigned long long)(f->v + ey / 2 * f->v_pitch + ex / 2 * f->step);
@@ -536,27 +533,50 @@ static int gm__cpu_frame_init(gm__cpu_frame* F, const gm__prep_frame* f, const g
     y->sample = 1, y->step = f->step, y->channels = 3, y->dtype = GM_U8;
     y->cy = f->cy, y->yoff = f->yoff;
     memcpy(y->ku, f->ku, sizeof y->ku), memcpy(y->kv, f->kv, sizeof y->kv), memcpy(y->bias, f->bias, sizeof y->bias);
-    F->skip = y0 - ey;
+    F->held[0] = F->held[1] = -1;
+    F->skip = y0 - ey, F->column = (x0 - ex) * 3;
     memset(src, 0, sizeof *src);
-    for (c = 0; c < 3; ++c)
-        src->src[c] = y->image + (unsigned long long)(F->skip * y->image_pitch + (x0 - ex) * 3 + c);
+    for (c = 0; c < 3; ++c) /* where the window starts; gm__cpu_frame_rows moves it */
+        src->src[c] = y->image + (unsigned long long)(F->column + c);
     src->src_pitch = y->image_pitch, src->src_xstride = 3;
     src->map = it->map;
     return 1;
 }
 
-/* Converts the pairs of F's rows that destination row ry of its crop
- * (resized as src by sampler I) reads, where not yet done. */
-static void gm__cpu_frame_rows(gm__cpu_frame* F, const gm__resize_args* src, int I, long long ry)
+/* Pair q of F into half k of its window. */
+static void gm__cpu_frame_pair(gm__cpu_frame* F, long long q, int k)
+{
+    gm__yuv_args at = F->pairs;
+    at.image = F->pairs.image + (unsigned long long)((2 * k - 2 * q) * at.image_pitch); /* pair q's rows there */
+    gm__yuv_host_rows(&at, 0, 0, q);
+    F->held[k] = q;
+}
+
+/* The window of F over the rows that destination row ry of its crop
+ * (resized as src by sampler I) reads, and src moved onto it. */
+static void gm__cpu_frame_rows(gm__cpu_frame* F, gm__resize_args* src, int I, long long ry)
 {
     const gm__taps ty = gm__taps_y(GM_U8, I, src, 0, ry);
-    const long long last = src->map.src_height - 1, first = ty.o0 / src->src_pitch;
-    long long end = ty.o1 / src->src_pitch, q;
+    const long long pitch = src->src_pitch, last = src->map.src_height - 1;
+    /* ty's offsets are rows of src, whatever its window */
+    const long long first = ty.o0 / pitch;
+    long long end = ty.o1 / pitch, q;
+    int c;
     end = end > first + ty.n - 1 ? end : first + ty.n - 1;
     end = end < last ? end : last;
-    for (q = (first + F->skip) / 2; q <= (end + F->skip) / 2; ++q)
-        if (!F->done[q])
-            gm__yuv_host_rows(&F->pairs, 0, 0, q), F->done[q] = 1;
+    q = (first + F->skip) / 2;
+    if (F->held[0] != q) {
+        if (F->held[1] == q) /* one pair further down: the lower half moves up */
+            memcpy(F->bgr, F->bgr + 2 * pitch, (size_t)(2 * pitch)), F->held[0] = q;
+        else
+            gm__cpu_frame_pair(F, q, 0);
+        F->held[1] = -1;
+    }
+    if ((end + F->skip) / 2 > q && F->held[1] != q + 1)
+        gm__cpu_frame_pair(F, q + 1, 1);
+    for (c = 0; c < 3; ++c) /* crop row r at window row r + skip - 2 q */
+        src->src[c] = (unsigned long long)(uintptr_t)F->bgr +
+                      (unsigned long long)((F->skip - 2 * q) * pitch + F->column + c);
 }
 
 /* The pre-process: its plan, rows [begin, end) (numbered over the items).
@@ -595,7 +615,7 @@ static void gm__cpu_prep_part(void* p, long long begin, long long end)
             if (sampled)
                 GM_FREE(sampled), gm__cpu_rows_free(&L), sampled = NULL;
             if (framed)
-                gm__cpu_frame_free(&F), framed = 0;
+                GM_FREE(F.bgr), framed = 0;
             item = b;
             memset(&src, 0, sizeof src);
             if (P.a->frame.step)
@@ -624,7 +644,7 @@ static void gm__cpu_prep_part(void* p, long long begin, long long end)
     if (sampled)
         GM_FREE(sampled), gm__cpu_rows_free(&L);
     if (framed)
-        gm__cpu_frame_free(&F);
+        GM_FREE(F.bgr);
 }
 
 /* Runs plan p on the CPU, done on return. */
