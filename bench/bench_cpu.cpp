@@ -145,6 +145,20 @@ gm_yuv yuv_frames(unsigned char* data, gm_yuv_format format, int n, int w, int h
     return f;
 }
 
+// The pad and blob of a letterbox: images s placed at (left, top) of
+// 640x640 RGB planes of dst, the rest 114, all scaled by SCALE.
+void naive_letterbox_blob(const Images& s, int left, int top, float* dst)
+{
+    for (int i = 0; i < s.n; ++i)
+        for (int k = 0; k < 3; ++k)
+            for (int y = 0; y < 640; ++y)
+                for (int x = 0; x < 640; ++x) {
+                    const bool in = x >= left && x < left + s.w && y >= top && y < top + s.h;
+                    const float v = in ? s.item[i].ptr<unsigned char>(y - top)[3 * (x - left) + 2 - k] : 114.0f;
+                    dst[(((size_t)i * 3 + k) * 640 + y) * 640 + x] = v * SCALE;
+                }
+}
+
 unsigned char sat_u8(int v) { return (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : v); }
 
 void naive_nv12(const unsigned char* f, int w, int h, unsigned char* bgr)
@@ -347,6 +361,47 @@ void cases(FILE* out, const std::string& size, int n, int w, int h, int threads)
                median_ms([&] {
                    for (int i = 0; i < n; ++i)
                        naive_i420(bgr.item[i].data, w, h, i420.data + i * frame);
+               }));
+
+        // the frames' pre-process: a YOLO letterbox into 640x640 f32 RGB
+        // NCHW in one call; OpenCV converts, resizes, pads, then makes the
+        // blob; the naive loops likewise
+        Images letterboxed(n, 640, 640, 3, CV_32F, true, GM_F32);
+        std::vector<gm_yuv> frames;
+        for (int i = 0; i < n; ++i)
+            frames.push_back(yuv_frames(nv12.data + i * frame, GM_YUV_NV12, 1, w, h));
+        gm_prep yolo{};
+        yolo.fit = GM_FIT_LETTERBOX;
+        yolo.swap_rb = 1;
+        for (int k = 0; k < 3; ++k)
+            yolo.pad[k] = 114, yolo.scale[k] = SCALE;
+        gm_prep_geometry g;
+        gm_mat first;
+        check(gm_item(&letterboxed.m, &first, 0), "item");
+        check(gm_preprocess_yuv(&frames[0], NULL, &first, &yolo, &g, NULL), "preprocess yuv");
+        Images sized(n, (int)g.width, (int)g.height, 3, CV_8U, false, GM_U8);
+        std::vector<cv::Mat> padded(n);
+        record(out, "NV12 -> f32 640x640 letterbox", size, threads,
+               median_ms([&] {
+                   check(gm_preprocess_yuv_batch(frames.data(), NULL, n, &letterboxed.m, &yolo, NULL, NULL),
+                         "preprocess yuv");
+               }),
+               median_ms([&] {
+                   for (int i = 0; i < n; ++i) {
+                       cv::cvtColor(nv12.rowRange(i * h * 3 / 2, (i + 1) * h * 3 / 2), merged.item[i],
+                                    cv::COLOR_YUV2BGR_NV12);
+                       cv::resize(merged.item[i], sized.item[i], sized.item[i].size(), 0, 0, cv::INTER_LINEAR);
+                       cv::copyMakeBorder(sized.item[i], padded[i], (int)g.top, 640 - (int)(g.top + g.height),
+                                          (int)g.left, 640 - (int)(g.left + g.width), cv::BORDER_CONSTANT,
+                                          cv::Scalar::all(114));
+                   }
+                   cv_blob = cv::dnn::blobFromImages(padded, SCALE, cv::Size(), cv::Scalar(), true, false, CV_32F);
+               }),
+               median_ms([&] {
+                   for (int i = 0; i < n; ++i)
+                       naive_nv12(nv12.data + i * frame, w, h, merged.item[i].data);
+                   naive_resize(merged, sized);
+                   naive_letterbox_blob(sized, (int)g.left, (int)g.top, (float*)letterboxed.all.data);
                }));
     }
 
