@@ -581,9 +581,10 @@ static void gm__cpu_frame_rows(gm__cpu_frame* F, gm__resize_args* src, int I, lo
 
 /* The pre-process: its plan, rows [begin, end) (numbered over the items).
  * An item resized by a sampler gm__cpu_rows takes has its rows sampled as
- * gm_resize's are, into a row the destination row is made from
- * (gm__cpu_prep_row_of); the other items (frames among them), and any
- * where memory is short, run the kernel's per-pixel code. */
+ * gm_resize's are (a frame's from its window of BGR rows, gm__cpu_frame),
+ * into a row the destination row is made from (gm__cpu_prep_row_of); the
+ * other items, and any where memory is short, run the kernel's per-pixel
+ * code. */
 static void gm__cpu_prep_part(void* p, long long begin, long long end)
 {
     const gm__plan* plan = (const gm__plan*)p;
