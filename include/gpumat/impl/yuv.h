@@ -202,6 +202,40 @@ static void gm__yuv_args_of(gm__yuv_args* a, const gm_yuv* f, const gm_mat* m, i
  * end compute on stale values and are not stored. */
 enum { GM__YUV_RUN = 4 * GM__CPU_BLOCK };
 
+/* memcpy of `size` bytes of a run whose full size is the constant `full`:
+ * then the compiler copies with vector moves, where a size it cannot know
+ * becomes a call or a rep movs that takes longer to start than the copy. */
+static GM__ALWAYS_INLINE void gm__yuv_copy(void* d, const void* s, long long size, long long full)
+{
+    if (size == full)
+        memcpy(d, s, (size_t)full);
+    else
+        memcpy(d, s, (size_t)size);
+}
+
+/* n pixels of 3 u8 channels, as words (channel c in bits 8c) at w, into
+ * d. */
+static GM__ALWAYS_INLINE void gm__yuv_put3(const unsigned* GM__RESTRICT w, unsigned char* GM__RESTRICT d, long long n)
+{
+    long long k;
+    for (k = 0; k < n; ++k)
+        d[3 * k] = (unsigned char)w[k], d[3 * k + 1] = (unsigned char)(w[k] >> 8), d[3 * k + 2] = (unsigned char)(w[k] >> 16);
+}
+
+/* The same for C (3 or 4) channels. Words are the interleaved form the
+ * compiler vectorises: built by shifts in 32-bit lanes, stored as they are
+ * or three bytes of four; interleaving byte runs (gm__cpu_zip) it leaves
+ * scalar here. */
+static GM__ALWAYS_INLINE void gm__yuv_put_words(int C, const unsigned* w, unsigned char* d, long long n)
+{
+    if (C == 4)
+        gm__yuv_copy(d, w, 4 * n, 4 * GM__YUV_RUN);
+    else if (n == GM__YUV_RUN)
+        gm__yuv_put3(w, d, GM__YUV_RUN);
+    else
+        gm__yuv_put3(w, d, n);
+}
+
 /* Whether launch a's image is planar (CHW), else interleaved. */
 static int gm__yuv_chw(const gm__yuv_args* a) { return a->channels > 1 && a->image_xstride < a->image_cstride; }
 
@@ -213,49 +247,64 @@ static GM__ALWAYS_INLINE void gm__yuv_put_run(int E, int C, int chw, long long c
     int c;
     if (chw || C == 1)
         for (c = 0; c < C; ++c)
-            memcpy(d + c * cs, o[c], (size_t)(n * E));
+            gm__yuv_copy(d + c * cs, o[c], n * E, GM__YUV_RUN * E);
     else if (C == 3)
         gm__cpu_zip(GM__YUV_RUN, E, 3, o[0], o[1], o[2], NULL, d, n);
     else
         gm__cpu_zip(GM__YUV_RUN, E, 4, o[0], o[1], o[2], o[3], d, n);
 }
 
-/* The reverse for u8 pixels of 3 or 4 channels: image row s into p[c]. */
+/* The reverse for u8 pixels of 3 or 4 channels: image row s into p[c].
+ * Interleaved pixels are copied into a local array first, for the reason
+ * gm__yuv_chroma_run gives. */
 static GM__ALWAYS_INLINE void gm__yuv_get_run(int C, int chw, long long cs, const unsigned char* s,
                                               unsigned char (*p)[GM__YUV_RUN], long long n)
 {
     int c;
     if (chw)
         for (c = 0; c < 3; ++c)
-            memcpy(p[c], s + c * cs, (size_t)n);
-    else if (C == 3)
-        gm__cpu_unzip(GM__YUV_RUN, 1, 3, s, p[0], p[1], p[2], NULL, n);
-    else
-        gm__cpu_unzip(GM__YUV_RUN, 1, 4, s, p[0], p[1], p[2], p[3], n);
+            gm__yuv_copy(p[c], s + c * cs, n, GM__YUV_RUN);
+    else {
+        unsigned char px[4 * GM__YUV_RUN];
+        gm__yuv_copy(px, s, C * n, C * GM__YUV_RUN);
+        if (C == 3)
+            gm__cpu_unzip(GM__YUV_RUN, 1, 3, px, p[0], p[1], p[2], NULL, n);
+        else
+            gm__cpu_unzip(GM__YUV_RUN, 1, 4, px, p[0], p[1], p[2], p[3], n);
+    }
 }
 
 /* The n / 2 chroma pairs of a run, of E-byte samples at u and v (`step`
  * bytes apart: interleaved where 2 E, V first where v is u's lower
- * neighbour, as NV21's), into uu and vv, or (to_frame) back from them. */
+ * neighbour, as NV21's), into uu and vv, or (to_frame) back from them.
+ * Interleaved pairs go through a local array: the loops then store into
+ * arrays the compiler knows apart, which it needs to vectorise them. */
 static GM__ALWAYS_INLINE void gm__yuv_chroma_run(int E, int step, int to_frame, unsigned char* u, unsigned char* v,
                                                  unsigned char* uu, unsigned char* vv, long long n)
 {
     const int nv21 = v + E == u;
+    unsigned char pairs[GM__YUV_RUN * 2];
     if (step == E && to_frame)
-        memcpy(u, uu, (size_t)(n / 2 * E)), memcpy(v, vv, (size_t)(n / 2 * E));
+        gm__yuv_copy(u, uu, n / 2 * E, GM__YUV_RUN / 2 * E), gm__yuv_copy(v, vv, n / 2 * E, GM__YUV_RUN / 2 * E);
     else if (step == E)
-        memcpy(uu, u, (size_t)(n / 2 * E)), memcpy(vv, v, (size_t)(n / 2 * E));
-    else if (to_frame)
-        gm__cpu_zip(GM__YUV_RUN / 2, E, 2, nv21 ? vv : uu, nv21 ? uu : vv, NULL, NULL, nv21 ? v : u, n / 2);
-    else
-        gm__cpu_unzip(GM__YUV_RUN / 2, E, 2, nv21 ? v : u, nv21 ? vv : uu, nv21 ? uu : vv, NULL, NULL, n / 2);
+        gm__yuv_copy(uu, u, n / 2 * E, GM__YUV_RUN / 2 * E), gm__yuv_copy(vv, v, n / 2 * E, GM__YUV_RUN / 2 * E);
+    else if (to_frame) {
+        gm__cpu_zip(GM__YUV_RUN / 2, E, 2, nv21 ? vv : uu, nv21 ? uu : vv, NULL, NULL, pairs, n / 2);
+        gm__yuv_copy(nv21 ? v : u, pairs, n / 2 * 2 * E, GM__YUV_RUN * E);
+    } else {
+        gm__yuv_copy(pairs, nv21 ? v : u, n / 2 * 2 * E, GM__YUV_RUN * E);
+        if (nv21)
+            gm__cpu_unzip(GM__YUV_RUN / 2, E, 2, pairs, vv, uu, NULL, NULL, n / 2);
+        else
+            gm__cpu_unzip(GM__YUV_RUN / 2, E, 2, pairs, uu, vv, NULL, NULL, n / 2);
+    }
 }
 
 /* Rows 2r and 2r + 1 of item b of launch a (8-bit samples) into u8
  * pixels, as gm__yuv_pixel computes them, a run at a time: the run's U and
  * V samples apart, each pair's terms spread over its two columns, then
- * each channel of a row over the whole run, then the channels interleaved
- * or put in their planes. */
+ * each channel of a row over the whole run, into its plane, or the three
+ * at once into interleaved pixels (gm__yuv_put_words). */
 static GM__ALWAYS_INLINE void gm__yuv_rows_u8(const gm__yuv_args* a, long long b, long long r)
 {
     enum { N = GM__YUV_RUN };
@@ -268,6 +317,7 @@ static GM__ALWAYS_INLINE void gm__yuv_rows_u8(const gm__yuv_args* a, long long b
     unsigned char* v = (unsigned char*)(uintptr_t)gm__yuv_v_at(a, b, 0, 2 * r);
     unsigned char* image = (unsigned char*)(uintptr_t)gm__yuv_image_at(a, b, 0, 2 * r);
     int t[3][N], l[N];
+    unsigned w[N];
     unsigned char y[N], out[4][N], uu[N / 2], vv[N / 2];
     unsigned char* const o[4] = {out[0], out[1], out[2], out[3]};
     long long x0, n, k;
@@ -287,9 +337,16 @@ static GM__ALWAYS_INLINE void gm__yuv_rows_u8(const gm__yuv_args* a, long long b
             for (k = 0; k < N / 2; ++k)
                 t[c][2 * k] = t[c][2 * k + 1] = ku[c] * uu[k] + kv[c] * vv[k] + bias[c];
         for (i = 0; i < 2; ++i) {
-            memcpy(y, luma + i * yp + x0, (size_t)n);
+            gm__yuv_copy(y, luma + i * yp + x0, n, N);
             for (k = 0; k < N; ++k) /* the luma term once for the three channels */
                 l[k] = ((y[k] > yoff ? y[k] : yoff) - yoff) * cy;
+            if (!chw) {
+                for (k = 0; k < N; ++k)
+                    w[k] = (unsigned)gm__yuv_u8(l[k] + t[0][k]) | (unsigned)gm__yuv_u8(l[k] + t[1][k]) << 8 |
+                           (unsigned)gm__yuv_u8(l[k] + t[2][k]) << 16 | 0xff000000u;
+                gm__yuv_put_words(C, w, image + i * ip + x0 * C, n);
+                continue;
+            }
             for (c = 0; c < 3; ++c)
                 for (k = 0; k < N; ++k)
                     out[c][k] = (unsigned char)gm__yuv_u8(l[k] + t[c][k]);
@@ -324,7 +381,7 @@ static GM__ALWAYS_INLINE void gm__yuv_from_rows_u8(const gm__yuv_args* a, long l
             gm__yuv_get_run(C, chw, cs, image + i * ip + x0 * (chw ? 1 : C), p, n);
             for (k = 0; k < N; ++k)
                 y[k] = (unsigned char)gm__yuv_weigh(fy, yoff, p[0][k], p[1][k], p[2][k]);
-            memcpy(luma + i * yp + x0, y, (size_t)n);
+            gm__yuv_copy(luma + i * yp + x0, y, n, N);
         }
         for (k = 0; k < N / 2; ++k) {
             uu[k] = (unsigned char)gm__yuv_weigh(fu, 128, p[0][2 * k], p[1][2 * k], p[2][2 * k]);
@@ -383,7 +440,7 @@ static GM__ALWAYS_INLINE void gm__yuv16_rows(const gm__yuv_args* a, long long b,
                     t[c][2 * k] = t[c][2 * k + 1] = ku[c] * (uu[k] - 32768) + kv[c] * (vv[k] - 32768);
         }
         for (i = 0; i < 2; ++i) {
-            memcpy(y, luma + i * yp + 2 * x0, (size_t)(2 * n));
+            gm__yuv_copy(y, luma + i * yp + 2 * x0, 2 * n, 2 * N);
             for (k = 0; k < N; ++k)
                 l[k] = (double)((y[k] > black ? y[k] : black) - black) * cy;
             for (c = 0; c < (C < 3 ? C : 3); ++c)
