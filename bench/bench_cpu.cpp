@@ -2,8 +2,8 @@
 // make bench-cpu: gpumat's CPU path against OpenCV (the same operations in
 // this program, cv::setNumThreads matched) and a naive C loop, on host
 // memory, with one thread and with every core. Each figure is the median
-// of RUNS calls after one warm-up call. Writes one JSON line per case to
-// argv[1] and a table to stdout.
+// of RUNS calls after one warm-up call, the three contenders timed in
+// turns. Writes one JSON line per case to argv[1] and a table to stdout.
 #define GPUMAT_IMPLEMENTATION
 #include <gpumat.h>
 
@@ -25,19 +25,6 @@
 namespace {
 
 const int RUNS = 15;
-
-double median_ms(const std::function<void()>& f)
-{
-    std::vector<double> t;
-    f();
-    for (int i = 0; i < RUNS; ++i) {
-        auto a = std::chrono::steady_clock::now();
-        f();
-        t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-}
 
 void check(gm_status s, const char* what)
 {
@@ -87,15 +74,36 @@ struct Row {
 
 std::vector<Row> rows;
 
-void record(FILE* out, const std::string& op, const std::string& size, int threads, double g, double o, double n)
+// Times gpumat (g), OpenCV (o) and the naive loop (n) in turns, RUNS
+// calls each after one warm-up call each, so that a change in the
+// machine's load during a case falls on all three alike; records their
+// medians.
+void record(FILE* out, const std::string& op, const std::string& size, int threads, const std::function<void()>& g,
+            const std::function<void()>& o, const std::function<void()>& n)
 {
-    rows.push_back({op, size, threads, g, o, n});
-    std::printf("%-28s %-14s %2d  %9.3f %9.3f %9.3f  %5.2fx\n", op.c_str(), size.c_str(), threads, g, o, n, g / o);
+    const std::function<void()>* f[3] = {&g, &o, &n};
+    std::vector<double> t[3];
+    double ms[3];
+    for (auto* x : f)
+        (*x)();
+    for (int r = 0; r < RUNS; ++r)
+        for (int k = 0; k < 3; ++k) {
+            auto a = std::chrono::steady_clock::now();
+            (*f[k])();
+            t[k].push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
+        }
+    for (int k = 0; k < 3; ++k) {
+        std::sort(t[k].begin(), t[k].end());
+        ms[k] = t[k][t[k].size() / 2];
+    }
+    rows.push_back({op, size, threads, ms[0], ms[1], ms[2]});
+    std::printf("%-28s %-14s %2d  %9.3f %9.3f %9.3f  %5.2fx\n", op.c_str(), size.c_str(), threads, ms[0], ms[1], ms[2],
+                ms[0] / ms[1]);
     std::fflush(stdout);
     std::fprintf(out,
                  "{\"suite\": \"cpu\", \"op\": \"%s\", \"size\": \"%s\", \"threads\": %d, \"gpumat_ms\": %.4f, "
                  "\"opencv_ms\": %.4f, \"naive_ms\": %.4f, \"runs\": %d}\n",
-                 op.c_str(), size.c_str(), threads, g, o, n, RUNS);
+                 op.c_str(), size.c_str(), threads, ms[0], ms[1], ms[2], RUNS);
     std::fflush(out);
 }
 
@@ -210,78 +218,78 @@ void cases(FILE* out, const std::string& size, int n, int w, int h, int threads)
                                                    true, false, CV_32F);
     };
     record(out, "blob u8 -> f32 NCHW", size, threads,
-           median_ms([&] { check(gm_blob_from_image(&bgr.m, &blob.m, SCALE, MEAN, NULL, 1, NULL), "blob"); }),
-           median_ms(cv_blob_f32), median_ms([&] { naive_blob(bgr, (float*)blob.all.data); }));
+           [&] { check(gm_blob_from_image(&bgr.m, &blob.m, SCALE, MEAN, NULL, 1, NULL), "blob"); },
+           cv_blob_f32, [&] { naive_blob(bgr, (float*)blob.all.data); });
 
     record(out, "blob u8 -> f16 NCHW", size, threads,
-           median_ms([&] { check(gm_blob_from_image(&bgr.m, &blob16.m, SCALE, MEAN, NULL, 1, NULL), "blob f16"); }),
-           median_ms([&] {
+           [&] { check(gm_blob_from_image(&bgr.m, &blob16.m, SCALE, MEAN, NULL, 1, NULL), "blob f16"); },
+           [&] {
                cv_blob_f32();
                cv_blob.convertTo(tmp, CV_16F);
-           }),
-           median_ms([&] {
+           },
+           [&] {
                naive_blob(bgr, (float*)blob.all.data);
                blob.all.convertTo(blob16.all, CV_16F);
-           }));
+           });
 
     record(out, "convert u8 -> f32 x3", size, threads,
-           median_ms([&] { check(gm_convert(&bgr.m, &f32out.m, 1.0, 0.0, NULL), "convert"); }),
-           median_ms([&] {
+           [&] { check(gm_convert(&bgr.m, &f32out.m, 1.0, 0.0, NULL), "convert"); },
+           [&] {
                for (int i = 0; i < n; ++i)
                    bgr.item[i].convertTo(f32out.item[i], CV_32F);
-           }),
-           median_ms([&] {
+           },
+           [&] {
                const unsigned char* s = bgr.all.data;
                float* d = (float*)f32out.all.data;
                for (size_t i = 0; i < (size_t)n * px * 3; ++i)
                    d[i] = (float)s[i];
-           }));
+           });
 
     record(out, "convert u8 -> f32 x3 /255", size, threads,
-           median_ms([&] { check(gm_convert(&bgr.m, &f32out.m, SCALE, 0.0, NULL), "convert"); }),
-           median_ms([&] {
+           [&] { check(gm_convert(&bgr.m, &f32out.m, SCALE, 0.0, NULL), "convert"); },
+           [&] {
                for (int i = 0; i < n; ++i)
                    bgr.item[i].convertTo(f32out.item[i], CV_32F, SCALE);
-           }),
-           median_ms([&] {
+           },
+           [&] {
                const unsigned char* s = bgr.all.data;
                float* d = (float*)f32out.all.data;
                for (size_t i = 0; i < (size_t)n * px * 3; ++i)
                    d[i] = (float)s[i] * SCALE;
-           }));
+           });
 
-    record(out, "split f32 x3", size, threads, median_ms([&] { check(gm_split(&f32.m, &split.m, NULL), "split"); }),
-           median_ms([&] {
+    record(out, "split f32 x3", size, threads, [&] { check(gm_split(&f32.m, &split.m, NULL), "split"); },
+           [&] {
                for (int i = 0; i < n; ++i) {
                    for (int k = 0; k < 3; ++k)
                        outs[k] = split.plane(i, k);
                    cv::split(f32.item[i], outs);
                }
-           }),
-           median_ms([&] {
+           },
+           [&] {
                const float* s = (const float*)f32.all.data;
                float* d = (float*)split.all.data;
                for (int i = 0; i < n; ++i)
                    for (size_t p = 0; p < px; ++p)
                        for (int k = 0; k < 3; ++k)
                            d[((size_t)i * 3 + k) * px + p] = s[((size_t)i * px + p) * 3 + k];
-           }));
+           });
 
     gm_xform swap = gm_xform_identity();
     swap.map[0] = 2, swap.map[2] = 0;
     record(out, "swap BGR -> RGB u8", size, threads,
-           median_ms([&] { check(gm_transform(&bgr.m, &merged.m, &swap, NULL), "swap"); }),
-           median_ms([&] {
+           [&] { check(gm_transform(&bgr.m, &merged.m, &swap, NULL), "swap"); },
+           [&] {
                for (int i = 0; i < n; ++i)
                    cv::cvtColor(bgr.item[i], merged.item[i], cv::COLOR_BGR2RGB);
-           }),
-           median_ms([&] {
+           },
+           [&] {
                const unsigned char* s = bgr.all.data;
                unsigned char* d = merged.all.data;
                for (size_t p = 0; p < (size_t)n * px; ++p)
                    for (int k = 0; k < 3; ++k)
                        d[p * 3 + k] = s[p * 3 + 2 - k];
-           }));
+           });
 
     // resize: LINEAR and LINEAR_EXACT to 2/3 of the size (no exact factor),
     // AREA to 1/2 (whole 2x2 cells) and to 5/16 (cells of 3.2 pixels); the
@@ -296,12 +304,12 @@ void cases(FILE* out, const std::string& size, int n, int w, int h, int threads)
     for (const auto& z : resizes) {
         Images small(n, w * z.num / z.den, h * z.num / z.den, 3, CV_8U, false, GM_U8);
         record(out, z.name, size, threads,
-               median_ms([&] { check(gm_resize(&bgr.m, &small.m, (gm_interp)z.interp, NULL), "resize"); }),
-               median_ms([&] {
+               [&] { check(gm_resize(&bgr.m, &small.m, (gm_interp)z.interp, NULL), "resize"); },
+               [&] {
                    for (int i = 0; i < n; ++i)
                        cv::resize(bgr.item[i], small.item[i], small.item[i].size(), 0, 0, z.interp);
-               }),
-               median_ms([&] { naive_resize(bgr, small); }));
+               },
+               [&] { naive_resize(bgr, small); });
     }
 
     // the pre-process: resized (LINEAR) to 640x640 and made a blob in one
@@ -313,22 +321,22 @@ void cases(FILE* out, const std::string& size, int n, int w, int h, int threads)
         prep.swap_rb = 1;
         for (int k = 0; k < 3; ++k)
             prep.mean[k] = MEAN[2 - k], prep.scale[k] = SCALE;
-        record(out, "blob u8 -> f32 640x640 resized", size, threads, median_ms([&] {
+        record(out, "blob u8 -> f32 640x640 resized", size, threads, [&] {
                    for (int i = 0; i < n; ++i) {
                        gm_mat one, item;
                        check(gm_item(&bgr.m, &one, i), "item");
                        check(gm_item(&blob640.m, &item, i), "item");
                        check(gm_preprocess(&one, NULL, &item, &prep, NULL, NULL), "preprocess");
                    }
-               }),
-               median_ms([&] {
+               },
+               [&] {
                    cv_blob = cv::dnn::blobFromImages(cv_in, SCALE, cv::Size(640, 640),
                                                      cv::Scalar(MEAN[0], MEAN[1], MEAN[2]), true, false, CV_32F);
-               }),
-               median_ms([&] {
+               },
+               [&] {
                    naive_resize(bgr, sized);
                    naive_blob(sized, (float*)blob640.all.data);
-               }));
+               });
     }
 
     // YUV 4:2:0: n NV12 frames (each a Mat of 3h/2 rows, as OpenCV takes
@@ -341,27 +349,27 @@ void cases(FILE* out, const std::string& size, int n, int w, int h, int threads)
         gm_yuv to = yuv_frames(i420.data, GM_YUV_I420, n, w, h);
         const size_t frame = px * 3 / 2;
         record(out, "NV12 -> BGR u8", size, threads,
-               median_ms([&] { check(gm_yuv_convert(&from, &merged.m, 0, NULL), "yuv convert"); }),
-               median_ms([&] {
+               [&] { check(gm_yuv_convert(&from, &merged.m, 0, NULL), "yuv convert"); },
+               [&] {
                    for (int i = 0; i < n; ++i)
                        cv::cvtColor(nv12.rowRange(i * h * 3 / 2, (i + 1) * h * 3 / 2), merged.item[i],
                                     cv::COLOR_YUV2BGR_NV12);
-               }),
-               median_ms([&] {
+               },
+               [&] {
                    for (int i = 0; i < n; ++i)
                        naive_nv12(nv12.data + i * frame, w, h, merged.item[i].data);
-               }));
+               });
         record(out, "BGR u8 -> I420", size, threads,
-               median_ms([&] { check(gm_yuv_from_image(&bgr.m, &to, 0, NULL), "yuv from image"); }),
-               median_ms([&] {
+               [&] { check(gm_yuv_from_image(&bgr.m, &to, 0, NULL), "yuv from image"); },
+               [&] {
                    for (int i = 0; i < n; ++i)
                        cv::cvtColor(bgr.item[i], i420.rowRange(i * h * 3 / 2, (i + 1) * h * 3 / 2),
                                     cv::COLOR_BGR2YUV_I420);
-               }),
-               median_ms([&] {
+               },
+               [&] {
                    for (int i = 0; i < n; ++i)
                        naive_i420(bgr.item[i].data, w, h, i420.data + i * frame);
-               }));
+               });
 
         // the frames' pre-process: a YOLO letterbox into 640x640 f32 RGB
         // NCHW in one call; OpenCV converts, resizes, pads, then makes the
@@ -382,11 +390,11 @@ void cases(FILE* out, const std::string& size, int n, int w, int h, int threads)
         Images sized(n, (int)g.width, (int)g.height, 3, CV_8U, false, GM_U8);
         std::vector<cv::Mat> padded(n);
         record(out, "NV12 -> f32 640x640 letterbox", size, threads,
-               median_ms([&] {
+               [&] {
                    check(gm_preprocess_yuv_batch(frames.data(), NULL, n, &letterboxed.m, &yolo, NULL, NULL),
                          "preprocess yuv");
-               }),
-               median_ms([&] {
+               },
+               [&] {
                    for (int i = 0; i < n; ++i) {
                        cv::cvtColor(nv12.rowRange(i * h * 3 / 2, (i + 1) * h * 3 / 2), merged.item[i],
                                     cv::COLOR_YUV2BGR_NV12);
@@ -396,26 +404,26 @@ void cases(FILE* out, const std::string& size, int n, int w, int h, int threads)
                                           cv::Scalar::all(114));
                    }
                    cv_blob = cv::dnn::blobFromImages(padded, SCALE, cv::Size(), cv::Scalar(), true, false, CV_32F);
-               }),
-               median_ms([&] {
+               },
+               [&] {
                    for (int i = 0; i < n; ++i)
                        naive_nv12(nv12.data + i * frame, w, h, merged.item[i].data);
                    naive_resize(merged, sized);
                    naive_letterbox_blob(sized, (int)g.left, (int)g.top, (float*)letterboxed.all.data);
-               }));
+               });
     }
 
     gm_xform id = gm_xform_identity();
     record(out, "merge f32 planar -> u8", size, threads,
-           median_ms([&] { check(gm_transform(&planes.m, &merged.m, &id, NULL), "merge"); }),
-           median_ms([&] {
+           [&] { check(gm_transform(&planes.m, &merged.m, &id, NULL), "merge"); },
+           [&] {
                for (int i = 0; i < n; ++i) {
                    std::vector<cv::Mat> in = {planes.plane(i, 0), planes.plane(i, 1), planes.plane(i, 2)};
                    cv::merge(in, tmp);
                    tmp.convertTo(merged.item[i], CV_8U);
                }
-           }),
-           median_ms([&] {
+           },
+           [&] {
                const float* s = (const float*)planes.all.data;
                unsigned char* d = merged.all.data;
                for (int i = 0; i < n; ++i)
@@ -424,7 +432,7 @@ void cases(FILE* out, const std::string& size, int n, int w, int h, int threads)
                            float v = std::nearbyint(s[((size_t)i * 3 + k) * px + p]);
                            d[((size_t)i * px + p) * 3 + k] = (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : v);
                        }
-           }));
+           });
 }
 
 } // namespace
