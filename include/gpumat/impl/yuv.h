@@ -213,29 +213,6 @@ static GM__ALWAYS_INLINE void gm__yuv_copy(void* d, const void* s, long long siz
         memcpy(d, s, (size_t)size);
 }
 
-/* n pixels of 3 u8 channels, as words (channel c in bits 8c) at w, into
- * d. */
-static GM__ALWAYS_INLINE void gm__yuv_put3(const unsigned* GM__RESTRICT w, unsigned char* GM__RESTRICT d, long long n)
-{
-    long long k;
-    for (k = 0; k < n; ++k)
-        d[3 * k] = (unsigned char)w[k], d[3 * k + 1] = (unsigned char)(w[k] >> 8), d[3 * k + 2] = (unsigned char)(w[k] >> 16);
-}
-
-/* The same for C (3 or 4) channels. Words are the interleaved form the
- * compiler vectorises: built by shifts in 32-bit lanes, stored as they are
- * or three bytes of four; interleaving byte runs (gm__cpu_zip) it leaves
- * scalar here. */
-static GM__ALWAYS_INLINE void gm__yuv_put_words(int C, const unsigned* w, unsigned char* d, long long n)
-{
-    if (C == 4)
-        gm__yuv_copy(d, w, 4 * n, 4 * GM__YUV_RUN);
-    else if (n == GM__YUV_RUN)
-        gm__yuv_put3(w, d, GM__YUV_RUN);
-    else
-        gm__yuv_put3(w, d, n);
-}
-
 /* Whether launch a's image is planar (CHW), else interleaved. */
 static int gm__yuv_chw(const gm__yuv_args* a) { return a->channels > 1 && a->image_xstride < a->image_cstride; }
 
@@ -303,8 +280,9 @@ static GM__ALWAYS_INLINE void gm__yuv_chroma_run(int E, int step, int to_frame, 
 /* Rows 2r and 2r + 1 of item b of launch a (8-bit samples) into u8
  * pixels, as gm__yuv_pixel computes them, a run at a time: the run's U and
  * V samples apart, each pair's terms spread over its two columns, then
- * each channel of a row over the whole run, into its plane, or the three
- * at once into interleaved pixels (gm__yuv_put_words). */
+ * each channel of a row over the whole run, into its plane or interleaved
+ * through a local array (gm__yuv_chroma_run says why); four channels are
+ * built as words at once. */
 static GM__ALWAYS_INLINE void gm__yuv_rows_u8(const gm__yuv_args* a, long long b, long long r)
 {
     enum { N = GM__YUV_RUN };
@@ -318,8 +296,7 @@ static GM__ALWAYS_INLINE void gm__yuv_rows_u8(const gm__yuv_args* a, long long b
     unsigned char* image = (unsigned char*)(uintptr_t)gm__yuv_image_at(a, b, 0, 2 * r);
     int t[3][N], l[N];
     unsigned w[N];
-    unsigned char y[N], out[4][N], uu[N / 2], vv[N / 2];
-    unsigned char* const o[4] = {out[0], out[1], out[2], out[3]};
+    unsigned char y[N], out[3][N], px[3 * N], uu[N / 2], vv[N / 2];
     long long x0, n, k;
     int c, i;
     if (C == 1) { /* gray is the luma */
@@ -329,7 +306,6 @@ static GM__ALWAYS_INLINE void gm__yuv_rows_u8(const gm__yuv_args* a, long long b
     memset(y, 0, sizeof y);
     memset(uu, 0, sizeof uu);
     memset(vv, 0, sizeof vv);
-    memset(out[3], 255, sizeof out[3]);
     for (x0 = 0; x0 < width; x0 += N) {
         n = width - x0 < (long long)N ? width - x0 : (long long)N;
         gm__yuv_chroma_run(1, a->step, 0, u + x0 / 2 * a->step, v + x0 / 2 * a->step, uu, vv, n);
@@ -340,17 +316,26 @@ static GM__ALWAYS_INLINE void gm__yuv_rows_u8(const gm__yuv_args* a, long long b
             gm__yuv_copy(y, luma + i * yp + x0, n, N);
             for (k = 0; k < N; ++k) /* the luma term once for the three channels */
                 l[k] = ((y[k] > yoff ? y[k] : yoff) - yoff) * cy;
-            if (!chw) {
+            if (C == 4 && !chw) { /* words of the four channels, built in 32-bit lanes */
                 for (k = 0; k < N; ++k)
                     w[k] = (unsigned)gm__yuv_u8(l[k] + t[0][k]) | (unsigned)gm__yuv_u8(l[k] + t[1][k]) << 8 |
                            (unsigned)gm__yuv_u8(l[k] + t[2][k]) << 16 | 0xff000000u;
-                gm__yuv_put_words(C, w, image + i * ip + x0 * C, n);
+                gm__yuv_copy(image + i * ip + x0 * 4, w, 4 * n, 4 * N);
                 continue;
             }
             for (c = 0; c < 3; ++c)
                 for (k = 0; k < N; ++k)
                     out[c][k] = (unsigned char)gm__yuv_u8(l[k] + t[c][k]);
-            gm__yuv_put_run(1, C, chw, cs, o, image + i * ip + x0 * (chw ? 1 : C), n);
+            if (chw) {
+                for (c = 0; c < 3; ++c)
+                    gm__yuv_copy(image + i * ip + x0 + c * cs, out[c], n, N);
+                if (C == 4)
+                    memset(image + i * ip + x0 + 3 * cs, 255, (size_t)n);
+                continue;
+            }
+            for (k = 0; k < N; ++k)
+                px[3 * k] = out[0][k], px[3 * k + 1] = out[1][k], px[3 * k + 2] = out[2][k];
+            gm__yuv_copy(image + i * ip + x0 * 3, px, 3 * n, 3 * N);
         }
     }
 }
