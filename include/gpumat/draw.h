@@ -75,7 +75,10 @@ GM_API void gm_overlay_destroy(gm_overlay* overlay);
  * launch draws them all, queued on stream (the call returns before it
  * runs; the sprites' host memory may be reused at once). On the CPU (frame
  * in host memory) every sprite must be in host memory, and the call is
- * done on return, with the same bytes. params NULL: the defaults. */
+ * done on return, with the same bytes. params NULL: the defaults. A draw
+ * is not for capture into a CUDA graph: it uploads its tables from the
+ * overlay's buffers, which later draws overwrite, and the event it records
+ * would be the capture's. */
 GM_API gm_status gm_overlay_draw(gm_overlay* overlay, gm_mat* frame, const gm_sprite* sprites, int count,
                                  const gm_overlay_params* params, gm_stream stream);
 

@@ -213,6 +213,13 @@ static GM__ALWAYS_INLINE void gm__yuv_copy(void* d, const void* s, long long siz
         memcpy(d, s, (size_t)size);
 }
 
+/* Where byte c of a 32-bit word in memory lies in its value, in bits. */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define GM__YUV_BYTE(c) (8 * (3 - (c)))
+#else
+#define GM__YUV_BYTE(c) (8 * (c))
+#endif
+
 /* Whether launch a's image is planar (CHW), else interleaved. */
 static int gm__yuv_chw(const gm__yuv_args* a) { return a->channels > 1 && a->image_xstride < a->image_cstride; }
 
@@ -318,8 +325,9 @@ static GM__ALWAYS_INLINE void gm__yuv_rows_u8(const gm__yuv_args* a, long long b
                 l[k] = ((y[k] > yoff ? y[k] : yoff) - yoff) * cy;
             if (C == 4 && !chw) { /* words of the four channels, built in 32-bit lanes */
                 for (k = 0; k < N; ++k)
-                    w[k] = (unsigned)gm__yuv_u8(l[k] + t[0][k]) | (unsigned)gm__yuv_u8(l[k] + t[1][k]) << 8 |
-                           (unsigned)gm__yuv_u8(l[k] + t[2][k]) << 16 | 0xff000000u;
+                    w[k] = (unsigned)gm__yuv_u8(l[k] + t[0][k]) << GM__YUV_BYTE(0) |
+                           (unsigned)gm__yuv_u8(l[k] + t[1][k]) << GM__YUV_BYTE(1) |
+                           (unsigned)gm__yuv_u8(l[k] + t[2][k]) << GM__YUV_BYTE(2) | 255u << GM__YUV_BYTE(3);
                 gm__yuv_copy(image + i * ip + x0 * 4, w, 4 * n, 4 * N);
                 continue;
             }
