@@ -303,7 +303,8 @@ static GM__ALWAYS_INLINE void gm__yuv_rows_u8(const gm__yuv_args* a, long long b
     unsigned char* image = (unsigned char*)(uintptr_t)gm__yuv_image_at(a, b, 0, 2 * r);
     int t[3][N], l[N];
     unsigned w[N];
-    unsigned char y[N], out[3][N], px[3 * N], uu[N / 2], vv[N / 2];
+    unsigned char y[N], out[4][N], px[3 * N], uu[N / 2], vv[N / 2];
+    unsigned char* const o[4] = {out[0], out[1], out[2], out[3]};
     long long x0, n, k;
     int c, i;
     if (C == 1) { /* gray is the luma */
@@ -313,6 +314,7 @@ static GM__ALWAYS_INLINE void gm__yuv_rows_u8(const gm__yuv_args* a, long long b
     memset(y, 0, sizeof y);
     memset(uu, 0, sizeof uu);
     memset(vv, 0, sizeof vv);
+    memset(out[3], 255, sizeof out[3]);
     for (x0 = 0; x0 < width; x0 += N) {
         n = width - x0 < (long long)N ? width - x0 : (long long)N;
         gm__yuv_chroma_run(1, a->step, 0, u + x0 / 2 * a->step, v + x0 / 2 * a->step, uu, vv, n);
@@ -335,10 +337,7 @@ static GM__ALWAYS_INLINE void gm__yuv_rows_u8(const gm__yuv_args* a, long long b
                 for (k = 0; k < N; ++k)
                     out[c][k] = (unsigned char)gm__yuv_u8(l[k] + t[c][k]);
             if (chw) {
-                for (c = 0; c < 3; ++c)
-                    gm__yuv_copy(image + i * ip + x0 + c * cs, out[c], n, N);
-                if (C == 4)
-                    memset(image + i * ip + x0 + 3 * cs, 255, (size_t)n);
+                gm__yuv_put_run(1, C, 1, cs, o, image + i * ip + x0, n);
                 continue;
             }
             for (k = 0; k < N; ++k)
