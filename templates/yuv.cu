@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* gm_yuv_convert: a thread 8 pixels of a pair of rows, which share 4
- * chroma pairs (templates/yuv.inc). Blocks along x cover a row's chunks,
- * along y its pairs of rows, along z the items; stride loops cover rows
- * and items beyond the grid's 65535. A chunk whose rows lie on 8-byte
- * boundaries (planar chroma on 4) moves words: a load a luma row, one for
- * the chroma (one a plane where planar), a store a channel's or a plane's
- * 8 bytes. Other chunks, and a row's last when the width is not a multiple
- * of 8, go pixel by pixel. P016 frames likewise, with 16-byte words
- * (gm__yuv16_chunk). */
+/* gm_yuv_convert: a thread 8 pixels of GM__YUV_PAIRS pairs of rows (one
+ * pair for P016), each pair sharing 4 chroma pairs (templates/yuv.inc).
+ * Blocks along x cover a row's chunks, along y its pairs of rows, along z
+ * the items; stride loops cover rows and items beyond the grid's 65535. A
+ * chunk whose rows lie on 8-byte boundaries (planar chroma on 4) moves
+ * words: a load a luma row, one for the chroma (one a plane where planar),
+ * a store a channel's or a plane's 8 bytes. Other chunks, and a row's last
+ * when the width is not a multiple of 8, go pixel by pixel. P016 frames
+ * likewise, with 16-byte words (gm__yuv16_chunk). */
 
 /* Bytes 0 of a, b, c, d as one word. */
 __device__ __forceinline__ unsigned gm__yuv_pack(int a, int b, int c, int d)
@@ -15,10 +15,10 @@ __device__ __forceinline__ unsigned gm__yuv_pack(int a, int b, int c, int d)
     return __byte_perm(__byte_perm(a, b, 0x40), __byte_perm(c, d, 0x40), 0x5410);
 }
 
-/* Whether a chunk at x0 moves words: it is whole, and its rows (luma at
- * ly, image at image, planar when chw) lie on 8-byte boundaries, as do its
- * chroma pairs where U (at lu) and V (at lv) interleave, planar chroma on
- * 4 (not asked without chroma). */
+/* Whether the chunks at x0 of a thread's pairs of rows move words: they
+ * are whole, and their rows (luma at ly, image at image, planar when chw)
+ * lie on 8-byte boundaries, as do their chroma pairs where U (at lu) and V
+ * (at lv) interleave, planar chroma on 4 (not asked without chroma). */
 __device__ __forceinline__ bool gm__yuv_words(const gm__yuv_args& a, long long x0, unsigned long long ly,
                                               unsigned long long lu, unsigned long long lv, unsigned long long image,
                                               bool chw, bool chroma)
@@ -26,44 +26,53 @@ __device__ __forceinline__ bool gm__yuv_words(const gm__yuv_args& a, long long x
     const unsigned long long pairs = lu < lv ? lu : lv;
     return x0 + GM__YUV_CHUNK <= a.width &&
            ((ly | a.y_pitch | image | a.image_pitch | (chw ? a.image_cstride : 0)) & 7) == 0 &&
-           (!chroma || (a.step == 2 ? (pairs & 7) == 0 : ((lu | lv) & 3) == 0));
+           (!chroma || (a.step == 2 ? ((pairs | a.u_pitch) & 7) == 0 : ((lu | lv | a.u_pitch | a.v_pitch) & 3) == 0));
 }
 
-/* The chunk at x0 of rows 2r and 2r + 1 of item b, into C channels, planar
- * when CHW. */
-template <int C, bool CHW>
-__device__ __forceinline__ void gm__yuv_chunk(const gm__yuv_args& a, long long b, long long x0, long long r)
+/* A chunk's input: its two rows' 8 luma samples, its 4 U samples, its 4 V. */
+struct gm__yuv_in {
+    uint2 luma[2];
+    unsigned cu, cv;
+};
+
+/* The input of the chunk whose luma lies at ly, its U at lu and V at lv. */
+template <int C>
+__device__ __forceinline__ gm__yuv_in gm__yuv_load(const gm__yuv_args& a, unsigned long long ly, unsigned long long lu,
+                                                   unsigned long long lv)
 {
-    enum { N = GM__YUV_CHUNK };
-    const unsigned long long ly = gm__yuv_luma_at(&a, b, x0, 2 * r), lu = gm__yuv_u_at(&a, b, x0, 2 * r);
-    const unsigned long long lv = gm__yuv_v_at(&a, b, x0, 2 * r), d = gm__yuv_image_at(&a, b, x0, 2 * r);
-    const unsigned long long pairs = lu < lv ? lu : lv; /* where U and V interleave */
-    const bool words = gm__yuv_words(a, x0, ly, lu, lv, d, CHW, C > 1);
-    if (!words) {
-        for (int i = 0; i < 2; ++i)
-            for (long long x = x0; x < x0 + N && x < a.width; ++x)
-                gm__yuv_pixel(&a, b, x, 2 * r + i);
-        return;
-    }
-    int chroma[N / 2][3]; /* each pair's ku U + kv V + bias, a channel each */
+    gm__yuv_in in;
+    in.luma[0] = *(const uint2*)ly;
+    in.luma[1] = *(const uint2*)(ly + a.y_pitch);
+    in.cu = in.cv = 0;
     if (C > 1) {
-        unsigned cu, cv; /* the 4 U samples, the 4 V */
         if (a.step == 2) {
+            const unsigned long long pairs = lu < lv ? lu : lv;
             const uint2 w = *(const uint2*)pairs;
             const unsigned even = __byte_perm(w.x, w.y, 0x6420), odd = __byte_perm(w.x, w.y, 0x7531);
-            cu = lu == pairs ? even : odd, cv = lu == pairs ? odd : even;
+            in.cu = lu == pairs ? even : odd, in.cv = lu == pairs ? odd : even;
         } else {
-            cu = *(const unsigned*)lu, cv = *(const unsigned*)lv;
+            in.cu = *(const unsigned*)lu, in.cv = *(const unsigned*)lv;
         }
+    }
+    return in;
+}
+
+/* The chunk of input in into C channels at d, planar when CHW. */
+template <int C, bool CHW>
+__device__ __forceinline__ void gm__yuv_put(const gm__yuv_args& a, const gm__yuv_in& in, unsigned long long d)
+{
+    enum { N = GM__YUV_CHUNK };
+    int chroma[N / 2][3]; /* each pair's ku U + kv V + bias, a channel each */
+    if (C > 1)
 #pragma unroll
         for (int q = 0; q < N / 2; ++q)
 #pragma unroll
             for (int c = 0; c < 3; ++c)
-                chroma[q][c] = a.ku[c] * (int)(cu >> 8 * q & 255) + a.kv[c] * (int)(cv >> 8 * q & 255) + a.bias[c];
-    }
+                chroma[q][c] =
+                    a.ku[c] * (int)(in.cu >> 8 * q & 255) + a.kv[c] * (int)(in.cv >> 8 * q & 255) + a.bias[c];
 #pragma unroll
     for (int i = 0; i < 2; ++i) {
-        const uint2 luma = *(const uint2*)(ly + i * a.y_pitch);
+        const uint2 luma = in.luma[i];
         unsigned char* row = (unsigned char*)(d + i * a.image_pitch);
         int o[C * N]; /* the chunk's bytes in the destination's order */
         if (C == 1) {
@@ -88,43 +97,78 @@ __device__ __forceinline__ void gm__yuv_chunk(const gm__yuv_args& a, long long b
     }
 }
 
-/* Runs Op::chunk(a, b, x0, r) for this thread's chunk x0 of every pair of
- * rows r of every item b of launch a. */
+/* The chunks at x0 of pairs of rows r to r + n - 1 (n at most
+ * GM__YUV_PAIRS) of item b, into C channels, planar when CHW. Every
+ * chunk's loads go out before the first store: the pointers are generic,
+ * so the compiler may not move a load above a store itself. */
+template <int C, bool CHW>
+__device__ __forceinline__ void gm__yuv_chunk(const gm__yuv_args& a, long long b, long long x0, long long r, int n)
+{
+    enum { N = GM__YUV_CHUNK, K = GM__YUV_PAIRS };
+    const unsigned long long ly = gm__yuv_luma_at(&a, b, x0, 2 * r), lu = gm__yuv_u_at(&a, b, x0, 2 * r);
+    const unsigned long long lv = gm__yuv_v_at(&a, b, x0, 2 * r), d = gm__yuv_image_at(&a, b, x0, 2 * r);
+    if (!gm__yuv_words(a, x0, ly, lu, lv, d, CHW, C > 1)) {
+        for (long long y = 2 * r; y < 2 * (r + n); ++y)
+            for (long long x = x0; x < x0 + N && x < a.width; ++x)
+                gm__yuv_pixel(&a, b, x, y);
+        return;
+    }
+    gm__yuv_in in[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+        if (k < n)
+            in[k] = gm__yuv_load<C>(a, ly + 2 * k * a.y_pitch, lu + k * a.u_pitch, lv + k * a.v_pitch);
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+        if (k < n)
+            gm__yuv_put<C, CHW>(a, in[k], d + 2 * k * a.image_pitch);
+}
+
+/* Runs Op::chunk(a, b, x0, r, n) for this thread's chunk x0 of every
+ * group of n pairs of rows from r, n at most Op::pairs, of every item b of
+ * launch a. Any grid covers the launch; the host's (impl/yuv.h) gives a
+ * thread one group. */
 template <class Op> __device__ __forceinline__ void gm__yuv_launch(const gm__yuv_args& a)
 {
+    enum { K = Op::pairs };
     const long long x0 = ((long long)blockIdx.x * GM__YUV_BLOCK_X + threadIdx.x) * GM__YUV_CHUNK;
+    const long long pairs = a.height / 2;
     gm__grid_begin();
     if (x0 >= a.width)
         return;
     for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)
-        for (long long r = (long long)blockIdx.y * GM__YUV_BLOCK_Y + threadIdx.y; r < a.height / 2;
-             r += (long long)gridDim.y * GM__YUV_BLOCK_Y)
-            Op::chunk(a, b, x0, r);
+        for (long long r = ((long long)blockIdx.y * GM__YUV_BLOCK_Y + threadIdx.y) * K; r < pairs;
+             r += (long long)gridDim.y * GM__YUV_BLOCK_Y * K)
+            Op::chunk(a, b, x0, r, (int)(pairs - r < K ? pairs - r : K));
 }
 
-/* A chunk of u8 images by Op::run<C, CHW>, with C and CHW the image's
+/* The chunks of u8 images by Op::run<C, CHW>, with C and CHW the image's
  * channels and layout (1 channel only where Op::gray). */
 template <class Op> struct gm__yuv_shaped {
-    __device__ __forceinline__ static void chunk(const gm__yuv_args& a, long long b, long long x0, long long r)
+    static constexpr int pairs = Op::pairs;
+    __device__ __forceinline__ static void chunk(const gm__yuv_args& a, long long b, long long x0, long long r, int n)
     {
         if constexpr (Op::gray)
             if (a.channels == 1) {
-                Op::template run<1, false>(a, b, x0, r);
+                Op::template run<1, false>(a, b, x0, r, n);
                 return;
             }
         if (a.channels == 3)
-            a.image_cstride == 1 ? Op::template run<3, false>(a, b, x0, r) : Op::template run<3, true>(a, b, x0, r);
+            a.image_cstride == 1 ? Op::template run<3, false>(a, b, x0, r, n)
+                                 : Op::template run<3, true>(a, b, x0, r, n);
         else
-            a.image_cstride == 1 ? Op::template run<4, false>(a, b, x0, r) : Op::template run<4, true>(a, b, x0, r);
+            a.image_cstride == 1 ? Op::template run<4, false>(a, b, x0, r, n)
+                                 : Op::template run<4, true>(a, b, x0, r, n);
     }
 };
 
 struct gm__yuv_to_image {
     static constexpr bool gray = true;
+    static constexpr int pairs = GM__YUV_PAIRS;
     template <int C, bool CHW>
-    __device__ __forceinline__ static void run(const gm__yuv_args& a, long long b, long long x0, long long r)
+    __device__ __forceinline__ static void run(const gm__yuv_args& a, long long b, long long x0, long long r, int n)
     {
-        gm__yuv_chunk<C, CHW>(a, b, x0, r);
+        gm__yuv_chunk<C, CHW>(a, b, x0, r, n);
     }
 };
 
@@ -220,7 +264,8 @@ __device__ __forceinline__ void gm__yuv16_chunk(const gm__yuv_args& a, long long
 
 /* P016 into dtype D, by the image's channels and layout. */
 template <int D> struct gm__yuv16_to_image {
-    __device__ __forceinline__ static void chunk(const gm__yuv_args& a, long long b, long long x0, long long r)
+    static constexpr int pairs = 1;
+    __device__ __forceinline__ static void chunk(const gm__yuv_args& a, long long b, long long x0, long long r, int)
     {
         const bool chw = a.image_cstride != (long long)gm__esize[D];
         if (a.channels == 1)

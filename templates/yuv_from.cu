@@ -57,8 +57,9 @@ __device__ __forceinline__ void gm__yuv_from_chunk(const gm__yuv_args& a, long l
 
 struct gm__yuv_from_image {
     static constexpr bool gray = false;
+    static constexpr int pairs = 1;
     template <int C, bool CHW>
-    __device__ __forceinline__ static void run(const gm__yuv_args& a, long long b, long long x0, long long r)
+    __device__ __forceinline__ static void run(const gm__yuv_args& a, long long b, long long x0, long long r, int)
     {
         gm__yuv_from_chunk<C, CHW>(a, b, x0, r);
     }

@@ -520,7 +520,7 @@ static gm_status gm__yuv_run(const char* fn, const gm_yuv* frame, const char* na
     gm__CUcontext ctx;
     unsigned grid[3];
     long long rows;
-    int dev;
+    int dev, pairs;
     gm_status s = gm__yuv_check(fn, frame);
     if (s != GM_OK || (s = gm__check(fn, name, image)) != GM_OK)
         return s;
@@ -549,7 +549,8 @@ static gm_status gm__yuv_run(const char* fn, const gm_yuv* frame, const char* na
     if ((s = gm__context(fn, (int)image->device, &ctx, &dev)) != GM_OK)
         return s;
     grid[0] = (unsigned)((a.width + GM__YUV_BLOCK_X * GM__YUV_CHUNK - 1) / (GM__YUV_BLOCK_X * GM__YUV_CHUNK));
-    rows = (a.height / 2 + GM__YUV_BLOCK_Y - 1) / GM__YUV_BLOCK_Y;
+    pairs = from || a.sample == 2 ? 1 : GM__YUV_PAIRS; /* a thread's, as the kernel's Op::pairs */
+    rows = (a.height / 2 + GM__YUV_BLOCK_Y * pairs - 1) / (GM__YUV_BLOCK_Y * pairs);
     grid[1] = (unsigned)(rows < 65535 ? rows : 65535);
     grid[2] = (unsigned)(a.batch < 65535 ? a.batch : 65535);
     return gm__launch_row(fn, from ? GM__YUV_FROM_ROW : a.sample == 2 ? gm__yuv16_row[a.dtype] : GM__YUV_ROW, dev,
