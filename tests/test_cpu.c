@@ -771,12 +771,12 @@ static gm_xform rand_xform(const int* map, int cd)
 
 static const char* lay_name(gm_layout l) { return l == GM_HWC ? "hwc" : "chw"; }
 
-/* One transform on random data against ref_channel, with dst padding checked. */
-static void check_transform(gm_dtype S, gm_dtype D, int cs, int cd, const int* map, int64_t w, int64_t h, int batch,
-                            gm_layout ls, gm_layout ld, const char* what)
+/* Transform x (map its channel map) on random data against ref_channel,
+ * with dst padding checked. */
+static void check_xform(gm_xform x, gm_dtype S, gm_dtype D, int cs, int cd, const int* map, int64_t w, int64_t h,
+                        int batch, gm_layout ls, gm_layout ld, const char* what)
 {
     pimg src, dst;
-    gm_xform x = rand_xform(map, cd);
     int64_t n, y, xx, bad = 0, outside;
     unsigned char want[8];
     gm_status s;
@@ -819,7 +819,42 @@ static void check_transform(gm_dtype S, gm_dtype D, int cs, int cd, const int* m
     pimg_free(&dst);
 }
 
+/* A random transform by map, as check_xform checks one. */
+static void check_transform(gm_dtype S, gm_dtype D, int cs, int cd, const int* map, int64_t w, int64_t h, int batch,
+                            gm_layout ls, gm_layout ld, const char* what)
+{
+    check_xform(rand_xform(map, cd), S, D, cs, cd, map, w, h, batch, ls, ld, what);
+}
+
 static const int64_t sizes[][2] = {{1, 1}, {13, 1}, {7, 4}, {113, 113}};
+
+/* Channels reordered within interleaved pixels of one dtype, nothing else
+ * (the CPU's byte shuffles where it has AVX2, cpu.h): every dtype whose
+ * pixel fits 16 bytes, rows shorter than a shuffle's 16 bytes and longer,
+ * maps that repeat a channel. */
+static void test_shuffles(void)
+{
+    static const int maps[][3][4] = {
+        {{1, 0}, {1, 1}, {0, 1}},
+        {{2, 1, 0}, {1, 2, 0}, {0, 0, 2}},
+        {{2, 1, 0, 3}, {3, 2, 1, 0}, {1, 1, 3, 0}},
+    };
+    static const int64_t shapes[][2] = {{1, 2}, {5, 3}, {13, 2}, {113, 7}};
+    int d, c, k, z;
+    for (d = 0; d < GM_DTYPE_COUNT; ++d)
+        for (c = 2; c <= 4; ++c)
+            for (k = 0; k < 3; ++k)
+                for (z = 0; z < 4; ++z) {
+                    gm_xform x = gm_xform_identity();
+                    int j;
+                    if (c * (int)gm_dtype_size(all_dtypes[d]) > 16)
+                        continue;
+                    for (j = 0; j < c; ++j)
+                        x.map[j] = maps[c - 2][k][j];
+                    check_xform(x, all_dtypes[d], all_dtypes[d], c, c, maps[c - 2][k], shapes[z][0], shapes[z][1],
+                                1 + (z + k) % 3, GM_HWC, GM_HWC, "channels reordered");
+                }
+}
 
 static void test_transform(void)
 {
@@ -1926,6 +1961,7 @@ static void test_results(const char* how)
     test_views();
     test_copy();
     test_transform();
+    test_shuffles();
     test_planes();
     test_blob();
     test_yuv_rows();

@@ -58,6 +58,10 @@ typedef struct gm__cpu_job {
     int es, ed, cs, cd, unzip, zip;
     int moves; /* unzip or zip straight between source and destination: every channel copied as it is */
     int stream; /* the destination written past the caches */
+    int shuffle; /* each pixel's bytes reordered, by gm__cpu_shuffle_avx2's mask, step bytes a shuffle */
+    unsigned char mask[16];
+    int step;
+    unsigned long long first; /* the source's first channel in memory */
     long long pixels; /* a block */
     gm__cpu_chan chan[4];
     gm__cpu_convert_fn convert;
@@ -77,6 +81,37 @@ static int gm__cpu_interleaved(const unsigned long long* base, int channels, lon
     for (c = 1; c < channels; ++c)
         if (base[c] != base[0] + (unsigned long long)(c * e))
             return 0;
+    return 1;
+}
+
+/* Whether the transform J of a (gm__cpu_xform's, its chan, zip and moves
+ * set) only reorders the channels within each pixel, on a CPU with AVX2:
+ * one dtype, every channel plain and read from a channel, both sides
+ * packed interleaved pixels of P bytes (16 at most), the source's channels
+ * those of its pixel in some order. Then J's mask and step. OpenCV's
+ * cvtColor swaps shuffle in registers too, where unzipping and zipping
+ * again took 1.8-2.2x its time (bench/RESULTS.md). */
+static int gm__cpu_shuffles(gm__cpu_job* J, const gm__xform_args* a, int S, int D, int isa)
+{
+    const int P = J->cs * J->es;
+    unsigned long long base = a->src[0];
+    unsigned seen = 0;
+    int c, j;
+    if (isa != 1 || S != D || J->cs != J->cd || !J->zip || J->moves || P > 16 || a->src_xstride != P)
+        return 0;
+    for (c = 1; c < J->cs; ++c)
+        base = a->src[c] < base ? a->src[c] : base;
+    for (c = 0; c < J->cs; ++c) {
+        const unsigned long long at = a->src[c] - base;
+        if (at % (unsigned)J->es || at >= (unsigned)P || (seen >> at / J->es & 1) || J->chan[c].kind != GM__PLAIN ||
+            a->map[c] < 0)
+            return 0;
+        seen |= 1u << at / J->es;
+    }
+    J->first = base, J->step = 16 / P * P;
+    for (j = 0; j < 16; ++j)
+        J->mask[j] = j < J->step ? (unsigned char)(j / P * P + (a->src[a->map[j % P / J->es]] - base) + j % J->es)
+                                 : 0x80;
     return 1;
 }
 
@@ -113,6 +148,14 @@ static void gm__cpu_xform_part(void* p, long long begin, long long end)
         long long dof = b * a->dst_bstride + y * a->dst_pitch + x0 * a->dst_xstride;
         for (c = 0; c < 4; ++c)
             in[c] = (unsigned char*)in_buf[c], out[c] = (unsigned char*)out_buf[c];
+#ifdef GM__CPU_AVX2
+        if (J->shuffle) {
+            const unsigned char* s = (const unsigned char*)(uintptr_t)(J->first + so);
+            unsigned char* d = (unsigned char*)(uintptr_t)(a->dst[0] + dof);
+            gm__cpu_shuffle_avx2(s, d, n * a->src_xstride, J->mask, J->step, (int)a->src_xstride);
+            continue;
+        }
+#endif
         if (J->moves) {
             for (c = 0; c < J->cd; ++c) {
                 in[c] = (unsigned char*)(uintptr_t)(a->src[c] + so);
@@ -182,8 +225,11 @@ static void gm__cpu_xform(const gm__xform_args* a, int S, int D, int cs, int cd)
     J.stream = GM__CPU_NT && (J.zip || a->dst_xstride == J.ed) &&
                rows * a->width * cd * J.ed >= (J.moves ? gm__cpu_stream_bytes / 16 : gm__cpu_stream_bytes);
     J.streamer = gm__cpu_streams[isa];
+    if ((J.shuffle = gm__cpu_shuffles(&J, a, S, D, isa)))
+        J.stream = 0; /* staged to stream, BGR swaps took 1.1-2.2x as long (bench/RESULTS.md) */
     J.pixels = GM__CPU_PIXELS;
-    if (J.moves || (!J.stream && !J.unzip && !J.zip && a->src_xstride == J.es && a->dst_xstride == J.ed))
+    if (J.moves || J.shuffle ||
+        (!J.stream && !J.unzip && !J.zip && a->src_xstride == J.es && a->dst_xstride == J.ed))
         J.pixels *= GM__CPU_DIRECT;
     J.blocks = (a->width + J.pixels - 1) / J.pixels;
     bytes = J.pixels * (long long)(cs * J.es + cd * J.ed);
