@@ -259,12 +259,47 @@ typedef struct gm__cpu_rows {
     long long m, cells, last;
     long long* first; /* general area: pixel x's weights wx[first[x]] to wx[first[x + 1] - 1] */
     float* wx;
+    int* px;          /* u8 LINEAR: the first `fast` pixels' taps and weights (gm__cpu_linear_px_avx2) */
+    unsigned* pq;
+    long long fast;
 } gm__cpu_rows;
 
 static void gm__cpu_rows_free(gm__cpu_rows* L)
 {
     GM_FREE(L->o0), GM_FREE(L->w), GM_FREE(L->q), GM_FREE(L->h[0]), GM_FREE(L->plane), GM_FREE(L->first),
-        GM_FREE(L->wx);
+        GM_FREE(L->wx), GM_FREE(L->px), GM_FREE(L->pq);
+}
+
+/* For LINEAR u8 of 3 or 4 interleaved channels on a CPU with AVX2 (L's
+ * per-element taps made): the pixels' taps and weights for
+ * gm__cpu_linear_px_avx2, as many leading pixels as take two taps, read
+ * no byte past the row and have weights of 16 bits. 0 where memory runs
+ * out. */
+static int gm__cpu_rows_init_px(gm__cpu_rows* L)
+{
+    const gm__resize_args* a = L->a;
+    const long long bytes = a->map.src_width * L->C;
+    long long x;
+    int c;
+    if (L->S != GM_U8 || L->I != GM__SAMPLER_LINEAR || L->C < 3 || L->isa != 1 || a->src_xstride != L->C)
+        return 1;
+    for (c = 1; c < L->C; ++c)
+        if ((long long)(a->src[c] - a->src[0]) != c)
+            return 1;
+    L->px = (int*)GM_MALLOC((size_t)a->width * 2 * sizeof *L->px);
+    L->pq = (unsigned*)GM_MALLOC((size_t)a->width * sizeof *L->pq);
+    if (!L->px || !L->pq)
+        return 0;
+    for (x = 0; x < a->width && (x + 1) * L->C <= L->edge; ++x) {
+        const long long i = x * L->C, o0 = L->o0[i], o1 = L->o1[i];
+        const int q0 = L->w[i].q0, q1 = L->w[i].q1;
+        if (o0 < 0 || o1 < 0 || o0 + 4 > bytes || o1 + 4 > bytes || q0 != (short)q0 || q1 != (short)q1)
+            break;
+        L->px[2 * x] = (int)o0, L->px[2 * x + 1] = (int)o1;
+        L->pq[x] = (unsigned)(unsigned short)q0 | (unsigned)(unsigned short)q1 << 16;
+    }
+    L->fast = x;
+    return 1;
 }
 
 /* Whether the rows above take resize a by sampler I: every sampler, but
@@ -368,6 +403,10 @@ static int gm__cpu_rows_init(gm__cpu_rows* L, const gm__resize_args* a, int S, i
                 L->q[i] = tx.w;
         }
     }
+    if (!gm__cpu_rows_init_px(L)) {
+        gm__cpu_rows_free(L);
+        return 0;
+    }
     return 1;
 }
 
@@ -424,8 +463,15 @@ static void gm__cpu_rows_row(gm__cpu_rows* L, long long b, long long y, unsigned
             slot[k] = k == 1 ? 1 - slot[0] : L->held[0] == want[1] ? 1 : 0;
             if (exact)
                 gm__cpu_exact_hs[L->S][L->isa](row, L->o0, L->o1, L->q, L->n, L->h[slot[k]]);
-            else
-                gm__cpu_linear_hs[L->S][L->isa](row, L->o0, L->o1, L->w, L->edge, L->n, L->h[slot[k]]);
+            else {
+                const long long f = L->fast * L->C; /* elements the pixel pass takes */
+#ifdef GM__CPU_AVX2
+                if (L->fast)
+                    gm__cpu_linear_px_avx2(row, L->px, L->pq, L->fast, L->C, (int*)(void*)L->h[slot[k]]);
+#endif
+                gm__cpu_linear_hs[L->S][L->isa](row, L->o0 + f, L->o1 + f, L->w + f, L->edge - f, L->n - f,
+                                                (int*)(void*)L->h[slot[k]] + f);
+            }
             L->held[slot[k]] = want[k];
         }
     }
