@@ -283,23 +283,19 @@ typedef void (*gm__cpu_stream_fn)(unsigned char* d, const unsigned char* s, long
  * of s. A shuffle of 16 bytes moves the step bytes (16 / P whole pixels)
  * that mask gives for the first pixels of 16, 0x80 past them; the 16 - step
  * bytes it stores past them are stored again by the next. Two such in
- * the two halves of an AVX2 register a loop. */
+ * the two halves of an AVX2 register a loop; the last bytes one by one. */
 static GM__CPU_AVX2 void gm__cpu_shuffle_avx2(const unsigned char* GM__RESTRICT s, unsigned char* GM__RESTRICT d,
                                               long long bytes, const unsigned char* mask, int step, int P)
 {
-    const __m128i m = _mm_loadu_si128((const __m128i*)(const void*)mask);
-    const __m256i m2 = _mm256_broadcastsi128_si256(m);
+    const __m256i m = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i*)(const void*)mask));
     long long at = 0;
     for (; at + step + 16 <= bytes; at += 2 * step) {
         const __m128i lo = _mm_loadu_si128((const __m128i*)(const void*)(s + at));
         const __m128i hi = _mm_loadu_si128((const __m128i*)(const void*)(s + at + step));
-        const __m256i v = _mm256_shuffle_epi8(_mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1), m2);
+        const __m256i v = _mm256_shuffle_epi8(_mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1), m);
         _mm_storeu_si128((__m128i*)(void*)(d + at), _mm256_castsi256_si128(v));
         _mm_storeu_si128((__m128i*)(void*)(d + at + step), _mm256_extracti128_si256(v, 1));
     }
-    for (; at + 16 <= bytes; at += step)
-        _mm_storeu_si128((__m128i*)(void*)(d + at),
-                         _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(s + at)), m));
     for (; at < bytes; ++at)
         d[at] = s[at - at % P + mask[at % P]];
 }
