@@ -15,6 +15,13 @@ __device__ __forceinline__ unsigned gm__yuv_pack(int a, int b, int c, int d)
     return __byte_perm(__byte_perm(a, b, 0x40), __byte_perm(c, d, 0x40), 0x5410);
 }
 
+/* Byte k of w: one PRMT, where the compiler makes w >> 8 * k & 255 a
+ * shift and a mask, two integer-pipe instructions (bench/RESULTS.md). */
+__device__ __forceinline__ int gm__yuv_byte(unsigned w, int k)
+{
+    return (int)__byte_perm(w, 0, 0x4440 | k);
+}
+
 /* Whether the chunks at x0 of a thread's pairs of rows move words: they
  * are whole, and their rows (luma at ly, image at image, planar when chw)
  * lie on 8-byte boundaries, as do their chroma pairs where U (at lu) and V
@@ -69,7 +76,7 @@ __device__ __forceinline__ void gm__yuv_put(const gm__yuv_args& a, const gm__yuv
 #pragma unroll
             for (int c = 0; c < 3; ++c)
                 chroma[q][c] =
-                    a.ku[c] * (int)(in.cu >> 8 * q & 255) + a.kv[c] * (int)(in.cv >> 8 * q & 255) + a.bias[c];
+                    a.ku[c] * gm__yuv_byte(in.cu, q) + a.kv[c] * gm__yuv_byte(in.cv, q) + a.bias[c];
 #pragma unroll
     for (int i = 0; i < 2; ++i) {
         const uint2 luma = in.luma[i];
@@ -81,7 +88,7 @@ __device__ __forceinline__ void gm__yuv_put(const gm__yuv_args& a, const gm__yuv
         }
 #pragma unroll
         for (int p = 0; p < N; ++p) {
-            const int y = (int)((p < 4 ? luma.x : luma.y) >> 8 * (p % 4) & 255);
+            const int y = gm__yuv_byte(p < 4 ? luma.x : luma.y, p % 4);
             const int l = y > a.yoff ? y - a.yoff : 0;
 #pragma unroll
             for (int c = 0; c < 3; ++c)

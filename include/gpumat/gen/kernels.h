@@ -22,7 +22,7 @@
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * 86cbe15d0f24425404d735564d75fb2b559435fde84bffc241a6926cd113223c  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
- * f0abcc59c8859cfdb6087802174f007defba3b06a48b6a259cff34b15340e50d  templates/yuv.cu
+ * d9cdefc1d501a11bab4d8a545f20421d530af4171d3f994c645226b3407de9f4  templates/yuv.cu
  * 7a597f30e17577f1587487e4d1f3fcbf32ee3455d779a58cfe5eb8c80294600b  templates/yuv_from.cu
  * a875d2a094a1e8929717d2969db5c9dcd1bf4eb9675d68dcc4aaffd69e5d7ed5  templates/prep_yuv.cu
  */
@@ -31,7 +31,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0xc2e5fc614bbe6649ull
+#define GM__KERNEL_SOURCE_HASH 0xf4a711f24ed98738ull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -3972,6 +3972,13 @@ static const char* const gm__kernel_src[] = {
     "    return __byte_perm(__byte_perm(a, b, 0x40), __byte_perm(c, d, 0x40), 0x5410);\n",
     "}\n",
     "\n",
+    "/* Byte k of w: one PRMT, where the compiler makes w >> 8 * k & 255 a\n",
+    " * shift and a mask, two integer-pipe instructions (bench/RESULTS.md). */\n",
+    "__device__ __forceinline__ int gm__yuv_byte(unsigned w, int k)\n",
+    "{\n",
+    "    return (int)__byte_perm(w, 0, 0x4440 | k);\n",
+    "}\n",
+    "\n",
     "/* Whether the chunks at x0 of a thread's pairs of rows move words: they\n",
     " * are whole, and their rows (luma at ly, image at image, planar when chw)\n",
     " * lie on 8-byte boundaries, as do their chroma pairs where U (at lu) and V\n",
@@ -4026,7 +4033,7 @@ static const char* const gm__kernel_src[] = {
     "#pragma unroll\n",
     "            for (int c = 0; c < 3; ++c)\n",
     "                chroma[q][c] =\n",
-    "                    a.ku[c] * (int)(in.cu >> 8 * q & 255) + a.kv[c] * (int)(in.cv >> 8 * q & 255) + a.bias[c];\n",
+    "                    a.ku[c] * gm__yuv_byte(in.cu, q) + a.kv[c] * gm__yuv_byte(in.cv, q) + a.bias[c];\n",
     "#pragma unroll\n",
     "    for (int i = 0; i < 2; ++i) {\n",
     "        const uint2 luma = in.luma[i];\n",
@@ -4038,7 +4045,7 @@ static const char* const gm__kernel_src[] = {
     "        }\n",
     "#pragma unroll\n",
     "        for (int p = 0; p < N; ++p) {\n",
-    "            const int y = (int)((p < 4 ? luma.x : luma.y) >> 8 * (p % 4) & 255);\n",
+    "            const int y = gm__yuv_byte(p < 4 ? luma.x : luma.y, p % 4);\n",
     "            const int l = y > a.yoff ? y - a.yoff : 0;\n",
     "#pragma unroll\n",
     "            for (int c = 0; c < 3; ++c)\n",
