@@ -15,6 +15,21 @@ __device__ __forceinline__ unsigned gm__yuv_pack(int a, int b, int c, int d)
     return __byte_perm(__byte_perm(a, b, 0x40), __byte_perm(c, d, 0x40), 0x5410);
 }
 
+/* a, b, c, d, each within 16 signed bits, clamped to [0, 255] as bytes 0
+ * to 3 of one word: on sm_90 two PRMTs pair them in 16-bit halves, two
+ * VIMNMX.S16x2 clamp them, a PRMT packs: 5 instructions where clamps and
+ * gm__yuv_pack take 7. */
+__device__ __forceinline__ unsigned gm__yuv_pack_clamped(int a, int b, int c, int d)
+{
+#if __CUDA_ARCH__ >= 900
+    const unsigned ab = __vimin_s16x2_relu(__byte_perm(a, b, 0x5410), 0x00ff00ff);
+    const unsigned cd = __vimin_s16x2_relu(__byte_perm(c, d, 0x5410), 0x00ff00ff);
+    return __byte_perm(ab, cd, 0x6420);
+#else
+    return gm__yuv_pack(min(max(a, 0), 255), min(max(b, 0), 255), min(max(c, 0), 255), min(max(d, 0), 255));
+#endif
+}
+
 /* Byte k of w: one PRMT, where the compiler makes w >> 8 * k & 255 a
  * shift and a mask, two integer-pipe instructions (bench/RESULTS.md). */
 __device__ __forceinline__ int gm__yuv_byte(unsigned w, int k)
@@ -69,6 +84,11 @@ template <int C, bool CHW>
 __device__ __forceinline__ void gm__yuv_put(const gm__yuv_args& a, const gm__yuv_in& in, unsigned long long d)
 {
     enum { N = GM__YUV_CHUNK };
+    /* Planar RGB clamps as it packs, two 16-bit values an instruction on
+     * sm_90. The compiler then issues a row's stores apart: harmless where
+     * a warp's store covers whole sectors, as in planes, but interleaved
+     * BGR lost 3% with it (bench/RESULTS.md). */
+    constexpr bool PAIRED = CHW && C == 3;
     int chroma[N / 2][3]; /* each pair's ku U + kv V + bias, a channel each */
     if (C > 1)
 #pragma unroll
@@ -92,15 +112,18 @@ __device__ __forceinline__ void gm__yuv_put(const gm__yuv_args& a, const gm__yuv
             const int l = y > a.yoff ? y - a.yoff : 0;
 #pragma unroll
             for (int c = 0; c < 3; ++c)
-                o[CHW ? c * N + p : C * p + c] = gm__yuv_channel(a.cy, l, chroma[p / 2][c]);
+                o[CHW ? c * N + p : C * p + c] = PAIRED ? (l * a.cy + chroma[p / 2][c]) >> 20
+                                                        : gm__yuv_channel(a.cy, l, chroma[p / 2][c]);
             if (C == 4)
                 o[CHW ? 3 * N + p : C * p + 3] = 255;
         }
 #pragma unroll
         for (int k = 0; k < C; ++k)
             *(uint2*)(row + (CHW ? k * a.image_cstride : N * k)) =
-                make_uint2(gm__yuv_pack(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),
-                           gm__yuv_pack(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]));
+                PAIRED ? make_uint2(gm__yuv_pack_clamped(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),
+                                    gm__yuv_pack_clamped(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]))
+                       : make_uint2(gm__yuv_pack(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),
+                                    gm__yuv_pack(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]));
     }
 }
 

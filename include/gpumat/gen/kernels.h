@@ -22,7 +22,7 @@
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * 86cbe15d0f24425404d735564d75fb2b559435fde84bffc241a6926cd113223c  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
- * d9cdefc1d501a11bab4d8a545f20421d530af4171d3f994c645226b3407de9f4  templates/yuv.cu
+ * 7081641445573ebc5f73f0d73283c8b1ccaf81b32b7dfef8a142252ed963aaad  templates/yuv.cu
  * 7a597f30e17577f1587487e4d1f3fcbf32ee3455d779a58cfe5eb8c80294600b  templates/yuv_from.cu
  * a875d2a094a1e8929717d2969db5c9dcd1bf4eb9675d68dcc4aaffd69e5d7ed5  templates/prep_yuv.cu
  */
@@ -31,7 +31,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0xf4a711f24ed98738ull
+#define GM__KERNEL_SOURCE_HASH 0x0b5beced5f48b92cull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -3972,6 +3972,21 @@ static const char* const gm__kernel_src[] = {
     "    return __byte_perm(__byte_perm(a, b, 0x40), __byte_perm(c, d, 0x40), 0x5410);\n",
     "}\n",
     "\n",
+    "/* a, b, c, d, each within 16 signed bits, clamped to [0, 255] as bytes 0\n",
+    " * to 3 of one word: on sm_90 two PRMTs pair them in 16-bit halves, two\n",
+    " * VIMNMX.S16x2 clamp them, a PRMT packs: 5 instructions where clamps and\n",
+    " * gm__yuv_pack take 7. */\n",
+    "__device__ __forceinline__ unsigned gm__yuv_pack_clamped(int a, int b, int c, int d)\n",
+    "{\n",
+    "#if __CUDA_ARCH__ >= 900\n",
+    "    const unsigned ab = __vimin_s16x2_relu(__byte_perm(a, b, 0x5410), 0x00ff00ff);\n",
+    "    const unsigned cd = __vimin_s16x2_relu(__byte_perm(c, d, 0x5410), 0x00ff00ff);\n",
+    "    return __byte_perm(ab, cd, 0x6420);\n",
+    "#else\n",
+    "    return gm__yuv_pack(min(max(a, 0), 255), min(max(b, 0), 255), min(max(c, 0), 255), min(max(d, 0), 255));\n",
+    "#endif\n",
+    "}\n",
+    "\n",
     "/* Byte k of w: one PRMT, where the compiler makes w >> 8 * k & 255 a\n",
     " * shift and a mask, two integer-pipe instructions (bench/RESULTS.md). */\n",
     "__device__ __forceinline__ int gm__yuv_byte(unsigned w, int k)\n",
@@ -4026,6 +4041,11 @@ static const char* const gm__kernel_src[] = {
     "__device__ __forceinline__ void gm__yuv_put(const gm__yuv_args& a, const gm__yuv_in& in, unsigned long long d)\n",
     "{\n",
     "    enum { N = GM__YUV_CHUNK };\n",
+    "    /* Planar RGB clamps as it packs, two 16-bit values an instruction on\n",
+    "     * sm_90. The compiler then issues a row's stores apart: harmless where\n",
+    "     * a warp's store covers whole sectors, as in planes, but interleaved\n",
+    "     * BGR lost 3% with it (bench/RESULTS.md). */\n",
+    "    constexpr bool PAIRED = CHW && C == 3;\n",
     "    int chroma[N / 2][3]; /* each pair's ku U + kv V + bias, a channel each */\n",
     "    if (C > 1)\n",
     "#pragma unroll\n",
@@ -4049,15 +4069,18 @@ static const char* const gm__kernel_src[] = {
     "            const int l = y > a.yoff ? y - a.yoff : 0;\n",
     "#pragma unroll\n",
     "            for (int c = 0; c < 3; ++c)\n",
-    "                o[CHW ? c * N + p : C * p + c] = gm__yuv_channel(a.cy, l, chroma[p / 2][c]);\n",
+    "                o[CHW ? c * N + p : C * p + c] = PAIRED ? (l * a.cy + chroma[p / 2][c]) >> 20\n",
+    "                                                        : gm__yuv_channel(a.cy, l, chroma[p / 2][c]);\n",
     "            if (C == 4)\n",
     "                o[CHW ? 3 * N + p : C * p + 3] = 255;\n",
     "        }\n",
     "#pragma unroll\n",
     "        for (int k = 0; k < C; ++k)\n",
     "            *(uint2*)(row + (CHW ? k * a.image_cstride : N * k)) =\n",
-    "                make_uint2(gm__yuv_pack(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),\n",
-    "                           gm__yuv_pack(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]));\n",
+    "                PAIRED ? make_uint2(gm__yuv_pack_clamped(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),\n",
+    "                                    gm__yuv_pack_clamped(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]))\n",
+    "                       : make_uint2(gm__yuv_pack(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),\n",
+    "                                    gm__yuv_pack(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]));\n",
     "    }\n",
     "}\n",
     "\n",
