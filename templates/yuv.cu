@@ -15,10 +15,10 @@ __device__ __forceinline__ unsigned gm__yuv_pack(int a, int b, int c, int d)
     return __byte_perm(__byte_perm(a, b, 0x40), __byte_perm(c, d, 0x40), 0x5410);
 }
 
-/* a, b, c, d, each within 16 signed bits, clamped to [0, 255] as bytes 0
- * to 3 of one word: on sm_90 two PRMTs pair them in 16-bit halves, two
- * VIMNMX.S16x2 clamp them, a PRMT packs: 5 instructions where clamps and
- * gm__yuv_pack take 7. */
+/* a, b, c, d, each an int >> 20 (so within 12 signed bits), clamped to
+ * [0, 255] as bytes 0 to 3 of one word: on sm_90 two PRMTs pair them in
+ * 16-bit halves, two VIMNMX.S16x2 clamp them, a PRMT packs: 5
+ * instructions where clamps and gm__yuv_pack take 7. */
 __device__ __forceinline__ unsigned gm__yuv_pack_clamped(int a, int b, int c, int d)
 {
 #if __CUDA_ARCH__ >= 900
@@ -84,10 +84,10 @@ template <int C, bool CHW>
 __device__ __forceinline__ void gm__yuv_put(const gm__yuv_args& a, const gm__yuv_in& in, unsigned long long d)
 {
     enum { N = GM__YUV_CHUNK };
-    /* Planar RGB clamps as it packs, two 16-bit values an instruction on
-     * sm_90. The compiler then issues a row's stores apart: harmless where
-     * a warp's store covers whole sectors, as in planes, but interleaved
-     * BGR lost 3% with it (bench/RESULTS.md). */
+    /* Planar 3-channel images clamp as they pack, two 16-bit values an
+     * instruction on sm_90. The compiler then issues a row's stores apart:
+     * harmless where a warp's store covers whole sectors, as in planes,
+     * but interleaved BGR lost 3% with it (bench/RESULTS.md). */
     constexpr bool PAIRED = CHW && C == 3;
     int chroma[N / 2][3]; /* each pair's ku U + kv V + bias, a channel each */
     if (C > 1)

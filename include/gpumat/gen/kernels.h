@@ -22,7 +22,7 @@
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * 86cbe15d0f24425404d735564d75fb2b559435fde84bffc241a6926cd113223c  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
- * 7081641445573ebc5f73f0d73283c8b1ccaf81b32b7dfef8a142252ed963aaad  templates/yuv.cu
+ * 5bd69ab17afb31198e54a80b11a6dee08f39f664f5e955cf7f16454ecf5c2792  templates/yuv.cu
  * 7a597f30e17577f1587487e4d1f3fcbf32ee3455d779a58cfe5eb8c80294600b  templates/yuv_from.cu
  * a875d2a094a1e8929717d2969db5c9dcd1bf4eb9675d68dcc4aaffd69e5d7ed5  templates/prep_yuv.cu
  */
@@ -31,7 +31,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x0b5beced5f48b92cull
+#define GM__KERNEL_SOURCE_HASH 0x9973a4c95f96a136ull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -3972,10 +3972,10 @@ static const char* const gm__kernel_src[] = {
     "    return __byte_perm(__byte_perm(a, b, 0x40), __byte_perm(c, d, 0x40), 0x5410);\n",
     "}\n",
     "\n",
-    "/* a, b, c, d, each within 16 signed bits, clamped to [0, 255] as bytes 0\n",
-    " * to 3 of one word: on sm_90 two PRMTs pair them in 16-bit halves, two\n",
-    " * VIMNMX.S16x2 clamp them, a PRMT packs: 5 instructions where clamps and\n",
-    " * gm__yuv_pack take 7. */\n",
+    "/* a, b, c, d, each an int >> 20 (so within 12 signed bits), clamped to\n",
+    " * [0, 255] as bytes 0 to 3 of one word: on sm_90 two PRMTs pair them in\n",
+    " * 16-bit halves, two VIMNMX.S16x2 clamp them, a PRMT packs: 5\n",
+    " * instructions where clamps and gm__yuv_pack take 7. */\n",
     "__device__ __forceinline__ unsigned gm__yuv_pack_clamped(int a, int b, int c, int d)\n",
     "{\n",
     "#if __CUDA_ARCH__ >= 900\n",
@@ -4041,10 +4041,10 @@ static const char* const gm__kernel_src[] = {
     "__device__ __forceinline__ void gm__yuv_put(const gm__yuv_args& a, const gm__yuv_in& in, unsigned long long d)\n",
     "{\n",
     "    enum { N = GM__YUV_CHUNK };\n",
-    "    /* Planar RGB clamps as it packs, two 16-bit values an instruction on\n",
-    "     * sm_90. The compiler then issues a row's stores apart: harmless where\n",
-    "     * a warp's store covers whole sectors, as in planes, but interleaved\n",
-    "     * BGR lost 3% with it (bench/RESULTS.md). */\n",
+    "    /* Planar 3-channel images clamp as they pack, two 16-bit values an\n",
+    "     * instruction on sm_90. The compiler then issues a row's stores apart:\n",
+    "     * harmless where a warp's store covers whole sectors, as in planes,\n",
+    "     * but interleaved BGR lost 3% with it (bench/RESULTS.md). */\n",
     "    constexpr bool PAIRED = CHW && C == 3;\n",
     "    int chroma[N / 2][3]; /* each pair's ku U + kv V + bias, a channel each */\n",
     "    if (C > 1)\n",
