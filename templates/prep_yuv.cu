@@ -20,5 +20,11 @@ __device__ __forceinline__ void gm__prep_yuv(const gm__prep_args& a)
 }
 
 /* The entry point of one row (gen/model.py): destination dtype D, sampler
- * I; the frame and its layout are arguments (gm__prep_args.frame). */
-#define GM__ENTRY_PREP_YUV(name, S, D, C, LS, LD, P, R, B, I) GM__PREP_ENTRY(name, 4, (gm__prep_yuv<D, I>))
+ * I; the frame and its layout are arguments (gm__prep_args.frame). On sm_90
+ * NEAREST, which holds the point path, runs 5 blocks a multiprocessor (48
+ * registers, no spill in that path): a batch of letterboxed frames waits on
+ * its loads and gained from the warps (bench/RESULTS.md). The other
+ * samplers spill at 48 and stay at 4 blocks, as do the archs where it was
+ * not measured (sm_120 spills there too). */
+#define GM__ENTRY_PREP_YUV(name, S, D, C, LS, LD, P, R, B, I) \
+    GM__PREP_ENTRY(name, (I == GM__SAMPLER_NEAREST && __CUDA_ARCH__ == 900 ? 5 : 4), (gm__prep_yuv<D, I>))

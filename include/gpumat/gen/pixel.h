@@ -24,7 +24,7 @@
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
  * 5bd69ab17afb31198e54a80b11a6dee08f39f664f5e955cf7f16454ecf5c2792  templates/yuv.cu
  * 7a597f30e17577f1587487e4d1f3fcbf32ee3455d779a58cfe5eb8c80294600b  templates/yuv_from.cu
- * a875d2a094a1e8929717d2969db5c9dcd1bf4eb9675d68dcc4aaffd69e5d7ed5  templates/prep_yuv.cu
+ * 80884a113a38049a489cd43c9fafd4efb4b73bd2581cd045fc92417f428591a1  templates/prep_yuv.cu
  */
 #ifndef GPUMAT_GEN_PIXEL_H
 #define GPUMAT_GEN_PIXEL_H
