@@ -85,9 +85,9 @@ __device__ __forceinline__ void gm__yuv_put(const gm__yuv_args& a, const gm__yuv
 {
     enum { N = GM__YUV_CHUNK };
     /* Planar 3-channel images clamp as they pack, two 16-bit values an
-     * instruction on sm_90. The compiler then issues a row's stores apart:
-     * harmless where a warp's store covers whole sectors, as in planes,
-     * but interleaved BGR lost 3% with it (bench/RESULTS.md). */
+     * instruction on sm_90. Interleaved BGR lost 3% with it, and staging
+     * its stores through shared memory did not win that back
+     * (bench/RESULTS.md). */
     constexpr bool PAIRED = CHW && C == 3;
     int chroma[N / 2][3]; /* each pair's ku U + kv V + bias, a channel each */
     if (C > 1)

@@ -22,7 +22,7 @@
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * 86cbe15d0f24425404d735564d75fb2b559435fde84bffc241a6926cd113223c  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
- * 5bd69ab17afb31198e54a80b11a6dee08f39f664f5e955cf7f16454ecf5c2792  templates/yuv.cu
+ * 49c3861aa777691e897286d22865d251d1ee8ea806319aebd1f42922b6c7c003  templates/yuv.cu
  * 7a597f30e17577f1587487e4d1f3fcbf32ee3455d779a58cfe5eb8c80294600b  templates/yuv_from.cu
  * 80884a113a38049a489cd43c9fafd4efb4b73bd2581cd045fc92417f428591a1  templates/prep_yuv.cu
  */
@@ -31,7 +31,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0xd5fa78a385809efdull
+#define GM__KERNEL_SOURCE_HASH 0x1690cccdc0f35225ull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -4042,9 +4042,9 @@ static const char* const gm__kernel_src[] = {
     "{\n",
     "    enum { N = GM__YUV_CHUNK };\n",
     "    /* Planar 3-channel images clamp as they pack, two 16-bit values an\n",
-    "     * instruction on sm_90. The compiler then issues a row's stores apart:\n",
-    "     * harmless where a warp's store covers whole sectors, as in planes,\n",
-    "     * but interleaved BGR lost 3% with it (bench/RESULTS.md). */\n",
+    "     * instruction on sm_90. Interleaved BGR lost 3% with it, and staging\n",
+    "     * its stores through shared memory did not win that back\n",
+    "     * (bench/RESULTS.md). */\n",
     "    constexpr bool PAIRED = CHW && C == 3;\n",
     "    int chroma[N / 2][3]; /* each pair's ku U + kv V + bias, a channel each */\n",
     "    if (C > 1)\n",
