@@ -19,6 +19,16 @@
 #define GM__ALWAYS_INLINE inline
 #endif
 
+/* Staging buffers on the stack start on a cache line. One 16 bytes past a
+ * 32-byte boundary makes each 32-byte load of what a loop just stored
+ * straddle two stores, which the CPU does not forward: a 4K convertTo
+ * through such a buffer took 3x as long (bench/RESULTS.md). */
+#if defined(__GNUC__)
+#define GM__CPU_LINE_ALIGNED __attribute__((aligned(64)))
+#else
+#define GM__CPU_LINE_ALIGNED
+#endif
+
 #ifdef __cplusplus
 #define GM__RESTRICT __restrict
 #else
@@ -206,7 +216,7 @@ static GM__ALWAYS_INLINE void gm__cpu_zip(int B, int E, int C, const unsigned ch
  * blocks start where d0's lines do, the pixels before go the ordinary way. */
 #define GM__CPU_UNZIP_STREAM(B, E, C, s, d0, d1, d2, d3, n, A, nt)                               \
     do {                                                                                          \
-        unsigned char t_[4][(B) * 8], *d_[4];                                                     \
+        unsigned char t_[4][(B) * 8] GM__CPU_LINE_ALIGNED, *d_[4];                                \
         long long i_ = gm__cpu_to_line(d0, E);                                                    \
         int c_;                                                                                   \
         d_[0] = (d0), d_[1] = (d1), d_[2] = (d2), d_[3] = (d3);                                   \
@@ -224,7 +234,7 @@ static GM__ALWAYS_INLINE void gm__cpu_zip(int B, int E, int C, const unsigned ch
 /* And gm__cpu_zip. */
 #define GM__CPU_ZIP_STREAM(B, E, C, s0, s1, s2, s3, d, n, A, nt)                                  \
     do {                                                                                          \
-        unsigned char t_[(B) * 4 * 8];                                                            \
+        unsigned char t_[(B) * 4 * 8] GM__CPU_LINE_ALIGNED;                                       \
         long long i_ = gm__cpu_to_line(d, (C) * (E));                                             \
         i_ = i_ < (n) ? i_ : (n);                                                                 \
         gm__cpu_zip(1, E, C, s0, s1, s2, s3, d, i_);                                              \
@@ -255,11 +265,13 @@ typedef void (*gm__cpu_stream_fn)(unsigned char* d, const unsigned char* s, long
     {                                                                                                            \
         gm__cpu_convert(B, S, D, ES, ED, s, d, n, ch);                                                              \
     }
-#define GM__CPU_UNZIP_DEF(name, attr, B, E, C, A, nt)                                                              \
+#define GM__CPU_UNZIP_DEF(name, attr, B, E, C, A, nt, in_registers)                                                \
     static attr void name(const unsigned char* GM__RESTRICT s, unsigned char* GM__RESTRICT d0,                   \
                           unsigned char* GM__RESTRICT d1, unsigned char* GM__RESTRICT d2,                        \
                           unsigned char* GM__RESTRICT d3, long long n, int stream)                               \
     {                                                                                                            \
+        if (in_registers(E, C, s, d0, d1, d2, n, stream))                                                        \
+            return;                                                                                              \
         if (GM__CPU_NT && stream)                                                                                \
             GM__CPU_UNZIP_STREAM(GM__CPU_BLOCK, E, C, s, d0, d1, d2, d3, n, A, nt);                              \
         else                                                                                                     \
@@ -301,13 +313,61 @@ static GM__CPU_AVX2 void gm__cpu_shuffle_avx2(const unsigned char* GM__RESTRICT 
 }
 #endif
 
+/* The unzips that no loop of registers takes. */
+#define GM__CPU_UNZIP_IN_MEMORY(E, C, s, d0, d1, d2, n, stream) 0
+
 #ifdef GM__CPU_AVX2
+/* Whether n pixels of C interleaved channels of E bytes at s went to the
+ * runs d0, d1, d2 in registers: so for 3 channels of 4 bytes (split of
+ * f32 BGR), eight pixels a step. Run c's eight lanes lie in the three
+ * loaded vectors at lanes (3 i + c) % 8, distinct since 3 is prime to 8:
+ * two blends gather them into one vector, one permute puts them in order.
+ * The staged unzip (GM__CPU_UNZIP_STREAM) took 8-20% longer at 1080p and
+ * 4K, where OpenCV's split keeps up with the memory (bench/RESULTS.md).
+ * The pixels before d0's first whole line go one by one, as do the last;
+ * where stream is set and the three runs are 32-byte aligned there, the
+ * stores are non-temporal (whole lines, as GM__CPU_STREAM's), else
+ * ordinary. */
+static GM__CPU_AVX2 GM__ALWAYS_INLINE int gm__cpu_unzip_in_registers(int E, int C, const unsigned char* GM__RESTRICT s,
+                                                                     unsigned char* GM__RESTRICT d0,
+                                                                     unsigned char* GM__RESTRICT d1,
+                                                                     unsigned char* GM__RESTRICT d2, long long n,
+                                                                     int stream)
+{
+    const __m256i order0 = _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5);
+    const __m256i order1 = _mm256_setr_epi32(1, 4, 7, 2, 5, 0, 3, 6);
+    const __m256i order2 = _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7);
+    long long i;
+    int nt;
+    if (E != 4 || C != 3)
+        return 0;
+    i = stream ? gm__cpu_to_line(d0, 4) : 0;
+    i = i < n ? i : n;
+    gm__cpu_unzip(1, 4, 3, s, d0, d1, d2, NULL, i);
+    nt = stream && ((uintptr_t)(d0 + i * 4) | (uintptr_t)(d1 + i * 4) | (uintptr_t)(d2 + i * 4)) % 32 == 0;
+    for (; i + 8 <= n; i += 8) {
+        const float* p = (const float*)(const void*)(s + i * 12);
+        const __m256 v0 = _mm256_loadu_ps(p), v1 = _mm256_loadu_ps(p + 8), v2 = _mm256_loadu_ps(p + 16);
+        const __m256 r0 = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x92), v2, 0x24), order0);
+        const __m256 r1 = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x24), v2, 0x49), order1);
+        const __m256 r2 = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x49), v2, 0x92), order2);
+        float *q0 = (float*)(void*)(d0 + i * 4), *q1 = (float*)(void*)(d1 + i * 4), *q2 = (float*)(void*)(d2 + i * 4);
+        if (nt) {
+            _mm256_stream_ps(q0, r0), _mm256_stream_ps(q1, r1), _mm256_stream_ps(q2, r2);
+        } else {
+            _mm256_storeu_ps(q0, r0), _mm256_storeu_ps(q1, r1), _mm256_storeu_ps(q2, r2);
+        }
+    }
+    gm__cpu_unzip(1, 4, 3, s + i * 12, d0 + i * 4, d1 + i * 4, d2 + i * 4, NULL, n - i);
+    return 1;
+}
+
 #define GM__CPU_CONVERT(name, S, D, ES, ED)                           \
     GM__CPU_CONVERT_DEF(name, , GM__CPU_BASE_BLOCK, S, D, ES, ED)     \
     GM__CPU_CONVERT_DEF(name##_avx2, GM__CPU_AVX2, GM__CPU_BLOCK, S, D, ES, ED)
-#define GM__CPU_MOVERS(unzip, zip, E, C)                                                 \
-    GM__CPU_UNZIP_DEF(unzip, , GM__CPU_BASE_BLOCK, E, C, 16, gm__cpu_nt16)               \
-    GM__CPU_UNZIP_DEF(unzip##_avx2, GM__CPU_AVX2, GM__CPU_BLOCK, E, C, 32, gm__cpu_nt32) \
+#define GM__CPU_MOVERS(unzip, zip, E, C)                                                                           \
+    GM__CPU_UNZIP_DEF(unzip, , GM__CPU_BASE_BLOCK, E, C, 16, gm__cpu_nt16, GM__CPU_UNZIP_IN_MEMORY)                \
+    GM__CPU_UNZIP_DEF(unzip##_avx2, GM__CPU_AVX2, GM__CPU_BLOCK, E, C, 32, gm__cpu_nt32, gm__cpu_unzip_in_registers) \
     GM__CPU_ZIP_DEF(zip, , GM__CPU_BASE_BLOCK, E, C, 16, gm__cpu_nt16)                   \
     GM__CPU_ZIP_DEF(zip##_avx2, GM__CPU_AVX2, GM__CPU_BLOCK, E, C, 32, gm__cpu_nt32)
 GM__CPU_STREAM_FN_DEF(gm__cpu_stream, , 16, gm__cpu_nt16)
@@ -315,8 +375,8 @@ GM__CPU_STREAM_FN_DEF(gm__cpu_stream_avx2, GM__CPU_AVX2, 32, gm__cpu_nt32)
 static const gm__cpu_stream_fn gm__cpu_streams[GM__CPU_ISAS] = {gm__cpu_stream, gm__cpu_stream_avx2};
 #else
 #define GM__CPU_CONVERT(name, S, D, ES, ED) GM__CPU_CONVERT_DEF(name, , GM__CPU_BLOCK, S, D, ES, ED)
-#define GM__CPU_MOVERS(unzip, zip, E, C)                               \
-    GM__CPU_UNZIP_DEF(unzip, , GM__CPU_BLOCK, E, C, 16, gm__cpu_nt16) \
+#define GM__CPU_MOVERS(unzip, zip, E, C)                                                        \
+    GM__CPU_UNZIP_DEF(unzip, , GM__CPU_BLOCK, E, C, 16, gm__cpu_nt16, GM__CPU_UNZIP_IN_MEMORY) \
     GM__CPU_ZIP_DEF(zip, , GM__CPU_BLOCK, E, C, 16, gm__cpu_nt16)
 GM__CPU_STREAM_FN_DEF(gm__cpu_stream, , 16, gm__cpu_nt16)
 static const gm__cpu_stream_fn gm__cpu_streams[GM__CPU_ISAS] = {gm__cpu_stream};

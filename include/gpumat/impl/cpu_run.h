@@ -136,7 +136,8 @@ static void gm__cpu_xform_part(void* p, long long begin, long long end)
 {
     const gm__cpu_job* J = (const gm__cpu_job*)p;
     const gm__xform_args* a = J->a;
-    unsigned long long in_buf[4][GM__CPU_PIXELS], out_buf[4][GM__CPU_PIXELS]; /* 8 bytes an element at most */
+    /* 8 bytes an element at most */
+    unsigned long long in_buf[4][GM__CPU_PIXELS] GM__CPU_LINE_ALIGNED, out_buf[4][GM__CPU_PIXELS] GM__CPU_LINE_ALIGNED;
     const long long pixels = J->pixels;
     unsigned char *in[4], *out[4];
     long long u;
