@@ -2,8 +2,9 @@
 // make bench-cpu: gpumat's CPU path against OpenCV (the same operations in
 // this program, cv::setNumThreads matched) and a naive C loop, on host
 // memory, with one thread and with every core. Each figure is the median
-// of RUNS calls after one warm-up call, the three contenders timed in
-// turns. Writes one JSON line per case to argv[1] and a table to stdout.
+// of RUNS calls, each after an untimed one of its own, the three
+// contenders timed in turns (record). Writes one JSON line per case to
+// argv[1] and a table to stdout.
 #define GPUMAT_IMPLEMENTATION
 #include <gpumat.h>
 
@@ -75,19 +76,21 @@ struct Row {
 std::vector<Row> rows;
 
 // Times gpumat (g), OpenCV (o) and the naive loop (n) in turns, RUNS
-// calls each after one warm-up call each, so that a change in the
-// machine's load during a case falls on all three alike; records their
-// medians.
+// calls each, so that a change in the machine's load during a case falls
+// on all three alike; records their medians. Each timed call follows an
+// untimed one of the same contender: it starts from its own steady state,
+// not from the caches the contender before it left (the naive loop's
+// dirty destination lines slowed whoever came next at 1080p,
+// bench/RESULTS.md).
 void record(FILE* out, const std::string& op, const std::string& size, int threads, const std::function<void()>& g,
             const std::function<void()>& o, const std::function<void()>& n)
 {
     const std::function<void()>* f[3] = {&g, &o, &n};
     std::vector<double> t[3];
     double ms[3];
-    for (auto* x : f)
-        (*x)();
     for (int r = 0; r < RUNS; ++r)
         for (int k = 0; k < 3; ++k) {
+            (*f[k])();
             auto a = std::chrono::steady_clock::now();
             (*f[k])();
             t[k].push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
