@@ -322,7 +322,7 @@ static GM__CPU_AVX2 void gm__cpu_shuffle_avx2(const unsigned char* GM__RESTRICT 
  * f32 BGR), eight pixels a step. Run c's eight lanes lie in the three
  * loaded vectors at lanes (3 i + c) % 8, distinct since 3 is prime to 8:
  * two blends gather them into one vector, one permute puts them in order.
- * The staged unzip (GM__CPU_UNZIP_STREAM) took 8-20% longer at 1080p and
+ * The staged unzip (GM__CPU_UNZIP_STREAM) took 9-28% longer at 1080p and
  * 4K, where OpenCV's split keeps up with the memory (bench/RESULTS.md).
  * The pixels before d0's first whole line go one by one, as do the last;
  * where stream is set and the three runs are 32-byte aligned there, the
