@@ -7,15 +7,12 @@
  * Every item of a launch resizes by the kernel's sampler I and path (the
  * host groups them). */
 
-/* Destination channel c of a tile-path pixel from a u8 source value x at
- * p: gm__prep_channel's arithmetic on the launch's float parameters, the
- * scale a divisor where divide is set (an integer is exact in float: pre 0
- * adds nothing, and no arithmetic comes to the same as a scale of 1). */
+/* Destination channel c of a tile-path pixel from a u8 source value x,
+ * stored at p (prep.inc, gm__prep_value_f). */
 template <int D>
 __device__ __forceinline__ void gm__prep_tile_channel(float pre, float scale, int x, int divide, unsigned long long p)
 {
-    float f = (float)x + pre;
-    gm__encode_f(D, (unsigned char*)p, divide ? f / scale : fmaf(f, scale, 0.0f), 0);
+    gm__encode_f(D, (unsigned char*)p, gm__prep_value_f(pre, scale, x, divide), 0);
 }
 
 /* Destination channels [0, n) of a tile-path pixel at q, channel c at q +
@@ -169,15 +166,54 @@ __device__ __forceinline__ void gm__prep_point_rows(const gm__prep_args& a, cons
         }
 }
 
+/* Whether rows [y, y + GM__POINT_ROWS) meet item it's resized crop (else
+ * they are its pad). */
+__device__ __forceinline__ int gm__prep_rows_meet(const gm__prep_item* it, long long y)
+{
+    return y + GM__POINT_ROWS > it->top && y < (long long)it->top + it->height;
+}
+
+/* Rows [y, y + GM__POINT_ROWS) that lie wholly in item it's pad (a
+ * letterbox's bands above and below the image): the pad's values, which
+ * the host computed (a.pad_f), stored with neither source coordinates,
+ * loads nor arithmetic. */
+
+template <int D, int C>
+__device__ __forceinline__ void gm__prep_pad_rows(const gm__prep_args& a, const gm__prep_bytes& k,
+                                                  const gm__prep_item* it, long long x, long long y)
+{
+    GM__UNROLL
+    for (int r = 0; r < GM__POINT_ROWS; ++r)
+        GM__UNROLL
+        for (int j = 0; j < GM__POINT_PIXELS; ++j)
+            if (y + r < a.height && x + 32 * j < a.width) {
+                const unsigned long long q =
+                    it->dst + (unsigned long long)((y + r) * a.dst_pitch + (x + 32 * j) * a.dst_xstride);
+                GM__UNROLL
+                for (int c = 0; c < 4; ++c)
+                    if (c < (k.plain ? C : a.channels))
+                        gm__encode_f(D, (unsigned char*)(q + (unsigned long long)(c * k.cstride)), a.pad_f[c], 0);
+            }
+}
+
 template <int D, int C, int F>
 __device__ __forceinline__ void gm__prep_points(const gm__prep_args& a)
 {
     long long x = (long long)blockIdx.x * 32 * GM__POINT_PIXELS + threadIdx.x;
     long long step = (long long)gridDim.y * blockDim.y * GM__POINT_ROWS;
     const gm__prep_bytes k = gm__prep_bytes_of<C>(a);
-    for (long long b = blockIdx.z; b < a.count; b += gridDim.z)
-        for (long long y = ((long long)blockIdx.y * blockDim.y + threadIdx.y) * GM__POINT_ROWS; y < a.height; y += step)
-            gm__prep_point_rows<D, C, F>(a, k, gm__prep_item_at(&a, b), x, y);
+    const long long first = ((long long)blockIdx.y * blockDim.y + threadIdx.y) * GM__POINT_ROWS;
+    /* a thread's runs that meet the image, then its pad's: in one loop the
+     * point path spilled at sm_90's 48 registers (bench/RESULTS.md) */
+    for (long long b = blockIdx.z; b < a.count; b += gridDim.z) {
+        const gm__prep_item* it = gm__prep_item_at(&a, b);
+        for (long long y = first; y < a.height; y += step)
+            if (gm__prep_rows_meet(it, y))
+                gm__prep_point_rows<D, C, F>(a, k, it, x, y);
+        for (long long y = first; y < a.height; y += step)
+            if (!gm__prep_rows_meet(it, y))
+                gm__prep_pad_rows<D, C>(a, k, it, x, y);
+    }
 }
 
 template <int S, int D, int C, int I>

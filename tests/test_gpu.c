@@ -1112,19 +1112,21 @@ static void prep_yuvs(int some)
                 c.matrix = (gm_yuv_matrix)rnd(0, 2), c.range = (gm_yuv_range)rnd(0, 1);
                 c.luma = &luma, c.chroma[0] = &chroma[0], c.chroma[1] = planar ? &chroma[1] : NULL;
                 how.count = k == 3 ? 35 : k == 4 ? 3 : 1;
-                how.prep.fit = half ? GM_FIT_STRETCH : (gm_fit)(n % 3);
+                how.prep.fit = half ? GM_FIT_STRETCH : (gm_fit)(n / 3 % 3); /* every sampler with every fit */
                 how.prep.rule = (gm_letterbox_rule)(n % 4 % 3);
                 how.prep.interp = half && k % 2 ? GM_PREP_LINEAR : interps[n % 3];
                 how.prep.swap_rb = n % 2;
+                how.prep.divide = dsts[d] != GM_U8 && n % 4 == 1;
                 for (ci = 0; ci < 3; ++ci) {
                     how.prep.pad[ci] = 114 + ci;
                     how.prep.mean[ci] = dsts[d] == GM_U8 ? 0 : 100 + 10 * ci;
-                    how.prep.scale[ci] = dsts[d] == GM_U8 ? 0 : 1.0 / (50 + ci);
+                    how.prep.scale[ci] = dsts[d] == GM_U8 ? 0 : how.prep.divide ? 50 + ci : 1.0 / (50 + ci);
                 }
                 snprintf(what, sizeof what, "preprocess yuv format %d -> %s %s %lldx%lld -> %lldx%lld x%d fit %d "
-                         "rule %d interp %d matrix %d range %d", format, gm_dtype_name(dsts[d]), k % 2 ? "chw" : "hwc",
-                         (long long)w, (long long)h, (long long)wn, (long long)hn, how.count, (int)how.prep.fit,
-                         (int)how.prep.rule, (int)how.prep.interp, (int)c.matrix, (int)c.range);
+                         "rule %d interp %d divide %d matrix %d range %d", format, gm_dtype_name(dsts[d]),
+                         k % 2 ? "chw" : "hwc", (long long)w, (long long)h, (long long)wn, (long long)hn, how.count,
+                         (int)how.prep.fit, (int)how.prep.rule, (int)how.prep.interp, how.prep.divide, (int)c.matrix,
+                         (int)c.range);
                 if (!make_pair_at(&luma, w, h, 1, GM_U8, 1, GM_HWC, k == 0) ||
                     !make_pair_at(&chroma[0], w / 2, h / 2, 1, GM_U8, planar ? 1 : 2, GM_HWC, k == 0) ||
                     (planar && !make_pair_at(&chroma[1], w / 2, h / 2, 1, GM_U8, 1, GM_HWC, k == 0)) ||

@@ -10,14 +10,14 @@
  * be0aac26aaca83414ee762886f10233f473135eeff4c7e26e3f4eba060eab94d  templates/pixel.inc
  * 142caa6ef2cd144eb1bdd59390ab4563955738ab83ab59f16b830bd55c7d1852  templates/resize.inc
  * 3109b22f7460e73a6d44199eaa426f0022ba1089259e8616ad2f66bfabdc8ee0  templates/yuv.inc
- * ed93844a83a039d45b1c64097f1ff9b64455a3820d9b6e06e8936519e27e8dfb  templates/prep.inc
+ * 02915c258c25e27d207c21cf528c0cab0d7ec37a450aeed3c91e4346d580a049  templates/prep.inc
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
  * 49b68ee058e95e83f0f451bb1e05be8b48d752b2398d02299a7ed6771996b551  templates/overlay.inc
  * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * b348f66b9db82b47550b06f07aab3ec4b48e95377bf2cccfa1ea3b77493eee06  templates/resize.cu
- * fad9de9bb6f49a8f210763ce560ee7142eb25c180289593f78959579f1517760  templates/prep.cu
+ * d9e77633154a8eac1e0a90be3ab9bd209e7dbc22040be93e79c4b60420d19691  templates/prep.cu
  * 85983bd89b1210004c9ae2f351b685ecf50f1f0380b721b0f0313c91cafb92a0  templates/twice.cu
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * 86cbe15d0f24425404d735564d75fb2b559435fde84bffc241a6926cd113223c  templates/overlay.cu
@@ -31,7 +31,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x1690cccdc0f35225ull
+#define GM__KERNEL_SOURCE_HASH 0xdf69fbd64384bebbull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -1555,6 +1555,7 @@ static const char* const gm__kernel_src[] = {
     "    int points;                 /* the items take the point path (templates/prep.cu) */\n",
     "    float pre_f[4], scale_f[4]; /* pre and scale rounded to float, as the kernels compute */\n",
     "    int pad_u8[4];              /* a u8 source's pad value that destination channel c reads (the tile path) */\n",
+    "    float pad_f[4];             /* what the point path stores for it, before the encoding (gm__prep_value_f) */\n",
     "    gm__prep_frame frame;\n",
     "    gm__prep_item items[GM__PREP_ITEMS];\n",
     "} gm__prep_args;\n",
@@ -1565,6 +1566,17 @@ static const char* const gm__kernel_src[] = {
     "    gm__prep_args a;\n",
     "    gm__prep_item more[GM__PREP_ITEMS_MANY - GM__PREP_ITEMS];\n",
     "} gm__prep_many;\n",
+    "\n",
+    "/* Destination channel c of a tile- or point-path pixel from its u8 value\n",
+    " * x, before it is encoded as the destination dtype: gm__prep_channel's\n",
+    " * arithmetic on the launch's float parameters, the scale a divisor where\n",
+    " * divide is set (an integer is exact in float: pre 0 adds nothing, and no\n",
+    " * arithmetic comes to the same as a scale of 1). */\n",
+    "GM__FN float gm__prep_value_f(float pre, float scale, int x, int divide)\n",
+    "{\n",
+    "    const float f = (float)x + pre;\n",
+    "    return divide ? f / scale : fmaf(f, scale, 0.0f);\n",
+    "}\n",
     "\n",
     "/* Item b of a launch (a is a gm__prep_many where b >= GM__PREP_ITEMS). */\n",
     "GM__FN const gm__prep_item* gm__prep_item_at(const gm__prep_args* a, long long b)\n",
@@ -2776,15 +2788,12 @@ static const char* const gm__kernel_src[] = {
     " * Every item of a launch resizes by the kernel's sampler I and path (the\n",
     " * host groups them). */\n",
     "\n",
-    "/* Destination channel c of a tile-path pixel from a u8 source value x at\n",
-    " * p: gm__prep_channel's arithmetic on the launch's float parameters, the\n",
-    " * scale a divisor where divide is set (an integer is exact in float: pre 0\n",
-    " * adds nothing, and no arithmetic comes to the same as a scale of 1). */\n",
+    "/* Destination channel c of a tile-path pixel from a u8 source value x,\n",
+    " * stored at p (prep.inc, gm__prep_value_f). */\n",
     "template <int D>\n",
     "__device__ __forceinline__ void gm__prep_tile_channel(float pre, float scale, int x, int divide, unsigned long long p)\n",
     "{\n",
-    "    float f = (float)x + pre;\n",
-    "    gm__encode_f(D, (unsigned char*)p, divide ? f / scale : fmaf(f, scale, 0.0f), 0);\n",
+    "    gm__encode_f(D, (unsigned char*)p, gm__prep_value_f(pre, scale, x, divide), 0);\n",
     "}\n",
     "\n",
     "/* Destination channels [0, n) of a tile-path pixel at q, channel c at q +\n",
@@ -2938,15 +2947,54 @@ static const char* const gm__kernel_src[] = {
     "        }\n",
     "}\n",
     "\n",
+    "/* Whether rows [y, y + GM__POINT_ROWS) meet item it's resized crop (else\n",
+    " * they are its pad). */\n",
+    "__device__ __forceinline__ int gm__prep_rows_meet(const gm__prep_item* it, long long y)\n",
+    "{\n",
+    "    return y + GM__POINT_ROWS > it->top && y < (long long)it->top + it->height;\n",
+    "}\n",
+    "\n",
+    "/* Rows [y, y + GM__POINT_ROWS) that lie wholly in item it's pad (a\n",
+    " * letterbox's bands above and below the image): the pad's values, which\n",
+    " * the host computed (a.pad_f), stored with neither source coordinates,\n",
+    " * loads nor arithmetic. */\n",
+    "\n",
+    "template <int D, int C>\n",
+    "__device__ __forceinline__ void gm__prep_pad_rows(const gm__prep_args& a, const gm__prep_bytes& k,\n",
+    "                                                  const gm__prep_item* it, long long x, long long y)\n",
+    "{\n",
+    "    GM__UNROLL\n",
+    "    for (int r = 0; r < GM__POINT_ROWS; ++r)\n",
+    "        GM__UNROLL\n",
+    "        for (int j = 0; j < GM__POINT_PIXELS; ++j)\n",
+    "            if (y + r < a.height && x + 32 * j < a.width) {\n",
+    "                const unsigned long long q =\n",
+    "                    it->dst + (unsigned long long)((y + r) * a.dst_pitch + (x + 32 * j) * a.dst_xstride);\n",
+    "                GM__UNROLL\n",
+    "                for (int c = 0; c < 4; ++c)\n",
+    "                    if (c < (k.plain ? C : a.channels))\n",
+    "                        gm__encode_f(D, (unsigned char*)(q + (unsigned long long)(c * k.cstride)), a.pad_f[c], 0);\n",
+    "            }\n",
+    "}\n",
+    "\n",
     "template <int D, int C, int F>\n",
     "__device__ __forceinline__ void gm__prep_points(const gm__prep_args& a)\n",
     "{\n",
     "    long long x = (long long)blockIdx.x * 32 * GM__POINT_PIXELS + threadIdx.x;\n",
     "    long long step = (long long)gridDim.y * blockDim.y * GM__POINT_ROWS;\n",
     "    const gm__prep_bytes k = gm__prep_bytes_of<C>(a);\n",
-    "    for (long long b = blockIdx.z; b < a.count; b += gridDim.z)\n",
-    "        for (long long y = ((long long)blockIdx.y * blockDim.y + threadIdx.y) * GM__POINT_ROWS; y < a.height; y += step)\n",
-    "            gm__prep_point_rows<D, C, F>(a, k, gm__prep_item_at(&a, b), x, y);\n",
+    "    const long long first = ((long long)blockIdx.y * blockDim.y + threadIdx.y) * GM__POINT_ROWS;\n",
+    "    /* a thread's runs that meet the image, then its pad's: in one loop the\n",
+    "     * point path spilled at sm_90's 48 registers (bench/RESULTS.md) */\n",
+    "    for (long long b = blockIdx.z; b < a.count; b += gridDim.z) {\n",
+    "        const gm__prep_item* it = gm__prep_item_at(&a, b);\n",
+    "        for (long long y = first; y < a.height; y += step)\n",
+    "            if (gm__prep_rows_meet(it, y))\n",
+    "                gm__prep_point_rows<D, C, F>(a, k, it, x, y);\n",
+    "        for (long long y = first; y < a.height; y += step)\n",
+    "            if (!gm__prep_rows_meet(it, y))\n",
+    "                gm__prep_pad_rows<D, C>(a, k, it, x, y);\n",
+    "    }\n",
     "}\n",
     "\n",
     "template <int S, int D, int C, int I>\n",

@@ -10,14 +10,14 @@
  * be0aac26aaca83414ee762886f10233f473135eeff4c7e26e3f4eba060eab94d  templates/pixel.inc
  * 142caa6ef2cd144eb1bdd59390ab4563955738ab83ab59f16b830bd55c7d1852  templates/resize.inc
  * 3109b22f7460e73a6d44199eaa426f0022ba1089259e8616ad2f66bfabdc8ee0  templates/yuv.inc
- * ed93844a83a039d45b1c64097f1ff9b64455a3820d9b6e06e8936519e27e8dfb  templates/prep.inc
+ * 02915c258c25e27d207c21cf528c0cab0d7ec37a450aeed3c91e4346d580a049  templates/prep.inc
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
  * 49b68ee058e95e83f0f451bb1e05be8b48d752b2398d02299a7ed6771996b551  templates/overlay.inc
  * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * b348f66b9db82b47550b06f07aab3ec4b48e95377bf2cccfa1ea3b77493eee06  templates/resize.cu
- * fad9de9bb6f49a8f210763ce560ee7142eb25c180289593f78959579f1517760  templates/prep.cu
+ * d9e77633154a8eac1e0a90be3ab9bd209e7dbc22040be93e79c4b60420d19691  templates/prep.cu
  * 85983bd89b1210004c9ae2f351b685ecf50f1f0380b721b0f0313c91cafb92a0  templates/twice.cu
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * 86cbe15d0f24425404d735564d75fb2b559435fde84bffc241a6926cd113223c  templates/overlay.cu
@@ -1488,6 +1488,7 @@ typedef struct gm__prep_args {
     int points;                 /* the items take the point path (templates/prep.cu) */
     float pre_f[4], scale_f[4]; /* pre and scale rounded to float, as the kernels compute */
     int pad_u8[4];              /* a u8 source's pad value that destination channel c reads (the tile path) */
+    float pad_f[4];             /* what the point path stores for it, before the encoding (gm__prep_value_f) */
     gm__prep_frame frame;
     gm__prep_item items[GM__PREP_ITEMS];
 } gm__prep_args;
@@ -1498,6 +1499,17 @@ typedef struct gm__prep_many {
     gm__prep_args a;
     gm__prep_item more[GM__PREP_ITEMS_MANY - GM__PREP_ITEMS];
 } gm__prep_many;
+
+/* Destination channel c of a tile- or point-path pixel from its u8 value
+ * x, before it is encoded as the destination dtype: gm__prep_channel's
+ * arithmetic on the launch's float parameters, the scale a divisor where
+ * divide is set (an integer is exact in float: pre 0 adds nothing, and no
+ * arithmetic comes to the same as a scale of 1). */
+GM__FN float gm__prep_value_f(float pre, float scale, int x, int divide)
+{
+    const float f = (float)x + pre;
+    return divide ? f / scale : fmaf(f, scale, 0.0f);
+}
 
 /* Item b of a launch (a is a gm__prep_many where b >= GM__PREP_ITEMS). */
 GM__FN const gm__prep_item* gm__prep_item_at(const gm__prep_args* a, long long b)

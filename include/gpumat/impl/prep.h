@@ -261,6 +261,7 @@ static gm_status gm__prep_common(const char* fn, const gm_mat* src, const gm_mat
         a->pre_f[c] = (float)a->pre[c];
         a->scale_f[c] = (float)a->scale[c];
         a->pad_u8[c] = pad;
+        a->pad_f[c] = gm__prep_value_f(a->pre_f[c], a->scale_f[c], pad, p->divide);
     }
     a->width = dst->width;
     a->height = dst->height;

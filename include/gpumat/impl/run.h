@@ -50,7 +50,10 @@ static long long gm__tile_blocks(long long columns, long long height, long long 
  * computes its columns' taps and its source rows' passes for more rows;
  * a grid of more than a wave may take shorter runs (GM__TILE_START).
  * The pre-process's point path (points set, templates/prep.cu): blocks of
- * 32 GM__POINT_PIXELS columns by GM__BLOCK_WARPS runs of GM__POINT_ROWS.
+ * 32 GM__POINT_PIXELS columns by GM__BLOCK_WARPS runs of GM__POINT_ROWS;
+ * where that leaves a wave of blocks or more, half as many rows of blocks,
+ * so that a thread takes two runs half the image apart: a letterbox's pad
+ * bands, which load nothing, then share threads with its image.
  * Measurements: bench/RESULTS.md. */
 static gm__geometry gm__geometry_for(const gm__kernel_row* k, long long width, long long height, long long batch,
                                      int wave, int tile, int points)
@@ -105,6 +108,8 @@ static gm__geometry gm__geometry_for(const gm__kernel_row* k, long long width, l
         g.grid[0] = (unsigned)((width + across - 1) / across);
         g.grid[1] = (unsigned)(rows < 65535 ? rows : 65535);
         g.grid[2] = (unsigned)images;
+        if (points && wave > 0 && (long long)g.grid[0] * ((g.grid[1] + 1) / 2) * g.grid[2] >= wave / GM__BLOCK_WARPS)
+            g.grid[1] = (g.grid[1] + 1) / 2;
     }
     return g;
 }
