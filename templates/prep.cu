@@ -100,6 +100,19 @@ __device__ __forceinline__ void gm__prep_tiles(const gm__prep_args& a)
     }
 }
 
+/* prep.inc's gm__prep_frame_load in 32-bit offsets, which the host
+ * checked hold every sample of the launch's items (impl/prep.h,
+ * gm__prep_frame_narrow): in 64 bits the loads' addresses took half the
+ * instructions of a run of the point path (bench/RESULTS.md). */
+__device__ __forceinline__ void gm__prep_frame_load_narrow(const gm__prep_frame& f, const gm__prep_item* it, int x,
+                                                           int y, int* yuv)
+{
+    const int fx = (int)it->src_xstride + x, fy = (int)it->src_cstride + y, chroma = (fx >> 1) * f.step;
+    yuv[0] = *(const unsigned char*)(it->src + (unsigned)(fy * (int)it->src_pitch + fx));
+    yuv[1] = *(const unsigned char*)(it->src + (unsigned)((int)f.u + (fy >> 1) * (int)f.u_pitch + chroma));
+    yuv[2] = *(const unsigned char*)(it->src + (unsigned)((int)f.v + (fy >> 1) * (int)f.v_pitch + chroma));
+}
+
 /* The point path (a.points: NEAREST of a u8 source whose channels
  * interleave, or of frames (F), impl/prep.h; LINEAR by odd whole factors
  * comes here rerouted, as a YOLO letterbox of 1080p into 640 does). A lane
@@ -137,7 +150,7 @@ __device__ __forceinline__ void gm__prep_point_rows(const gm__prep_args& a, cons
             if (!on[r] || !inside[j])
                 continue;
             if (F) { /* converted below, once every load is in flight */
-                gm__prep_frame_load(&a.frame, it, column[j], sy, yuv[r][j]);
+                gm__prep_frame_load_narrow(a.frame, it, (int)column[j], (int)sy, yuv[r][j]);
             } else {
                 GM__UNROLL
                 for (int c = 0; c < C; ++c)

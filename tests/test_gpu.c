@@ -1089,11 +1089,18 @@ static gm_status op_prep_yuv(const yuv_ctx* c, const prep_how* h, gm_mat* dst, i
                          : gm_preprocess_yuv_batch(frames, crops, h->count, dst, &h->prep, NULL, NULL);
 }
 
+/* The chroma planes of a w x h 4:2:0 frame: one interleaved, or two. */
+static int make_chroma(pair* chroma, int64_t w, int64_t h, int planar, int aligned)
+{
+    return make_pair_at(&chroma[0], w / 2, h / 2, 1, GM_U8, planar ? 1 : 2, GM_HWC, aligned) &&
+           (!planar || make_pair_at(&chroma[1], w / 2, h / 2, 1, GM_U8, 1, GM_HWC, aligned));
+}
+
 static void prep_yuvs(int some)
 {
     static const gm_dtype dsts[] = {GM_U8, GM_F16, GM_BF16, GM_F32};
     static const gm_prep_interp interps[] = {GM_PREP_LINEAR, GM_PREP_NEAREST, GM_PREP_LINEAR_EXACT};
-    int format, d, k, n = 0, cases = 0, missing = 0;
+    int format, d, k, n = 0, cases = 0, missing = 0, below = 0;
     char what[192];
     for (format = GM_YUV_NV12; format <= GM_YUV_YV12; ++format)
         for (d = 0; d < 4; ++d)
@@ -1127,13 +1134,17 @@ static void prep_yuvs(int some)
                          k % 2 ? "chw" : "hwc", (long long)w, (long long)h, (long long)wn, (long long)hn, how.count,
                          (int)how.prep.fit, (int)how.prep.rule, (int)how.prep.interp, how.prep.divide, (int)c.matrix,
                          (int)c.range);
-                if (!make_pair_at(&luma, w, h, 1, GM_U8, 1, GM_HWC, k == 0) ||
-                    !make_pair_at(&chroma[0], w / 2, h / 2, 1, GM_U8, planar ? 1 : 2, GM_HWC, k == 0) ||
-                    (planar && !make_pair_at(&chroma[1], w / 2, h / 2, 1, GM_U8, 1, GM_HWC, k == 0)) ||
+                /* chroma allocated first in every other case, so that it may lie below
+                 * the luma, where NEAREST takes the per-pixel path (impl/prep.h,
+                 * gm__prep_frame_narrow) */
+                if ((n % 2 && !make_chroma(chroma, w, h, planar, k == 0)) ||
+                    !make_pair_at(&luma, w, h, 1, GM_U8, 1, GM_HWC, k == 0) ||
+                    (n % 2 == 0 && !make_chroma(chroma, w, h, planar, k == 0)) ||
                     !make_pair_at(&dst, wn, hn, how.count, dsts[d], 3, (gm_layout)(k % 2), 0)) {
                     CHECK(0, "%s: setup failed", what);
                     continue;
                 }
+                below += how.prep.interp == GM_PREP_NEAREST && (char*)chroma[0].dev.data < (char*)luma.dev.data;
                 fill(&luma.host), fill(&chroma[0].host), fill(&dst.host);
                 if (planar)
                     fill(&chroma[1].host);
@@ -1154,7 +1165,7 @@ static void prep_yuvs(int some)
                 for (ci = 0; ci < 1 + planar; ++ci)
                     free_pair(&chroma[ci]);
             }
-    printf("gpu: %d frame pre-process cases\n", cases);
+    printf("gpu: %d frame pre-process cases, %d of them NEAREST with the chroma below the luma\n", cases, below);
     for (k = 0; !some && k < GM__KERNEL_COUNT; ++k)
         if (gm__kernels[k].family == GM__FAMILY_PREP_YUV && !launched[k] && missing++ < 5)
             printf("gpu: %s never ran\n", gm__kernels[k].name);

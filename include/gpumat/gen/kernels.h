@@ -17,7 +17,7 @@
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * b348f66b9db82b47550b06f07aab3ec4b48e95377bf2cccfa1ea3b77493eee06  templates/resize.cu
- * d9e77633154a8eac1e0a90be3ab9bd209e7dbc22040be93e79c4b60420d19691  templates/prep.cu
+ * bdc777f334173abbbd96580e95d33aba4026ff9369ed84f23bd33bacd47a08e2  templates/prep.cu
  * 85983bd89b1210004c9ae2f351b685ecf50f1f0380b721b0f0313c91cafb92a0  templates/twice.cu
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * 86cbe15d0f24425404d735564d75fb2b559435fde84bffc241a6926cd113223c  templates/overlay.cu
@@ -31,7 +31,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0xdf69fbd64384bebbull
+#define GM__KERNEL_SOURCE_HASH 0x7beefd2d874ea4fcull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -2881,6 +2881,19 @@ static const char* const gm__kernel_src[] = {
     "    }\n",
     "}\n",
     "\n",
+    "/* prep.inc's gm__prep_frame_load in 32-bit offsets, which the host\n",
+    " * checked hold every sample of the launch's items (impl/prep.h,\n",
+    " * gm__prep_frame_narrow): in 64 bits the loads' addresses took half the\n",
+    " * instructions of a run of the point path (bench/RESULTS.md). */\n",
+    "__device__ __forceinline__ void gm__prep_frame_load_narrow(const gm__prep_frame& f, const gm__prep_item* it, int x,\n",
+    "                                                           int y, int* yuv)\n",
+    "{\n",
+    "    const int fx = (int)it->src_xstride + x, fy = (int)it->src_cstride + y, chroma = (fx >> 1) * f.step;\n",
+    "    yuv[0] = *(const unsigned char*)(it->src + (unsigned)(fy * (int)it->src_pitch + fx));\n",
+    "    yuv[1] = *(const unsigned char*)(it->src + (unsigned)((int)f.u + (fy >> 1) * (int)f.u_pitch + chroma));\n",
+    "    yuv[2] = *(const unsigned char*)(it->src + (unsigned)((int)f.v + (fy >> 1) * (int)f.v_pitch + chroma));\n",
+    "}\n",
+    "\n",
     "/* The point path (a.points: NEAREST of a u8 source whose channels\n",
     " * interleave, or of frames (F), impl/prep.h; LINEAR by odd whole factors\n",
     " * comes here rerouted, as a YOLO letterbox of 1080p into 640 does). A lane\n",
@@ -2918,7 +2931,7 @@ static const char* const gm__kernel_src[] = {
     "            if (!on[r] || !inside[j])\n",
     "                continue;\n",
     "            if (F) { /* converted below, once every load is in flight */\n",
-    "                gm__prep_frame_load(&a.frame, it, column[j], sy, yuv[r][j]);\n",
+    "                gm__prep_frame_load_narrow(a.frame, it, (int)column[j], (int)sy, yuv[r][j]);\n",
     "            } else {\n",
     "                GM__UNROLL\n",
     "                for (int c = 0; c < C; ++c)\n",

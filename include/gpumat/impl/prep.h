@@ -307,6 +307,19 @@ static int gm__prep_takes_points(gm_dtype dtype, int channels, int frame, const 
            (frame || (dtype == GM_U8 && it->src_xstride == channels && (channels == 1 || it->src_cstride == 1)));
 }
 
+/* Whether every sample of item it's crop of a frame read as f lies at an
+ * offset from it->src in [0, 2^31), the point path's 32-bit offsets
+ * (templates/prep.cu, gm__prep_frame_load_narrow); the pitches and the
+ * chroma planes' offsets are not negative, so no partial sum is larger. */
+static int gm__prep_frame_narrow(const gm__prep_frame* f, const gm__prep_item* it)
+{
+    const long long most = (1LL << 31) - 1, x = it->src_xstride + it->map.src_width - 1,
+                    y = it->src_cstride + it->map.src_height - 1;
+    return it->src_pitch >= 0 && f->u_pitch >= 0 && f->v_pitch >= 0 && f->u >= 0 && f->v >= 0 &&
+           y * it->src_pitch + x <= most && f->u + y / 2 * f->u_pitch + x / 2 * f->step <= most &&
+           f->v + y / 2 * f->v_pitch + x / 2 * f->step <= most;
+}
+
 /* What a launch's items share: the sampler and whether the kernel takes
  * its tile or point path. */
 static int gm__prep_kind(gm_dtype dtype, int channels, int frame, const gm__prep_item* it)
@@ -452,6 +465,8 @@ static gm_status gm__prep_launch(gm__plan* plan, const gm__prep_item* items, int
         if (items[i].map.tile > a->tile)
             a->tile = items[i].map.tile;
     a->points = gm__prep_takes_points((gm_dtype)k->src, k->channels, a->frame.step != 0, &items[0]);
+    for (i = 0; i < n && a->points && a->frame.step; ++i) /* else frames take the per-pixel path */
+        a->points = gm__prep_frame_narrow(&a->frame, &items[i]);
     a->count = n;
     memcpy(a->items, items, (size_t)(n < GM__PREP_ITEMS ? n : GM__PREP_ITEMS) * sizeof *items);
     if (n <= GM__PREP_ITEMS)
