@@ -190,7 +190,6 @@ __device__ __forceinline__ int gm__prep_rows_meet(const gm__prep_item* it, long 
  * letterbox's bands above and below the image): the pad's values, which
  * the host computed (a.pad_f), stored with neither source coordinates,
  * loads nor arithmetic. */
-
 template <int D, int C>
 __device__ __forceinline__ void gm__prep_pad_rows(const gm__prep_args& a, const gm__prep_bytes& k,
                                                   const gm__prep_item* it, long long x, long long y)

@@ -17,7 +17,7 @@
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
  * b348f66b9db82b47550b06f07aab3ec4b48e95377bf2cccfa1ea3b77493eee06  templates/resize.cu
- * bdc777f334173abbbd96580e95d33aba4026ff9369ed84f23bd33bacd47a08e2  templates/prep.cu
+ * 3d0a043f9fa336bb811ec28acc5020e5097a55acd372850863d2f13fa9dbf2db  templates/prep.cu
  * 85983bd89b1210004c9ae2f351b685ecf50f1f0380b721b0f0313c91cafb92a0  templates/twice.cu
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * 86cbe15d0f24425404d735564d75fb2b559435fde84bffc241a6926cd113223c  templates/overlay.cu
@@ -31,7 +31,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x7beefd2d874ea4fcull
+#define GM__KERNEL_SOURCE_HASH 0x5ebb8edd6e10c32cull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -2971,7 +2971,6 @@ static const char* const gm__kernel_src[] = {
     " * letterbox's bands above and below the image): the pad's values, which\n",
     " * the host computed (a.pad_f), stored with neither source coordinates,\n",
     " * loads nor arithmetic. */\n",
-    "\n",
     "template <int D, int C>\n",
     "__device__ __forceinline__ void gm__prep_pad_rows(const gm__prep_args& a, const gm__prep_bytes& k,\n",
     "                                                  const gm__prep_item* it, long long x, long long y)\n",
