@@ -215,8 +215,7 @@ static GM__ALWAYS_INLINE void gm__yuv_copy(void* d, const void* s, long long siz
 
 /* gm__yuv_copy of a run's pixels into the image: a whole run in 32-byte
  * pieces, which stay vector moves, where GCC made the one memcpy of a run
- * of BGR a `rep movs` (NV12 -> BGR and BGRA took 1.1-1.3x as long,
- * bench/RESULTS.md). */
+ * of BGR a `rep movs`, slow to start at every run (bench/RESULTS.md). */
 static GM__ALWAYS_INLINE void gm__yuv_copy_out(unsigned char* d, const void* s, long long size, long long full)
 {
     long long i;
