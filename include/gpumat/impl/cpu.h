@@ -21,8 +21,9 @@
 
 /* Staging buffers on the stack start on a cache line. One 16 bytes past a
  * 32-byte boundary makes each 32-byte load of what a loop just stored
- * straddle two stores, which the CPU does not forward: a 4K convertTo
- * through such a buffer took 3x as long (bench/RESULTS.md). */
+ * straddle two stores, which the CPU does not forward: a streamed
+ * convertTo through such a buffer ran several times slower
+ * (bench/RESULTS.md). */
 #if defined(__GNUC__)
 #define GM__CPU_LINE_ALIGNED __attribute__((aligned(64)))
 #else
@@ -322,8 +323,8 @@ static GM__CPU_AVX2 void gm__cpu_shuffle_avx2(const unsigned char* GM__RESTRICT 
  * f32 BGR), eight pixels a step. Run c's eight lanes lie in the three
  * loaded vectors at lanes (3 i + c) % 8, distinct since 3 is prime to 8:
  * two blends gather them into one vector, one permute puts them in order.
- * The staged unzip (GM__CPU_UNZIP_STREAM) took 9-28% longer at 1080p and
- * 4K, where OpenCV's split keeps up with the memory (bench/RESULTS.md).
+ * The staged unzip (GM__CPU_UNZIP_STREAM) fell behind OpenCV's split,
+ * which keeps up with the memory (bench/RESULTS.md).
  * The pixels before d0's first whole line go one by one, as do the last;
  * where stream is set and the three runs are 32-byte aligned there, the
  * stores are non-temporal (whole lines, as GM__CPU_STREAM's), else
