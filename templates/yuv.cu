@@ -15,18 +15,21 @@ __device__ __forceinline__ unsigned gm__yuv_pack(int a, int b, int c, int d)
     return __byte_perm(__byte_perm(a, b, 0x40), __byte_perm(c, d, 0x40), 0x5410);
 }
 
-/* a, b, c, d, each an int >> 20 (so within 12 signed bits), clamped to
- * [0, 255] as bytes 0 to 3 of one word: on sm_90 two PRMTs pair them in
- * 16-bit halves, two VIMNMX.S16x2 clamp them, a PRMT packs: 5
- * instructions where clamps and gm__yuv_pack take 7. */
-__device__ __forceinline__ unsigned gm__yuv_pack_clamped(int a, int b, int c, int d)
+/* a, b, c, d, each a channel's value before its >> 20, shifted, clamped
+ * to [0, 255] and packed as bytes 0 to 3 of one word. On sm_90 two PRMTs
+ * pair their high halves (value >> 16) in 16-bit lanes, two
+ * VIMNMX.S16x2 clamp those to [0, 4095], two shifts by 4 bring each
+ * lane's byte down (the upper lane's low bits fall into the lower lane's
+ * bits 12 to 15, never picked) and a PRMT packs: 7 instructions where a
+ * shift, a clamp each and gm__yuv_pack take 11. */
+__device__ __forceinline__ unsigned gm__yuv_pack_q20(int a, int b, int c, int d)
 {
 #if __CUDA_ARCH__ >= 900
-    const unsigned ab = __vimin_s16x2_relu(__byte_perm(a, b, 0x5410), 0x00ff00ff);
-    const unsigned cd = __vimin_s16x2_relu(__byte_perm(c, d, 0x5410), 0x00ff00ff);
+    const unsigned ab = __vimin_s16x2_relu(__byte_perm(a, b, 0x7632), 0x0fff0fff) >> 4;
+    const unsigned cd = __vimin_s16x2_relu(__byte_perm(c, d, 0x7632), 0x0fff0fff) >> 4;
     return __byte_perm(ab, cd, 0x6420);
 #else
-    return gm__yuv_pack(min(max(a, 0), 255), min(max(b, 0), 255), min(max(c, 0), 255), min(max(d, 0), 255));
+    return gm__yuv_pack(gm__yuv_u8(a), gm__yuv_u8(b), gm__yuv_u8(c), gm__yuv_u8(d));
 #endif
 }
 
@@ -84,11 +87,11 @@ template <int C, bool CHW>
 __device__ __forceinline__ void gm__yuv_put(const gm__yuv_args& a, const gm__yuv_in& in, unsigned long long d)
 {
     enum { N = GM__YUV_CHUNK };
-    /* Planar 3-channel images clamp as they pack, two 16-bit values an
-     * instruction on sm_90. Interleaved BGR lost 3% with it, and staging
-     * its stores through shared memory did not win that back
-     * (bench/RESULTS.md). */
-    constexpr bool PAIRED = CHW && C == 3;
+    /* Planar 3-channel images shift and clamp their values as they pack
+     * (gm__yuv_pack_q20). Interleaved images lost with it, BGRA by half,
+     * and storing a warp's BGR rows as whole sectors (shuffled between
+     * lanes) lost more (bench/RESULTS.md). */
+    constexpr bool Q20 = CHW && C == 3;
     int chroma[N / 2][3]; /* each pair's ku U + kv V + bias, a channel each */
     if (C > 1)
 #pragma unroll
@@ -112,16 +115,16 @@ __device__ __forceinline__ void gm__yuv_put(const gm__yuv_args& a, const gm__yuv
             const int l = y > a.yoff ? y - a.yoff : 0;
 #pragma unroll
             for (int c = 0; c < 3; ++c)
-                o[CHW ? c * N + p : C * p + c] = PAIRED ? (l * a.cy + chroma[p / 2][c]) >> 20
-                                                        : gm__yuv_channel(a.cy, l, chroma[p / 2][c]);
+                o[CHW ? c * N + p : C * p + c] = Q20 ? l * a.cy + chroma[p / 2][c]
+                                                     : gm__yuv_channel(a.cy, l, chroma[p / 2][c]);
             if (C == 4)
                 o[CHW ? 3 * N + p : C * p + 3] = 255;
         }
 #pragma unroll
         for (int k = 0; k < C; ++k)
             *(uint2*)(row + (CHW ? k * a.image_cstride : N * k)) =
-                PAIRED ? make_uint2(gm__yuv_pack_clamped(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),
-                                    gm__yuv_pack_clamped(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]))
+                Q20 ? make_uint2(gm__yuv_pack_q20(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),
+                                 gm__yuv_pack_q20(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]))
                        : make_uint2(gm__yuv_pack(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),
                                     gm__yuv_pack(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]));
     }

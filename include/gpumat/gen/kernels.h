@@ -22,7 +22,7 @@
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * 86cbe15d0f24425404d735564d75fb2b559435fde84bffc241a6926cd113223c  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
- * 49c3861aa777691e897286d22865d251d1ee8ea806319aebd1f42922b6c7c003  templates/yuv.cu
+ * 475ab037339ebd8c6e2196f32bd9418bf1361873852c57ac565e65fb100f2d16  templates/yuv.cu
  * 7a597f30e17577f1587487e4d1f3fcbf32ee3455d779a58cfe5eb8c80294600b  templates/yuv_from.cu
  * 80884a113a38049a489cd43c9fafd4efb4b73bd2581cd045fc92417f428591a1  templates/prep_yuv.cu
  */
@@ -31,7 +31,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x5ebb8edd6e10c32cull
+#define GM__KERNEL_SOURCE_HASH 0x5815037878658e20ull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -4032,18 +4032,21 @@ static const char* const gm__kernel_src[] = {
     "    return __byte_perm(__byte_perm(a, b, 0x40), __byte_perm(c, d, 0x40), 0x5410);\n",
     "}\n",
     "\n",
-    "/* a, b, c, d, each an int >> 20 (so within 12 signed bits), clamped to\n",
-    " * [0, 255] as bytes 0 to 3 of one word: on sm_90 two PRMTs pair them in\n",
-    " * 16-bit halves, two VIMNMX.S16x2 clamp them, a PRMT packs: 5\n",
-    " * instructions where clamps and gm__yuv_pack take 7. */\n",
-    "__device__ __forceinline__ unsigned gm__yuv_pack_clamped(int a, int b, int c, int d)\n",
+    "/* a, b, c, d, each a channel's value before its >> 20, shifted, clamped\n",
+    " * to [0, 255] and packed as bytes 0 to 3 of one word. On sm_90 two PRMTs\n",
+    " * pair their high halves (value >> 16) in 16-bit lanes, two\n",
+    " * VIMNMX.S16x2 clamp those to [0, 4095], two shifts by 4 bring each\n",
+    " * lane's byte down (the upper lane's low bits fall into the lower lane's\n",
+    " * bits 12 to 15, never picked) and a PRMT packs: 7 instructions where a\n",
+    " * shift, a clamp each and gm__yuv_pack take 11. */\n",
+    "__device__ __forceinline__ unsigned gm__yuv_pack_q20(int a, int b, int c, int d)\n",
     "{\n",
     "#if __CUDA_ARCH__ >= 900\n",
-    "    const unsigned ab = __vimin_s16x2_relu(__byte_perm(a, b, 0x5410), 0x00ff00ff);\n",
-    "    const unsigned cd = __vimin_s16x2_relu(__byte_perm(c, d, 0x5410), 0x00ff00ff);\n",
+    "    const unsigned ab = __vimin_s16x2_relu(__byte_perm(a, b, 0x7632), 0x0fff0fff) >> 4;\n",
+    "    const unsigned cd = __vimin_s16x2_relu(__byte_perm(c, d, 0x7632), 0x0fff0fff) >> 4;\n",
     "    return __byte_perm(ab, cd, 0x6420);\n",
     "#else\n",
-    "    return gm__yuv_pack(min(max(a, 0), 255), min(max(b, 0), 255), min(max(c, 0), 255), min(max(d, 0), 255));\n",
+    "    return gm__yuv_pack(gm__yuv_u8(a), gm__yuv_u8(b), gm__yuv_u8(c), gm__yuv_u8(d));\n",
     "#endif\n",
     "}\n",
     "\n",
@@ -4101,11 +4104,11 @@ static const char* const gm__kernel_src[] = {
     "__device__ __forceinline__ void gm__yuv_put(const gm__yuv_args& a, const gm__yuv_in& in, unsigned long long d)\n",
     "{\n",
     "    enum { N = GM__YUV_CHUNK };\n",
-    "    /* Planar 3-channel images clamp as they pack, two 16-bit values an\n",
-    "     * instruction on sm_90. Interleaved BGR lost 3% with it, and staging\n",
-    "     * its stores through shared memory did not win that back\n",
-    "     * (bench/RESULTS.md). */\n",
-    "    constexpr bool PAIRED = CHW && C == 3;\n",
+    "    /* Planar 3-channel images shift and clamp their values as they pack\n",
+    "     * (gm__yuv_pack_q20). Interleaved images lost with it, BGRA by half,\n",
+    "     * and storing a warp's BGR rows as whole sectors (shuffled between\n",
+    "     * lanes) lost more (bench/RESULTS.md). */\n",
+    "    constexpr bool Q20 = CHW && C == 3;\n",
     "    int chroma[N / 2][3]; /* each pair's ku U + kv V + bias, a channel each */\n",
     "    if (C > 1)\n",
     "#pragma unroll\n",
@@ -4129,16 +4132,16 @@ static const char* const gm__kernel_src[] = {
     "            const int l = y > a.yoff ? y - a.yoff : 0;\n",
     "#pragma unroll\n",
     "            for (int c = 0; c < 3; ++c)\n",
-    "                o[CHW ? c * N + p : C * p + c] = PAIRED ? (l * a.cy + chroma[p / 2][c]) >> 20\n",
-    "                                                        : gm__yuv_channel(a.cy, l, chroma[p / 2][c]);\n",
+    "                o[CHW ? c * N + p : C * p + c] = Q20 ? l * a.cy + chroma[p / 2][c]\n",
+    "                                                     : gm__yuv_channel(a.cy, l, chroma[p / 2][c]);\n",
     "            if (C == 4)\n",
     "                o[CHW ? 3 * N + p : C * p + 3] = 255;\n",
     "        }\n",
     "#pragma unroll\n",
     "        for (int k = 0; k < C; ++k)\n",
     "            *(uint2*)(row + (CHW ? k * a.image_cstride : N * k)) =\n",
-    "                PAIRED ? make_uint2(gm__yuv_pack_clamped(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),\n",
-    "                                    gm__yuv_pack_clamped(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]))\n",
+    "                Q20 ? make_uint2(gm__yuv_pack_q20(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),\n",
+    "                                 gm__yuv_pack_q20(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]))\n",
     "                       : make_uint2(gm__yuv_pack(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),\n",
     "                                    gm__yuv_pack(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]));\n",
     "    }\n",
