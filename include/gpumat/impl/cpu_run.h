@@ -244,9 +244,9 @@ static void gm__cpu_xform(const gm__xform_args* a, int S, int D, int cs, int cd)
  * every destination row that reads it; two such rows combined down the
  * columns (gm__cpu_linear_v). Nearest: each element copied from its tap.
  * A destination element's taps are found once (resize.inc's gm__taps_x).
- * Whole-factor area: a row's cells added down
- * the columns into planes, then along them (gm__cpu_area_down, _across),
- * where a cell sums exactly in int; else each tap in turn
+ * Whole-factor area: u8 2x2 cells with AVX2 by gm__cpu_quad_avx2, other
+ * cells that sum exactly in int added down the columns into planes, then
+ * along them (gm__cpu_area_down, _across); else each tap in turn
  * (gm__cpu_area_fast_row). General area: each source row weighted along
  * it, then added down the columns (gm__cpu_area_row). */
 typedef struct gm__cpu_rows {
@@ -258,6 +258,7 @@ typedef struct gm__cpu_rows {
     unsigned char* h[2];
     int* plane;       /* whole-factor area: C planes of m sums, `cells` whole cells and a cut one `last` wide */
     long long m, cells, last;
+    int quad_avx2;    /* u8 2x2 means, no cut cell, AVX2: rows of whole cells by gm__cpu_quad_avx2 */
     long long* first; /* general area: pixel x's weights wx[first[x]] to wx[first[x + 1] - 1] */
     float* wx;
     int* px;          /* u8 LINEAR: the first `fast` pixels' taps and weights (gm__cpu_linear_px_avx2) */
@@ -370,6 +371,7 @@ static int gm__cpu_rows_init(gm__cpu_rows* L, const gm__resize_args* a, int S, i
         L->m = a->width * ix < a->map.src_width ? a->width * ix : a->map.src_width;
         L->cells = L->m / ix, L->last = L->m - L->cells * ix;
         L->plane = (int*)GM_MALLOC((size_t)(C * L->m) * sizeof *L->plane);
+        L->quad_avx2 = L->quad && S == GM_U8 && !L->last && L->isa == 1;
         return L->plane != NULL;
     }
     if (I == GM__SAMPLER_AREA_FAST) { /* each tap in turn: a part and a sum an element */
@@ -420,6 +422,13 @@ static void gm__cpu_rows_area(const gm__cpu_rows* L, const gm__taps* ty, unsigne
     int* p[4];
     long long i;
     int c;
+#ifdef GM__CPU_AVX2
+    if (L->quad_avx2 && ty->n == 2) {
+        const unsigned char* s0 = (const unsigned char*)(uintptr_t)(a->src[0] + ty->o0);
+        gm__cpu_quad_avx2(L->C, s0, s0 + ty->step, L->cells, out);
+        return;
+    }
+#endif
     for (c = 0; c < 4; ++c) /* a channel the image lacks is never read */
         p[c] = L->plane + (c < L->C ? c : 0) * L->m;
     for (i = 0; i < ty->n; ++i)
