@@ -88,7 +88,7 @@ __device__ __forceinline__ void gm__yuv_put(const gm__yuv_args& a, const gm__yuv
 {
     enum { N = GM__YUV_CHUNK };
     /* Planar 3-channel images shift and clamp their values as they pack
-     * (gm__yuv_pack_q20). Interleaved images lost with it, BGRA by half,
+     * (gm__yuv_pack_q20). Interleaved images lost with it, BGRA most,
      * and storing a warp's BGR rows as whole sectors (shuffled between
      * lanes) lost more (bench/RESULTS.md). */
     constexpr bool Q20 = CHW && C == 3;

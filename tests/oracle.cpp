@@ -1098,7 +1098,7 @@ void test_resize()
         resize_case(g, GM_U8, 3, 1920, 1080, 608, 342, 0, 0, interp, false, false, true);
         resize_case(g, GM_F32, 3, 1280, 720, 224, 224, 0, 0, interp, true, false, false);
     }
-    // u8 halved by AREA (the CPU path's own passes), rows long enough for their vector loops
+    // u8 halved by AREA (the CPU path's AVX2 loop), rows long enough for it
     for (int ch : {1, 3, 4}) {
         resize_case(g, GM_U8, ch, 1918, 1082, 959, 541, 0, 0, GM_INTER_AREA, true, false, false);
         resize_case(g, GM_U8, ch, 1920, 1080, 960, 540, 0, 0, GM_INTER_AREA, false, false, ch == 3);

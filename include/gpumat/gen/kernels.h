@@ -22,7 +22,7 @@
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * 86cbe15d0f24425404d735564d75fb2b559435fde84bffc241a6926cd113223c  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
- * 475ab037339ebd8c6e2196f32bd9418bf1361873852c57ac565e65fb100f2d16  templates/yuv.cu
+ * 60eda0712b17f25d2680528276ccfccf00c880abd1646cd40ebdb67a40d0ef3c  templates/yuv.cu
  * 7a597f30e17577f1587487e4d1f3fcbf32ee3455d779a58cfe5eb8c80294600b  templates/yuv_from.cu
  * 80884a113a38049a489cd43c9fafd4efb4b73bd2581cd045fc92417f428591a1  templates/prep_yuv.cu
  */
@@ -31,7 +31,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x5815037878658e20ull
+#define GM__KERNEL_SOURCE_HASH 0x0dd135d03e22c609ull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -4105,7 +4105,7 @@ static const char* const gm__kernel_src[] = {
     "{\n",
     "    enum { N = GM__YUV_CHUNK };\n",
     "    /* Planar 3-channel images shift and clamp their values as they pack\n",
-    "     * (gm__yuv_pack_q20). Interleaved images lost with it, BGRA by half,\n",
+    "     * (gm__yuv_pack_q20). Interleaved images lost with it, BGRA most,\n",
     "     * and storing a warp's BGR rows as whole sectors (shuffled between\n",
     "     * lanes) lost more (bench/RESULTS.md). */\n",
     "    constexpr bool Q20 = CHW && C == 3;\n",
