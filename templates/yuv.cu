@@ -5,9 +5,11 @@
  * the items; stride loops cover rows and items beyond the grid's 65535. A
  * chunk whose rows lie on 8-byte boundaries (planar chroma on 4) moves
  * words: a load a luma row, one for the chroma (one a plane where planar),
- * a store a channel's or a plane's 8 bytes. Other chunks, and a row's last
- * when the width is not a multiple of 8, go pixel by pixel. P016 frames
- * likewise, with 16-byte words (gm__yuv16_chunk). */
+ * a store a channel's or a plane's 8 bytes; a whole warp of interleaved
+ * chunks on 16-byte rows stores through shared memory, 16 bytes a lane.
+ * Other chunks, and a row's last when the width is not a multiple of 8, go
+ * pixel by pixel. P016 frames likewise, with 16-byte words
+ * (gm__yuv16_chunk). */
 
 /* Bytes 0 of a, b, c, d as one word. */
 __device__ __forceinline__ unsigned gm__yuv_pack(int a, int b, int c, int d)
@@ -31,6 +33,44 @@ __device__ __forceinline__ unsigned gm__yuv_pack_q20(int a, int b, int c, int d)
 #else
     return gm__yuv_pack(gm__yuv_u8(a), gm__yuv_u8(b), gm__yuv_u8(c), gm__yuv_u8(d));
 #endif
+}
+
+/* a, b, c, d, each a channel's value after its >> 20, clamped to [0, 255]
+ * and packed as bytes 0 to 3 of one word: two cvt.pack.sat (I2IP). */
+__device__ __forceinline__ unsigned gm__yuv_pack_sat(int a, int b, int c, int d)
+{
+    unsigned hi, w;
+    asm("cvt.pack.sat.u8.s32.b32 %0, %1, %2, 0;" : "=r"(hi) : "r"(d), "r"(c));
+    asm("cvt.pack.sat.u8.s32.b32 %0, %1, %2, %3;" : "=r"(w) : "r"(b), "r"(a), "r"(hi));
+    return w;
+}
+
+/* The staging row of this thread's warp (gm__yuv_store_staged). */
+__device__ __forceinline__ uint4* gm__yuv_stage()
+{
+    __shared__ uint4 stage[GM__YUV_BLOCK_Y][GM__YUV_BLOCK_X * 2];
+    return stage[threadIdx.y];
+}
+
+/* A warp's row of interleaved C-channel chunks, lane l's C words w at row
+ * (the warp's first byte, 16-byte aligned, + 8 C l), through shared memory
+ * so that each 16-byte store of the warp writes 512 contiguous bytes:
+ * whole sectors, where a lane's own 8-byte stores leave the L2 to merge
+ * each sector from three or four of them. Every lane of the warp calls it. */
+template <int C> __device__ __forceinline__ void gm__yuv_store_staged(unsigned long long row, const uint2* w)
+{
+    uint4* s = gm__yuv_stage();
+    const unsigned lane = threadIdx.x;
+#pragma unroll
+    for (int k = 0; k < C; ++k)
+        ((uint2*)s)[C * lane + k] = w[k];
+    __syncwarp();
+    const unsigned long long first = row - 8ull * C * lane;
+#pragma unroll
+    for (int k = 0; k < (C + 1) / 2; ++k)
+        if (32 * k + lane < 16 * C)
+            *(uint4*)(first + 16 * (32 * k + lane)) = s[32 * k + lane];
+    __syncwarp();
 }
 
 /* Byte k of w: one PRMT, where the compiler makes w >> 8 * k & 255 a
@@ -84,14 +124,17 @@ __device__ __forceinline__ gm__yuv_in gm__yuv_load(const gm__yuv_args& a, unsign
 
 /* The chunk of input in into C channels at d, planar when CHW. */
 template <int C, bool CHW>
-__device__ __forceinline__ void gm__yuv_put(const gm__yuv_args& a, const gm__yuv_in& in, unsigned long long d)
+__device__ __forceinline__ void gm__yuv_put(const gm__yuv_args& a, const gm__yuv_in& in, unsigned long long d,
+                                            bool staged)
 {
     enum { N = GM__YUV_CHUNK };
     /* Planar 3-channel images shift and clamp their values as they pack
-     * (gm__yuv_pack_q20). Interleaved images lost with it, BGRA most,
-     * and storing a warp's BGR rows as whole sectors (shuffled between
-     * lanes) lost more (bench/RESULTS.md). */
-    constexpr bool Q20 = CHW && C == 3;
+     * (gm__yuv_pack_q20); interleaved ones shift, then clamp and pack by
+     * cvt.pack.sat, and go through shared memory where staged. Without the
+     * staging, either packing made interleaved rows slower: the compiler
+     * then issues a lane's stores apart, and the L2 took up to 2.6 times
+     * the sectors (bench/RESULTS.md). */
+    constexpr bool Q20 = CHW && C == 3, SAT = !CHW;
     int chroma[N / 2][3]; /* each pair's ku U + kv V + bias, a channel each */
     if (C > 1)
 #pragma unroll
@@ -116,17 +159,27 @@ __device__ __forceinline__ void gm__yuv_put(const gm__yuv_args& a, const gm__yuv
 #pragma unroll
             for (int c = 0; c < 3; ++c)
                 o[CHW ? c * N + p : C * p + c] = Q20 ? l * a.cy + chroma[p / 2][c]
-                                                     : gm__yuv_channel(a.cy, l, chroma[p / 2][c]);
+                                                     : SAT ? (l * a.cy + chroma[p / 2][c]) >> 20
+                                                           : gm__yuv_channel(a.cy, l, chroma[p / 2][c]);
             if (C == 4)
                 o[CHW ? 3 * N + p : C * p + 3] = 255;
         }
+        uint2 w[C];
 #pragma unroll
         for (int k = 0; k < C; ++k)
-            *(uint2*)(row + (CHW ? k * a.image_cstride : N * k)) =
-                Q20 ? make_uint2(gm__yuv_pack_q20(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),
-                                 gm__yuv_pack_q20(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]))
-                       : make_uint2(gm__yuv_pack(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),
-                                    gm__yuv_pack(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]));
+            w[k] = Q20   ? make_uint2(gm__yuv_pack_q20(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),
+                                      gm__yuv_pack_q20(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]))
+                   : SAT ? make_uint2(gm__yuv_pack_sat(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),
+                                      gm__yuv_pack_sat(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]))
+                         : make_uint2(gm__yuv_pack(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),
+                                      gm__yuv_pack(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]));
+        if (SAT && staged) {
+            gm__yuv_store_staged<C>((unsigned long long)row, w);
+            continue;
+        }
+#pragma unroll
+        for (int k = 0; k < C; ++k)
+            *(uint2*)(row + (CHW ? k * a.image_cstride : N * k)) = w[k];
     }
 }
 
@@ -146,6 +199,11 @@ __device__ __forceinline__ void gm__yuv_chunk(const gm__yuv_args& a, long long b
                 gm__yuv_pixel(&a, b, x, y);
         return;
     }
+    /* Every lane of a warp here, in word mode: the lanes share b and r
+     * (one threadIdx.y) and reconverge after each chunk, so the warp's
+     * chunks are 32 in a row of one row, and staged is the same in all. */
+    const bool staged = C > 1 && !CHW && __activemask() == 0xffffffffu &&
+                        (((d - 8ull * C * threadIdx.x) | a.image_pitch) & 15) == 0;
     gm__yuv_in in[K];
 #pragma unroll
     for (int k = 0; k < K; ++k)
@@ -154,7 +212,7 @@ __device__ __forceinline__ void gm__yuv_chunk(const gm__yuv_args& a, long long b
 #pragma unroll
     for (int k = 0; k < K; ++k)
         if (k < n)
-            gm__yuv_put<C, CHW>(a, in[k], d + 2 * k * a.image_pitch);
+            gm__yuv_put<C, CHW>(a, in[k], d + 2 * k * a.image_pitch, staged);
 }
 
 /* Runs Op::chunk(a, b, x0, r, n) for this thread's chunk x0 of every
