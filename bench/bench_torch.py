@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """bench/bench_torch.py: PyTorch eager and torch.compile on the ops of
-bench/bench.cu (and its resize and letterbox cases), timed the same way, plus torch's own device-to-device copy as a
+bench/bench.cu (and its resize, letterbox and NV12 cases), timed the same way, plus torch's own device-to-device copy as a
 cross-check of the copy ceiling. Writes one JSON object per line to the file
 named on the command line (bench/report.py merges them).
 
@@ -177,6 +177,43 @@ def geometry_ops(torch):
             ("preprocess", "prep_rois_u8_f32", "64 x 3840x2160->224x224", rois, (1, 2160, 3840, 3), roi_bytes)]
 
 
+def yuv_ops(torch):
+    """bench.cu's NV12 rows as a torch user writes them, in geometry_ops' form. The frames lie as NVDEC lays
+    them out, a batch in one uint8 tensor (n, coded * 3 / 2, pitch): rows pitch apart, the chroma after coded
+    rows. The conversion is BT.601 limited range in float, chroma repeated over each 2x2 block: torch's own
+    arithmetic, not checked against OpenCV's. bytes: bench.cu's floor for the same rows (the planes' pixels
+    and the image; for the letterbox the 360 luma and 360 chroma rows its point path reads, and the
+    3 x 640 x 640 f32 written)."""
+    import torch.nn.functional as F
+
+    def bgr_planes(buf, w, h, coded):  # (n, h, w) float B, G, R, unrounded
+        y = (buf[:, :h, :w].float() - 16) * 1.164383
+        uv = buf[:, coded:coded + h // 2, :w].float().unflatten(2, (w // 2, 2)) - 128
+        u = uv[..., 0].repeat_interleave(2, 1).repeat_interleave(2, 2)
+        v = uv[..., 1].repeat_interleave(2, 1).repeat_interleave(2, 2)
+        return y + 2.017232 * u, y - 0.391762 * u - 0.812968 * v, y + 1.596027 * v
+
+    def to_bgr(w, h, coded):  # NV12 -> uint8 NHWC BGR
+        def f(buf):
+            return torch.stack(bgr_planes(buf, w, h, coded), -1).round().clamp(0, 255).to(torch.uint8)
+        return f
+
+    def letterbox(buf):  # 1080p NV12 -> RGB, as u8 values, 640x360 bilinear, pad 114 to 640x640, / 255, f32 NCHW
+        b, g, r = bgr_planes(buf, 1920, 1080, 1088)
+        rgb = torch.stack((r, g, b), 1).round().clamp(0, 255)
+        y = F.interpolate(rgb, size=(360, 640), mode="bilinear", align_corners=False)
+        return F.pad(y, (0, 0, 140, 140), value=114.0).mul(1 / 255.0)
+
+    k1, k4 = 1920 * 1080 * 9 // 2, 3840 * 2160 * 9 // 2
+    frame = 640 * 640 * 3 * 4 + 2 * 360 * 1920
+    return [("yuv", "nv12_to_bgr", "1920x1080", to_bgr(1920, 1080, 1088), (1, 1632, 2048), k1),
+            ("yuv", "nv12_to_bgr", "3840x2160", to_bgr(3840, 2160, 2160), (1, 3240, 4096), k4),
+            ("yuv", "nv12_to_bgr", "32x1920x1080", to_bgr(1920, 1080, 1088), (32, 1632, 2048), 32 * k1),
+            ("preprocess", "prep_letterbox_nv12_f32", "1 x 1920x1080->640x640", letterbox, (1, 1632, 2048), frame),
+            ("preprocess", "prep_letterbox_batch_nv12_f32", "32 x 1920x1080->640x640", letterbox, (32, 1632, 2048),
+             32 * frame)]
+
+
 def splitmix64(state):
     """bench.cu's splitmix64: (next state, value)."""
     state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
@@ -209,7 +246,7 @@ def linear_rows_read(n, dn):
 
 
 def bench_geometry(torch, rows, only):
-    for section, name, size, fn, shape, nbytes in geometry_ops(torch):
+    for section, name, size, fn, shape, nbytes in geometry_ops(torch) + yuv_ops(torch):
         if only and only not in f"{name} {size}":
             continue
         inputs = [torch.randint(0, 256, shape, dtype=torch.uint8, device="cuda") for _ in range(SETS)]
