@@ -59,6 +59,7 @@ __device__ __forceinline__ uint4* gm__yuv_stage()
  * each sector from three or four of them. Every lane of the warp calls it. */
 template <int C> __device__ __forceinline__ void gm__yuv_store_staged(unsigned long long row, const uint2* w)
 {
+    static_assert(GM__YUV_BLOCK_X == 32, "a warp is the chunks of one threadIdx.y");
     uint4* s = gm__yuv_stage();
     const unsigned lane = threadIdx.x;
 #pragma unroll
@@ -70,7 +71,7 @@ template <int C> __device__ __forceinline__ void gm__yuv_store_staged(unsigned l
     for (int k = 0; k < (C + 1) / 2; ++k)
         if (32 * k + lane < 16 * C)
             *(uint4*)(first + 16 * (32 * k + lane)) = s[32 * k + lane];
-    __syncwarp();
+    __syncwarp(); /* the warp's next row reuses s */
 }
 
 /* Byte k of w: one PRMT, where the compiler makes w >> 8 * k & 255 a

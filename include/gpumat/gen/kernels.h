@@ -22,7 +22,7 @@
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * 86cbe15d0f24425404d735564d75fb2b559435fde84bffc241a6926cd113223c  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
- * c75ce5137479d0dc9d910e27653696e7a35f52a614b00a5631e7192bb76b5359  templates/yuv.cu
+ * 53d78223984b282cc26a734360d20d14ca085d4e302ad69fa4d68e1aaa9aee9b  templates/yuv.cu
  * 7a597f30e17577f1587487e4d1f3fcbf32ee3455d779a58cfe5eb8c80294600b  templates/yuv_from.cu
  * 80884a113a38049a489cd43c9fafd4efb4b73bd2581cd045fc92417f428591a1  templates/prep_yuv.cu
  */
@@ -31,7 +31,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x6df2cd8559ec99fcull
+#define GM__KERNEL_SOURCE_HASH 0x1fb66e0673b80300ull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -4076,6 +4076,7 @@ static const char* const gm__kernel_src[] = {
     " * each sector from three or four of them. Every lane of the warp calls it. */\n",
     "template <int C> __device__ __forceinline__ void gm__yuv_store_staged(unsigned long long row, const uint2* w)\n",
     "{\n",
+    "    static_assert(GM__YUV_BLOCK_X == 32, \"a warp is the chunks of one threadIdx.y\");\n",
     "    uint4* s = gm__yuv_stage();\n",
     "    const unsigned lane = threadIdx.x;\n",
     "#pragma unroll\n",
@@ -4087,7 +4088,7 @@ static const char* const gm__kernel_src[] = {
     "    for (int k = 0; k < (C + 1) / 2; ++k)\n",
     "        if (32 * k + lane < 16 * C)\n",
     "            *(uint4*)(first + 16 * (32 * k + lane)) = s[32 * k + lane];\n",
-    "    __syncwarp();\n",
+    "    __syncwarp(); /* the warp's next row reuses s */\n",
     "}\n",
     "\n",
     "/* Byte k of w: one PRMT, where the compiler makes w >> 8 * k & 255 a\n",
