@@ -200,9 +200,10 @@ __device__ __forceinline__ void gm__yuv_chunk(const gm__yuv_args& a, long long b
                 gm__yuv_pixel(&a, b, x, y);
         return;
     }
-    /* Every lane of a warp here, in word mode: the lanes share b and r
-     * (one threadIdx.y) and reconverge after each chunk, so the warp's
-     * chunks are 32 in a row of one row, and staged is the same in all. */
+    /* Staged where the whole warp is here, every lane in word mode: its
+     * lanes share b and r (one threadIdx.y) and reconverge after each
+     * chunk, so its chunks are 32 in a row of one row, and staged is the
+     * same in all of them. */
     const bool staged = C > 1 && !CHW && __activemask() == 0xffffffffu &&
                         (((d - 8ull * C * threadIdx.x) | a.image_pitch) & 15) == 0;
     gm__yuv_in in[K];
