@@ -9,7 +9,7 @@
  * chunks on 16-byte rows stores through shared memory, 16 bytes a lane.
  * Other chunks, and a row's last when the width is not a multiple of 8, go
  * pixel by pixel. P016 frames likewise, with 16-byte words
- * (gm__yuv16_chunk). */
+ * (gm__yuv16_chunk), staged into interleaved f32 only. */
 
 /* Bytes 0 of a, b, c, d as one word. */
 __device__ __forceinline__ unsigned gm__yuv_pack(int a, int b, int c, int d)
@@ -45,31 +45,35 @@ __device__ __forceinline__ unsigned gm__yuv_pack_sat(int a, int b, int c, int d)
     return w;
 }
 
-/* The staging row of this thread's warp (gm__yuv_store_staged). */
-__device__ __forceinline__ uint4* gm__yuv_stage()
+/* The staging row of this thread's warp (gm__yuv_store_staged), L bytes
+ * a lane: a 4-channel chunk's, so that a kernel's 3- and 4-channel forms
+ * share one array. */
+template <int L> __device__ __forceinline__ uint4* gm__yuv_stage()
 {
-    __shared__ uint4 stage[GM__YUV_BLOCK_Y][GM__YUV_BLOCK_X * 2];
+    __shared__ uint4 stage[GM__YUV_BLOCK_Y][GM__YUV_BLOCK_X * L / 16];
     return stage[threadIdx.y];
 }
 
-/* A warp's row of interleaved C-channel chunks, lane l's C words w at row
- * (the warp's first byte, 16-byte aligned, + 8 C l), through shared memory
- * so that each 16-byte store of the warp writes 512 contiguous bytes:
- * whole sectors, where a lane's own 8-byte stores leave the L2 to merge
- * each sector from three or four of them. Every lane of the warp calls it. */
-template <int C> __device__ __forceinline__ void gm__yuv_store_staged(unsigned long long row, const uint2* w)
+/* A warp's row of interleaved chunks, lane l's B bytes (words w, B a
+ * multiple of 8) at row (the warp's first byte, 16-byte aligned, + B l),
+ * through shared memory (L bytes a lane, L >= B) so that each 16-byte
+ * store of the warp writes 512 contiguous bytes: whole sectors, where a
+ * lane's own stores leave the L2 to merge each sector from several. Every
+ * lane of the warp calls it. */
+template <int L, int B> __device__ __forceinline__ void gm__yuv_store_staged(unsigned long long row, const unsigned* w)
 {
     static_assert(GM__YUV_BLOCK_X == 32, "a warp is the chunks of one threadIdx.y");
-    uint4* s = gm__yuv_stage();
+    static_assert(B % 8 == 0 && B <= L, "a lane's bytes are words and fit its staging row");
+    uint4* s = gm__yuv_stage<L>();
     const unsigned lane = threadIdx.x;
 #pragma unroll
-    for (int k = 0; k < C; ++k)
-        ((uint2*)s)[C * lane + k] = w[k];
+    for (int k = 0; k < B / 8; ++k)
+        ((uint2*)s)[B / 8 * lane + k] = make_uint2(w[2 * k], w[2 * k + 1]);
     __syncwarp();
-    const unsigned long long first = row - 8ull * C * lane;
+    const unsigned long long first = row - (unsigned long long)B * lane;
 #pragma unroll
-    for (int k = 0; k < (C + 1) / 2; ++k)
-        if (32 * k + lane < 16 * C)
+    for (int k = 0; k < (2 * B + 31) / 32; ++k)
+        if (32 * k + lane < 2 * B)
             *(uint4*)(first + 16 * (32 * k + lane)) = s[32 * k + lane];
     __syncwarp(); /* the warp's next row reuses s */
 }
@@ -130,12 +134,12 @@ __device__ __forceinline__ void gm__yuv_put(const gm__yuv_args& a, const gm__yuv
 {
     enum { N = GM__YUV_CHUNK };
     /* Planar 3-channel images shift and clamp their values as they pack
-     * (gm__yuv_pack_q20); interleaved ones shift, then clamp and pack by
-     * cvt.pack.sat, and go through shared memory where staged. Without the
-     * staging, either packing made interleaved rows slower: the compiler
-     * then issues a lane's stores apart, and the L2 took up to 2.6 times
-     * the sectors (bench/RESULTS.md). */
-    constexpr bool Q20 = CHW && C == 3, SAT = !CHW;
+     * (gm__yuv_pack_q20); the others shift, then clamp and pack by
+     * cvt.pack.sat, and interleaved ones go through shared memory where
+     * staged. Without the staging, either packing made interleaved rows
+     * slower: the compiler then issues a lane's stores apart, and the L2
+     * took up to 2.6 times the sectors (bench/RESULTS.md). */
+    constexpr bool Q20 = CHW && C == 3;
     int chroma[N / 2][3]; /* each pair's ku U + kv V + bias, a channel each */
     if (C > 1)
 #pragma unroll
@@ -159,23 +163,19 @@ __device__ __forceinline__ void gm__yuv_put(const gm__yuv_args& a, const gm__yuv
             const int l = y > a.yoff ? y - a.yoff : 0;
 #pragma unroll
             for (int c = 0; c < 3; ++c)
-                o[CHW ? c * N + p : C * p + c] = Q20 ? l * a.cy + chroma[p / 2][c]
-                                                     : SAT ? (l * a.cy + chroma[p / 2][c]) >> 20
-                                                           : gm__yuv_channel(a.cy, l, chroma[p / 2][c]);
+                o[CHW ? c * N + p : C * p + c] = (l * a.cy + chroma[p / 2][c]) >> (Q20 ? 0 : 20);
             if (C == 4)
                 o[CHW ? 3 * N + p : C * p + 3] = 255;
         }
         uint2 w[C];
 #pragma unroll
         for (int k = 0; k < C; ++k)
-            w[k] = Q20   ? make_uint2(gm__yuv_pack_q20(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),
-                                      gm__yuv_pack_q20(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]))
-                   : SAT ? make_uint2(gm__yuv_pack_sat(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),
-                                      gm__yuv_pack_sat(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]))
-                         : make_uint2(gm__yuv_pack(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),
-                                      gm__yuv_pack(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]));
-        if (SAT && staged) {
-            gm__yuv_store_staged<C>((unsigned long long)row, w);
+            w[k] = Q20 ? make_uint2(gm__yuv_pack_q20(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),
+                                    gm__yuv_pack_q20(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]))
+                       : make_uint2(gm__yuv_pack_sat(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),
+                                    gm__yuv_pack_sat(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]));
+        if (staged) {
+            gm__yuv_store_staged<8 * 4, 8 * C>((unsigned long long)row, (const unsigned*)w);
             continue;
         }
 #pragma unroll
@@ -314,6 +314,11 @@ __device__ __forceinline__ void gm__yuv16_chunk(const gm__yuv_args& a, long long
                 gm__yuv16_pixel(D, &a, b, x, 2 * r + i);
         return;
     }
+    /* As gm__yuv_chunk's, for f32 only: u8 and u16 (24 to 64 bytes a lane)
+     * lost more to the registers the staging takes than the stores gained
+     * (bench/RESULTS.md). */
+    const bool staged = E == 4 && C > 1 && !CHW && __activemask() == 0xffffffffu &&
+                        (((d - (unsigned long long)C * N * E * threadIdx.x) | a.image_pitch) & 15) == 0;
     long long chroma[N / 2][3]; /* each pair's gm__yuv16_chroma, a channel each */
     if (C > 1) {
         const uint4 w = *(const uint4*)pairs;
@@ -350,7 +355,13 @@ __device__ __forceinline__ void gm__yuv16_chunk(const gm__yuv_args& a, long long
 #pragma unroll
             for (int k = 0; k < C; ++k)
                 gm__yuv16_store<E, N>(row + k * a.image_cstride, o + k * N);
-        else
+        else if (staged) {
+            unsigned w[C * N * E / 4];
+#pragma unroll
+            for (int j = 0; j < C * N * E / 4; ++j)
+                w[j] = gm__yuv16_word<E>(o, j);
+            gm__yuv_store_staged<4 * N * E, C * N * E>(row, w);
+        } else
             gm__yuv16_store<E, C * N>(row, o);
     }
 }
