@@ -57,9 +57,9 @@ template <int L> __device__ __forceinline__ uint4* gm__yuv_stage()
 /* A warp's row of interleaved chunks, lane l's B bytes (words w, B a
  * multiple of 8) at row (the warp's first byte, 16-byte aligned, + B l),
  * through shared memory (L bytes a lane, L >= B) so that each 16-byte
- * store of the warp writes 512 contiguous bytes: whole sectors, where a
- * lane's own stores leave the L2 to merge each sector from several. Every
- * lane of the warp calls it. */
+ * store of the warp writes 512 contiguous bytes (a row's last perhaps
+ * fewer): whole sectors, where a lane's own stores leave the L2 to merge
+ * each sector from several. Every lane of the warp calls it. */
 template <int L, int B> __device__ __forceinline__ void gm__yuv_store_staged(unsigned long long row, const unsigned* w)
 {
     static_assert(GM__YUV_BLOCK_X == 32, "a warp is the chunks of one threadIdx.y");

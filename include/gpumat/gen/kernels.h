@@ -22,7 +22,7 @@
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * 86cbe15d0f24425404d735564d75fb2b559435fde84bffc241a6926cd113223c  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
- * fcaf4ba67bb738b388432972de2fcf42db9a7272ad7bed2a2e3c8bfe1b7a2eab  templates/yuv.cu
+ * 610ad3f6ef7a421698bf7bd28efac8a1e1c79121c4f33c0a3c3e2adce21a43c2  templates/yuv.cu
  * 7a597f30e17577f1587487e4d1f3fcbf32ee3455d779a58cfe5eb8c80294600b  templates/yuv_from.cu
  * 80884a113a38049a489cd43c9fafd4efb4b73bd2581cd045fc92417f428591a1  templates/prep_yuv.cu
  */
@@ -31,7 +31,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0xac8115eb9ab50ccfull
+#define GM__KERNEL_SOURCE_HASH 0xe8c14dc3405b0fddull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -4074,9 +4074,9 @@ static const char* const gm__kernel_src[] = {
     "/* A warp's row of interleaved chunks, lane l's B bytes (words w, B a\n",
     " * multiple of 8) at row (the warp's first byte, 16-byte aligned, + B l),\n",
     " * through shared memory (L bytes a lane, L >= B) so that each 16-byte\n",
-    " * store of the warp writes 512 contiguous bytes: whole sectors, where a\n",
-    " * lane's own stores leave the L2 to merge each sector from several. Every\n",
-    " * lane of the warp calls it. */\n",
+    " * store of the warp writes 512 contiguous bytes (a row's last perhaps\n",
+    " * fewer): whole sectors, where a lane's own stores leave the L2 to merge\n",
+    " * each sector from several. Every lane of the warp calls it. */\n",
     "template <int L, int B> __device__ __forceinline__ void gm__yuv_store_staged(unsigned long long row, const unsigned* w)\n",
     "{\n",
     "    static_assert(GM__YUV_BLOCK_X == 32, \"a warp is the chunks of one threadIdx.y\");\n",

@@ -22,7 +22,7 @@
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * 86cbe15d0f24425404d735564d75fb2b559435fde84bffc241a6926cd113223c  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
- * fcaf4ba67bb738b388432972de2fcf42db9a7272ad7bed2a2e3c8bfe1b7a2eab  templates/yuv.cu
+ * 610ad3f6ef7a421698bf7bd28efac8a1e1c79121c4f33c0a3c3e2adce21a43c2  templates/yuv.cu
  * 7a597f30e17577f1587487e4d1f3fcbf32ee3455d779a58cfe5eb8c80294600b  templates/yuv_from.cu
  * 80884a113a38049a489cd43c9fafd4efb4b73bd2581cd045fc92417f428591a1  templates/prep_yuv.cu
  */
