@@ -175,7 +175,7 @@ __device__ __forceinline__ void gm__yuv_put(const gm__yuv_args& a, const gm__yuv
                        : make_uint2(gm__yuv_pack_sat(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),
                                     gm__yuv_pack_sat(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]));
         if (staged) {
-            gm__yuv_store_staged<8 * 4, 8 * C>((unsigned long long)row, (const unsigned*)w);
+            gm__yuv_store_staged<4 * N, C * N>((unsigned long long)row, (const unsigned*)w);
             continue;
         }
 #pragma unroll

@@ -22,7 +22,7 @@
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * 86cbe15d0f24425404d735564d75fb2b559435fde84bffc241a6926cd113223c  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
- * 610ad3f6ef7a421698bf7bd28efac8a1e1c79121c4f33c0a3c3e2adce21a43c2  templates/yuv.cu
+ * 1c828e654d1e0265df80629d82249e3372805c24041eee8d5d27ef52805ab557  templates/yuv.cu
  * 7a597f30e17577f1587487e4d1f3fcbf32ee3455d779a58cfe5eb8c80294600b  templates/yuv_from.cu
  * 80884a113a38049a489cd43c9fafd4efb4b73bd2581cd045fc92417f428591a1  templates/prep_yuv.cu
  */
@@ -31,7 +31,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0xe8c14dc3405b0fddull
+#define GM__KERNEL_SOURCE_HASH 0xe7e4b2416104fe2dull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -4192,7 +4192,7 @@ static const char* const gm__kernel_src[] = {
     "                       : make_uint2(gm__yuv_pack_sat(o[N * k], o[N * k + 1], o[N * k + 2], o[N * k + 3]),\n",
     "                                    gm__yuv_pack_sat(o[N * k + 4], o[N * k + 5], o[N * k + 6], o[N * k + 7]));\n",
     "        if (staged) {\n",
-    "            gm__yuv_store_staged<8 * 4, 8 * C>((unsigned long long)row, (const unsigned*)w);\n",
+    "            gm__yuv_store_staged<4 * N, C * N>((unsigned long long)row, (const unsigned*)w);\n",
     "            continue;\n",
     "        }\n",
     "#pragma unroll\n",
