@@ -1,7 +1,9 @@
 /* The JIT without a GPU: log hook, disk cache folder choice, hits, corrupted
- * truncated and foreign entries rebuilt, the cache off, an unwritable folder,
- * the size bound, clearing, 8 processes racing on the same cold kernels,
- * entry names (kernel, arch, NVRTC version), a log detail of any length, a
+ * truncated and foreign entries rebuilt, planted entries (links, other
+ * owners, writable by others) refused, folders that others can write to or
+ * that are another user's refused, the cache off, an unwritable folder, the
+ * size bound and what the trim spares, clearing, 8 processes racing on the
+ * same cold kernels, entry names (kernel, arch, NVRTC version), a log detail of any length, a
  * failed compile's messages and numbered source pointing into templates/,
  * and the warm-up / kernel-list arguments. Images are built for sm_90 through
  * NVRTC (no driver needed). Run alone: make build/test_jit && build/test_jit */
@@ -210,6 +212,194 @@ static void corrupted(void)
     free(good);
 }
 
+static void copy_file(const char* from, const char* to)
+{
+    size_t n;
+    char* data = read_file(from, &n);
+    write_file(to, data, n);
+    free(data);
+}
+
+static int same_bytes(const char* path, const char* want, size_t n)
+{
+    size_t got;
+    char* data = read_file(path, &got);
+    int same = data && got == n && !memcmp(data, want, n);
+    free(data);
+    return same;
+}
+
+#define OTHER_UID 12345 /* chown to it needs root: CI runs as root, elsewhere those cases say SKIP */
+
+/* What some cases of planted_entries() put under the entry's name; 1 when
+ * done. */
+static int plant_link(const char* path, const char* spare) { return unlink(path) == 0 && symlink(spare, path) == 0; }
+
+static int plant_hard_link(const char* path, const char* spare) { return unlink(path) == 0 && link(spare, path) == 0; }
+
+static int plant_fifo(const char* path, const char* spare)
+{
+    (void)spare;
+    return unlink(path) == 0 && mkfifo(path, 0600) == 0;
+}
+
+static int plant_other_owner(const char* path, const char* spare)
+{
+    (void)spare;
+    return chown(path, OTHER_UID, OTHER_UID) == 0;
+}
+
+/* Under the name of a sound entry of specs[0], in a folder of one's own:
+ * a link to a sound copy elsewhere, a second hard link, a FIFO, the entry
+ * chown'd to another user, the entry writable by group or others. Each is
+ * refused (a reject saying why), never read: the kernel is compiled, a
+ * sound entry of this user is renamed over the name, the copy elsewhere
+ * stays as it was, and the next use hits. */
+static void planted_entries(void)
+{
+    static const struct {
+        const char* what;
+        int (*plant)(const char* path, const char* spare); /* NULL: chmod to mode */
+        mode_t mode;
+        int needs_root;
+        const char* reason;
+    } cases[] = {
+        {"symlinked entry", plant_link, 0, 0, "symbolic link"},
+        {"hard-linked entry", plant_hard_link, 0, 0, "2 hard links"},
+        {"FIFO as entry", plant_fifo, 0, 0, "not a regular file"},
+        {"entry of another owner", plant_other_owner, 0, 1, "owned by uid 12345"},
+        {"group-writable entry", NULL, 0660, 0, "mode 0660"},
+        {"world-writable entry", NULL, 0606, 0, "mode 0606"},
+    };
+    char path[1024], spare_dir[300], spare[1400];
+    struct stat st;
+    size_t i, n;
+    char* good;
+    entry_path(0, path, sizeof path);
+    good = read_file(path, &n);
+    CHECK(good && n > 1000, "the entry of %s is readable", gm_kernel_name(specs[0]));
+    snprintf(spare_dir, sizeof spare_dir, "%s/elsewhere", dir);
+    mkdir(spare_dir, 0700);
+    snprintf(spare, sizeof spare, "%s/%s", spare_dir, strrchr(path, '/') + 1);
+    write_file(spare, good, n);
+    for (i = 0; good && i < sizeof cases / sizeof cases[0]; ++i) {
+        if (cases[i].needs_root && geteuid() != 0) {
+            SKIP("%s: chown to uid %d needs root (uid %lu here)", cases[i].what, OTHER_UID, (unsigned long)geteuid());
+            continue;
+        }
+        CHECK(cases[i].plant ? cases[i].plant(path, spare) : chmod(path, cases[i].mode) == 0, "%s: planted",
+              cases[i].what);
+        reset_events();
+        fflush(stdout);
+        alarm(60); /* an open that blocks on the FIFO kills the test (SIGALRM) rather than hanging it */
+        CHECK(image_ok(0), "%s: the image is right", cases[i].what);
+        alarm(0);
+        CHECK(events[GM_JIT_CACHE_REJECT] == 1 && strstr(last_detail[GM_JIT_CACHE_REJECT], cases[i].reason) &&
+                  events[GM_JIT_CACHE_HIT] == 0 && events[GM_JIT_COMPILE] == 1 && events[GM_JIT_CACHE_STORE] == 1,
+              "%s: reject %d (%s), hit %d, compile %d, store %d", cases[i].what, events[GM_JIT_CACHE_REJECT],
+              last_detail[GM_JIT_CACHE_REJECT], events[GM_JIT_CACHE_HIT], events[GM_JIT_COMPILE],
+              events[GM_JIT_CACHE_STORE]);
+        CHECK(lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() && st.st_nlink == 1 &&
+                  !(st.st_mode & 077) && same_bytes(path, good, n),
+              "%s: a sound entry of this user took the name", cases[i].what);
+        CHECK(lstat(spare, &st) == 0 && st.st_nlink == 1 && same_bytes(spare, good, n),
+              "%s: the copy elsewhere is as it was", cases[i].what);
+        reset_events();
+        CHECK(image_ok(0) && events[GM_JIT_CACHE_HIT] == 1, "%s: the rebuilt entry hits", cases[i].what);
+    }
+    unlink(spare);
+    rmdir(spare_dir);
+    free(good);
+}
+
+/* The entries of specs[1] and specs[2] in folder `from`, copied into `to`. */
+static void copy_entries(const char* from, const char* to)
+{
+    char a[1024], b[1024];
+    int k;
+    for (k = 1; k < 3; ++k) {
+        setenv("GM_CACHE_DIR", from, 1);
+        entry_path(k, a, sizeof a);
+        setenv("GM_CACHE_DIR", to, 1);
+        entry_path(k, b, sizeof b);
+        copy_file(a, b);
+    }
+}
+
+/* A folder that group or others can write to (sticky or not), or that is
+ * another user's: refused, said once (naming the folder, why and the fix),
+ * nothing read from it although it holds sound entries (planted by this
+ * user, so that only the folder's check can refuse them), nothing written
+ * to it, and the images right (compiled in memory). Then folders of one's
+ * own, 0700, are used again: the one that held the originals hits, a new
+ * one misses, stores, then hits. */
+static void refused_folders(void)
+{
+    static const struct {
+        const char* what;
+        mode_t mode;
+        int other_owner;
+        const char* said;
+    } cases[] = {
+        {"group-writable folder", 0770, 0, "mode 0770"},
+        {"world-writable folder", 0777, 0, "mode 0777"},
+        {"world-writable sticky folder", 01777, 0, "mode 1777"},
+        {"folder of another owner", 0700, 1, "owned by uid 12345"},
+    };
+    char seed[300], sub[300], fresh[300];
+    size_t i;
+    snprintf(seed, sizeof seed, "%s/seed", dir);
+    mkdir(seed, 0700);
+    setenv("GM_CACHE_DIR", seed, 1);
+    CHECK(image_ok(1) && image_ok(2) && count_files(seed, ".gmjit", NULL) == 2, "two entries to plant");
+    for (i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const char* said = last_detail[GM_JIT_CACHE_OFF];
+        if (cases[i].other_owner && geteuid() != 0) {
+            SKIP("%s: chown to uid %d needs root (uid %lu here)", cases[i].what, OTHER_UID, (unsigned long)geteuid());
+            continue;
+        }
+        snprintf(sub, sizeof sub, "%s/refused%d", dir, (int)i);
+        mkdir(sub, 0700);
+        copy_entries(seed, sub);
+        chmod(sub, cases[i].mode); /* after mkdir: the umask would clear bits */
+        if (cases[i].other_owner)
+            CHECK(chown(sub, OTHER_UID, OTHER_UID) == 0, "chown %s", sub);
+        setenv("GM_CACHE_DIR", sub, 1);
+        reset_events();
+        CHECK(image_ok(1) && image_ok(2), "%s: right images", cases[i].what);
+        CHECK(events[GM_JIT_CACHE_OFF] == 1 && strstr(said, sub) && strstr(said, cases[i].said) &&
+                  strstr(said, "in memory") && strstr(said, "chmod 700") && strstr(said, "GM_CACHE_DIR"),
+              "%s: refused, said once: %d (%s)", cases[i].what, events[GM_JIT_CACHE_OFF], said);
+        CHECK(events[GM_JIT_CACHE_HIT] + events[GM_JIT_CACHE_REJECT] + events[GM_JIT_CACHE_STORE] == 0 &&
+                  events[GM_JIT_COMPILE] == 2,
+              "%s: nothing read or written, both compiled: hit %d, reject %d, store %d, compile %d", cases[i].what,
+              events[GM_JIT_CACHE_HIT], events[GM_JIT_CACHE_REJECT], events[GM_JIT_CACHE_STORE],
+              events[GM_JIT_COMPILE]);
+        CHECK(count_files(sub, ".gmjit", NULL) == 2 && count_files(sub, ".tmp", NULL) == 0,
+              "%s: the folder is as it was", cases[i].what);
+        setenv("GM_CACHE_DIR", sub, 1);
+        CHECK(gm_cache_clear() == GM_OK && rmdir(sub) == 0, "%s: removed", cases[i].what);
+    }
+    setenv("GM_CACHE_DIR", seed, 1);
+    reset_events();
+    CHECK(image_ok(1) && image_ok(2) && events[GM_JIT_CACHE_HIT] == 2 && events[GM_JIT_COMPILE] == 0 &&
+              events[GM_JIT_CACHE_OFF] == 0,
+          "own 0700 folder after the refusals: hit %d, compile %d, off %d", events[GM_JIT_CACHE_HIT],
+          events[GM_JIT_COMPILE], events[GM_JIT_CACHE_OFF]);
+    snprintf(fresh, sizeof fresh, "%s/fresh", dir);
+    setenv("GM_CACHE_DIR", fresh, 1);
+    reset_events();
+    CHECK(image_ok(1) && events[GM_JIT_CACHE_MISS] == 1 && events[GM_JIT_CACHE_STORE] == 1,
+          "a new folder: miss %d, store %d", events[GM_JIT_CACHE_MISS], events[GM_JIT_CACHE_STORE]);
+    reset_events();
+    CHECK(image_ok(1) && events[GM_JIT_CACHE_HIT] == 1 && events[GM_JIT_COMPILE] == 0,
+          "the new folder, second use: hit %d, compile %d", events[GM_JIT_CACHE_HIT], events[GM_JIT_COMPILE]);
+    CHECK(gm_cache_clear() == GM_OK && rmdir(fresh) == 0, "the new folder removed");
+    setenv("GM_CACHE_DIR", seed, 1);
+    CHECK(gm_cache_clear() == GM_OK && rmdir(seed) == 0, "the seed folder removed");
+    setenv("GM_CACHE_DIR", dir, 1);
+}
+
 static void cache_off(void)
 {
     setenv("GM_CACHE", "0", 1);
@@ -276,6 +466,64 @@ static void bounded(void)
     unsetenv("GM_CACHE_MAX_MB");
     setenv("GM_CACHE_DIR", folder, 1);
     CHECK(gm_cache_clear() == GM_OK, "gm_cache_clear of a missing folder: %s", gm_last_error());
+    setenv("GM_CACHE_DIR", dir, 1);
+}
+
+/* The trim and gm_cache_clear count and remove only this user's regular
+ * files: a link to an old big file elsewhere, and another user's old entry
+ * and temporary file, stay with what they name. */
+static void trim_spares(void)
+{
+    char folder[300], outside[300], link_path[400], theirs[400], their_temp[400], path[400];
+    static char big[400 << 10];
+    struct utimbuf old;
+    struct stat st;
+    int i, root = geteuid() == 0;
+    snprintf(folder, sizeof folder, "%s/spares", dir);
+    snprintf(outside, sizeof outside, "%s/outside.gmjit", dir);
+    snprintf(link_path, sizeof link_path, "%s/0000000000000009.gmjit", folder);
+    snprintf(theirs, sizeof theirs, "%s/0000000000000008.gmjit", folder);
+    snprintf(their_temp, sizeof their_temp, "%s/0000000000000008.gmjit.1.1.tmp", folder);
+    mkdir(folder, 0700);
+    old.actime = old.modtime = time(NULL) - 7300;
+    write_file(outside, big, sizeof big);
+    utime(outside, &old);
+    CHECK(symlink(outside, link_path) == 0, "symlink %s", link_path);
+    if (root) {
+        write_file(theirs, big, sizeof big);
+        write_file(their_temp, "x", 1);
+        utime(theirs, &old);
+        utime(their_temp, &old);
+        CHECK(chown(theirs, OTHER_UID, OTHER_UID) == 0 && chown(their_temp, OTHER_UID, OTHER_UID) == 0, "chown");
+    } else {
+        SKIP("trim: another user's entry needs root to chown (uid %lu here)", (unsigned long)geteuid());
+    }
+    for (i = 0; i < 3; ++i) { /* this user's, past the bound */
+        snprintf(path, sizeof path, "%s/%016d.gmjit", folder, i);
+        write_file(path, big, sizeof big);
+        old.modtime += 60;
+        utime(path, &old);
+    }
+    setenv("GM_CACHE_DIR", folder, 1);
+    setenv("GM_CACHE_MAX_MB", "1", 1);
+    CHECK(image_ok(2), "spares: right image");
+    snprintf(path, sizeof path, "%s/%016d.gmjit", folder, 0);
+    CHECK(access(path, F_OK) != 0, "spares: the trim ran (this user's oldest entry went)");
+    CHECK(lstat(link_path, &st) == 0 && S_ISLNK(st.st_mode) && stat(outside, &st) == 0 && st.st_size == sizeof big,
+          "spares: the trim left the link and what it names");
+    CHECK(!root || (access(theirs, F_OK) == 0 && access(their_temp, F_OK) == 0),
+          "spares: the trim left another user's entry and temporary file");
+    CHECK(gm_cache_clear() == GM_OK, "spares: gm_cache_clear: %s", gm_last_error());
+    CHECK(count_files(folder, ".gmjit", NULL) == 1 + root && lstat(link_path, &st) == 0 && access(outside, F_OK) == 0 &&
+              (!root || (access(theirs, F_OK) == 0 && access(their_temp, F_OK) == 0)),
+          "spares: gm_cache_clear removed only this user's files (%d entries left)",
+          count_files(folder, ".gmjit", NULL));
+    unlink(link_path);
+    unlink(theirs);
+    unlink(their_temp);
+    unlink(outside);
+    rmdir(folder);
+    unsetenv("GM_CACHE_MAX_MB");
     setenv("GM_CACHE_DIR", dir, 1);
 }
 
@@ -516,9 +764,12 @@ int main(int argc, char** argv)
     race(argv[0]);
     miss_hit();
     corrupted();
+    planted_entries();
+    refused_folders();
     cache_off();
     unwritable();
     bounded();
+    trim_spares();
     CHECK(heard > 0, "the hook got its user pointer");
     gm_jit_set_log(NULL, NULL);
     CHECK(gm_cache_clear() == GM_OK && count_files(dir, ".gmjit", NULL) == 0, "gm_cache_clear: %s", gm_last_error());

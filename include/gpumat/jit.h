@@ -17,7 +17,13 @@
  * temporary file and renamed into place, and carries a checksum: truncated,
  * corrupted or foreign entries are rebuilt, never loaded. A folder that
  * cannot be made or written leaves compilation in memory (said once through
- * the log hook). Processes may share one folder.
+ * the log hook). Processes of one user may share one folder. The images are
+ * code the GPU runs, so, as ssh does with ~/.ssh, a folder that is not the
+ * user's own or that group or others can write to is refused (one
+ * GM_JIT_CACHE_OFF naming it, its owner or mode and the fix; kernels
+ * compile in memory), and an entry is read only if it is a regular file of
+ * the user that no one else can write to, with one name, reached without
+ * following a symbolic link (else GM_JIT_CACHE_REJECT, and it is rebuilt).
  *
  *   GM_RECORD=FILE    appends the name of every kernel a run loads to FILE,
  *                     one a line: input for `make aot AOT_KERNELS=used:FILE`
@@ -147,7 +153,8 @@ GM_API int gm_kernels_for(gm_dtype src, gm_dtype dst, int channels, int* kernels
  * or size too small. */
 GM_API gm_status gm_cache_dir(char* path, size_t size);
 
-/* Removes every entry of the disk cache folder (a missing folder is empty).
+/* Removes every entry of the disk cache folder that is this user's regular
+ * file (links and other users' files stay; a missing folder is empty).
  * GM_ERR_IO naming the file that could not be removed. */
 GM_API gm_status gm_cache_clear(void);
 

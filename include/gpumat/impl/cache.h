@@ -20,6 +20,52 @@
 #define GM__CACHE_FORMAT 1 /* bump when the entry layout or the key's recipe changes */
 #define GM__CACHE_PATH 4096                  /* the longest cache folder path */
 #define GM__ENTRY_PATH (GM__CACHE_PATH + 512) /* room for any file name in it */
+
+/* O_NOFOLLOW and O_CLOEXEC are POSIX.1-2008, which a strict -std=c99 build
+ * on glibc hides; glibc's own names for them stay visible. */
+#if defined(O_NOFOLLOW)
+#define GM__O_NOFOLLOW O_NOFOLLOW
+#elif defined(__O_NOFOLLOW)
+#define GM__O_NOFOLLOW __O_NOFOLLOW
+#else
+#error "gpumat's disk cache needs O_NOFOLLOW: define _POSIX_C_SOURCE 200809L before the first #include"
+#endif
+#if defined(O_CLOEXEC)
+#define GM__O_CLOEXEC O_CLOEXEC
+#elif defined(__O_CLOEXEC)
+#define GM__O_CLOEXEC __O_CLOEXEC
+#else
+#define GM__O_CLOEXEC 0 /* only a program another thread execs meanwhile would inherit the fd */
+#endif
+
+/* Opens path for reading the way the cache reads anything in its folder:
+ * a symbolic link is not followed (errno ELOOP), and a FIFO or device
+ * planted under the name neither blocks nor becomes the terminal. *st is
+ * the fstat of what opened, so that what is checked is what is read.
+ * -1 with errno when nothing opened. */
+static int gm__cache_open(const char* path, struct stat* st)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | GM__O_NOFOLLOW | GM__O_CLOEXEC), e;
+    if (fd >= 0 && fstat(fd, st) != 0) {
+        e = errno;
+        close(fd);
+        errno = e;
+        fd = -1;
+    }
+    return fd;
+}
+
+/* Whether path names a regular file of this user (not a link to one): what
+ * the trim and gm_cache_clear may count and remove; *st its stat. */
+static int gm__cache_own_file(const char* path, struct stat* st)
+{
+    int fd = gm__cache_open(path, st);
+    if (fd < 0)
+        return 0;
+    close(fd);
+    return S_ISREG(st->st_mode) && st->st_uid == geteuid();
+}
+
 /* The folder in effect into path; 0 when the cache is off, with why. */
 static int gm__cache_folder(char* path, size_t size, const char** why)
 {
@@ -93,6 +139,72 @@ static void gm__cache_off(const char* kernel, const char* fmt, const char* a, co
     if (__atomic_exchange_n(&said, 1, __ATOMIC_ACQ_REL))
         return;
     gm__jit_log(GM_JIT_CACHE_OFF, kernel, 0.0, fmt, a, b);
+}
+
+/* Why the folder (folder 1) or entry (folder 0) stat'd in st may hold code
+ * that another user chose or can change, or NULL when it cannot: it must
+ * be this user's, writable by no one else, a folder or a regular file, and
+ * an entry has one name (a second hard link may be another user's, to a
+ * file of ours whose bytes they chose). text holds a reason with numbers. */
+static const char* gm__cache_flaw(const struct stat* st, int folder, char* text, size_t size)
+{
+    if (folder ? !S_ISDIR(st->st_mode) : !S_ISREG(st->st_mode))
+        return folder ? "not a folder" : "not a regular file";
+    if (st->st_uid != geteuid())
+        snprintf(text, size, "owned by uid %lu, not by this process's uid %lu", (unsigned long)st->st_uid,
+                 (unsigned long)geteuid());
+    else if (st->st_mode & (S_IWGRP | S_IWOTH))
+        snprintf(text, size, "mode %04o lets group or others write to it", (unsigned)(st->st_mode & 07777));
+    else if (!folder && st->st_nlink > 1)
+        snprintf(text, size, "%lu hard links (an entry has one)", (unsigned long)st->st_nlink);
+    else
+        return NULL;
+    return text;
+}
+
+enum { GM__FOLDER_ABSENT, GM__FOLDER_TRUSTED, GM__FOLDER_REFUSED };
+
+/* The last folder judged and its verdict: one stat per folder in effect,
+ * not one per kernel. */
+static char gm__cache_judged[GM__CACHE_PATH];
+static int gm__cache_verdict;
+static pthread_mutex_t gm__cache_lock_judged = PTHREAD_MUTEX_INITIALIZER;
+
+/* Whether folder may hold the cache, as ssh judges ~/.ssh: it is refused
+ * unless it is this user's and neither group nor others can write to it
+ * (said once through the log hook, with the fix). Only the folder itself
+ * is judged: the folders above it are the user's choice (/tmp, a shared
+ * project folder) or were made 0700 by gm__make_folders, and what a
+ * writable one above allows, putting another folder in this one's place,
+ * yields entries of another owner, which gm__cache_load refuses one by one.
+ * The verdict stands until the folder in effect changes; a missing folder
+ * is not judged (the store makes it, then judges it). */
+static int gm__cache_judge(const char* kernel, const char* folder)
+{
+    struct stat st;
+    char text[96];
+    const char* flaw;
+    int verdict;
+    pthread_mutex_lock(&gm__cache_lock_judged);
+    if (strcmp(gm__cache_judged, folder) == 0) {
+        verdict = gm__cache_verdict;
+        pthread_mutex_unlock(&gm__cache_lock_judged);
+        return verdict;
+    }
+    if (stat(folder, &st) != 0) {
+        pthread_mutex_unlock(&gm__cache_lock_judged);
+        return GM__FOLDER_ABSENT;
+    }
+    flaw = gm__cache_flaw(&st, 1, text, sizeof text);
+    verdict = gm__cache_verdict = flaw ? GM__FOLDER_REFUSED : GM__FOLDER_TRUSTED;
+    memcpy(gm__cache_judged, folder, strlen(folder) + 1);
+    pthread_mutex_unlock(&gm__cache_lock_judged);
+    if (flaw) /* outside the lock: the hook may call gpumat */
+        gm__jit_log(GM_JIT_CACHE_OFF, kernel, 0.0,
+                    "disk cache folder %s refused: %s; compiling in memory. Use a folder of your own that only you "
+                    "can write to (chmod 700 %s), or set GM_CACHE_DIR to one",
+                    folder, flaw, folder);
+    return verdict;
 }
 
 /* The entry's file: the key alone would do, the kernel, arch and NVRTC
@@ -175,25 +287,36 @@ static const char* gm__cache_read(int fd, uint64_t key, int arch, char** image, 
  * else 0 (a miss or a rejected entry, reported to the log hook). */
 static int gm__cache_load(const char* kernel, uint64_t key, int arch, char** image, size_t* size)
 {
-    char folder[GM__CACHE_PATH], path[GM__ENTRY_PATH];
+    char folder[GM__CACHE_PATH], path[GM__ENTRY_PATH], text[96];
     const char *why, *bad;
     double t0 = gm__now_ms();
+    struct stat st;
     int fd;
-    if (!gm__cache_folder(folder, sizeof folder, &why))
+    if (!gm__cache_folder(folder, sizeof folder, &why) || gm__cache_judge(kernel, folder) == GM__FOLDER_REFUSED)
         return 0;
     gm__cache_entry_path(path, sizeof path, folder, kernel, key, arch);
-    fd = open(path, O_RDONLY);
+    fd = gm__cache_open(path, &st);
     if (fd < 0) {
-        gm__jit_log(GM_JIT_CACHE_MISS, kernel, gm__now_ms() - t0, "%s", path);
+        if (errno == ELOOP)
+            gm__jit_log(GM_JIT_CACHE_REJECT, kernel, gm__now_ms() - t0, "%s: a symbolic link, not followed", path);
+        else
+            gm__jit_log(GM_JIT_CACHE_MISS, kernel, gm__now_ms() - t0, "%s", path);
         return 0;
     }
-    bad = gm__cache_read(fd, key, arch, image, size);
+    /* A refused entry stays: the store that follows renames a sound one
+     * over its name, as over any rejected entry. */
+    bad = gm__cache_flaw(&st, 0, text, sizeof text);
+    if (!bad)
+        bad = gm__cache_read(fd, key, arch, image, size);
     close(fd);
     if (bad) {
         gm__jit_log(GM_JIT_CACHE_REJECT, kernel, gm__now_ms() - t0, "%s: %s", path, bad);
         return 0;
     }
-    utime(path, NULL); /* recently used: the bound evicts the oldest first */
+    /* Recently used: the bound evicts the oldest first. By name, since
+     * futimens is hidden from strict C99 builds: were the name swapped for a
+     * link meanwhile, a file's times would change, nothing else. */
+    utime(path, NULL);
     gm__jit_log(GM_JIT_CACHE_HIT, kernel, gm__now_ms() - t0, "%s", path);
     return 1;
 }
@@ -247,7 +370,8 @@ static int gm__writer_gone(const char* name)
 /* The bytes of entries in folder; past max, the least recently used go
  * until 3/4 of max is left (so a full cache does not trim at every store).
  * Temporary files go when their writer is gone and a minute has passed, or
- * after an hour whatever. */
+ * after an hour whatever. Only this user's regular files count and go:
+ * links are not followed, other users' files are left alone. */
 static int64_t gm__cache_trim(const char* folder, int64_t max)
 {
     DIR* d = opendir(folder);
@@ -265,8 +389,8 @@ static int64_t gm__cache_trim(const char* folder, int64_t max)
         if ((!entry && !temp) || strlen(e->d_name) >= sizeof files[0].name)
             continue;
         snprintf(path, sizeof path, "%s/%s", folder, e->d_name);
-        if (stat(path, &st) != 0)
-            continue;
+        if (!gm__cache_own_file(path, &st))
+            continue; /* a link, or another user's: neither counted nor removed */
         if (temp) {
             if (now - st.st_mtime > 3600 || (now - st.st_mtime > 60 && gm__writer_gone(e->d_name)))
                 unlink(path);
@@ -324,10 +448,14 @@ static void gm__cache_store(const char* kernel, uint64_t key, int arch, const vo
         gm__cache_off(kernel, "cannot create %s (%s); compiling in memory", folder, strerror(errno));
         return;
     }
+    if (gm__cache_judge(kernel, folder) == GM__FOLDER_REFUSED)
+        return; /* said when judged */
     gm__cache_entry_path(path, sizeof path, folder, kernel, key, arch);
     snprintf(temp, sizeof temp, "%s.%ld.%u.tmp", path, (long)getpid(),
              __atomic_add_fetch(&gm__cache_temp_serial, 1, __ATOMIC_RELAXED));
-    fd = open(temp, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    /* O_EXCL fails on any name already there, a link included; the rename
+     * below replaces the entry's name itself, never what a link there names. */
+    fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | GM__O_NOFOLLOW | GM__O_CLOEXEC, 0600);
     if (fd < 0) {
         gm__cache_off(kernel, "cannot write in %s (%s); compiling in memory", folder, strerror(errno));
         return;

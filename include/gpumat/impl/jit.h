@@ -249,6 +249,7 @@ GM_API gm_status gm_cache_clear(void)
     const char* why;
     gm_status s = GM_OK;
     struct dirent* e;
+    struct stat st;
     DIR* d;
     if (!gm__cache_folder(folder, sizeof folder, &why))
         return GM_OK; /* nothing is cached when the cache is off */
@@ -259,6 +260,8 @@ GM_API gm_status gm_cache_clear(void)
         if (!gm__ends_with(e->d_name, ".gmjit") && !gm__ends_with(e->d_name, ".tmp"))
             continue;
         snprintf(path, sizeof path, "%s/%s", folder, e->d_name);
+        if (!gm__cache_own_file(path, &st))
+            continue; /* as the trim: links and other users' files stay */
         if (unlink(path) != 0 && errno != ENOENT && s == GM_OK)
             s = gm__fail(GM_ERR_IO, "gm_cache_clear: cannot remove %s: %s", path, strerror(errno));
     }
