@@ -159,8 +159,8 @@ typedef struct gm_prep_geometry {
     int64_t left, top, width, height;
     double gain_x, gain_y;
     double ratio; /* the placement's one factor: ULTRALYTICS' r (after no_upscale), OPENCV_DNN's and crop-centre's
-                     float factor (as a double), DEEPSTREAM's long side's gain (Wn / W or Hn / H); a stretch has
-                     none and reports 0: its factors are gain_x and gain_y */
+                     float factor (as a double), DEEPSTREAM's gain of the side that fills the target (Wn / W or
+                     Hn / H); a stretch has none and reports 0: its factors are gain_x and gain_y */
     gm_fit fit;
     double sample_x, sample_y; /* the factors the resize sampled at, destination pixels per source pixel:
                                   gain_x and gain_y, but crop-centre's float factor (cv::resize's fx, fy path),
