@@ -1136,10 +1136,8 @@ Place rule_place(int rule, int W, int H, int Wn, int Hn, bool top_left, bool no_
         p.top = top_left ? 0 : (int)std::nearbyint(dh - 0.1);
         p.out_w = p.w + p.left + (int)std::nearbyint(dw + 0.1); // copyMakeBorder's left + right
         p.out_h = p.h + p.top + (int)std::nearbyint(dh + 0.1);
-    } else if (rule == GM_LETTERBOX_OPENCV_DNN) { // Image2BlobParams: float factor, int() casts
+    } else if (rule == GM_LETTERBOX_OPENCV_DNN) { // Image2BlobParams: float factor, int() casts; no options
         float f = std::min(Wn / (float)W, Hn / (float)H);
-        if (no_upscale)
-            f = std::min(f, 1.0f);
         p.h = int(H * f);
         p.w = int(W * f);
         p.top = top_left ? 0 : (Hn - p.h) / 2;
@@ -1153,15 +1151,26 @@ Place rule_place(int rule, int W, int H, int Wn, int Hn, bool top_left, bool no_
             p.w = (int)(unsigned)((double)(Hn * W) / (double)H);
             p.h = Hn;
         }
-        if (no_upscale && (p.w > W || p.h > H))
-            p.w = W, p.h = H;
-        p.left = top_left ? 0 : (Wn - p.w) / 2;
+        p.left = top_left ? 0 : (Wn - p.w) / 2; // without symmetric-padding: top left
         p.top = top_left ? 0 : (Hn - p.h) / 2;
     }
     return p;
 }
 
 const int kPrepInterp[] = {GM_INTER_LINEAR, GM_INTER_NEAREST, GM_INTER_AREA, GM_INTER_LINEAR_EXACT};
+
+// Whether pp's letterbox rule has top_left and no_upscale, as its framework
+// does (gpumat/prep.h refuses the others): ultralytics both, DeepStream
+// top_left (no symmetric-padding), OpenCV dnn neither.
+bool has_top_left(const gm_prep& pp)
+{
+    return pp.fit == GM_FIT_LETTERBOX && pp.rule != GM_LETTERBOX_OPENCV_DNN;
+}
+
+bool has_no_upscale(const gm_prep& pp)
+{
+    return pp.fit == GM_FIT_LETTERBOX && pp.rule == GM_LETTERBOX_ULTRALYTICS;
+}
 
 // The source image as OpenCV's chain leaves it before the arithmetic, in
 // the source dtype: cv::resize of the crop, then copyMakeBorder's pad
@@ -1415,8 +1424,11 @@ void prep_rule_sizes(Group& g)
 }
 
 // gm_prep_rect_to_source_cv against Image2BlobParams' formulas as OpenCV 5
-// writes them (4.6 has no Image2BlobParams), and gm_prep_box_to_source as
-// the exact inverse of the placement.
+// writes them (4.6 has no Image2BlobParams), and GM_BOX_EXACT (what an
+// OPENCV_DNN letterbox, a stretch and a crop-centre map with) as the exact
+// inverse of the sampling: the resized crop's corners land at the crop's
+// origin and its size over the factor cv::resize took, the sizes' ratio or
+// crop-centre's fx (which OpenCV's crop-centre, here the chain's, passes).
 void prep_mapping(Group& g)
 {
     for (int fit : {GM_FIT_STRETCH, GM_FIT_LETTERBOX, GM_FIT_CROP_CENTER})
@@ -1451,13 +1463,18 @@ void prep_mapping(Group& g)
                 problem = strf("got (%lld, %lld, %lld, %lld), expected (%d, %d, %d, %d)", (long long)got.x,
                                (long long)got.y, (long long)got.width, (long long)got.height, e.x + (int)crop.x,
                                e.y + (int)crop.y, e.width, e.height);
-            // the float mapping inverts the placement: the resized crop's corners land on the crop's
             double box[4] = {(double)geo.left, (double)geo.top, (double)(geo.left + geo.width),
                              (double)(geo.top + geo.height)}, out[4];
+            double fx = (double)geo.width / W, fy = (double)geo.height / H;
+            if (fit == GM_FIT_CROP_CENTER && (geo.width != W || geo.height != H)) // prep_placed's fx, fy
+                fx = fy = std::max(w / (float)W, h / (float)H);
             gm_prep_box_to_source(&geo, box, out);
-            if (std::fabs(out[0] - crop.x) > 1e-9 || std::fabs(out[1] - crop.y) > 1e-9 ||
-                std::fabs(out[2] - (crop.x + W)) > 1e-6 || std::fabs(out[3] - (crop.y + H)) > 1e-6)
-                problem += strf(" box maps to (%g, %g, %g, %g), expected the crop", out[0], out[1], out[2], out[3]);
+            if (geo.map != GM_BOX_EXACT || std::fabs(out[0] - crop.x) > 1e-9 || std::fabs(out[1] - crop.y) > 1e-9 ||
+                std::fabs(out[2] - (crop.x + geo.width / fx)) > 1e-9 ||
+                std::fabs(out[3] - (crop.y + geo.height / fy)) > 1e-9)
+                problem += strf(" box maps to (%g, %g, %g, %g) by map %d, expected (%g, %g, %g, %g) by GM_BOX_EXACT",
+                                out[0], out[1], out[2], out[3], (int)geo.map, (double)crop.x, (double)crop.y,
+                                crop.x + geo.width / fx, crop.y + geo.height / fy);
             verdict(g, name, problem);
         }
 }
@@ -1569,8 +1586,8 @@ void test_preprocess()
                         pp.fit = fit == 0 ? GM_FIT_STRETCH : fit == 1 ? GM_FIT_CROP_CENTER : GM_FIT_LETTERBOX;
                         pp.rule = (gm_letterbox_rule)(fit >= 2 ? fit - 2 : 0);
                         pp.interp = (gm_prep_interp)interp;
-                        pp.top_left = n % 7 == 3;
-                        pp.no_upscale = n % 5 == 2;
+                        pp.top_left = n % 7 == 3 && has_top_left(pp);
+                        pp.no_upscale = n % 5 == 2 && has_no_upscale(pp);
                         for (int c = 0; c < 4; ++c)
                             pp.pad[c] = n % 3 == 0 ? 114 : 7 + 30 * c;
                         int dch = ch;
@@ -2145,7 +2162,7 @@ void test_prep_yuv(Group& g)
                 pp.rule = (gm_letterbox_rule)(fit >= 2 ? fit - 2 : 0);
                 pp.interp = interp;
                 pp.swap_rb = n % 3 == 1;
-                pp.top_left = n % 7 == 3;
+                pp.top_left = n % 7 == 3 && has_top_left(pp);
                 gm_dtype dd = dds[n % 4];
                 for (int c = 0; c < 3; ++c) {
                     pp.pad[c] = 100 + 7 * c;

@@ -1385,7 +1385,7 @@ static void test_prep_yuv(void)
 {
     timg y, uv, u, v, odd, d;
     gm_yuv nv, i420, bad, two[2];
-    gm_prep area;
+    gm_prep area, option;
     gm_rect outside = {4, 0, 6, 6};
     gm_mat m;
     timg_make(&y, 8, 6, GM_U8, 1, GM_HWC, 1);
@@ -1418,6 +1418,10 @@ static void test_prep_yuv(void)
            NULL);
     EXPECT(gm_preprocess_yuv(&nv, NULL, &d.m, &area, NULL, NULL), GM_ERR_ARG, "gm_preprocess_yuv",
            "prep->interp is GM_PREP_AREA", &d, NULL);
+    memset(&option, 0, sizeof option);
+    option.fit = GM_FIT_LETTERBOX, option.rule = GM_LETTERBOX_OPENCV_DNN, option.top_left = 1;
+    EXPECT(gm_preprocess_yuv(&nv, NULL, &d.m, &option, NULL, NULL), GM_ERR_ARG, "gm_preprocess_yuv",
+           "prep->top_left is not an option of GM_LETTERBOX_OPENCV_DNN", &y, &uv, &d, NULL);
     EXPECT(gm_preprocess_yuv(&nv, &outside, &d.m, NULL, NULL, NULL), GM_ERR_ARG, "gm_preprocess_yuv",
            "not inside frame", &d, NULL);
     bad = nv, bad.u = fake_device(&uv);
@@ -1431,6 +1435,9 @@ static void test_prep_yuv(void)
            "2 items but dst->batch is 1", &d, NULL);
     EXPECT(gm_preprocess_yuv_batch(NULL, NULL, 1, &d.m, NULL, NULL, NULL), GM_ERR_ARG, "gm_preprocess_yuv_batch",
            "frames is NULL", &d, NULL);
+    option.fit = GM_FIT_CROP_CENTER, option.top_left = 0, option.no_upscale = 1;
+    EXPECT(gm_preprocess_yuv_batch(two, NULL, 1, &d.m, &option, NULL, NULL), GM_ERR_ARG, "gm_preprocess_yuv_batch",
+           "prep->no_upscale is an option of GM_FIT_LETTERBOX, and prep->fit is GM_FIT_CROP_CENTER", &y, &uv, &d, NULL);
     m = d.m, m.batch = 2, m.batch_pitch = d.m.plane_pitch * 3; /* refused before anything is written */
     EXPECT(gm_preprocess_yuv_batch(two, NULL, 2, &m, NULL, NULL, NULL), GM_ERR_SIZE, "gm_preprocess_yuv_batch",
            "frames[1]: frame->y is 7x6", &d, NULL);
@@ -1622,8 +1629,27 @@ static void test_preprocess(void)
     timg s3, s4, s16, s2, d3, dh, dbatch, dsmall, ds32;
     gm_mat srcs[3], bad, fake;
     gm_rect crop = {2, 1, 5, 4}, crops[3];
+    static const struct {
+        gm_fit fit;
+        gm_letterbox_rule rule;
+        int option; /* top_left, no_upscale, stride */
+        const char* message;
+    } refused[] = {
+        {GM_FIT_LETTERBOX, GM_LETTERBOX_OPENCV_DNN, 0, "prep->top_left is not an option of GM_LETTERBOX_OPENCV_DNN"},
+        {GM_FIT_LETTERBOX, GM_LETTERBOX_OPENCV_DNN, 1, "prep->no_upscale is not an option of GM_LETTERBOX_OPENCV_DNN"},
+        {GM_FIT_LETTERBOX, GM_LETTERBOX_OPENCV_DNN, 2, "prep->stride is not an option of GM_LETTERBOX_OPENCV_DNN"},
+        {GM_FIT_LETTERBOX, GM_LETTERBOX_DEEPSTREAM, 1, "prep->no_upscale is not an option of GM_LETTERBOX_DEEPSTREAM"},
+        {GM_FIT_LETTERBOX, GM_LETTERBOX_DEEPSTREAM, 2, "prep->stride is not an option of GM_LETTERBOX_DEEPSTREAM"},
+        {GM_FIT_STRETCH, GM_LETTERBOX_ULTRALYTICS, 0, "prep->top_left is an option of GM_FIT_LETTERBOX, and prep->fit "
+         "is GM_FIT_STRETCH"},
+        {GM_FIT_CROP_CENTER, GM_LETTERBOX_ULTRALYTICS, 1, "prep->no_upscale is an option of GM_FIT_LETTERBOX, and "
+         "prep->fit is GM_FIT_CROP_CENTER"},
+        {GM_FIT_STRETCH, GM_LETTERBOX_ULTRALYTICS, 2, "prep->stride is an option of GM_FIT_LETTERBOX, and prep->fit is "
+         "GM_FIT_STRETCH"}};
     gm_prep pp, zero;
-    gm_prep_geometry geo;
+    gm_prep_geometry geo, none;
+    double box[4] = {1, 2, 3, 4}, out[4] = {7, 7, 7, 7};
+    int i;
     timg_make(&s3, 11, 6, GM_U8, 3, GM_HWC, 1);
     timg_make(&s4, 11, 6, GM_U8, 4, GM_HWC, 1);
     timg_make(&s16, 11, 6, GM_S16, 3, GM_HWC, 1);
@@ -1679,16 +1705,25 @@ static void test_preprocess(void)
     pp = zero, pp.pad[0] = NAN;
     EXPECT(gm_preprocess(&s3.m, NULL, &d3.m, &pp, &geo, NULL), GM_ERR_ARG, "gm_preprocess", "prep->pad[0]", &s3,
            &d3, NULL);
-    /* ultralytics' auto: a stride below 0, or for another fit or rule */
+    /* the letterbox's options: a stride below 0; each option for another fit, or a rule whose framework
+     * lacks it (OpenCV dnn has none; DeepStream top_left alone) */
     pp = zero, pp.stride = -1;
     EXPECT(gm_preprocess(&s3.m, NULL, &d3.m, &pp, &geo, NULL), GM_ERR_ARG, "gm_preprocess", "prep->stride is -1", &s3,
            &d3, NULL);
-    pp = zero, pp.stride = 32;
-    EXPECT(gm_preprocess(&s3.m, NULL, &d3.m, &pp, &geo, NULL), GM_ERR_ARG, "gm_preprocess", "prep->stride is 32", &s3,
-           &d3, NULL);
-    pp.fit = GM_FIT_LETTERBOX, pp.rule = GM_LETTERBOX_DEEPSTREAM;
-    EXPECT(gm_preprocess(&s3.m, NULL, &d3.m, &pp, &geo, NULL), GM_ERR_ARG, "gm_preprocess", "GM_LETTERBOX_ULTRALYTICS",
-           &s3, &d3, NULL);
+    for (i = 0; i < (int)(sizeof refused / sizeof refused[0]); ++i) {
+        pp = zero, pp.fit = refused[i].fit, pp.rule = refused[i].rule;
+        pp.top_left = refused[i].option == 0, pp.no_upscale = refused[i].option == 1;
+        pp.stride = refused[i].option == 2 ? 32 : 0;
+        EXPECT(gm_preprocess(&s3.m, NULL, &d3.m, &pp, &geo, NULL), GM_ERR_ARG, "gm_preprocess", refused[i].message,
+               &s3, &d3, NULL);
+        EXPECT(gm_prep_geometry_of(&crop, 8, 8, &pp, &geo), GM_ERR_ARG, "gm_prep_geometry_of", refused[i].message,
+               NULL);
+    }
+    /* and those each framework has */
+    pp = zero, pp.fit = GM_FIT_LETTERBOX, pp.rule = GM_LETTERBOX_DEEPSTREAM, pp.top_left = 1;
+    EXPECT(gm_prep_geometry_of(&crop, 8, 8, &pp, &geo), GM_OK, "gm_prep_geometry_of", NULL, NULL);
+    pp = zero, pp.fit = GM_FIT_LETTERBOX, pp.top_left = pp.no_upscale = 1, pp.stride = 4;
+    EXPECT(gm_prep_geometry_of(&crop, 8, 8, &pp, &geo), GM_OK, "gm_prep_geometry_of", NULL, NULL);
     /* a letterbox OpenCV dnn truncates to nothing: 11x6 into 1x8 is 1x0 */
     pp = zero, pp.fit = GM_FIT_LETTERBOX, pp.rule = GM_LETTERBOX_OPENCV_DNN;
     EXPECT(gm_preprocess(&s3.m, NULL, &dsmall.m, &pp, &geo, NULL), GM_ERR_SIZE, "gm_preprocess", "empty", &s3,
@@ -1696,6 +1731,9 @@ static void test_preprocess(void)
     /* batches: the count, mixed sources, overlap, location */
     srcs[0] = srcs[1] = srcs[2] = s3.m;
     crops[0] = crops[1] = crops[2] = crop;
+    pp = zero, pp.fit = GM_FIT_LETTERBOX, pp.rule = GM_LETTERBOX_DEEPSTREAM, pp.no_upscale = 1;
+    EXPECT(gm_preprocess_batch(srcs, NULL, 3, &dbatch.m, &pp, NULL, NULL), GM_ERR_ARG, "gm_preprocess_batch",
+           "prep->no_upscale is not an option of GM_LETTERBOX_DEEPSTREAM", &s3, &dbatch, NULL);
     pp = zero;
     EXPECT(gm_preprocess_batch(srcs, crops, 2, &dbatch.m, &pp, NULL, NULL), GM_ERR_ARG, "gm_preprocess_batch",
            "dst->batch is 3", &s3, &dbatch, NULL);
@@ -1730,6 +1768,29 @@ static void test_preprocess(void)
            NULL);
     EXPECT(gm_prep_geometry_of(NULL, 8, 8, &pp, &geo), GM_ERR_ARG, "gm_prep_geometry_of", "crop", NULL);
     EXPECT(gm_prep_geometry_of(&crop, 0, 8, &pp, &geo), GM_ERR_SIZE, "gm_prep_geometry_of", "into 0x8", NULL);
+    /* box mapping: NULLs, maps that are none, geometries of nothing or without a factor; out untouched (but
+     * gm_prep_box_to_source's, NaN) */
+    pp = zero, pp.fit = GM_FIT_LETTERBOX;
+    EXPECT(gm_prep_geometry_of(&crop, 8, 8, &pp, &geo), GM_OK, "gm_prep_geometry_of", NULL, NULL);
+    memset(&none, 0, sizeof none);
+    EXPECT(gm_prep_box_map(NULL, GM_BOX_EXACT, box, out), GM_ERR_ARG, "gm_prep_box_map", "geometry is NULL", NULL);
+    EXPECT(gm_prep_box_map(&geo, GM_BOX_EXACT, NULL, out), GM_ERR_ARG, "gm_prep_box_map", "box is NULL", NULL);
+    EXPECT(gm_prep_box_map(&geo, GM_BOX_EXACT, box, NULL), GM_ERR_ARG, "gm_prep_box_map", "out is NULL", NULL);
+    EXPECT(gm_prep_box_map(&geo, (gm_box_map)8, box, out), GM_ERR_ARG, "gm_prep_box_map", "map 8 is not a gm_box_map",
+           NULL);
+    EXPECT(gm_prep_box_map(&geo, (gm_box_map)-1, box, out), GM_ERR_ARG, "gm_prep_box_map", "map -1", NULL);
+    EXPECT(gm_prep_box_map(&none, GM_BOX_EXACT, box, out), GM_ERR_ARG, "gm_prep_box_map", "0x0 crop into 0x0", NULL);
+    none = geo, none.ratio = 0;
+    EXPECT(gm_prep_box_map(&none, GM_BOX_ULTRALYTICS_RATIO_PAD, box, out), GM_ERR_ARG, "gm_prep_box_map",
+           "factors for map 3 are 0 and 0", NULL);
+    CHECK(out[0] == 7 && out[1] == 7 && out[2] == 7 && out[3] == 7, "gm_prep_box_map wrote out on bad input");
+    none.map = (gm_box_map)9;
+    reset_error();
+    gm_prep_box_to_source(&none, box, out);
+    CHECK(isnan(out[0]) && isnan(out[1]) && isnan(out[2]) && isnan(out[3]) &&
+          strstr(gm_last_error(), "gm_prep_box_to_source: geometry->map 9") == gm_last_error(),
+          "gm_prep_box_to_source of a geometry whose map is 9: (%g, %g, %g, %g), \"%s\"", out[0], out[1], out[2],
+          out[3], gm_last_error());
     /* and what is good runs: a gray map from a 4-channel source, the geometry reported */
     pp = zero, pp.channel_map = map_ok, pp.fit = GM_FIT_LETTERBOX;
     EXPECT(gm_preprocess(&s4.m, &crop, &d3.m, &pp, &geo, NULL), GM_OK, "gm_preprocess", NULL, &s4, NULL);

@@ -1,4 +1,4 @@
-/* test_cpu: CPU-path semantics without OpenCV (f16/bf16 exhaustive and rounding, saturation, views and copies, transform vs a reference, split/merge planes, blob batches). Alone: make build/test_cpu && ./build/test_cpu */
+/* test_cpu: CPU-path semantics without OpenCV (f16/bf16 exhaustive and rounding, saturation, views and copies, transform vs a reference, split/merge planes, blob batches, box mapping vs each framework's formula). Alone: make build/test_cpu && ./build/test_cpu */
 #define GPUMAT_IMPLEMENTATION
 #include "gpumat.h"
 #include "check.h"
@@ -1981,6 +1981,325 @@ static void test_prep_yuv_rows(void)
 }
 
 /* Every test of the CPU path's results, in one configuration of it. */
+/* ------------------------------------------- box mapping (gpumat/prep.h) */
+
+/* Each framework's placement and inverse, written here from its source in
+ * double (ultralytics: data/augment.py LetterBox.get_params and
+ * utils/ops.py scale_boxes and clip_boxes of the releases named; DeepStream
+ * 7.1: gstnvinfer.cpp's maintain-aspect-ratio and gstnvinfer_meta_utils.cpp's
+ * attach_metadata_detector; OpenCV: blobFromImage(crop = true)). Python's
+ * round() is half to even, as nearbyint is. */
+
+/* LetterBox(new_shape=(Hn, Wn), auto=stride > 0, scaleup, center, stride):
+ * its ratio r, new_unpad, left and top, and the image it makes. */
+typedef struct ul_params {
+    double r;
+    double w, h, left, top, out_w, out_h;
+} ul_params;
+
+static ul_params ul_letterbox(double W, double H, double Wn, double Hn, int center, int scaleup, int stride)
+{
+    ul_params p;
+    double dw, dh;
+    p.r = fmin(Hn / H, Wn / W);
+    if (!scaleup)
+        p.r = fmin(p.r, 1.0);
+    p.w = fmax(nearbyint(W * p.r), 1.0), p.h = fmax(nearbyint(H * p.r), 1.0);
+    dw = Wn - p.w, dh = Hn - p.h;
+    if (stride)
+        dw = fmod(dw, stride), dh = fmod(dh, stride);
+    if (center)
+        dw /= 2, dh /= 2;
+    p.top = center ? nearbyint(dh - 0.1) : 0, p.left = center ? nearbyint(dw - 0.1) : 0;
+    p.out_w = p.w + p.left + nearbyint(dw + 0.1), p.out_h = p.h + p.top + nearbyint(dh + 0.1);
+    return p;
+}
+
+/* scale_boxes' releases: how it derives gains and pads without ratio_pad. */
+enum { UL_8_0, UL_8_0_108, UL_8_4_25, UL_8_4_174 };
+
+/* scale_boxes(img1_shape=(h1, w1), boxes, img0_shape=(h0, w0), ratio_pad,
+ * padding) of xyxy boxes of release era; ratio_pad NULL or {gain_y, gain_x,
+ * pad_x, pad_y} as 8.4.124 and later read it. */
+static void ul_scale_boxes(int era, double h1, double w1, double h0, double w0, const double* ratio_pad, int padding,
+                           const double in[4], double out[4])
+{
+    double gain, gx, gy, px, py;
+    int i;
+    if (ratio_pad) {
+        gy = ratio_pad[0], gx = ratio_pad[1], px = ratio_pad[2], py = ratio_pad[3];
+    } else {
+        gain = fmin(h1 / h0, w1 / w0);
+        gx = gy = gain;
+        if (era == UL_8_4_174) {
+            double nh = fmax(nearbyint(h0 * gain), 1.0), nw = fmax(nearbyint(w0 * gain), 1.0);
+            gy = nh / h0, gx = nw / w0;
+            px = nearbyint((w1 - nw) / 2 - 0.1), py = nearbyint((h1 - nh) / 2 - 0.1);
+        } else if (era == UL_8_4_25) {
+            px = nearbyint((w1 - nearbyint(w0 * gain)) / 2 - 0.1), py = nearbyint((h1 - nearbyint(h0 * gain)) / 2 - 0.1);
+        } else if (era == UL_8_0_108) {
+            px = nearbyint((w1 - w0 * gain) / 2 - 0.1), py = nearbyint((h1 - h0 * gain) / 2 - 0.1);
+        } else {
+            px = (w1 - w0 * gain) / 2, py = (h1 - h0 * gain) / 2;
+        }
+    }
+    for (i = 0; i < 4; ++i) {
+        double v = in[i];
+        if (padding)
+            v -= i & 1 ? py : px;
+        v /= i & 1 ? gy : gx;
+        out[i] = fmin(fmax(v, 0.0), i & 1 ? h0 : w0); /* clip_boxes */
+    }
+}
+
+/* nvinfer's placement (maintain-aspect-ratio, symmetric-padding unless
+ * top_left) and its inverse of a box: (x - offset) / scale_ratio + roi. */
+static void ds_map(double W, double H, double Wn, double Hn, int top_left, double roi_x, double roi_y,
+                   const double in[4], double out[4])
+{
+    double hdest = Wn * H / W, dw, dh, left, top;
+    int i;
+    if (hdest <= Hn)
+        dw = Wn, dh = floor(hdest);
+    else
+        dw = floor(Hn * W / H), dh = Hn;
+    left = top_left ? 0 : floor((Wn - dw) / 2), top = top_left ? 0 : floor((Hn - dh) / 2);
+    for (i = 0; i < 4; ++i)
+        out[i] = i & 1 ? (in[i] - top) / (dh / H) + roi_y : (in[i] - left) / (dw / W) + roi_x;
+}
+
+/* OpenCV's crop-centre (blobFromImage(crop = true)): cv::resize(Size(), f,
+ * f) samples at f, a float, unless the size it makes is the crop's (a
+ * copy); the centre cut truncates. The exact inverse of a box. */
+static void cv_crop_centre_map(double W, double H, double Wn, double Hn, double roi_x, double roi_y,
+                               const double in[4], double out[4])
+{
+    float f = fmaxf((float)Wn / (float)W, (float)Hn / (float)H);
+    double rw = nearbyint(W * f), rh = nearbyint(H * f), s = rw == W && rh == H ? 1.0 : (double)f;
+    double left = -trunc(0.5 * (rw - Wn)), top = -trunc(0.5 * (rh - Hn));
+    int i;
+    for (i = 0; i < 4; ++i)
+        out[i] = i & 1 ? (in[i] - top) / s + roi_y : (in[i] - left) / s + roi_x;
+}
+
+/* A W x H crop size: any, thin, or one the issue names. */
+static void box_sizes(int k, int64_t* W, int64_t* H, int64_t* Wn, int64_t* Hn)
+{
+    static const int64_t named[][4] = {{1366, 768, 640, 640}, {1018, 39, 640, 640}, {1001, 777, 640, 640},
+                                       {39, 1018, 640, 640},  {1920, 1080, 640, 640}, {704, 576, 640, 640},
+                                       {1280, 717, 640, 640}, {3000, 1, 640, 640},  {1366, 768, 640, 384}};
+    if (k < (int)(sizeof named / sizeof named[0])) {
+        *W = named[k][0], *H = named[k][1], *Wn = named[k][2], *Hn = named[k][3];
+        return;
+    }
+    switch (k % 3) {
+    case 0: *W = 1 + (int64_t)(t_rand() % 3000), *H = 1 + (int64_t)(t_rand() % 3000); break;
+    case 1: *W = 300 + (int64_t)(t_rand() % 2700), *H = 1 + (int64_t)(t_rand() % 60); break;
+    default: *W = 1 + (int64_t)(t_rand() % 60), *H = 300 + (int64_t)(t_rand() % 2700); break;
+    }
+    *Wn = k % 4 ? 640 : 1 + (int64_t)(t_rand() % 1200);
+    *Hn = k % 4 == 1 ? 384 : k % 4 ? 640 : 1 + (int64_t)(t_rand() % 1200);
+}
+
+/* A box in the Wn x Hn image: the placed crop's corners (k % 4 == 0), else
+ * random, over the edges too. */
+static void box_in(int k, const gm_prep_geometry* g, double b[4])
+{
+    double Wn = (double)g->dst_width, Hn = (double)g->dst_height;
+    if (k % 4 == 0) {
+        b[0] = (double)g->left, b[1] = (double)g->top;
+        b[2] = (double)(g->left + g->width), b[3] = (double)(g->top + g->height);
+        return;
+    }
+    b[0] = t_uniform(-40, Wn + 40), b[1] = t_uniform(-40, Hn + 40);
+    b[2] = t_uniform(-40, Wn + 40), b[3] = t_uniform(-40, Hn + 40);
+}
+
+static int same_box(const double a[4], const double b[4])
+{
+    return a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3];
+}
+
+/* gm_prep_box_to_source maps as the rule's framework does, on many sizes:
+ * an ULTRALYTICS letterbox as scale_boxes of 8.4.174 on (its predictor:
+ * per-axis gains, clipped; with no_upscale its validator's ratio_pad; with
+ * top_left padding=False), a DEEPSTREAM one as nvinfer, a crop-centre at
+ * OpenCV's float factor; a stretch has no one ratio (0). */
+static void test_box_to_source(void)
+{
+    int k, bad_place = 0, bad[4] = {0, 0, 0, 0};
+    for (k = 0; k < 3000; ++k) {
+        int64_t W, H, Wn, Hn;
+        gm_prep p;
+        gm_prep_geometry g;
+        gm_rect crop;
+        double b[4], got[4], exp[4];
+        int kind = k % 4; /* ultralytics, deepstream, crop-centre, stretch */
+        box_sizes(k / 4, &W, &H, &Wn, &Hn);
+        crop.x = (int64_t)(t_rand() % 50), crop.y = (int64_t)(t_rand() % 50), crop.width = W, crop.height = H;
+        memset(&p, 0, sizeof p);
+        p.fit = kind == 2 ? GM_FIT_CROP_CENTER : kind == 3 ? GM_FIT_STRETCH : GM_FIT_LETTERBOX;
+        p.rule = kind == 1 ? GM_LETTERBOX_DEEPSTREAM : GM_LETTERBOX_ULTRALYTICS;
+        p.top_left = kind < 2 && k % 3 == 1;
+        p.no_upscale = kind == 0 && k % 5 == 2;
+        p.stride = kind == 0 && k % 7 == 3 ? 32 : 0;
+        if (gm_prep_geometry_of(&crop, Wn, Hn, &p, &g) != GM_OK) {
+            if (kind == 1) /* nvinfer truncates a thin crop's letterbox to nothing */
+                continue;
+            CHECK(0, "box mapping: gm_prep_geometry_of %lldx%lld -> %lldx%lld: %s", (long long)W, (long long)H,
+                  (long long)Wn, (long long)Hn, gm_last_error());
+            continue;
+        }
+        box_in(k / 4, &g, b);
+        gm_prep_box_to_source(&g, b, got);
+        if (kind == 0) {
+            ul_params u = ul_letterbox((double)W, (double)H, (double)Wn, (double)Hn, !p.top_left, !p.no_upscale,
+                                       p.stride);
+            double rp[4] = {u.r, u.r, u.left, u.top};
+            bad_place += (double)g.width != u.w || (double)g.height != u.h || (double)g.left != u.left ||
+                         (double)g.top != u.top || (double)g.dst_width != u.out_w ||
+                         (double)g.dst_height != u.out_h || g.ratio != u.r;
+            ul_scale_boxes(UL_8_4_174, u.out_h, u.out_w, (double)H, (double)W, p.no_upscale ? rp : NULL,
+                           !p.top_left, b, exp);
+            exp[0] += (double)crop.x, exp[1] += (double)crop.y, exp[2] += (double)crop.x, exp[3] += (double)crop.y;
+        } else if (kind == 1) {
+            ds_map((double)W, (double)H, (double)Wn, (double)Hn, p.top_left, (double)crop.x, (double)crop.y, b, exp);
+        } else if (kind == 2) {
+            cv_crop_centre_map((double)W, (double)H, (double)Wn, (double)Hn, (double)crop.x, (double)crop.y, b, exp);
+        } else {
+            int i;
+            for (i = 0; i < 4; ++i)
+                exp[i] = i & 1 ? b[i] / ((double)Hn / (double)H) + (double)crop.y
+                               : b[i] / ((double)Wn / (double)W) + (double)crop.x;
+            bad_place += g.ratio != 0.0;
+        }
+        if (!same_box(got, exp) && bad[kind]++ < 3)
+            printf("box mapping %d: %lldx%lld -> %lldx%lld (top_left %d no_upscale %d stride %d) box (%.17g, %.17g, "
+                   "%.17g, %.17g): got (%.17g, %.17g, %.17g, %.17g), the framework's (%.17g, %.17g, %.17g, %.17g)\n",
+                   kind, (long long)W, (long long)H, (long long)Wn, (long long)Hn, p.top_left, p.no_upscale, p.stride,
+                   b[0], b[1], b[2], b[3], got[0], got[1], got[2], got[3], exp[0], exp[1], exp[2], exp[3]);
+    }
+    CHECK(bad[0] == 0, "box mapping: %d of 750 ULTRALYTICS letterboxes differ from scale_boxes (8.4.174 on)", bad[0]);
+    CHECK(bad[1] == 0, "box mapping: %d of 750 DEEPSTREAM letterboxes differ from nvinfer's", bad[1]);
+    CHECK(bad[2] == 0, "box mapping: %d of 750 crop-centres differ from the inverse at OpenCV's float factor",
+          bad[2]);
+    CHECK(bad[3] == 0, "box mapping: %d of 750 stretches differ from the per-axis inverse", bad[3]);
+    CHECK(bad_place == 0, "box mapping: %d placements differ from LetterBox's (or a stretch's ratio is not 0)",
+          bad_place);
+}
+
+/* The issue's figures: a whole 1366x768 frame into 640 is the whole frame
+ * by 8.4.174's scale_boxes (per-axis gains); 8.0.108-8.4.24's one gain
+ * puts the bottom at 768.375, clipped to 768, and an interior row elsewhere. */
+static void test_box_figures(void)
+{
+    gm_rect crop = {0, 0, 1366, 768};
+    gm_prep p;
+    gm_prep_geometry g;
+    double whole[4] = {0, 140, 640, 500}, inner[4] = {10, 150, 600, 400}, out[4], e[4];
+    memset(&p, 0, sizeof p);
+    p.fit = GM_FIT_LETTERBOX;
+    CHECK(gm_prep_geometry_of(&crop, 640, 640, &p, &g) == GM_OK && g.width == 640 && g.height == 360 && g.top == 140,
+          "1366x768 -> 640: %lldx%lld at top %lld", (long long)g.width, (long long)g.height, (long long)g.top);
+    gm_prep_box_to_source(&g, whole, out);
+    CHECK(out[0] == 0 && out[1] == 0 && out[2] == 1366 && out[3] == 768, "1366x768 -> 640: the whole frame maps to "
+          "(%.17g, %.17g, %.17g, %.17g)", out[0], out[1], out[2], out[3]);
+    CHECK(gm_prep_box_map(&g, GM_BOX_ULTRALYTICS_8_0_108, whole, out) == GM_OK && out[3] == 768,
+          "1366x768 -> 640, 8.0.108's scale_boxes: the bottom %.17g, 768 (clipped) expected", out[3]);
+    e[3] = (500 - 140) / (640.0 / 1366);
+    CHECK(fabs(e[3] - 768.375) < 1e-9, "768.375 is (500 - 140) / r: %.17g", e[3]);
+    gm_prep_box_map(&g, GM_BOX_ULTRALYTICS_8_0_108, inner, out);
+    CHECK(out[3] == (400 - 140) / (640.0 / 1366) && out[1] == (150 - 140) / (640.0 / 1366),
+          "1366x768 -> 640, 8.0.108's scale_boxes: rows %.17g and %.17g", out[1], out[3]);
+    gm_prep_box_map(&g, GM_BOX_ULTRALYTICS, inner, out);
+    CHECK(out[3] == (400 - 140) / (360.0 / 768) && out[1] == (150 - 140) / (360.0 / 768),
+          "1366x768 -> 640, 8.4.174's scale_boxes: rows %.17g and %.17g", out[1], out[3]);
+}
+
+/* gm_prep_box_map: every mapping against its framework's formula on every
+ * placement (a mapping applies to any geometry: each is a function of the
+ * geometry alone), and the geometry's own map and sampler factors. */
+static void test_box_maps(void)
+{
+    int k, m, bad[8] = {0}, bad_fields = 0;
+    for (k = 0; k < 2000; ++k) {
+        int64_t W, H, Wn, Hn;
+        gm_prep p;
+        gm_prep_geometry g;
+        gm_rect crop;
+        gm_box_map want;
+        double b[4];
+        int kind = k % 5; /* ultralytics, deepstream, opencv dnn, crop-centre, stretch */
+        box_sizes(k / 5, &W, &H, &Wn, &Hn);
+        crop.x = (int64_t)(t_rand() % 50), crop.y = (int64_t)(t_rand() % 50), crop.width = W, crop.height = H;
+        memset(&p, 0, sizeof p);
+        p.fit = kind == 3 ? GM_FIT_CROP_CENTER : kind == 4 ? GM_FIT_STRETCH : GM_FIT_LETTERBOX;
+        p.rule = kind == 1 ? GM_LETTERBOX_DEEPSTREAM : kind == 2 ? GM_LETTERBOX_OPENCV_DNN : GM_LETTERBOX_ULTRALYTICS;
+        p.top_left = kind < 2 && k % 3 == 1;
+        p.no_upscale = kind == 0 && k % 4 == 2;
+        p.stride = kind == 0 && k % 7 == 3 ? 32 : 0;
+        if (gm_prep_geometry_of(&crop, Wn, Hn, &p, &g) != GM_OK)
+            continue; /* OpenCV dnn's empty letterboxes of thin crops */
+        want = kind == 1 ? GM_BOX_DEEPSTREAM : kind > 1 ? GM_BOX_EXACT : p.no_upscale ? GM_BOX_ULTRALYTICS_RATIO_PAD
+               : p.top_left ? GM_BOX_ULTRALYTICS_NO_PAD : GM_BOX_ULTRALYTICS;
+        {
+            float f = fmaxf((float)Wn / (float)W, (float)Hn / (float)H);
+            double sx = kind == 3 ? (double)f : (double)g.width / (double)W,
+                   sy = kind == 3 ? (double)f : (double)g.height / (double)H;
+            if (g.width == W && g.height == H)
+                sx = sy = 1.0;
+            bad_fields += g.map != want || g.sample_x != sx || g.sample_y != sy;
+            if (kind == 1)
+                bad_fields += g.ratio != (g.width == Wn ? (double)Wn / (double)W : (double)Hn / (double)H);
+        }
+        box_in(k / 5, &g, b);
+        for (m = 0; m < 8; ++m) {
+            double got[4], exp[4], rp[4];
+            double h1 = (double)g.dst_height, w1 = (double)g.dst_width, h0 = (double)H, w0 = (double)W;
+            int i;
+            if (gm_prep_box_map(&g, (gm_box_map)m, b, got) != GM_OK) {
+                ++bad[m];
+                continue;
+            }
+            switch (m) {
+            case GM_BOX_EXACT:
+                for (i = 0; i < 4; ++i)
+                    exp[i] = i & 1 ? (b[i] - (double)g.top) / g.sample_y + (double)crop.y
+                                   : (b[i] - (double)g.left) / g.sample_x + (double)crop.x;
+                break;
+            case GM_BOX_DEEPSTREAM:
+                for (i = 0; i < 4; ++i)
+                    exp[i] = i & 1 ? (b[i] - (double)g.top) / ((double)g.height / h0) + (double)crop.y
+                                   : (b[i] - (double)g.left) / ((double)g.width / w0) + (double)crop.x;
+                break;
+            case GM_BOX_ULTRALYTICS_RATIO_PAD:
+                rp[0] = kind == 4 ? Hn / h0 : g.ratio, rp[1] = kind == 4 ? Wn / w0 : g.ratio;
+                rp[2] = (double)g.left, rp[3] = (double)g.top;
+                ul_scale_boxes(UL_8_4_174, h1, w1, h0, w0, rp, 1, b, exp);
+                break;
+            default:
+                ul_scale_boxes(m == GM_BOX_ULTRALYTICS || m == GM_BOX_ULTRALYTICS_NO_PAD ? UL_8_4_174
+                               : m == GM_BOX_ULTRALYTICS_8_4_25                          ? UL_8_4_25
+                               : m == GM_BOX_ULTRALYTICS_8_0_108                         ? UL_8_0_108
+                                                                                         : UL_8_0,
+                               h1, w1, h0, w0, NULL, m != GM_BOX_ULTRALYTICS_NO_PAD, b, exp);
+                break;
+            }
+            if (m != GM_BOX_EXACT && m != GM_BOX_DEEPSTREAM)
+                exp[0] += (double)crop.x, exp[1] += (double)crop.y, exp[2] += (double)crop.x, exp[3] += (double)crop.y;
+            if (!same_box(got, exp) && bad[m]++ < 3)
+                printf("gm_prep_box_map %d: kind %d %lldx%lld -> %lldx%lld box (%.17g, %.17g, %.17g, %.17g): got "
+                       "(%.17g, %.17g, %.17g, %.17g), expected (%.17g, %.17g, %.17g, %.17g)\n", m, kind, (long long)W,
+                       (long long)H, (long long)Wn, (long long)Hn, b[0], b[1], b[2], b[3], got[0], got[1], got[2],
+                       got[3], exp[0], exp[1], exp[2], exp[3]);
+        }
+    }
+    for (m = 0; m < 8; ++m)
+        CHECK(bad[m] == 0, "gm_prep_box_map: %d boxes of map %d differ from its framework's formula", bad[m], m);
+    CHECK(bad_fields == 0, "gm_prep_box_map: %d geometries' map, sample_x/_y or DeepStream ratio are not as "
+          "documented", bad_fields);
+}
+
 static void test_results(const char* how)
 {
     int failed = t_failed;
@@ -2014,6 +2333,9 @@ int main(void)
     test_yuv16();
     test_yuv_from_matrices();
     test_yuv_batch();
+    test_box_to_source();
+    test_box_figures();
+    test_box_maps();
     test_results("the default loops and threads");
     /* the baseline loops (cpu.h: the AVX2 ones where the CPU has them), one thread */
     gm__cpu_isa_forced = 0;

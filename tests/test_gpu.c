@@ -454,7 +454,8 @@ static void preps(int some)
                     h.prep.fit = (gm_fit)(k % 3);
                     h.prep.rule = (gm_letterbox_rule)((k / 3) % 3);
                     h.prep.interp = (gm_prep_interp)(z < 4 ? (z + s + d + c) % 4 : z == 5 || k % 2 ? GM_PREP_AREA : GM_PREP_LINEAR);
-                    h.prep.top_left = k % 7 == 1;
+                    h.prep.top_left = k % 7 == 1 && h.prep.fit == GM_FIT_LETTERBOX &&
+                                      h.prep.rule != GM_LETTERBOX_OPENCV_DNN; /* the rules that have it */
                     h.prep.swap_rb = channels[c] >= 3 && k % 3 == 1;
                     h.prep.channel_map = channels[c] == 4 && k % 3 == 2 ? map : NULL;
                     h.prep.divide = k % 6 == 5;

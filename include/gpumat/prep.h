@@ -33,15 +33,26 @@ typedef enum gm_fit {
 
 /* How a letterbox rounds, as each framework does. With target Wn x Hn and
  * a crop of W x H:
- *   ULTRALYTICS (LetterBox): r = min(Hn / H, Wn / W) in double, the resized
- *     size round(W * r) x round(H * r) (half to even, at least 1), centred
- *     pads round(d - 0.1) before and round(d + 0.1) after (d half the pad).
+ *   ULTRALYTICS (LetterBox of ultralytics 8.4.183 and later, 8.4.190 read):
+ *     r = min(Hn / H, Wn / W) in double, the resized size round(W * r) x
+ *     round(H * r) (half to even, at least 1), centred pads round(d - 0.1)
+ *     before and round(d + 0.1) after (d half the pad). Releases before
+ *     8.4.183 place alike wherever no side rounds to 0 (they have no
+ *     "at least 1").
  *   OPENCV_DNN (Image2BlobParams, DNN_PMODE_LETTERBOX): r in float, sizes
  *     truncated, the pad before (Wn - w) / 2 in integers.
  *   DEEPSTREAM (nvinfer maintain-aspect-ratio): the long side fills the
  *     target, the other Wn * H / W (or Hn * W / H) in double, truncated; the
  *     pad before (Wn - w) / 2 in integers (symmetric-padding).
- * The resize then samples at the sizes' own ratios, as all three do. */
+ * The resize then samples at the sizes' own ratios, as all three do.
+ *
+ * Each rule has the options its framework has, and gm_preprocess (every
+ * form) and gm_prep_geometry_of refuse the others with GM_ERR_ARG, as they
+ * refuse all three for a stretch or a crop-centre:
+ *   top_left    ULTRALYTICS (center=False), DEEPSTREAM (no symmetric-padding)
+ *   no_upscale  ULTRALYTICS (scaleup=False)
+ *   stride      ULTRALYTICS (auto=True)
+ * OpenCV dnn has none of them. */
 typedef enum gm_letterbox_rule {
     GM_LETTERBOX_ULTRALYTICS = 0,
     GM_LETTERBOX_OPENCV_DNN = 1,
@@ -64,37 +75,103 @@ typedef struct gm_prep {
     gm_fit fit;
     gm_letterbox_rule rule;
     gm_prep_interp interp;
-    int top_left;   /* letterbox: the image at the top left, all pad right and bottom (ultralytics center=False,
-                       DeepStream without symmetric-padding); 0: centred */
-    int no_upscale; /* letterbox: never enlarge (ultralytics scaleup=False) */
+    int top_left;   /* letterbox, ULTRALYTICS or DEEPSTREAM rule: the image at the top left, all pad right and
+                       bottom (ultralytics center=False, DeepStream without symmetric-padding); 0: centred */
+    int no_upscale; /* letterbox, ULTRALYTICS rule: never enlarge (ultralytics scaleup=False) */
     int stride;     /* letterbox, ULTRALYTICS rule: its auto=True with this stride (YOLO's 32): each axis's
                        pad shrinks to (its size - the resized size) mod stride, and the image, that much
                        larger than the resized crop, is written at the top left of dst (geometry's
                        dst_width x dst_height), the rest of dst left as it was; a batch's items must come
                        to one size (ultralytics takes auto for a batch of one shape only). 0: off */
-    double pad[4];  /* the letterbox's pad, in source units and source channel order (ultralytics: 114) */
+    double pad[4];  /* the letterbox's pad value, in source units and in SOURCE channel order (pad[k] is source
+                       channel k; with swap_rb a BGR source's pad is {B, G, R}), unlike mean and scale: the pad
+                       is a source pixel, as cv::copyMakeBorder makes it before blobFromImage, and goes through
+                       the channel map, mean and scale as every pixel does (ultralytics: 114, 114, 114) */
     int swap_rb;    /* destination channel 0 reads source channel 2, and 2 reads 0 (BGR <-> RGB) */
     const int* channel_map; /* if not NULL (it wins over swap_rb): destination channel c reads source
                                channel channel_map[c] (dst->channels entries); NULL and no swap_rb: channel c
                                reads c, and a 1-channel source fills every channel */
-    double mean[4];  /* subtracted, in destination channel order */
+    double mean[4];  /* subtracted, in DESTINATION channel order (mean[c] for destination channel c) */
     double scale[4]; /* then multiplied by (0 means 1), in destination channel order: 1 / std, or 1 / 255 */
     int divide;      /* (x - mean) / scale instead, in float (torch's (x - mean) / std): scale holds std */
 } gm_prep;
 
+/* How a box of the network's output goes back to source pixels
+ * (gm_prep_box_map), each as one framework writes it, in double. W x H is
+ * the crop, Wn x Hn the image made (geometry's dst_width x dst_height),
+ * (x0, y0, x1, y1) the box in its pixels; every result is then moved by
+ * the crop's origin. "Clipped": to [0, W] x [0, H] before that move, as
+ * ultralytics' scale_boxes clips (its clip_boxes); the others are not.
+ *   EXACT: the exact inverse of the sampling, (x - left) / sample_x,
+ *     likewise y: what the pixels say. Not clipped.
+ *   ULTRALYTICS: scale_boxes(img1_shape=(Hn, Wn), boxes, img0_shape=(H, W))
+ *     of ultralytics 8.4.174 and later, its predictor's call (8.4.190 read;
+ *     the release whose LetterBox the ULTRALYTICS rule is): the gains
+ *     derived again from the two shapes, r = min(Hn / H, Wn / W), per axis
+ *     of the rounded sizes, gain_x = w / W with w = max(round(W * r), 1)
+ *     (8.4.174-8.4.182 lack the max, which changes nothing their LetterBox
+ *     can make), pad_x = round((Wn - w) / 2 - 0.1); (x - pad_x) / gain_x.
+ *     Clipped.
+ *   ULTRALYTICS_NO_PAD: the same with padding=False, as its SAM predictor
+ *     maps after center=False: x / gain_x. Clipped.
+ *   ULTRALYTICS_RATIO_PAD: scale_boxes(..., ratio_pad) with the ratio_pad
+ *     LetterBox reports for this placement, ((ratio, ratio), (left, top)),
+ *     a stretch's ((gain_y, gain_x), (0, 0)), as its validator passes it:
+ *     (x - left) / ratio. Clipped. (Before 8.4.124 scale_boxes took
+ *     ratio_pad[0][0] for both axes: the same but for a stretch.)
+ *   Older releases' scale_boxes, one gain r for both axes, (x - pad_x) / r,
+ *     clipped, the pads from the sizes as they computed them:
+ *   ULTRALYTICS_8_4_25 (8.4.25 to 8.4.173): pad_x = round((Wn - round(W *
+ *     r)) / 2 - 0.1).
+ *   ULTRALYTICS_8_0_108 (8.0.108 to 8.4.24: all of 8.1, 8.2 and 8.3):
+ *     pad_x = round((Wn - W * r) / 2 - 0.1), of the unrounded size (a whole
+ *     1366x768 frame into 640 ends at y1 768.375 before the clip).
+ *   ULTRALYTICS_8_0 (8.0.0 to 8.0.107): pad_x = (Wn - W * r) / 2, not
+ *     rounded.
+ *   DEEPSTREAM: nvinfer's (x - offset_left) / scale_ratio_x + roi_left, the
+ *     ratio dest_w / src_w (gain_x here). Not clipped: nvinfer then moves a
+ *     box left of or above the frame to 0, keeping its size, among its
+ *     detection filters; that is the caller's. nvinfer holds boxes as
+ *     float: its results are these to float rounding.
+ * ultralytics computes on its tensors (float32, mostly): these are its
+ * formulas in double. OpenCV dnn maps integer rectangles only
+ * (gm_prep_rect_to_source_cv). */
+typedef enum gm_box_map {
+    GM_BOX_EXACT = 0,
+    GM_BOX_ULTRALYTICS = 1,
+    GM_BOX_ULTRALYTICS_NO_PAD = 2,
+    GM_BOX_ULTRALYTICS_RATIO_PAD = 3,
+    GM_BOX_ULTRALYTICS_8_4_25 = 4,
+    GM_BOX_ULTRALYTICS_8_0_108 = 5,
+    GM_BOX_ULTRALYTICS_8_0 = 6,
+    GM_BOX_DEEPSTREAM = 7
+} gm_box_map;
+
 /* Where the resized crop landed, to map the network's boxes back: the
  * crop read, the size of the image made (dst's, or smaller with
- * prep->stride), the resized crop's size and its
- * top-left pixel in the destination (negative where crop-centre cut it),
- * and the gains: resized size / crop size per axis. ratio: the rule's own
- * factor (r above, or OpenCV's float factor). */
+ * prep->stride), the resized crop's size and its top-left pixel in the
+ * destination (negative where crop-centre cut it), and the gains: resized
+ * size / crop size per axis. The fields after fit came in 0.3; a geometry
+ * made by hand with them zero maps with GM_BOX_EXACT at gain_x, gain_y. */
 typedef struct gm_prep_geometry {
     gm_rect crop;
     int64_t dst_width, dst_height;
     int64_t left, top, width, height;
     double gain_x, gain_y;
-    double ratio;
+    double ratio; /* the placement's one factor: ULTRALYTICS' r (after no_upscale), OPENCV_DNN's and crop-centre's
+                     float factor (as a double), DEEPSTREAM's gain of the side that fills the target (Wn / W or
+                     Hn / H); a stretch has none and reports 0: its factors are gain_x and gain_y */
     gm_fit fit;
+    double sample_x, sample_y; /* the factors the resize sampled at, destination pixels per source pixel:
+                                  gain_x and gain_y, but crop-centre's float factor (cv::resize's fx, fy path),
+                                  and 1 where the resized crop is the crop's size (cv::resize copies); 0
+                                  (a geometry made by hand) means gain_x and gain_y */
+    gm_box_map map; /* the mapping gm_prep_box_to_source takes for this placement, its rule's framework's:
+                       a letterbox by ULTRALYTICS GM_BOX_ULTRALYTICS (its predictor's), with no_upscale
+                       GM_BOX_ULTRALYTICS_RATIO_PAD (its validator's, whose LetterBox has scaleup=False), else
+                       with top_left GM_BOX_ULTRALYTICS_NO_PAD; by DEEPSTREAM GM_BOX_DEEPSTREAM; by OPENCV_DNN
+                       (OpenCV maps integer rectangles alone), every stretch and every crop-centre
+                       GM_BOX_EXACT */
 } gm_prep_geometry;
 
 /* The destination image dst (one image: batch 1) from the crop rectangle
@@ -149,9 +226,23 @@ GM_API gm_status gm_prep_geometry_of(const gm_rect* crop, int64_t dst_width, int
                                      gm_prep_geometry* geometry);
 
 /* A box of the network's output, box[4] = {x0, y0, x1, y1} in destination
- * pixels, in source pixels: (x - left) / gain_x + crop.x, likewise for y,
- * as ultralytics' scale_boxes and DeepStream map them (not clipped). */
+ * pixels, in source pixels, as the rule's framework maps it: by
+ * geometry->map (gm_prep_box_map, which names each mapping; a letterbox of
+ * the ULTRALYTICS rule is ultralytics' scale_boxes, clipped to the crop).
+ * box and out may be one array. A geometry that gm_prep_box_map refuses
+ * gives NaN coordinates (gm_last_error says why). The name stays, and the
+ * meaning is "as the rule's framework maps" (before 0.3 it was always the
+ * per-axis inverse, never clipped): a mapping of one's choice is
+ * gm_prep_box_map's argument. */
 GM_API void gm_prep_box_to_source(const gm_prep_geometry* geometry, const double box[4], double out[4]);
+
+/* A box, as gm_prep_box_to_source takes it, mapped to source pixels by map
+ * (gm_box_map) whatever the rule was: GM_BOX_EXACT for the exact inverse of
+ * any placement. box and out may be one array. Returns GM_ERR_ARG (out
+ * untouched) for a NULL argument, a map that is not a gm_box_map, or a
+ * geometry of an empty crop or image or of a factor not above 0. */
+GM_API gm_status gm_prep_box_map(const gm_prep_geometry* geometry, gm_box_map map, const double box[4],
+                                 double out[4]);
 
 /* OpenCV dnn's integer mapping, for parity with
  * Image2BlobParams::blobRectToImageRect: r in destination pixels to the
@@ -159,7 +250,7 @@ GM_API void gm_prep_box_to_source(const gm_prep_geometry* geometry, const double
  * two sizes alone: its float factor and truncating casts, by its letterbox,
  * crop-centre or stretch branch as geometry->fit says, whatever rule
  * placed the crop, truncations included (OpenCV's mapping is reported wrong:
- * opencv #26085). gm_prep_box_to_source is the exact inverse. */
+ * opencv #26085). GM_BOX_EXACT (gm_prep_box_map) is the exact inverse. */
 GM_API gm_rect gm_prep_rect_to_source_cv(const gm_prep_geometry* geometry, gm_rect r);
 
 #ifdef __cplusplus

@@ -22,8 +22,6 @@ static void gm__letterbox(int64_t W, int64_t H, int64_t Wn, int64_t Hn, const gm
 {
     if (p->rule == GM_LETTERBOX_OPENCV_DNN) {
         float f = fminf((float)Wn / (float)W, (float)Hn / (float)H);
-        if (p->no_upscale && f > 1.0f)
-            f = 1.0f;
         g->width = (int64_t)((float)W * f);
         g->height = (int64_t)((float)H * f);
         g->ratio = f;
@@ -33,9 +31,7 @@ static void gm__letterbox(int64_t W, int64_t H, int64_t Wn, int64_t Hn, const gm
             g->width = Wn, g->height = (int64_t)h;
         else
             g->width = (int64_t)((double)(Hn * W) / (double)H), g->height = Hn;
-        if (p->no_upscale && (g->width > W || g->height > H))
-            g->width = W, g->height = H;
-        g->ratio = (double)g->width / (double)W;
+        g->ratio = g->width == Wn ? (double)Wn / (double)W : (double)Hn / (double)H;
     } else {
         double r = fmin((double)Hn / (double)H, (double)Wn / (double)W);
         if (p->no_upscale && r > 1.0)
@@ -63,12 +59,57 @@ static void gm__letterbox(int64_t W, int64_t H, int64_t Wn, int64_t Hn, const gm
     }
 }
 
+/* The letterbox options, and which rules' frameworks have each (prep.h):
+ * bit r for rule r. */
+static const struct {
+    const char* name;
+    unsigned rules;
+} gm__prep_option_rules[] = {{"top_left", 1u << GM_LETTERBOX_ULTRALYTICS | 1u << GM_LETTERBOX_DEEPSTREAM},
+                             {"no_upscale", 1u << GM_LETTERBOX_ULTRALYTICS},
+                             {"stride", 1u << GM_LETTERBOX_ULTRALYTICS}};
+
+/* p's letterbox options: each set one must be the letterbox's and its
+ * rule's (p->fit and p->rule are valid enums). */
+static gm_status gm__prep_options(const char* fn, const gm_prep* p)
+{
+    static const char* const fits[] = {"GM_FIT_STRETCH", "GM_FIT_LETTERBOX", "GM_FIT_CROP_CENTER"};
+    static const char* const rules[] = {"GM_LETTERBOX_ULTRALYTICS", "GM_LETTERBOX_OPENCV_DNN",
+                                        "GM_LETTERBOX_DEEPSTREAM"};
+    const int set[] = {p->top_left != 0, p->no_upscale != 0, p->stride != 0};
+    size_t i;
+    if (p->stride < 0)
+        return gm__fail(GM_ERR_ARG, "%s: prep->stride is %d; it must be 0 (off) or more", fn, p->stride);
+    for (i = 0; i < sizeof set / sizeof set[0]; ++i) {
+        if (!set[i])
+            continue;
+        if (p->fit != GM_FIT_LETTERBOX)
+            return gm__fail(GM_ERR_ARG, "%s: prep->%s is an option of GM_FIT_LETTERBOX, and prep->fit is %s", fn,
+                            gm__prep_option_rules[i].name, fits[p->fit]);
+        if (!(gm__prep_option_rules[i].rules >> p->rule & 1))
+            return gm__fail(GM_ERR_ARG, "%s: prep->%s is not an option of %s", fn, gm__prep_option_rules[i].name,
+                            rules[p->rule]);
+    }
+    return GM_OK;
+}
+
+/* How the framework of p's rule maps boxes back (gm_prep_geometry.map). */
+static gm_box_map gm__prep_box_map_of(const gm_prep* p)
+{
+    if (p->fit != GM_FIT_LETTERBOX || p->rule == GM_LETTERBOX_OPENCV_DNN)
+        return GM_BOX_EXACT;
+    if (p->rule == GM_LETTERBOX_DEEPSTREAM)
+        return GM_BOX_DEEPSTREAM;
+    return p->no_upscale ? GM_BOX_ULTRALYTICS_RATIO_PAD : p->top_left ? GM_BOX_ULTRALYTICS_NO_PAD
+                                                                        : GM_BOX_ULTRALYTICS;
+}
+
 /* The placement of a crop (named name in messages) into a dst_width x
  * dst_height image by p. */
 static gm_status gm__place(const char* fn, const char* name, const gm_rect* crop, int64_t dst_width,
                            int64_t dst_height, const gm_prep* p, gm_prep_geometry* g)
 {
     int64_t W = crop->width, H = crop->height;
+    gm_status s;
     if (W < 1 || H < 1 || W > INT_MAX || H > INT_MAX || dst_width < 1 || dst_height < 1 || dst_width > INT_MAX ||
         dst_height > INT_MAX)
         return gm__fail(GM_ERR_SIZE, "%s: %s: a %lldx%lld crop into %lldx%lld; sizes must be 1 to %d", fn, name,
@@ -79,17 +120,15 @@ static gm_status gm__place(const char* fn, const char* name, const gm_rect* crop
         return gm__fail(GM_ERR_ARG, "%s: prep->rule %d is not a gm_letterbox_rule", fn, (int)p->rule);
     if ((unsigned)p->interp > GM_PREP_LINEAR_EXACT)
         return gm__fail(GM_ERR_ARG, "%s: prep->interp %d is not a gm_prep_interp", fn, (int)p->interp);
-    if (p->stride < 0 || (p->stride > 0 && (p->fit != GM_FIT_LETTERBOX || p->rule != GM_LETTERBOX_ULTRALYTICS)))
-        return gm__fail(GM_ERR_ARG, "%s: prep->stride is %d; it must be 0, or more with fit GM_FIT_LETTERBOX and "
-                        "rule GM_LETTERBOX_ULTRALYTICS (its auto)", fn, p->stride);
+    if ((s = gm__prep_options(fn, p)) != GM_OK)
+        return s;
     memset(g, 0, sizeof *g);
     g->crop = *crop;
     g->fit = p->fit;
-    g->ratio = 1.0;
     g->dst_width = dst_width;
     g->dst_height = dst_height;
     if (p->fit == GM_FIT_STRETCH) {
-        g->width = dst_width, g->height = dst_height;
+        g->width = dst_width, g->height = dst_height; /* no one factor: ratio 0 */
     } else if (p->fit == GM_FIT_LETTERBOX) {
         gm__letterbox(W, H, dst_width, dst_height, p, g);
         if (g->width < 1 || g->height < 1)
@@ -109,6 +148,14 @@ static gm_status gm__place(const char* fn, const char* name, const gm_rect* crop
     }
     g->gain_x = (double)g->width / (double)W;
     g->gain_y = (double)g->height / (double)H;
+    /* what gm__prep_item_of hands cv::resize's sampler: a copy, the fx path, or the sizes */
+    if (g->width == W && g->height == H)
+        g->sample_x = g->sample_y = 1.0;
+    else if (p->fit == GM_FIT_CROP_CENTER)
+        g->sample_x = g->sample_y = g->ratio;
+    else
+        g->sample_x = g->gain_x, g->sample_y = g->gain_y;
+    g->map = gm__prep_box_map_of(p);
     return GM_OK;
 }
 
@@ -121,12 +168,89 @@ GM_API gm_status gm_prep_geometry_of(const gm_rect* crop, int64_t dst_width, int
     return gm__place(fn, "crop", crop, dst_width, dst_height, p, g);
 }
 
+/* ultralytics' scale_boxes without ratio_pad (utils/ops.py) of the release
+ * map names (prep.h): the gains and pads it derives again from the image
+ * made and the crop. */
+static void gm__ultralytics_gains(const gm_prep_geometry* g, gm_box_map map, double gain[2], double pad[2])
+{
+    double W = (double)g->crop.width, H = (double)g->crop.height, w1 = (double)g->dst_width,
+           h1 = (double)g->dst_height, r = fmin(h1 / H, w1 / W), w = W * r, h = H * r;
+    if (map == GM_BOX_ULTRALYTICS || map == GM_BOX_ULTRALYTICS_NO_PAD) {
+        w = fmax(rint(w), 1.0), h = fmax(rint(h), 1.0); /* Python's round: half to even */
+        gain[0] = w / W, gain[1] = h / H;
+    } else {
+        if (map == GM_BOX_ULTRALYTICS_8_4_25)
+            w = rint(w), h = rint(h);
+        gain[0] = gain[1] = r;
+    }
+    pad[0] = (w1 - w) / 2, pad[1] = (h1 - h) / 2;
+    if (map != GM_BOX_ULTRALYTICS_8_0)
+        pad[0] = rint(pad[0] - 0.1), pad[1] = rint(pad[1] - 0.1);
+}
+
+/* gm_prep_box_map for the public function fn. */
+static gm_status gm__box_map(const char* fn, const gm_prep_geometry* g, gm_box_map map, const double box[4],
+                             double out[4])
+{
+    double div[2], off[2], v;
+    int clip = map != GM_BOX_EXACT && map != GM_BOX_DEEPSTREAM, i;
+    if (!g || !box || !out)
+        return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn, !g ? "geometry" : !box ? "box" : "out");
+    if ((unsigned)map > GM_BOX_DEEPSTREAM)
+        return gm__fail(GM_ERR_ARG, "%s: %s %d is not a gm_box_map", fn,
+                        strcmp(fn, "gm_prep_box_map") ? "geometry->map" : "map", (int)map);
+    if (g->crop.width < 1 || g->crop.height < 1 || g->dst_width < 1 || g->dst_height < 1)
+        return gm__fail(GM_ERR_ARG, "%s: geometry is of a %lldx%lld crop into %lldx%lld; sizes must be 1 or more",
+                        fn, (long long)g->crop.width, (long long)g->crop.height, (long long)g->dst_width,
+                        (long long)g->dst_height);
+    off[0] = (double)g->left, off[1] = (double)g->top;
+    switch (map) {
+    case GM_BOX_EXACT: /* sample 0: a geometry made by hand before there were such fields */
+        div[0] = g->sample_x != 0.0 ? g->sample_x : g->gain_x;
+        div[1] = g->sample_y != 0.0 ? g->sample_y : g->gain_y;
+        break;
+    case GM_BOX_DEEPSTREAM:
+        div[0] = g->gain_x, div[1] = g->gain_y;
+        break;
+    case GM_BOX_ULTRALYTICS:
+    case GM_BOX_ULTRALYTICS_NO_PAD:
+    case GM_BOX_ULTRALYTICS_8_4_25:
+    case GM_BOX_ULTRALYTICS_8_0_108:
+    case GM_BOX_ULTRALYTICS_8_0:
+        gm__ultralytics_gains(g, map, div, off);
+        if (map == GM_BOX_ULTRALYTICS_NO_PAD)
+            off[0] = off[1] = 0.0;
+        break;
+    case GM_BOX_ULTRALYTICS_RATIO_PAD: /* LetterBox's ratio: (r, r), a stretch's per axis */
+        div[0] = g->fit == GM_FIT_STRETCH ? g->gain_x : g->ratio;
+        div[1] = g->fit == GM_FIT_STRETCH ? g->gain_y : g->ratio;
+        break;
+    }
+    if (!(div[0] > 0.0) || !(div[1] > 0.0) || isinf(div[0]) || isinf(div[1]))
+        return gm__fail(GM_ERR_ARG, "%s: geometry's factors for map %d are %g and %g; they must be above 0 (a "
+                        "geometry gm_prep_geometry_of made has them)", fn, (int)map, div[0], div[1]);
+    for (i = 0; i < 4; ++i) {
+        v = (box[i] - off[i & 1]) / div[i & 1];
+        if (clip && v < 0.0) /* clip_boxes: to the image ultralytics letterboxed, the crop (NaN stays) */
+            v = 0.0;
+        else if (clip && v > (double)(i & 1 ? g->crop.height : g->crop.width))
+            v = (double)(i & 1 ? g->crop.height : g->crop.width);
+        out[i] = v + (double)(i & 1 ? g->crop.y : g->crop.x);
+    }
+    return GM_OK;
+}
+
+GM_API gm_status gm_prep_box_map(const gm_prep_geometry* g, gm_box_map map, const double box[4], double out[4])
+{
+    return gm__box_map("gm_prep_box_map", g, map, box, out);
+}
+
 GM_API void gm_prep_box_to_source(const gm_prep_geometry* g, const double box[4], double out[4])
 {
-    out[0] = (box[0] - (double)g->left) / g->gain_x + (double)g->crop.x;
-    out[1] = (box[1] - (double)g->top) / g->gain_y + (double)g->crop.y;
-    out[2] = (box[2] - (double)g->left) / g->gain_x + (double)g->crop.x;
-    out[3] = (box[3] - (double)g->top) / g->gain_y + (double)g->crop.y;
+    int i;
+    if (gm__box_map("gm_prep_box_to_source", g, g ? g->map : GM_BOX_EXACT, box, out) != GM_OK && out)
+        for (i = 0; i < 4; ++i)
+            out[i] = NAN;
 }
 
 GM_API gm_rect gm_prep_rect_to_source_cv(const gm_prep_geometry* g, gm_rect r)
