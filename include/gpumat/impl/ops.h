@@ -395,22 +395,28 @@ static gm_status gm__blob_xform(const char* fn, const gm__typed* t, const char* 
 }
 
 /* Checks one blob (fn, or the typed function t) and describes it. */
-static gm_status gm__blob_ops(const char* fn, const gm__typed* t, const gm_mat* src, const gm_mat* dst,
-                              const gm__blob_args* b, gm__ops* d)
+static gm_status gm__blob_ops_as(const char* fn, const gm__typed* t, const gm_mat* src, const gm_mat* dst,
+                                 const gm__blob_args* b, gm__ops* d)
 {
     gm_xform x;
     gm_status s = gm__blob_xform(fn, t, "src", src, dst, b, &x);
     return s != GM_OK ? s : gm__xform_op(fn, t, src, dst, &x, d);
 }
 
+static gm_status gm__blob_ops(const gm__typed* t, const gm_mat* src, const gm_mat* dst, double scalefactor,
+                              const double* mean, const double* std, int swap_rb, gm__ops* d)
+{
+    gm__blob_args b;
+    b.scalefactor = scalefactor, b.mean = mean, b.std = std, b.swap_rb = swap_rb, b.params = NULL;
+    return gm__blob_ops_as(gm__fn(t, "gm_blob_from_image"), t, src, dst, &b, d);
+}
+
 GM_API gm_status gm__blob(const gm__typed* t, const gm_mat* src, gm_mat* dst, double scalefactor, const double* mean,
                           const double* std, int swap_rb, gm_stream stream)
 {
-    gm__blob_args b;
     gm__ops d;
-    b.scalefactor = scalefactor, b.mean = mean, b.std = std, b.swap_rb = swap_rb, b.params = NULL;
     d.n = 0;
-    return gm__run_described(gm__blob_ops(gm__fn(t, "gm_blob_from_image"), t, src, dst, &b, &d), &d, stream);
+    return gm__run_described(gm__blob_ops(t, src, dst, scalefactor, mean, std, swap_rb, &d), &d, stream);
 }
 
 GM_API gm_status gm_blob_from_image(const gm_mat* src, gm_mat* dst, double scalefactor, const double* mean,

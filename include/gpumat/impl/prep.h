@@ -660,7 +660,7 @@ GM_API gm_status gm_blob_from_image_with_params(const gm_mat* src, gm_mat* dst, 
     gm_status s;
     d.n = 0;
     if ((s = gm__blob_args_of(fn, &params, &defaults, &b)) != GM_OK ||
-        (s = gm__blob_ops(fn, NULL, src, dst, &b, &d)) != GM_OK)
+        (s = gm__blob_ops_as(fn, NULL, src, dst, &b, &d)) != GM_OK)
         return s;
     if (gm__blob_float(params))
         return gm__run_described(GM_OK, &d, stream);
