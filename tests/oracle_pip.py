@@ -10,6 +10,7 @@ Drives BUILD/libgpumat.so through ctypes; needs numpy and cv2 importable
 (tests/run.sh puts each wheel that tests/opencv_wheels.sh installed on
 PYTHONPATH). Alone: PYTHONPATH=DIR python3 tests/oracle_pip.py BUILD/libgpumat.so"""
 import ctypes as C
+import importlib.metadata
 import sys
 
 import cv2
@@ -311,7 +312,12 @@ class Oracle:
 
     def run(self):
         rng = np.random.default_rng(58)
-        print("oracle_pip: OpenCV %s (cv2 from %s), numpy %s" % (cv2.__version__, cv2.__file__, np.__version__))
+        try:
+            wheel = "opencv-python-headless " + importlib.metadata.version("opencv-python-headless")
+        except importlib.metadata.PackageNotFoundError:
+            wheel = "not from a wheel"
+        print("oracle_pip: OpenCV %s (%s, cv2 from %s), numpy %s" % (cv2.__version__, wheel, cv2.__file__,
+                                                                    np.__version__))
         self.check_layouts()
         self.blobs(rng)
         self.preps(rng)

@@ -70,10 +70,11 @@ typedef enum gm_prep_interp {
  *   4.8, 4.9, 4.10                           GM_BLOB_DOUBLE GM_BLOB_DOUBLE
  *   4.11, 4.12, 5.0                          GM_BLOB_FLOAT  GM_BLOB_DOUBLE
  *
- * 4.6-4.7 scale with Mat::convertTo (float); 4.8-4.10, and the NHWC path
- * after them, with cv::multiply by a Scalar, which works in double; from
- * 4.11 NCHW is a loop in float. Every release subtracts in float. A u8 or
- * f16 destination stores the f32 value. */
+ * 4.6-4.7 scale with `Mat *= scalefactor` (convertTo, in float); 4.8-4.10,
+ * and the NHWC path after them, with cv::multiply by a Scalar, which works
+ * in double; from 4.11 NCHW is a loop in float. Every release subtracts in
+ * float. An f16 destination (for GM_BLOB_FLOAT also u8 or bf16) stores the
+ * f32 value rounded to it. */
 typedef enum gm_blob_arith {
     GM_BLOB_FLOAT = 0, /* (x - (float)mean) * (float)scale, in float */
     GM_BLOB_DOUBLE = 1 /* (float)((double)(x - (float)mean) * scale): the difference in float, the product of it
@@ -104,7 +105,7 @@ typedef struct gm_prep {
     double scale[4]; /* then multiplied by (0 means 1), in destination channel order: 1 / std, or 1 / 255 */
     int divide;      /* (x - mean) / scale instead, in float (torch's (x - mean) / std): scale holds std */
     gm_blob_arith arith; /* the product's arithmetic (above): GM_BLOB_DOUBLE for OpenCV 4.8-4.10, or for NHWC
-                            from 4.8 on; not with divide */
+                            from 4.8 on, into a f32 or f16 dst; not with divide */
 } gm_prep;
 
 /* Where the resized crop landed, to map the network's boxes back: the
@@ -126,7 +127,8 @@ typedef struct gm_prep_geometry {
  * of src (NULL: the whole image) as prep says (NULL: every default), queued
  * on stream; *geometry
  * (if not NULL) says where the crop landed. src: u8, u16 or f32, 1, 3 or 4
- * channels, any layout and pitches; dst: u8, f16, bf16 or f32, 1-4
+ * channels, any layout and pitches; dst: u8, f16, bf16 or f32 (f32 or f16
+ * with prep->arith GM_BLOB_DOUBLE), 1-4
  * channels, interleaved (NHWC) or planar (NCHW), for example one image of a
  * TensorRT binding. Bad input (an empty or out-of-image crop, a channel map
  * outside the source, overlapping src and dst) returns a status and writes
@@ -208,10 +210,10 @@ typedef struct gm_blob_params {
  * gm_blob_from_image takes (src interleaved with 1, 3 or 4 channels, dst
  * GM_CHW or GM_HWC of the same size, channels and batch), and the float
  * product gives its bits for the same scale (scalefactor / std there).
- * With GM_BLOB_DOUBLE or divide, src is u8, u16 or f32 and dst u8, f16,
- * bf16 or f32 (the pre-process's kernel runs it, at equal sizes);
- * otherwise any dtypes. A mean or scale that is not finite, or divide with
- * GM_BLOB_DOUBLE: GM_ERR_ARG. */
+ * With divide, src is u8, u16 or f32 and dst u8, f16, bf16 or f32; with
+ * GM_BLOB_DOUBLE dst is f32 or f16 (the pre-process's kernel runs both, at
+ * equal sizes); the float product takes any dtypes. A mean or scale that
+ * is not finite, or divide with GM_BLOB_DOUBLE: GM_ERR_ARG. */
 GM_API gm_status gm_blob_from_image_with_params(const gm_mat* src, gm_mat* dst, const gm_blob_params* params,
                                                 gm_stream stream);
 
