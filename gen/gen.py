@@ -199,9 +199,12 @@ def emit_kernels():
     prep_row = lookup(rows, "prep", [M.DTYPE_NAMES, M.DTYPE_NAMES, M.CHANNELS, M.SAMPLERS],
                       lambda k: (k.src, k.dst, k.channels, k.sampler))
     prep_yuv_row = lookup(rows, "prep_yuv", [M.DTYPE_NAMES, M.SAMPLERS], lambda k: (k.dst, k.sampler))
-    cpu_prep = "\n".join("static void gm__cpu_prep_%s_%s(const gm__prep_args* a, int c, long long b, long long y, "
-                         "const unsigned char* sampled, long long x0, long long x1) "
-                         "{ gm__cpu_prep_row(%s, %s, %d, c, a, b, y, sampled, x0, x1); }"
+    prep_double_row = lookup(rows, "prep_double", [M.DTYPE_NAMES, M.DTYPE_NAMES, M.CHANNELS, M.SAMPLERS],
+                             lambda k: (k.src, k.dst, k.channels, k.sampler))
+    prep_yuv_double_row = lookup(rows, "prep_yuv_double", [M.DTYPE_NAMES, M.SAMPLERS], lambda k: (k.dst, k.sampler))
+    cpu_prep = "\n".join("static void gm__cpu_prep_%s_%s(const gm__prep_args* a, int c, int arith, long long b, "
+                         "long long y, const unsigned char* sampled, long long x0, long long x1) "
+                         "{ gm__cpu_prep_row(%s, %s, %d, c, arith, a, b, y, sampled, x0, x1); }"
                          % (s, d, M.enum(s), M.enum(d), size_of[s]) for s in M.PREP_SRC for d in M.PREP_DST)
     cpu_prep_table = "\n".join("    {%s}," % ", ".join("gm__cpu_prep_%s_%s" % (s, d) if s in M.PREP_SRC and
                                                         d in M.PREP_DST else "0" for d in M.DTYPE_NAMES)
@@ -364,11 +367,15 @@ static const short gm__prep_row[GM_DTYPE_COUNT][GM_DTYPE_COUNT][4][GM__SAMPLER_C
  * none: [dst][sampler]. */
 static const short gm__prep_yuv_row[GM_DTYPE_COUNT][GM__SAMPLER_COUNT] = %s;
 
+/* The rows of both with the product in double (GM_BLOB_DOUBLE), as above. */
+static const short gm__prep_double_row[GM_DTYPE_COUNT][GM_DTYPE_COUNT][4][GM__SAMPLER_COUNT] = %s;
+static const short gm__prep_yuv_double_row[GM_DTYPE_COUNT][GM__SAMPLER_COUNT] = %s;
+
 /* CPU path of the pre-process: a row, per dtype pair it has (impl/cpu.h), else 0. */
 %s
 
-typedef void (*gm__cpu_prep_fn)(const gm__prep_args*, int, long long, long long, const unsigned char*, long long,
-                                long long);
+typedef void (*gm__cpu_prep_fn)(const gm__prep_args*, int, int, long long, long long, const unsigned char*,
+                                long long, long long);
 static const gm__cpu_prep_fn gm__cpu_prep_fns[GM_DTYPE_COUNT][GM_DTYPE_COUNT] = {
 %s
 };
@@ -379,7 +386,8 @@ static const gm__cpu_prep_fn gm__cpu_prep_fns[GM_DTYPE_COUNT][GM_DTYPE_COUNT] = 
        max(elements) + 1, mover_table("zip"), resize_row, twice_row, fill_row, overlay_row, blend_row, yuv_row, yuv_from_row, yuv16_row, cpu_resize, cpu_resize_table, linear,
        linear_table("h"), linear_table("v"), exact, exact_table("h"), exact_table("v"), area, area_table("down"),
        area_table("across"), area_row, area_row_table("area_row"),
-       area_row_table("area_fast_row"), prep_row, prep_yuv_row, cpu_prep, cpu_prep_table)
+       area_row_table("area_fast_row"), prep_row, prep_yuv_row, prep_double_row, prep_yuv_double_row, cpu_prep,
+       cpu_prep_table)
 
 
 VIEWS_INTRO = """\

@@ -58,7 +58,8 @@ def specs():
 
 # The kernel families: each is a template (templates/<family>.cu, whose entry
 # macro GM__ENTRY_<FAMILY> turns a row into a kernel) and the rows below.
-FAMILIES = ["xform", "xform_fast", "resize", "prep", "twice", "fill", "overlay", "blend", "yuv", "yuv_from", "prep_yuv"]
+FAMILIES = ["xform", "xform_fast", "resize", "prep", "twice", "fill", "overlay", "blend", "yuv", "yuv_from", "prep_yuv",
+            "prep_double", "prep_yuv_double"]
 
 # What a resize kernel computes (templates/resize.inc): cv::resize's
 # algorithms, which the host picks from the interpolation and the scales as
@@ -78,6 +79,12 @@ PREP_DST = ["u8", "f16", "bf16", "f32"]
 # those reading at most 2x2 taps, each converted to BGR (the 2x2 mean is
 # LINEAR's reroute at half the size).
 PREP_YUV_SAMPLERS = ["nearest", "linear", "area_fast", "linear_exact"]
+
+# The destinations of the pre-process whose product is in double
+# (gm_blob_arith GM_BLOB_DOUBLE, OpenCV 4.8-4.10's blobFromImage): OpenCV's
+# CV_32F, and f16 as that value rounded. Rows of their own (prep_double,
+# prep_yuv_double), so that the float rows compile as they would without.
+PREP_DOUBLE_DST = ["f16", "f32"]
 
 # What gm_yuv_convert turns P016 frames into (templates/yuv.cu).
 YUV16_DST = ["u8", "u16", "f32"]
@@ -114,6 +121,10 @@ class Kernel:
             self.name = name("prep", src, dst, "c%d" % channels, sampler)
         elif family == "prep_yuv":
             self.name = name("prep", "yuv", dst, sampler)
+        elif family == "prep_double":
+            self.name = name("prep", "double", src, dst, "c%d" % channels, sampler)
+        elif family == "prep_yuv_double":
+            self.name = name("prep", "yuv", "double", dst, sampler)
         elif family == "fill":
             self.name = name("fill", "bytes")
         elif family == "overlay":
@@ -147,7 +158,8 @@ def catalogue():
     gm_yuv_from_image's BGR or BGRA to those frames (the format, channels
     and order are launch arguments). Then the pre-process of 4:2:0 frames
     read as u8 BGR into each destination dtype, by each sampler a frame
-    takes."""
+    takes. Last, both pre-processes again with the product in double, into
+    each of PREP_DOUBLE_DST."""
     rows = [Kernel("xform", s, d, c) for s, d, c in specs()]
     rows += [Kernel("xform_fast", s, d, c, ls, ld) for s, d, c in specs() for ls in LAYOUTS for ld in LAYOUTS
              if c > 1 or ls == ld == "hwc"]
@@ -164,6 +176,9 @@ def catalogue():
     rows += [Kernel("yuv", "u16", d, 1) for d in YUV16_DST]
     rows += [Kernel("yuv_from", "u8", "u8", 3)]
     rows += [Kernel("prep_yuv", "u8", d, 3, sampler=r) for d in PREP_DST for r in PREP_YUV_SAMPLERS]
+    rows += [Kernel("prep_double", s, d, c, sampler=r) for s in PREP_SRC for d in PREP_DOUBLE_DST for c in BLOB_CHANNELS
+             for r in SAMPLERS if r != "linear_exact" or s in EXACT_DTYPES]
+    rows += [Kernel("prep_yuv_double", "u8", d, 3, sampler=r) for d in PREP_DOUBLE_DST for r in PREP_YUV_SAMPLERS]
     return rows
 
 

@@ -5,27 +5,32 @@
  * (templates/resize.cu, slots of a.tile bytes) with the pre-process's
  * store.
  * Every item of a launch resizes by the kernel's sampler I and path (the
- * host groups them). */
+ * host groups them). A: the product in double (GM_BLOB_DOUBLE), the rows of
+ * templates/prep_double.cu; 0 here, where that code folds away. */
 
 /* Destination channel c of a tile-path pixel from a u8 source value x,
- * stored at p (prep.inc, gm__prep_value_f). */
-template <int D>
-__device__ __forceinline__ void gm__prep_tile_channel(float pre, float scale, int x, int divide, unsigned long long p)
+ * stored at p (prep.inc, gm__prep_value_f; scale_d, the double scale, read
+ * where A is set). */
+template <int D, int A>
+__device__ __forceinline__ void gm__prep_tile_channel(float pre, float scale, double scale_d, int x, int divide,
+                                                      unsigned long long p)
 {
-    gm__encode_f(D, (unsigned char*)p, gm__prep_value_f(pre, scale, x, divide), 0);
+    gm__encode_f(D, (unsigned char*)p, gm__prep_value_f(pre, scale, scale_d, x, divide, A), 0);
 }
 
 /* Destination channels [0, n) of a tile-path pixel at q, channel c at q +
- * c cstride, its values the bytes of w in destination order. */
-template <int D>
-__device__ __forceinline__ void gm__prep_tile_pixel(const float* pre, const float* scale, long long cstride, unsigned w,
-                                                    int n, int divide, unsigned long long q)
+ * c cstride, its values the bytes of w in destination order; scale_d: the
+ * launch's double scales, which A's product reads from the parameters. */
+template <int D, int A>
+__device__ __forceinline__ void gm__prep_tile_pixel(const float* pre, const float* scale, const double* scale_d,
+                                                    long long cstride, unsigned w, int n, int divide,
+                                                    unsigned long long q)
 {
     GM__UNROLL
     for (int c = 0; c < 4; ++c)
         if (c < n)
-            gm__prep_tile_channel<D>(pre[c], scale[c], (int)(w >> 8 * c & 0xff), divide,
-                                     q + (unsigned long long)(c * cstride));
+            gm__prep_tile_channel<D, A>(pre[c], scale[c], scale_d[c], (int)(w >> 8 * c & 0xff), divide,
+                                        q + (unsigned long long)(c * cstride));
 }
 
 /* What the tile and point paths' stores take, made once a thread and held
@@ -55,17 +60,17 @@ __device__ __forceinline__ gm__prep_bytes gm__prep_bytes_of(const gm__prep_args&
 }
 
 /* Stores the pixel whose bytes in destination order are w at q. */
-template <int D, int C>
+template <int D, int C, int A>
 __device__ __forceinline__ void gm__prep_word(const gm__prep_args& a, const gm__prep_bytes& k, unsigned w,
                                               unsigned long long q)
 {
     if (k.plain)
-        gm__prep_tile_pixel<D>(k.pre, k.scale, k.cstride, w, C, 0, q);
+        gm__prep_tile_pixel<D, A>(k.pre, k.scale, a.scale, k.cstride, w, C, 0, q);
     else
-        gm__prep_tile_pixel<D>(k.pre, k.scale, k.cstride, w, a.channels, a.divide, q);
+        gm__prep_tile_pixel<D, A>(k.pre, k.scale, a.scale, k.cstride, w, a.channels, a.divide, q);
 }
 
-template <int S, int D, int C, int I>
+template <int S, int D, int C, int I, int A>
 __device__ __forceinline__ void gm__prep_tiles(const gm__prep_args& a)
 {
     enum { P = GM__TILE_PIXELS_PREP };
@@ -94,7 +99,7 @@ __device__ __forceinline__ void gm__prep_tiles(const gm__prep_args& a)
                     for (int s = 0; s < C; ++s) /* in 0..255: the samplers interpolate bytes */
                         bytes |= (unsigned)v[j * C + s] << 8 * s;
                     w = inside && rx + 32 * j >= 0 && rx + 32 * j < width ? __byte_perm(bytes, 0, k.order) : k.pad;
-                    gm__prep_word<D, C>(a, k, w, q);
+                    gm__prep_word<D, C, A>(a, k, w, q);
                 }
             });
     }
@@ -120,7 +125,7 @@ __device__ __forceinline__ void gm__prep_frame_load_narrow(const gm__prep_frame&
  * from y of item it and loads all their pixels (a frame's: converted to
  * BGR, prep.inc) before it stores any, so that its loads are in flight
  * together; the store is the tile path's. */
-template <int D, int C, int F>
+template <int D, int C, int F, int A>
 __device__ __forceinline__ void gm__prep_point_rows(const gm__prep_args& a, const gm__prep_bytes& k,
                                                     const gm__prep_item* it, long long x, long long y)
 {
@@ -175,7 +180,7 @@ __device__ __forceinline__ void gm__prep_point_rows(const gm__prep_args& a, cons
             unsigned long long q =
                 it->dst + (unsigned long long)((y + r) * a.dst_pitch + (x + 32 * j) * a.dst_xstride);
             if (y + r < a.height && x + 32 * j < a.width)
-                gm__prep_word<D, C>(a, k, w[r][j], q);
+                gm__prep_word<D, C, A>(a, k, w[r][j], q);
         }
 }
 
@@ -208,7 +213,7 @@ __device__ __forceinline__ void gm__prep_pad_rows(const gm__prep_args& a, const 
             }
 }
 
-template <int D, int C, int F>
+template <int D, int C, int F, int A>
 __device__ __forceinline__ void gm__prep_points(const gm__prep_args& a)
 {
     long long x = (long long)blockIdx.x * 32 * GM__POINT_PIXELS + threadIdx.x;
@@ -221,28 +226,28 @@ __device__ __forceinline__ void gm__prep_points(const gm__prep_args& a)
         const gm__prep_item* it = gm__prep_item_at(&a, b);
         for (long long y = first; y < a.height; y += step)
             if (gm__prep_rows_meet(it, y))
-                gm__prep_point_rows<D, C, F>(a, k, it, x, y);
+                gm__prep_point_rows<D, C, F, A>(a, k, it, x, y);
         for (long long y = first; y < a.height; y += step)
             if (!gm__prep_rows_meet(it, y))
                 gm__prep_pad_rows<D, C>(a, k, it, x, y);
     }
 }
 
-template <int S, int D, int C, int I>
+template <int S, int D, int C, int I, int A>
 __device__ __forceinline__ void gm__prep(const gm__prep_args& a)
 {
     if (S == GM_U8 && I == GM__SAMPLER_NEAREST && a.points) {
         gm__grid_begin();
-        gm__prep_points<D, C, 0>(a);
+        gm__prep_points<D, C, 0, A>(a);
         return;
     }
     if (gm__has_tiles<S, I>() && a.tile) {
         gm__grid_begin();
-        gm__prep_tiles<S, D, C, I>(a);
+        gm__prep_tiles<S, D, C, I, A>(a);
         return;
     }
     gm__each_run(a.width, a.height, a.count, GM__COLUMN_ROWS, [&](long long b, long long x, long long y, long long end) {
-        gm__prep_sampled(S, D, C, I, 0, &a, b, x, y, end);
+        gm__prep_sampled(S, D, C, I, 0, A, &a, b, x, y, end);
     });
 }
 
@@ -270,4 +275,4 @@ __device__ __forceinline__ void gm__prep(const gm__prep_args& a)
  * path, which holds more: at 2 they ran slower, the warps too few to keep
  * the loads in flight (bench/RESULTS.md). */
 #define GM__ENTRY_PREP(name, S, D, C, LS, LD, P, R, B, I) \
-    GM__PREP_ENTRY(name, (gm__has_tiles<S, I>() ? 3 : 4), (gm__prep<S, D, C, I>))
+    GM__PREP_ENTRY(name, (gm__has_tiles<S, I>() ? 3 : 4), (gm__prep<S, D, C, I, 0>))

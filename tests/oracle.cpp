@@ -1,4 +1,4 @@
-// Checks gpumat's CPU path bit for bit against OpenCV 4.6 (convertTo, split/merge, cvtColor swaps, dnn::blobFromImage(s), resize); alone: make build/oracle && ./build/oracle
+// Checks gpumat's CPU path bit for bit against OpenCV 4.6 (convertTo, split/merge, cvtColor swaps, dnn::blobFromImage(s) and gm_blob_from_image_with_params' float forms, resize); alone: make build/oracle && ./build/oracle
 //
 // GM_TEST_SEED=n varies the random data. One line per group gives its counts;
 // the first few mismatching elements of each failing case are printed.
@@ -912,6 +912,53 @@ void blobs_case(Group& g, gm_dtype sd, int ch, const Size2& sz, bool roi, const 
     verdict(g, name, p.text);
 }
 
+// gm_blob_from_image_with_params in float (GM_BLOB_FLOAT, OpenCV 4.6's
+// arithmetic) with a scale for each channel: plane c is OpenCV's blob of
+// scalefactor scale[c] (4.6 has one scale for all). With divide, plane c
+// is OpenCV's x - mean (scalefactor 1) divided in float by (float)scale[c],
+// as torchvision's Normalize divides.
+void blob_params_case(Group& g, gm_dtype sd, int ch, const Size2& sz, bool roi, bool swap_rb, bool divide, bool nhwc)
+{
+    std::string name = strf("blob params %s c%d -> f32 %s %s%s%s", gm_dtype_name(sd), ch, nhwc ? "NHWC" : "NCHW",
+                            size_name(sz, roi).c_str(), swap_rb ? " swapRB" : "", divide ? " divide" : "");
+    Problems p;
+    Region src = interleaved(sd, ch, sz.w, sz.h, roi);
+    Region dst = nhwc ? interleaved(GM_F32, ch, sz.w, sz.h, roi) : planar(GM_F32, ch, sz.w, sz.h, roi);
+    p.add(src.error);
+    p.add(dst.error);
+    if (!p.text.empty())
+        return verdict(g, name, p.text);
+    gm_blob_params bp{};
+    for (int c = 0; c < 4; ++c) {
+        bp.mean[c] = kMeanImagenet[c];
+        bp.scale[c] = divide ? kStdImagenet[c] : 1 / kStdImagenet[c];
+    }
+    bp.swap_rb = swap_rb;
+    bp.divide = divide;
+    Range r;
+    fill(src.view(), sd, r);
+    src.arm();
+    dst.arm();
+    p.status("gm_blob_from_image_with_params", gm_blob_from_image_with_params(&src.m, &dst.m, &bp, NULL));
+    p.add(intact(src, "the source"));
+    p.add(intact(dst, "the padding of the destination"));
+    cv::Scalar m(bp.mean[0], bp.mean[1], bp.mean[2], bp.mean[3]);
+    cv::Mat exp = opencv_blob({src.view()}, 1.0, m, swap_rb);
+    for (int c = 0; c < ch; ++c) {
+        cv::Mat pl = blob_plane(exp, 0, c);
+        if (divide) {
+            float k = (float)bp.scale[c];
+            for (int y = 0; y < pl.rows; ++y)
+                for (int x = 0; x < pl.cols; ++x)
+                    pl.ptr<float>(y)[x] /= k;
+        } else {
+            blob_plane(opencv_blob({src.view()}, bp.scale[c], m, swap_rb), 0, c).copyTo(pl);
+        }
+    }
+    p.diff(compare_blob(name, dst.views, nhwc, exp, 0, GM_F32), (long)sz.w * sz.h * ch);
+    verdict(g, name, p.text);
+}
+
 void test_blobs()
 {
     Group g("blob");
@@ -945,6 +992,11 @@ void test_blobs()
                                  s == 5 ? kStdImagenet : nullptr, ch >= 3 && s != 2};
                     blobs_case(g, sd, ch, kSizes[s], s != 0, b, nhwc);
                 }
+    for (gm_dtype sd : {GM_U8, GM_F32})
+        for (int ch : {1, 3, 4})
+            for (int s = 0; s < kBig; ++s)
+                for (bool divide : {false, true})
+                    blob_params_case(g, sd, ch, kSizes[s], s % 2 == 1, ch >= 3 && s % 3 != 0, divide, s % 2 == 0);
 }
 
 // ------------------------------------------------------------------- resize

@@ -105,6 +105,19 @@ else
     echo "SKIP oracle: OpenCV 4 not installed here (pkg-config opencv4), the OpenCV comparisons did not run"
     S=$((S + 1))
 fi
+# The pip wheels' oracle: tests/opencv_wheels.sh installs them (.ci/run calls it).
+for v in $(sh tests/opencv_wheels.sh versions); do
+    d=$(sh tests/opencv_wheels.sh dir "$v")
+    if [ -f "$d/cv2/__init__.py" ]; then
+        run "oracle_pip_$v" env PYTHONPATH="$d" python3 tests/oracle_pip.py "$B/libgpumat.so"
+    elif [ "$CI" = "true" ]; then
+        echo "FAIL oracle_pip: opencv-python-headless $v is missing from $d; CI must install it (sh tests/opencv_wheels.sh install)"
+        F=$((F + 1))
+    else
+        echo "SKIP oracle_pip: opencv-python-headless $v not installed here (sh tests/opencv_wheels.sh install puts it in $d), the comparisons with it did not run"
+        S=$((S + 1))
+    fi
+done
 full nvrtc "$B/test_nvrtc"
 full gpu "$B/test_gpu"
 full contexts "$B/test_contexts"

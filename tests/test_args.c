@@ -1957,6 +1957,84 @@ static void test_blob(void)
     timg_free(&d2b);
 }
 
+/* gm_blob_from_image(s)_with_params and gm_prep's arith: the fields each
+ * refusal names, and the dtypes the double product and the division take
+ * (the pre-process kernel's). */
+static void test_blob_params(void)
+{
+    gm_blob_params p;
+    gm_prep q;
+    timg s3, s16, d3, d8, dbf, dst, im[2];
+    gm_mat images[2];
+    gm_status s;
+    timg_make(&s3, 9, 5, GM_U8, 3, GM_HWC, 1);
+    timg_make(&s16, 9, 5, GM_S16, 3, GM_HWC, 1);
+    timg_make(&d3, 9, 5, GM_F32, 3, GM_CHW, 1);
+    timg_make(&d8, 9, 5, GM_U8, 3, GM_CHW, 1);
+    timg_make(&dbf, 9, 5, GM_BF16, 3, GM_HWC, 1);
+    timg_make(&dst, 9, 5, GM_F32, 3, GM_HWC, 2);
+    timg_make(&im[0], 9, 5, GM_U8, 3, GM_HWC, 1);
+    timg_make(&im[1], 9, 5, GM_U8, 3, GM_HWC, 1);
+    images[0] = im[0].m, images[1] = im[1].m;
+    memset(&p, 0, sizeof p);
+    p.arith = (gm_blob_arith)2;
+    EXPECT(gm_blob_from_image_with_params(&s3.m, &d3.m, &p, NULL), GM_ERR_ARG, "gm_blob_from_image_with_params",
+           "params->arith 2", &s3, &d3, NULL);
+    p.arith = GM_BLOB_DOUBLE, p.divide = 1;
+    EXPECT(gm_blob_from_image_with_params(&s3.m, &d3.m, &p, NULL), GM_ERR_ARG, "gm_blob_from_image_with_params",
+           "params->divide", &s3, &d3, NULL);
+    EXPECT(gm_blob_from_images_with_params(images, 2, &dst.m, &p, NULL), GM_ERR_ARG, "gm_blob_from_images_with_params",
+           "params->divide", &im[0], &im[1], &dst, NULL);
+    p.divide = 0;
+    p.mean[2] = NAN;
+    EXPECT(gm_blob_from_image_with_params(&s3.m, &d3.m, &p, NULL), GM_ERR_ARG, "gm_blob_from_image_with_params",
+           "params->mean[2]", &s3, &d3, NULL);
+    p.mean[2] = 0, p.scale[1] = INFINITY;
+    EXPECT(gm_blob_from_image_with_params(&s3.m, &d3.m, &p, NULL), GM_ERR_ARG, "gm_blob_from_image_with_params",
+           "params->scale[1]", &s3, &d3, NULL);
+    p.scale[1] = 0.5;
+    /* the double product writes f32 or f16, from u8, u16 or f32; the float one any dtypes */
+    EXPECT(gm_blob_from_image_with_params(&s3.m, &d8.m, &p, NULL), GM_ERR_TYPE, "gm_blob_from_image_with_params",
+           "f32 or f16", &s3, &d8, NULL);
+    EXPECT(gm_blob_from_image_with_params(&s16.m, &d3.m, &p, NULL), GM_ERR_TYPE, "gm_blob_from_image_with_params",
+           "params->arith", &s16, &d3, NULL);
+    p.arith = GM_BLOB_FLOAT, p.divide = 1;
+    EXPECT(gm_blob_from_image_with_params(&s16.m, &d3.m, &p, NULL), GM_ERR_TYPE, "gm_blob_from_image_with_params",
+           "params->divide", &s16, &d3, NULL);
+    p.divide = 0;
+    s = gm_blob_from_image_with_params(&s16.m, &d3.m, &p, NULL);
+    CHECK(s == GM_OK && !timg_same(&d3), "gm_blob_from_image_with_params s16 -> f32, float: %s", gm_last_error());
+    memcpy(d3.buf, d3.ref, d3.n);
+    p.arith = GM_BLOB_DOUBLE, p.swap_rb = 1;
+    s = gm_blob_from_image_with_params(&s3.m, &d3.m, &p, NULL);
+    CHECK(s == GM_OK && !timg_same(&d3), "gm_blob_from_image_with_params u8 -> f32, double: %s", gm_last_error());
+    memcpy(d3.buf, d3.ref, d3.n);
+    s = gm_blob_from_images_with_params(images, 2, &dst.m, NULL, NULL);
+    CHECK(s == GM_OK && !timg_same(&dst), "gm_blob_from_images_with_params, params NULL: %s", gm_last_error());
+    memcpy(dst.buf, dst.ref, dst.n);
+    EXPECT(gm_blob_from_images_with_params(images, 3, &dst.m, &p, NULL), GM_ERR_ARG, "gm_blob_from_images_with_params",
+           "count 3", &im[0], &im[1], &dst, NULL);
+    /* gm_prep's arith: the same refusals, named prep-> */
+    memset(&q, 0, sizeof q);
+    q.arith = (gm_blob_arith)5;
+    EXPECT(gm_preprocess(&s3.m, NULL, &d3.m, &q, NULL, NULL), GM_ERR_ARG, "gm_preprocess", "prep->arith 5", &s3, &d3,
+           NULL);
+    q.arith = GM_BLOB_DOUBLE, q.divide = 1;
+    EXPECT(gm_preprocess(&s3.m, NULL, &d3.m, &q, NULL, NULL), GM_ERR_ARG, "gm_preprocess", "prep->divide", &s3, &d3,
+           NULL);
+    q.divide = 0;
+    EXPECT(gm_preprocess(&s3.m, NULL, &dbf.m, &q, NULL, NULL), GM_ERR_TYPE, "gm_preprocess", "prep->arith", &s3, &dbf,
+           NULL);
+    timg_free(&s3);
+    timg_free(&s16);
+    timg_free(&d3);
+    timg_free(&d8);
+    timg_free(&dbf);
+    timg_free(&dst);
+    timg_free(&im[0]);
+    timg_free(&im[1]);
+}
+
 /* The generated typed functions (views.h): their messages name the typed
  * function called, also for views holding another dtype, channel count or
  * layout than their type says (C99 lets the wrong view type through, and any
@@ -2366,6 +2444,7 @@ int main(int argc, char** argv)
     test_transform_convert();
     test_split_merge();
     test_blob();
+    test_blob_params();
     test_resize();
     test_preprocess();
     test_fill();

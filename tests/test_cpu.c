@@ -1,4 +1,4 @@
-/* test_cpu: CPU-path semantics without OpenCV (f16/bf16 exhaustive and rounding, saturation, views and copies, transform vs a reference, split/merge planes, blob batches, box mapping vs each framework's formula). Alone: make build/test_cpu && ./build/test_cpu */
+/* test_cpu: CPU-path semantics without OpenCV (f16/bf16 exhaustive and rounding, saturation, views and copies, transform vs a reference, split/merge planes, blob batches, blob arithmetic: float, double, divide, box mapping vs each framework's formula). Alone: make build/test_cpu && ./build/test_cpu */
 #define GPUMAT_IMPLEMENTATION
 #include "gpumat.h"
 #include "check.h"
@@ -1211,6 +1211,143 @@ static void test_blob(void)
         }
 }
 
+/* ------------------------------------------------- (6b) blob arithmetic */
+
+/* blobFromImage's arithmetic on one value x, as gpumat/prep.h describes
+ * each form: the difference in float, then the product in float (FLOAT),
+ * in double rounded to float (DOUBLE), or the float quotient (DIVIDE); and
+ * gm_blob_from_image's std, a float product by (float)(scale / std), scale
+ * its scalefactor. */
+enum { BLOB_FLOAT, BLOB_DOUBLE, BLOB_DIVIDE, BLOB_STD };
+
+static float ref_blob(int form, float x, double mean, double scale, double std)
+{
+    const float t = x - (float)mean;
+    switch (form) {
+    case BLOB_DOUBLE: return (float)((double)t * scale);
+    case BLOB_DIVIDE: return t / (float)scale;
+    case BLOB_STD: return t * (float)(scale / std);
+    default: return t * (float)scale;
+    }
+}
+
+/* A 16x16 image of S with ch channels: random, and for u8 every value in
+ * each channel (a permutation of 0..255). */
+static void blob_arith_image(pimg* im, gm_dtype S, int ch)
+{
+    int c, i, j;
+    pimg_make(im, 16, 16, S, ch, GM_HWC, 1, -1, 0);
+    pimg_fill(im);
+    for (c = 0; c < ch && S == GM_U8; ++c)
+        for (i = 0; i < 256; ++i) {
+            j = (int)(t_rand() % (uint64_t)(i + 1));
+            *at(&im->m, 0, i / 16, i % 16, c) = *at(&im->m, 0, j / 16, j % 16, c);
+            *at(&im->m, 0, j / 16, j % 16, c) = (unsigned char)i;
+        }
+}
+
+/* Elements of blob (f32, image n of it) that differ from ref_blob's form
+ * of src's values, with mean, scale (a divisor for DIVIDE; std's
+ * scalefactor for STD) and std; *other (if not NULL) counts where the
+ * other form (FLOAT for DOUBLE, a division for STD) differs from it. */
+static long long blob_arith_bad(const gm_mat* src, const gm_mat* blob, int n, int form, int swap, const double* mean,
+                                const double* scale, const double* std, long long* other)
+{
+    gm_mat item;
+    long long bad = 0;
+    int64_t y, x;
+    int c;
+    gm_item(blob, &item, n);
+    for (y = 0; y < 16; ++y)
+        for (x = 0; x < 16; ++x)
+            for (c = 0; c < src->channels; ++c) {
+                const float v = (float)load(src->dtype, at(src, 0, y, x, swap && (c == 0 || c == 2) ? 2 - c : c));
+                const float want = ref_blob(form, v, mean[c], scale[c], std[c]);
+                const float got = (float)load(GM_F32, at(&item, 0, y, x, c));
+                const float o = form == BLOB_DOUBLE ? ref_blob(BLOB_FLOAT, v, mean[c], scale[c], 0)
+                                                    : ref_blob(BLOB_DIVIDE, v, mean[c], std[c] / scale[c], 0);
+                bad += memcmp(&got, &want, 4) != 0;
+                if (other)
+                    *other += memcmp(&o, &want, 4) != 0;
+            }
+    return bad;
+}
+
+/* One case of test_blob_arith: form on two images of S x ch into f32 of
+ * layout lay, one at a time and (but STD) as a batch; case k picks the
+ * mean and scale. apart[0] and apart[1] as there. */
+static void blob_arith_case(int form, gm_dtype S, int ch, gm_layout lay, int k, long long* apart)
+{
+    static const char* const names[] = {"float", "double", "divide", "std"};
+    const int swap = ch >= 3 && k % 2;
+    const double sf = k % 3 == 0 ? 1.0 / 255 : t_uniform(0.2, 3);
+    double mean[4], scale[4], std[4];
+    gm_blob_params bp;
+    pimg im[2], out[2], batch;
+    gm_mat images[2];
+    long long bad = 0;
+    int c, i;
+    gm_status s = GM_OK;
+    memset(&bp, 0, sizeof bp);
+    for (c = 0; c < 4; ++c) {
+        mean[c] = k == 1 ? 0.0 : k == 2 ? (double)(int)t_uniform(0, 256) : t_uniform(-20, 280);
+        scale[c] = form == BLOB_DIVIDE ? t_uniform(20, 90) : form == BLOB_STD ? sf : 1.0 / t_uniform(20, 90);
+        std[c] = t_uniform(20, 90);
+        bp.mean[c] = mean[c], bp.scale[c] = scale[c];
+    }
+    bp.swap_rb = swap;
+    bp.divide = form == BLOB_DIVIDE;
+    bp.arith = form == BLOB_DOUBLE ? GM_BLOB_DOUBLE : GM_BLOB_FLOAT;
+    for (i = 0; i < 2; ++i) {
+        blob_arith_image(&im[i], S, ch);
+        images[i] = im[i].m;
+        pimg_make(&out[i], 16, 16, GM_F32, ch, lay, 1, -1, 0);
+    }
+    pimg_make(&batch, 16, 16, GM_F32, ch, lay, 2, -1, 0);
+    for (i = 0; i < 2 && s == GM_OK; ++i)
+        s = form == BLOB_STD ? gm_blob_from_image(&im[i].m, &out[i].m, sf, mean, std, swap, NULL)
+                             : gm_blob_from_image_with_params(&im[i].m, &out[i].m, &bp, NULL);
+    if (s == GM_OK && form != BLOB_STD)
+        s = gm_blob_from_images_with_params(images, 2, &batch.m, &bp, NULL);
+    CHECK(s == GM_OK, "blob %s: %s", names[form], gm_last_error());
+    for (i = 0; i < 2 && s == GM_OK; ++i) {
+        int compared = form == BLOB_DOUBLE || form == BLOB_STD;
+        bad += blob_arith_bad(&im[i].m, &out[i].m, 0, form, swap, mean, scale, std,
+                              compared ? &apart[form == BLOB_STD] : NULL);
+        if (form != BLOB_STD)
+            bad += blob_arith_bad(&im[i].m, &batch.m, i, form, swap, mean, scale, std, NULL);
+    }
+    CHECK(bad == 0, "blob %s %s x%d -> f32 %s swap %d mean %g scale %g: %lld elements differ from blobFromImage's "
+          "arithmetic", names[form], gm_dtype_name(S), ch, lay_name(lay), swap, mean[0], scale[0], bad);
+    for (i = 0; i < 2; ++i)
+        pimg_free(&im[i]), pimg_free(&out[i]);
+    pimg_free(&batch);
+}
+
+/* Each form over every u8 value and over random f32 values, random means
+ * and scales, 1, 3 and 4 channels, swap_rb, NCHW and NHWC, against
+ * ref_blob bit for bit; a batch of two equals its images one at a time.
+ * The float and double forms must differ somewhere, and so must
+ * gm_blob_from_image's std from a division (the README says which
+ * divides). */
+static void test_blob_arith(void)
+{
+    static const int channels[] = {1, 3, 4};
+    static const gm_dtype srcs[] = {GM_U8, GM_F32};
+    long long apart[2] = {0, 0}, cases = 0;
+    int form, si, ci, lay, k;
+    for (form = BLOB_FLOAT; form <= BLOB_STD; ++form)
+        for (si = 0; si < 2; ++si)
+            for (ci = 0; ci < 3; ++ci)
+                for (lay = 0; lay < 2; ++lay)
+                    for (k = 0; k < 6; ++k, ++cases)
+                        blob_arith_case(form, srcs[si], channels[ci], (gm_layout)lay, k, apart);
+    CHECK(apart[0] > 0, "GM_BLOB_DOUBLE never differed from GM_BLOB_FLOAT in %lld cases", cases);
+    CHECK(apart[1] > 0, "gm_blob_from_image's std never differed from a division in %lld cases", cases);
+    printf("cpu: blob arithmetic, %lld cases: double differs from float in %lld elements, gm_blob_from_image's "
+           "std from a division in %lld\n", cases, apart[0], apart[1]);
+}
+
 /* The CPU path's gm_set_threads and gm_threads. */
 static void test_thread_setting(void)
 {
@@ -2312,6 +2449,7 @@ static void test_results(const char* how)
     test_planes();
     test_split_f32();
     test_blob();
+    test_blob_arith();
     test_yuv_rows();
     test_overlay();
     test_overlay_yuv();

@@ -281,6 +281,11 @@ static gm_status op_blob(const gm_mat* s, gm_mat* d, const void* p)
     return gm_blob_from_image(s, d, b->scale, b->mean, b->std, b->swap, NULL);
 }
 
+static gm_status op_blob_params(const gm_mat* s, gm_mat* d, const void* p)
+{
+    return gm_blob_from_image_with_params(s, d, (const gm_blob_params*)p, NULL);
+}
+
 static const int64_t sizes[][2] = {{1, 1}, {1, 13}, {13, 1}, {3, 2}, {7, 4}, {37, 29}, {113, 113}, {176, 113}, {257, 3}};
 #define NSIZES ((int)(sizeof sizes / sizeof sizes[0]))
 static const double alphas[][2] = {{1, 0}, {1.0 / 255, 0}, {-1.5, 7.25}, {255, 0.5}, {0.5, 0}, {1, 0.5}, {0.017, -2}};
@@ -429,20 +434,23 @@ static gm_status op_prep(const gm_mat* s, gm_mat* d, const void* p)
  * parameters hold (35: a table; items of several samplers). Each
  * interpolation meets each of the first four sizes; the last is a whole 2x
  * for the first item's view (a third of the width, two thirds of the
- * height), so linear and area run area_fast there. some: u8 x3 into f32 and
- * f16 only (under compute-sanitizer). */
-static void preps(int some)
+ * height), so linear and area run area_fast there. arith: the product in
+ * double (GM_BLOB_DOUBLE: the prep_double rows, into f32 and f16 only).
+ * some: u8 x3 into f32 and f16 only (under compute-sanitizer). */
+static void preps(int some, int arith)
 {
     static const gm_dtype srcs[] = {GM_U8, GM_U16, GM_F32}, dsts[] = {GM_U8, GM_F16, GM_BF16, GM_F32};
     static const int channels[] = {1, 3, 4}, map[4] = {2, 0, 0, 1};
     static const int64_t sizes[][4] = {
         {37, 29, 20, 20}, {40, 30, 20, 15}, {13, 7, 40, 23}, {64, 36, 16, 16}, {96, 48, 16, 16}, {50, 40, 11, 17}};
     int s, d, c, z, k = 0, cases = 0, missing = 0;
-    char what[200];
+    char what[220];
     for (s = 0; s < 3; ++s)
         for (d = 0; d < 4; ++d)
             for (c = 0; c < 3; ++c) {
                 if (some && !(srcs[s] == GM_U8 && channels[c] == 3 && (dsts[d] == GM_F32 || dsts[d] == GM_F16)))
+                    continue;
+                if (arith && dsts[d] != GM_F32 && dsts[d] != GM_F16)
                     continue;
                 for (z = 0; z < 6; ++z, ++k) {
                     pair src, dst;
@@ -458,7 +466,8 @@ static void preps(int some)
                                       h.prep.rule != GM_LETTERBOX_OPENCV_DNN; /* the rules that have it */
                     h.prep.swap_rb = channels[c] >= 3 && k % 3 == 1;
                     h.prep.channel_map = channels[c] == 4 && k % 3 == 2 ? map : NULL;
-                    h.prep.divide = k % 6 == 5;
+                    h.prep.divide = !arith && k % 6 == 5;
+                    h.prep.arith = arith ? GM_BLOB_DOUBLE : GM_BLOB_FLOAT;
                     if (h.count == 1 && h.prep.fit == GM_FIT_LETTERBOX && h.prep.rule == GM_LETTERBOX_ULTRALYTICS)
                         h.prep.stride = k % 2 ? 3 + k % 5 : 0; /* auto: the rest of dst kept */
                     for (ci = 0; ci < 4; ++ci) {
@@ -467,10 +476,10 @@ static void preps(int some)
                         h.prep.scale[ci] = dsts[d] == GM_U8 ? 0 : 1.0 / (50 + ci);
                     }
                     snprintf(what, sizeof what, "preprocess %s x%d -> %s x%d %s %lldx%lld -> %lldx%lld x%d fit %d rule %d "
-                             "interp %d stride %d", gm_dtype_name(srcs[s]), channels[c], gm_dtype_name(dsts[d]), dch,
-                             ld ? "chw" : "hwc", (long long)sizes[z][0], (long long)sizes[z][1],
+                             "interp %d stride %d arith %d", gm_dtype_name(srcs[s]), channels[c], gm_dtype_name(dsts[d]),
+                             dch, ld ? "chw" : "hwc", (long long)sizes[z][0], (long long)sizes[z][1],
                              (long long)sizes[z][2], (long long)sizes[z][3], h.count, (int)h.prep.fit,
-                             (int)h.prep.rule, (int)h.prep.interp, h.prep.stride);
+                             (int)h.prep.rule, (int)h.prep.interp, h.prep.stride, arith);
                     if (!make_pair(&src, sizes[z][0], sizes[z][1], 1, srcs[s], channels[c], GM_HWC) ||
                         !make_pair(&dst, sizes[z][2], sizes[z][3], h.count, dsts[d], dch, ld)) {
                         CHECK(0, "%s: setup failed", what);
@@ -482,9 +491,10 @@ static void preps(int some)
                     free_pair(&dst);
                 }
             }
-    printf("gpu: %d preprocess cases\n", cases);
+    printf("gpu: %d preprocess cases%s\n", cases, arith ? " with the product in double" : "");
     for (k = 0; !some && k < GM__KERNEL_COUNT; ++k)
-        if (gm__kernels[k].family == GM__FAMILY_PREP && !launched[k] && missing++ < 5)
+        if (gm__kernels[k].family == (arith ? GM__FAMILY_PREP_DOUBLE : GM__FAMILY_PREP) && !launched[k] &&
+            missing++ < 5)
             printf("gpu: %s never ran\n", gm__kernels[k].name);
     CHECK(missing == 0, "%d pre-process kernels never ran", missing);
 }
@@ -574,14 +584,15 @@ static void tiles(int some)
             h.prep.rule = (gm_letterbox_rule)(k % 3);
             h.prep.swap_rb = c >= 3 && k % 2;
             h.prep.divide = k % 4 == 3;
+            h.prep.arith = dt != GM_U8 && k % 4 == 1 ? GM_BLOB_DOUBLE : GM_BLOB_FLOAT;
             for (ci = 0; ci < 4; ++ci) {
                 h.prep.pad[ci] = 114 + ci;
                 h.prep.mean[ci] = dt == GM_U8 ? 0 : 100 + 10 * ci;
                 h.prep.scale[ci] = dt == GM_U8 ? 0 : 1.0 / (50 + ci);
             }
-            snprintf(what, sizeof what, "%s preprocess u8 x%d -> %s %s %lldx%lld -> %lldx%lld x%d fit %d interp %d",
+            snprintf(what, sizeof what, "%s preprocess u8 x%d -> %s %s %lldx%lld -> %lldx%lld x%d fit %d interp %d arith %d",
                      ps[i].points ? "point" : "tile", c, gm_dtype_name(dt), ld ? "chw" : "hwc", (long long)ps[i].sw, (long long)ps[i].sh, (long long)ps[i].dw,
-                     (long long)ps[i].dh, h.count, (int)h.prep.fit, (int)h.prep.interp);
+                     (long long)ps[i].dh, h.count, (int)h.prep.fit, (int)h.prep.interp, (int)h.prep.arith);
             if (!make_pair(&src, ps[i].sw, ps[i].sh, 1, GM_U8, c, GM_HWC) ||
                 !make_pair(&dst, ps[i].dw, ps[i].dh, h.count, dt, c, ld)) {
                 CHECK(0, "%s: setup failed", what);
@@ -1097,15 +1108,17 @@ static int make_chroma(pair* chroma, int64_t w, int64_t h, int planar, int align
            (!planar || make_pair_at(&chroma[1], w / 2, h / 2, 1, GM_U8, 1, GM_HWC, aligned));
 }
 
-static void prep_yuvs(int some)
+/* arith: the product in double (the prep_yuv_double rows, into f32 and
+ * f16 only). */
+static void prep_yuvs(int some, int arith)
 {
     static const gm_dtype dsts[] = {GM_U8, GM_F16, GM_BF16, GM_F32};
     static const gm_prep_interp interps[] = {GM_PREP_LINEAR, GM_PREP_NEAREST, GM_PREP_LINEAR_EXACT};
     int format, d, k, n = 0, cases = 0, missing = 0, below = 0;
-    char what[192];
+    char what[200];
     for (format = GM_YUV_NV12; format <= GM_YUV_YV12; ++format)
         for (d = 0; d < 4; ++d)
-            for (k = 0; k < (some ? 2 : 6); ++k, ++n) {
+            for (k = 0; k < (some ? 2 : 6) && (!arith || dsts[d] == GM_F32 || dsts[d] == GM_F16); ++k, ++n) {
                 const int planar = format >= GM_YUV_I420, half = k == 5;
                 const int64_t w = 2 * rnd(4, 60), h = 2 * rnd(4, 40);
                 const int64_t wn = half ? w / 2 : rnd(8, 70), hn = half ? h / 2 : rnd(8, 50);
@@ -1124,16 +1137,17 @@ static void prep_yuvs(int some)
                 how.prep.rule = (gm_letterbox_rule)(n % 4 % 3);
                 how.prep.interp = half && k % 2 ? GM_PREP_LINEAR : interps[n % 3];
                 how.prep.swap_rb = n % 2;
-                how.prep.divide = dsts[d] != GM_U8 && n % 4 == 1;
+                how.prep.divide = !arith && dsts[d] != GM_U8 && n % 4 == 1;
+                how.prep.arith = arith ? GM_BLOB_DOUBLE : GM_BLOB_FLOAT;
                 for (ci = 0; ci < 3; ++ci) {
                     how.prep.pad[ci] = 114 + ci;
                     how.prep.mean[ci] = dsts[d] == GM_U8 ? 0 : 100 + 10 * ci;
                     how.prep.scale[ci] = dsts[d] == GM_U8 ? 0 : how.prep.divide ? 50 + ci : 1.0 / (50 + ci);
                 }
                 snprintf(what, sizeof what, "preprocess yuv format %d -> %s %s %lldx%lld -> %lldx%lld x%d fit %d "
-                         "rule %d interp %d divide %d matrix %d range %d", format, gm_dtype_name(dsts[d]),
+                         "rule %d interp %d divide %d arith %d matrix %d range %d", format, gm_dtype_name(dsts[d]),
                          k % 2 ? "chw" : "hwc", (long long)w, (long long)h, (long long)wn, (long long)hn, how.count,
-                         (int)how.prep.fit, (int)how.prep.rule, (int)how.prep.interp, how.prep.divide, (int)c.matrix,
+                         (int)how.prep.fit, (int)how.prep.rule, (int)how.prep.interp, how.prep.divide, arith, (int)c.matrix,
                          (int)c.range);
                 /* chroma allocated first in every other case, so that it may lie below
                  * the luma, where NEAREST takes the per-pixel path (impl/prep.h,
@@ -1168,7 +1182,8 @@ static void prep_yuvs(int some)
             }
     printf("gpu: %d frame pre-process cases, %d of them NEAREST with the chroma below the luma\n", cases, below);
     for (k = 0; !some && k < GM__KERNEL_COUNT; ++k)
-        if (gm__kernels[k].family == GM__FAMILY_PREP_YUV && !launched[k] && missing++ < 5)
+        if (gm__kernels[k].family == (arith ? GM__FAMILY_PREP_YUV_DOUBLE : GM__FAMILY_PREP_YUV) && !launched[k] &&
+            missing++ < 5)
             printf("gpu: %s never ran\n", gm__kernels[k].name);
     CHECK(missing == 0, "%d frame pre-process kernels never ran", missing);
 }
@@ -1571,6 +1586,31 @@ static void dependent_chain(int major)
     free_pair(&mid);
 }
 
+/* gm_blob_from_image_with_params of a into b by each arithmetic: the float
+ * product per channel (the transform, any dtypes), the double product and
+ * the division (the pre-process kernel at equal sizes: from u8, u16 or
+ * f32). what: the case's name so far. */
+static void blob_params_cases(pair* a, pair* b, const char* what)
+{
+    static const char* const forms[] = {"float", "double", "divide"};
+    const int prep = a->host.dtype == GM_U8 || a->host.dtype == GM_U16 || a->host.dtype == GM_F32;
+    char name[128];
+    int form, c;
+    for (form = 0; form < (prep ? 3 : 1); ++form) {
+        gm_blob_params p;
+        memset(&p, 0, sizeof p);
+        for (c = 0; c < 4; ++c) {
+            p.mean[c] = 100 + 9.5 * c;
+            p.scale[c] = form == 2 ? 50 + c : 1.0 / (50 + c);
+        }
+        p.swap_rb = a->host.channels >= 3;
+        p.arith = form == 1 ? GM_BLOB_DOUBLE : GM_BLOB_FLOAT;
+        p.divide = form == 2;
+        snprintf(name, sizeof name, "%s with params, %s", what, forms[form]);
+        compare_op(name, a, b, op_blob_params, &p);
+    }
+}
+
 /* The named entry points over every dtype: split, merge, blob. */
 static void entry_points(void)
 {
@@ -1608,6 +1648,7 @@ static void entry_points(void)
                     snprintf(what, sizeof what, "blob %s x%d -> %s %s", gm_dtype_name((gm_dtype)dt), cn,
                              gm_dtype_name(outs[o]), lay ? "NCHW" : "NHWC");
                     compare_op(what, &a, &b, op_blob, &ba);
+                    blob_params_cases(&a, &b, what);
                     free_pair(&a);
                     free_pair(&b);
                 }
@@ -1815,7 +1856,8 @@ int main(int argc, char** argv)
         exact_ends = 1;
         fast_paths();
         resizes(1);
-        preps(1);
+        preps(1, 0);
+        preps(1, 1);
         tiles(1);
         twices(1);
         twice_specials();
@@ -1824,7 +1866,8 @@ int main(int argc, char** argv)
         every_specialization();
         fast_paths();
         resizes(0);
-        preps(0);
+        preps(0, 0);
+        preps(0, 1);
         tiles(0);
         twices(0);
         twice_specials();
@@ -1835,7 +1878,8 @@ int main(int argc, char** argv)
     overlays_yuv();
     blends();
     yuvs();
-    prep_yuvs(argc > 1 && !strcmp(argv[1], "--sanitize"));
+    prep_yuvs(argc > 1 && !strcmp(argv[1], "--sanitize"), 0);
+    prep_yuvs(argc > 1 && !strcmp(argv[1], "--sanitize"), 1);
     rect_round_trips();
     flattened();
     joined_rows();

@@ -262,18 +262,20 @@ static void reach_prep(const char* what, unsigned kinds, const short* rows, gm_d
 
 /* gm_preprocess of each source dtype and channel count it takes into each
  * destination dtype, one item and a batch, by each interpolation (AREA also
- * by a whole factor): every sampler's kernel. */
+ * by a whole factor), the product in float and (into f32 and f16) in
+ * double: every sampler's kernel. */
 static void preps(void)
 {
     static const gm_dtype srcs[] = {GM_U8, GM_U16, GM_F32}, dsts[] = {GM_U8, GM_F16, GM_BF16, GM_F32};
     static const int channels[] = {1, 3, 4}, interps[] = {GM_PREP_LINEAR, GM_PREP_NEAREST, GM_PREP_AREA,
                                                           GM_PREP_LINEAR_EXACT, GM_PREP_AREA};
-    int s, d, c, batch, i;
+    int s, d, c, batch, i, arith;
     char what[160];
+    for (arith = 0; arith < 2; ++arith)
     for (s = 0; s < 3; ++s)
         for (d = 0; d < 4; ++d)
             for (c = 0; c < 3; ++c)
-                for (batch = 1; batch <= 3; batch += 2)
+                for (batch = 1; batch <= 3 && (!arith || dsts[d] == GM_F32 || dsts[d] == GM_F16); batch += 2)
                     for (i = 0; i < 5; ++i) {
                         int side = i == 4 ? 128 : 67; /* 128 -> 64: area by a whole factor */
                         gm_mat src[3], dst = fake_sized(dsts[d], 3, GM_CHW, batch, DENSE, DST_BASE, 64, 64);
@@ -284,31 +286,34 @@ static void preps(void)
                         memset(&pp, 0, sizeof pp);
                         pp.fit = GM_FIT_LETTERBOX;
                         pp.interp = (gm_prep_interp)interps[i];
+                        pp.arith = arith ? GM_BLOB_DOUBLE : GM_BLOB_FLOAT;
                         src[0] = src[1] = src[2] =
                             fake_sized(srcs[s], channels[c], GM_HWC, 1, PADDED, SRC_BASE, side, i == 4 ? 128 : 40);
-                        snprintf(what, sizeof what, "preprocess %s x%d -> %s, %d items, interp %d", gm_dtype_name(srcs[s]),
-                                 channels[c], gm_dtype_name(dsts[d]), batch, interps[i]);
+                        snprintf(what, sizeof what, "preprocess %s x%d -> %s, %d items, interp %d, arith %d",
+                                 gm_dtype_name(srcs[s]), channels[c], gm_dtype_name(dsts[d]), batch, interps[i], arith);
                         st = gm__prep_describe(what, src, NULL, NULL, batch, &dst, &pp, &plan, &kinds);
                         CHECK(st == GM_OK, "%s: not described: %s", what, gm_last_error());
                         if (st != GM_OK)
                             continue;
-                        reach_prep(what, kinds, gm__prep_row[srcs[s]][dsts[d]][channels[c] - 1], srcs[s], dsts[d],
-                                   channels[c]);
+                        reach_prep(what, kinds,
+                                   (arith ? gm__prep_double_row : gm__prep_row)[srcs[s]][dsts[d]][channels[c] - 1],
+                                   srcs[s], dsts[d], channels[c]);
                     }
 }
 
 /* gm_preprocess_yuv of an NV12 frame into each destination dtype, one
  * item and a batch, by each interpolation a frame takes (LINEAR also at
- * half the size, which OpenCV takes as the 2x2 mean): every sampler's
- * kernel. */
+ * half the size, which OpenCV takes as the 2x2 mean), the product in
+ * float and (into f32 and f16) in double: every sampler's kernel. */
 static void prep_frames(void)
 {
     static const gm_dtype dsts[] = {GM_U8, GM_F16, GM_BF16, GM_F32};
     static const int interps[] = {GM_PREP_LINEAR, GM_PREP_NEAREST, GM_PREP_LINEAR_EXACT, GM_PREP_LINEAR};
-    int d, batch, i;
+    int d, batch, i, arith;
     char what[160];
+    for (arith = 0; arith < 2; ++arith)
     for (d = 0; d < 4; ++d)
-        for (batch = 1; batch <= 3; batch += 2)
+        for (batch = 1; batch <= 3 && (!arith || dsts[d] == GM_F32 || dsts[d] == GM_F16); batch += 2)
             for (i = 0; i < 4; ++i) {
                 int side = i == 3 ? 128 : 68; /* 128 -> 64: half */
                 gm_mat dst = fake_sized(dsts[d], 3, GM_CHW, batch, DENSE, DST_BASE, 64, 64);
@@ -321,17 +326,19 @@ static void prep_frames(void)
                 memset(frames, 0, sizeof frames);
                 pp.fit = GM_FIT_LETTERBOX;
                 pp.interp = (gm_prep_interp)interps[i];
+                pp.arith = arith ? GM_BLOB_DOUBLE : GM_BLOB_FLOAT;
                 frames[0].y = fake_sized(GM_U8, 1, GM_HWC, 1, PADDED, SRC_BASE, side, i == 3 ? 128 : 40);
                 frames[0].u = fake_sized(GM_U8, 2, GM_HWC, 1, PADDED, SRC_BASE + (1u << 20), side / 2,
                                          frames[0].y.height / 2);
                 frames[1] = frames[2] = frames[0];
-                snprintf(what, sizeof what, "preprocess NV12 -> %s, %d items, interp %d", gm_dtype_name(dsts[d]),
-                         batch, interps[i]);
+                snprintf(what, sizeof what, "preprocess NV12 -> %s, %d items, interp %d, arith %d",
+                         gm_dtype_name(dsts[d]), batch, interps[i], arith);
                 st = gm__prep_describe(what, NULL, frames, NULL, batch, &dst, &pp, &plan, &kinds);
                 CHECK(st == GM_OK, "%s: not described: %s", what, gm_last_error());
                 if (st != GM_OK)
                     continue;
-                reach_prep(what, kinds, gm__prep_yuv_row[dsts[d]], GM_U8, dsts[d], 3);
+                reach_prep(what, kinds, (arith ? gm__prep_yuv_double_row : gm__prep_yuv_row)[dsts[d]], GM_U8, dsts[d],
+                           3);
             }
 }
 

@@ -136,6 +136,8 @@ GM_API gm_status gm_kernel_compile(int index, int arch, size_t* image_size);
  * source of src with channels channels into dst where there are some (one
  * per sampler, as for gm_resize), from u8 with 3 channels also
  * gm_preprocess_yuv's (frames read as BGR, one per sampler a frame takes),
+ * into f32 and f16 both again with the product in double (GM_BLOB_DOUBLE,
+ * gpumat/prep.h),
  * and for u8 to u8 gm_add_weighted's
  * kernel, with 3 or 4 channels gm_overlay_draw's (gm_overlay_draw_yuv's
  * too, whatever the frame) and gm_yuv_from_image's,

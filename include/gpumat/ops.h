@@ -60,8 +60,12 @@ GM_API gm_status gm_merge_planes(const gm_mat* planes, int count, gm_mat* dst, g
  * mean NULL: 0; std NULL: 1; a std value that is 0, infinite or NaN is
  * GM_ERR_ARG. src interleaved with 1, 3 or 4 channels (swap_rb needs 3 or 4);
  * dst any dtype (f32 or f16 usually), GM_CHW (NCHW) or GM_HWC (NHWC), same
- * channels and batch. With std NULL the f32 result is bit-identical to
- * OpenCV 4's blobFromImage. */
+ * channels and batch. The difference and the product are in float, the
+ * product by (float)(scalefactor / std[c]): std multiplies by its inverse,
+ * it does not divide. With std NULL the f32 result is bit-identical to
+ * blobFromImage of OpenCV 4.6 and 4.7, and to NCHW from 4.11 on
+ * (GM_BLOB_FLOAT, gpumat/prep.h); gm_blob_from_image_with_params there
+ * also multiplies as 4.8-4.10 do, per channel, or divides by std. */
 GM_API gm_status gm_blob_from_image(const gm_mat* src, gm_mat* dst, double scalefactor, const double* mean,
                                     const double* std, int swap_rb, gm_stream stream);
 

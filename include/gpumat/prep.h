@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* gpumat/prep.h: a network's input made in one pass, for one image or a
  * batch: crop -> resize -> place (stretch, letterbox, crop-centre) -> pad
- * -> channel map -> (x - mean) * scale -> dtype and layout.
+ * -> channel map -> (x - mean) * scale -> dtype and layout; and
+ * blobFromImageWithParams' arithmetic without the resize.
  *
  * The result is what OpenCV gives for cv::resize (the crop to the placed
  * size), cv::copyMakeBorder (the pad, in source units) and
- * cv::dnn::blobFromImage (the arithmetic, in float) in turn, bit for bit.
+ * cv::dnn::blobFromImage (the arithmetic, in float, or in double as some
+ * releases compute it: gm_blob_arith) in turn, bit for bit.
  * It runs on the GPU where the images are in device memory, else on the
  * CPU, with the same bits. */
 #ifndef GPUMAT_PREP_H
@@ -68,6 +70,28 @@ typedef enum gm_prep_interp {
     GM_PREP_LINEAR_EXACT = 3 /* GM_INTER_LINEAR_EXACT */
 } gm_prep_interp;
 
+/* How (x - mean) * scale is computed into a f32 blob, zero the default.
+ * OpenCV's releases compute it in two ways (measured bit for bit over every
+ * u8 value and random means and scales with the opencv-python-headless
+ * wheels 4.6.0.66 to 5.0.0.93; the source of each, modules/dnn/src/
+ * dnn_utils.cpp, says why):
+ *
+ *   release (blobFromImage, ...WithParams)   NCHW           NHWC
+ *   4.6, 4.7 (Debian 12's C++ 4.6 too)       GM_BLOB_FLOAT  (no NHWC)
+ *   4.8, 4.9, 4.10                           GM_BLOB_DOUBLE GM_BLOB_DOUBLE
+ *   4.11, 4.12, 5.0                          GM_BLOB_FLOAT  GM_BLOB_DOUBLE
+ *
+ * 4.6-4.7 scale with `Mat *= scalefactor` (convertTo, in float); 4.8-4.10,
+ * and the NHWC path after them, with cv::multiply by a Scalar, which works
+ * in double; from 4.11 NCHW is a loop in float. Every release subtracts in
+ * float. An f16 destination (for GM_BLOB_FLOAT also u8 or bf16) stores the
+ * f32 value rounded to it. */
+typedef enum gm_blob_arith {
+    GM_BLOB_FLOAT = 0, /* (x - (float)mean) * (float)scale, in float */
+    GM_BLOB_DOUBLE = 1 /* (float)((double)(x - (float)mean) * scale): the difference in float, the product of it
+                          and the double scale in double, rounded to float */
+} gm_blob_arith;
+
 /* What gm_preprocess does. Zero-initialise it ({0}) and set what differs:
  * every zero is a default (a stretch, linear, no pad, identity channels, no
  * mean, scale 1). */
@@ -94,6 +118,8 @@ typedef struct gm_prep {
     double mean[4];  /* subtracted, in DESTINATION channel order (mean[c] for destination channel c) */
     double scale[4]; /* then multiplied by (0 means 1), in destination channel order: 1 / std, or 1 / 255 */
     int divide;      /* (x - mean) / scale instead, in float (torch's (x - mean) / std): scale holds std */
+    gm_blob_arith arith; /* the product's arithmetic (above): GM_BLOB_DOUBLE for OpenCV 4.8-4.10, or for NHWC
+                            from 4.8 on, into a f32 or f16 dst; not with divide */
 } gm_prep;
 
 /* How a box of the network's output goes back to source pixels
@@ -178,7 +204,8 @@ typedef struct gm_prep_geometry {
  * of src (NULL: the whole image) as prep says (NULL: every default), queued
  * on stream; *geometry
  * (if not NULL) says where the crop landed. src: u8, u16 or f32, 1, 3 or 4
- * channels, any layout and pitches; dst: u8, f16, bf16 or f32, 1-4
+ * channels, any layout and pitches; dst: u8, f16, bf16 or f32 (f32 or f16
+ * with prep->arith GM_BLOB_DOUBLE), 1-4
  * channels, interleaved (NHWC) or planar (NCHW), for example one image of a
  * TensorRT binding. Bad input (an empty or out-of-image crop, a channel map
  * outside the source, overlapping src and dst) returns a status and writes
@@ -252,6 +279,40 @@ GM_API gm_status gm_prep_box_map(const gm_prep_geometry* geometry, gm_box_map ma
  * placed the crop, truncations included (OpenCV's mapping is reported wrong:
  * opencv #26085). GM_BOX_EXACT (gm_prep_box_map) is the exact inverse. */
 GM_API gm_rect gm_prep_rect_to_source_cv(const gm_prep_geometry* geometry, gm_rect r);
+
+/* What gm_blob_from_image_with_params does: OpenCV's Image2BlobParams
+ * without the resize (gm_preprocess resizes). Zero-initialise it ({0}) and
+ * set what differs: every zero is a default (no mean, scale 1, channels in
+ * their order, the product in float). */
+typedef struct gm_blob_params {
+    double scale[4];     /* multiplied by, per destination channel in destination order (Image2BlobParams'
+                            scalefactor); 0 means 1; with divide, the divisor (std) */
+    double mean[4];      /* subtracted first, in destination channel order, in pixel units */
+    int swap_rb;         /* destination channel 0 reads source channel 2, and 2 reads 0 (swapRB) */
+    int divide;          /* (x - mean) / scale in float, as torchvision's Normalize divides by std */
+    gm_blob_arith arith; /* the product's arithmetic, by the OpenCV release to match (table above); not with
+                            divide */
+} gm_blob_params;
+
+/* cv::dnn::blobFromImageWithParams without resize: dst[c] = (src[c'] -
+ * mean[c]) * scale[c] computed as params->arith says, or (src[c'] -
+ * mean[c]) / scale[c] in float with params->divide; c' swaps channels 0 and
+ * 2 with swap_rb; params NULL: every default. The images are what
+ * gm_blob_from_image takes (src interleaved with 1, 3 or 4 channels, dst
+ * GM_CHW or GM_HWC of the same size, channels and batch), and the float
+ * product gives its bits for the same scale (scalefactor / std there).
+ * With divide, src is u8, u16 or f32 and dst u8, f16, bf16 or f32; with
+ * GM_BLOB_DOUBLE dst is f32 or f16 (the pre-process's kernel runs both, at
+ * equal sizes); the float product takes any dtypes. A mean or scale that
+ * is not finite, or divide with GM_BLOB_DOUBLE: GM_ERR_ARG. */
+GM_API gm_status gm_blob_from_image_with_params(const gm_mat* src, gm_mat* dst, const gm_blob_params* params,
+                                                gm_stream stream);
+
+/* cv::dnn::blobFromImagesWithParams: count images of one size and type
+ * (each batch 1) -> the count images of batched dst, as
+ * gm_blob_from_image_with_params makes each. */
+GM_API gm_status gm_blob_from_images_with_params(const gm_mat* images, int count, gm_mat* dst,
+                                                 const gm_blob_params* params, gm_stream stream);
 
 #ifdef __cplusplus
 }

@@ -857,9 +857,10 @@ static GM__ALWAYS_INLINE void gm__cpu_resize_loop(int S, int c, int sampler, con
  * dtype pair, E bytes an element of S: from sampled, the item's resized
  * crop row y - top (its width pixels of C channels, as S) where row y shows
  * the crop, or the pad; where sampled is NULL, by the kernel's per-pixel
- * code. */
-static GM__ALWAYS_INLINE void gm__cpu_prep_row(int S, int D, int E, int C, const gm__prep_args* a, long long b,
-                                               long long y, const unsigned char* sampled, long long x0, long long x1)
+ * code. arith: the kernel's row multiplies in double (gm__prep_double). */
+static GM__ALWAYS_INLINE void gm__cpu_prep_row(int S, int D, int E, int C, int arith, const gm__prep_args* a,
+                                               long long b, long long y, const unsigned char* sampled, long long x0,
+                                               long long x1)
 {
     const gm__prep_item* it = gm__prep_item_at(a, b);
     const long long ry = y - it->top;
@@ -869,10 +870,10 @@ static GM__ALWAYS_INLINE void gm__cpu_prep_row(int S, int D, int E, int C, const
     int k;
     if (!sampled) {
         for (x = x0; x < x1; ++x)
-            gm__prep_run(S, D, C, a->frame.step != 0, a, b, x, y, y + 1);
+            gm__prep_run(S, D, C, a->frame.step != 0, arith, a, b, x, y, y + 1);
         return;
     }
-    gm__prep_math_of(S, C, a, &m);
+    gm__prep_math_of(S, C, arith, a, &m);
     for (x = x0; x < x1; ++x) {
         rx = x - it->left;
         if (ry >= 0 && ry < it->height && rx >= 0 && rx < it->width)

@@ -527,11 +527,12 @@ static void gm__cpu_resize_part(void* p, long long begin, long long end)
 }
 
 /* A pre-process on the CPU: its arguments, dtypes and source channels; for
- * the items sampled along rows (but where it divides), the destination
- * channels' arithmetic as a transform's (pre, scale). */
+ * the items sampled along rows (but where it divides or multiplies in
+ * double, which the transform's loops do not), the destination channels'
+ * arithmetic as a transform's (pre, scale). */
 typedef struct gm__cpu_prep {
     const gm__prep_args* a;
-    int S, D, C, isa, es, ed, runs;
+    int S, D, C, arith, isa, es, ed, runs;
     gm__cpu_chan chan[4];
 } gm__cpu_prep;
 
@@ -560,11 +561,11 @@ static void gm__cpu_prep_row_of(const gm__cpu_prep* P, long long b, long long y,
         if (p0 >= p1)
             continue;
         if (!P->runs) {
-            per_pixel(a, P->C, b, y, sampled, p0, p1);
+            per_pixel(a, P->C, P->arith, b, y, sampled, p0, p1);
             continue;
         }
         if (pad < 0) /* the pad pixel once a row (pad: its column), then copies */
-            per_pixel(a, P->C, b, y, sampled, p0, p0 + 1), pad = p0++;
+            per_pixel(a, P->C, P->arith, b, y, sampled, p0, p0 + 1), pad = p0++;
         for (x = p0; x < p1; ++x)
             for (c = 0; c < a->channels; ++c)
                 memcpy(row + x * a->dst_xstride + c * a->dst_cstride, row + pad * a->dst_xstride + c * a->dst_cstride,
@@ -700,7 +701,7 @@ static void gm__cpu_prep_part(void* p, long long begin, long long end)
     int c, finite = 1, framed = 0;
     memset(&P, 0, sizeof P);
     P.a = gm__prep_args_of(plan);
-    P.S = k->src, P.D = k->dst, P.C = k->channels, P.isa = gm__cpu_isa();
+    P.S = k->src, P.D = k->dst, P.C = k->channels, P.arith = gm__prep_double(k), P.isa = gm__cpu_isa();
     P.es = gm__dtype_sizes[P.S], P.ed = gm__dtype_sizes[P.D];
     for (c = 0; c < P.a->channels; ++c) {
         gm__cpu_chan* ch = &P.chan[c];
@@ -731,7 +732,7 @@ static void gm__cpu_prep_part(void* p, long long begin, long long end)
                 gm__cpu_rows_init(&L, &src, P.S, P.C, it->map.sampler) &&
                 (sampled = (unsigned char*)GM_MALLOC((size_t)(gm__cpu_staged_at(&L, P.es) + it->width * 8))) == NULL)
                 gm__cpu_rows_free(&L);
-            P.runs = sampled && !P.a->divide;
+            P.runs = sampled && !P.a->divide && !P.arith;
         }
         ry = y - it->top;
         if (sampled && ry >= 0 && ry < it->height) {
@@ -742,7 +743,7 @@ static void gm__cpu_prep_part(void* p, long long begin, long long end)
         if (sampled)
             gm__cpu_prep_row_of(&P, b, y, sampled, sampled + L.n * P.es, sampled + gm__cpu_staged_at(&L, P.es));
         else
-            gm__cpu_prep_fns[P.S][P.D](P.a, P.C, b, y, NULL, 0, P.a->width);
+            gm__cpu_prep_fns[P.S][P.D](P.a, P.C, P.arith, b, y, NULL, 0, P.a->width);
     }
     if (sampled)
         GM_FREE(sampled), gm__cpu_rows_free(&L);

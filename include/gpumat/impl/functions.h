@@ -7,11 +7,20 @@
 #include <stddef.h>
 #include <string.h>
 
-/* Whether k is a pre-process kernel (of images or of frames): its
- * arguments are gm__prep_args, and it has a _many entry point. */
+/* Whether k is a pre-process kernel (of images or of frames, the product
+ * in float or in double): its arguments are gm__prep_args, and it has a
+ * _many entry point. */
 static int gm__is_prep(const gm__kernel_row* k)
 {
-    return k->family == GM__FAMILY_PREP || k->family == GM__FAMILY_PREP_YUV;
+    return k->family == GM__FAMILY_PREP || k->family == GM__FAMILY_PREP_YUV || k->family == GM__FAMILY_PREP_DOUBLE ||
+           k->family == GM__FAMILY_PREP_YUV_DOUBLE;
+}
+
+/* Whether pre-process kernel k multiplies in double (GM_BLOB_DOUBLE): its
+ * arguments do not say so, its row does (the CPU path asks it). */
+static int gm__prep_double(const gm__kernel_row* k)
+{
+    return k->family == GM__FAMILY_PREP_DOUBLE || k->family == GM__FAMILY_PREP_YUV_DOUBLE;
 }
 
 /* The cache: per context, one function pointer per kernel, written once

@@ -330,12 +330,36 @@ GM_API gm_status gm_merge_planes(const gm_mat* planes, int count, gm_mat* dst, g
     return gm__run_described(gm__merge_planes_ops(planes, count, dst, &d), &d, stream);
 }
 
+/* A blob's parameters in either form: gm_blob_from_image's (params NULL),
+ * or a gm_blob_params (gpumat/prep.h). */
+typedef struct gm__blob_args {
+    double scalefactor;
+    const double *mean, *std;
+    int swap_rb;
+    const gm_blob_params* params;
+} gm__blob_args;
+
+/* The arithmetic fields of a gm_prep or a gm_blob_params (owner in
+ * messages: "prep" or "params"): arith a gm_blob_arith, GM_BLOB_FLOAT
+ * where divide is set (a division has no double form in OpenCV). */
+static gm_status gm__check_arith(const char* fn, const char* owner, int divide, gm_blob_arith arith)
+{
+    if ((unsigned)arith > GM_BLOB_DOUBLE)
+        return gm__fail(GM_ERR_ARG, "%s: %s->arith %d is not a gm_blob_arith (GM_BLOB_FLOAT 0, GM_BLOB_DOUBLE 1)", fn,
+                        owner, (int)arith);
+    if (divide && arith != GM_BLOB_FLOAT)
+        return gm__fail(GM_ERR_ARG, "%s: %s->divide is set with %s->arith GM_BLOB_DOUBLE; the division is in float: "
+                        "set one of them", fn, owner, owner);
+    return GM_OK;
+}
+
 /* Every check of one blob_from_image(src -> dst), src named src_name in
  * messages, and the transform it is: *x. Writes nothing else. */
 static gm_status gm__blob_xform(const char* fn, const gm__typed* t, const char* src_name, const gm_mat* src,
-                                const gm_mat* dst, double scalefactor, const double* mean, const double* std,
-                                int swap_rb, gm_xform* x)
+                                const gm_mat* dst, const gm__blob_args* b, gm_xform* x)
 {
+    const gm_blob_params* p = b->params;
+    const int swap_rb = p ? p->swap_rb : b->swap_rb;
     int c;
     gm_status s;
     *x = gm_xform_identity();
@@ -353,22 +377,38 @@ static gm_status gm__blob_xform(const char* fn, const gm__typed* t, const char* 
                         (int)src->channels);
     /* mean and std hold dst->channels (== src->channels) values: no more are read */
     for (c = 0; c < src->channels; ++c) {
-        if (std && (std[c] == 0.0 || !isfinite(std[c]))) /* NaN and infinities too */
-            return gm__fail(GM_ERR_ARG, "%s: std[%d] is %g; must be finite and non-zero", fn, c, std[c]);
+        if (p && (!isfinite(p->mean[c]) || !isfinite(p->scale[c])))
+            return gm__fail(GM_ERR_ARG, "%s: params->mean[%d] %g and params->scale[%d] %g must be finite", fn, c,
+                            p->mean[c], c, p->scale[c]);
+        if (!p && b->std && (b->std[c] == 0.0 || !isfinite(b->std[c]))) /* NaN and infinities too */
+            return gm__fail(GM_ERR_ARG, "%s: std[%d] is %g; must be finite and non-zero", fn, c, b->std[c]);
         x->map[c] = swap_rb && (c == 0 || c == 2) ? 2 - c : c;
-        x->pre[c] = mean ? -mean[c] : 0.0;
-        x->scale[c] = std ? scalefactor / std[c] : scalefactor;
+        if (p) {
+            x->pre[c] = -p->mean[c];
+            x->scale[c] = p->scale[c] == 0.0 ? 1.0 : p->scale[c];
+        } else {
+            x->pre[c] = b->mean ? -b->mean[c] : 0.0;
+            x->scale[c] = b->std ? b->scalefactor / b->std[c] : b->scalefactor;
+        }
     }
     return GM_OK;
+}
+
+/* Checks one blob (fn, or the typed function t) and describes it. */
+static gm_status gm__blob_ops_as(const char* fn, const gm__typed* t, const gm_mat* src, const gm_mat* dst,
+                                 const gm__blob_args* b, gm__ops* d)
+{
+    gm_xform x;
+    gm_status s = gm__blob_xform(fn, t, "src", src, dst, b, &x);
+    return s != GM_OK ? s : gm__xform_op(fn, t, src, dst, &x, d);
 }
 
 static gm_status gm__blob_ops(const gm__typed* t, const gm_mat* src, const gm_mat* dst, double scalefactor,
                               const double* mean, const double* std, int swap_rb, gm__ops* d)
 {
-    const char* fn = gm__fn(t, "gm_blob_from_image");
-    gm_xform x;
-    gm_status s = gm__blob_xform(fn, t, "src", src, dst, scalefactor, mean, std, swap_rb, &x);
-    return s != GM_OK ? s : gm__xform_op(fn, t, src, dst, &x, d);
+    gm__blob_args b;
+    b.scalefactor = scalefactor, b.mean = mean, b.std = std, b.swap_rb = swap_rb, b.params = NULL;
+    return gm__blob_ops_as(gm__fn(t, "gm_blob_from_image"), t, src, dst, &b, d);
 }
 
 GM_API gm_status gm__blob(const gm__typed* t, const gm_mat* src, gm_mat* dst, double scalefactor, const double* mean,
@@ -385,15 +425,13 @@ GM_API gm_status gm_blob_from_image(const gm_mat* src, gm_mat* dst, double scale
     return gm__blob(NULL, src, dst, scalefactor, mean, std, swap_rb, stream);
 }
 
-/* Every image checked before the first is written, so a bad images[count -
- * 1] leaves dst untouched; then one op an image, described and run in turn
- * (count has no bound). */
-GM_API gm_status gm_blob_from_images(const gm_mat* images, int count, gm_mat* dst, double scalefactor,
-                                     const double* mean, const double* std, int swap_rb, gm_stream stream)
+/* Every check of count images into batched dst (fn: gm_blob_from_images
+ * or its _with_params form), each image's transform into *x (they share
+ * it); a bad images[count - 1] is found before anything is written. */
+static gm_status gm__blob_images_check(const char* fn, const gm_mat* images, int count, const gm_mat* dst,
+                                       const gm__blob_args* b, gm_xform* x)
 {
-    static const char fn[] = "gm_blob_from_images";
     char name[32];
-    gm_xform x;
     gm_mat item;
     int i;
     gm_status s;
@@ -420,20 +458,44 @@ GM_API gm_status gm_blob_from_images(const gm_mat* images, int count, gm_mat* ds
                             gm__type_text(first, sizeof first, images[0].dtype, images[0].channels, images[0].layout));
         }
         if ((s = gm_item(dst, &item, i)) != GM_OK ||
-            (s = gm__blob_xform(fn, NULL, name, &images[i], &item, scalefactor, mean, std, swap_rb, &x)) != GM_OK)
+            (s = gm__blob_xform(fn, NULL, name, &images[i], &item, b, x)) != GM_OK)
             return s;
         /* read while other items are written: no byte of dst at all */
         if (gm__overlap(&images[i], dst))
             return gm__fail(GM_ERR_OVERLAP, "%s: %s and dst overlap", fn, name);
     }
+    return GM_OK;
+}
+
+/* The checked images through transform x, one op an image, described and
+ * run in turn (count has no bound). */
+static gm_status gm__blob_images_run(const char* fn, const gm_mat* images, int count, gm_mat* dst, const gm_xform* x,
+                                     gm_stream stream)
+{
+    gm_mat item;
+    int i;
+    gm_status s;
     for (i = 0; i < count; ++i) {
         gm__ops d;
         d.n = 0;
         if ((s = gm_item(dst, &item, i)) != GM_OK ||
-            (s = gm__run_described(gm__xform_op(fn, NULL, &images[i], &item, &x, &d), &d, stream)) != GM_OK)
+            (s = gm__run_described(gm__xform_op(fn, NULL, &images[i], &item, x, &d), &d, stream)) != GM_OK)
             return s;
     }
     return GM_OK;
+}
+
+GM_API gm_status gm_blob_from_images(const gm_mat* images, int count, gm_mat* dst, double scalefactor,
+                                     const double* mean, const double* std, int swap_rb, gm_stream stream)
+{
+    static const char fn[] = "gm_blob_from_images";
+    gm__blob_args b;
+    gm_xform x;
+    gm_status s;
+    b.scalefactor = scalefactor, b.mean = mean, b.std = std, b.swap_rb = swap_rb, b.params = NULL;
+    if ((s = gm__blob_images_check(fn, images, count, dst, &b, &x)) != GM_OK)
+        return s;
+    return gm__blob_images_run(fn, images, count, dst, &x, stream);
 }
 
 static int gm__floating(gm_dtype d)

@@ -385,7 +385,7 @@ static gm_status gm__prep_common(const char* fn, const gm_mat* src, const gm_mat
         a->pre_f[c] = (float)a->pre[c];
         a->scale_f[c] = (float)a->scale[c];
         a->pad_u8[c] = pad;
-        a->pad_f[c] = gm__prep_value_f(a->pre_f[c], a->scale_f[c], pad, p->divide);
+        a->pad_f[c] = gm__prep_value_f(a->pre_f[c], a->scale_f[c], a->scale[c], pad, p->divide, (int)p->arith);
     }
     a->width = dst->width;
     a->height = dst->height;
@@ -493,6 +493,16 @@ static gm_status gm__prep_check_frame(const char* fn, const char* name, const gm
     return GM_OK;
 }
 
+/* The kernel row of a launch by sampler I, of frames or of images S x C
+ * into D, whose product is computed as arith says (GM_BLOB_DOUBLE: the
+ * prep_double rows, templates/prep_double.cu); -1 where there is none. */
+static int gm__prep_kernel_of(int frames, gm_blob_arith arith, gm_dtype S, gm_dtype D, int C, int I)
+{
+    if (frames)
+        return arith == GM_BLOB_DOUBLE ? gm__prep_yuv_double_row[D][I] : gm__prep_yuv_row[D][I];
+    return arith == GM_BLOB_DOUBLE ? gm__prep_double_row[S][D][C - 1][I] : gm__prep_row[S][D][C - 1][I];
+}
+
 /* Checks a whole batch and describes it: *plan with the arguments every
  * launch shares (no items, no kernel yet), *kinds with bit gm__prep_kind
  * set for the kind of each item. Writes nothing else. */
@@ -512,6 +522,8 @@ static gm_status gm__prep_describe(const char* fn, const gm_mat* srcs, const gm_
         return s;
     if (count < 1 || count != dst->batch)
         return gm__fail(GM_ERR_ARG, "%s: %d items but dst->batch is %d", fn, count, (int)dst->batch);
+    if ((s = gm__check_arith(fn, "prep", p->divide, p->arith)) != GM_OK)
+        return s;
     if (frames && p->interp == GM_PREP_AREA)
         return gm__fail(GM_ERR_ARG, "%s: prep->interp is GM_PREP_AREA, which a frame does not take; "
                         "GM_PREP_LINEAR, _NEAREST or _LINEAR_EXACT", fn);
@@ -539,6 +551,10 @@ static gm_status gm__prep_describe(const char* fn, const gm_mat* srcs, const gm_
         return gm__fail(GM_ERR_TYPE, "%s: %s x%d -> %s: the source must be u8, u16 or f32 with 1, 3 or 4 channels, "
                         "dst u8, f16, bf16 or f32", fn, gm_dtype_name(first.dtype), (int)first.channels,
                         gm_dtype_name(dst->dtype));
+    if (gm__prep_kernel_of(frames != NULL, p->arith, first.dtype, dst->dtype, (int)first.channels,
+                           GM__SAMPLER_LINEAR) < 0)
+        return gm__fail(GM_ERR_TYPE, "%s: dst is %s; with prep->arith GM_BLOB_DOUBLE it must be f32 or f16 (OpenCV's "
+                        "CV_32F blob, or that rounded)", fn, gm_dtype_name(dst->dtype));
     if ((s = gm__prep_common(fn, &first, dst, p, &plan->args.prep)) != GM_OK)
         return s;
     *kinds = 0;
@@ -662,8 +678,8 @@ static gm_status gm__preprocess(const char* fn, const gm_mat* srcs, const gm_yuv
     for (kind = 0; kind < 2 * GM__SAMPLER_COUNT && s == GM_OK; ++kind) {
         if (!(kinds >> kind & 1))
             continue;
-        plan.kernel = frames ? gm__prep_yuv_row[dst->dtype][kind / 2]
-                             : gm__prep_row[first.dtype][dst->dtype][first.channels - 1][kind / 2];
+        plan.kernel = gm__prep_kernel_of(frames != NULL, p->arith, first.dtype, dst->dtype, (int)first.channels,
+                                         kind / 2);
         for (i = n = 0; i < count; ++i) {
             src = gm__prep_source_at(srcs, frames, i);
             gm__prep_item_of(fn, "", &src, frames ? &frames[i] : NULL, crops ? &crops[i] : NULL, dst, p, &g,
@@ -706,4 +722,95 @@ GM_API gm_status gm_preprocess_yuv_batch(const gm_yuv* frames, const gm_rect* cr
                                          const gm_prep* prep, gm_prep_geometry* geometry, gm_stream stream)
 {
     return gm__preprocess("gm_preprocess_yuv_batch", NULL, frames, crops, count, dst, prep, geometry, stream);
+}
+
+/* gm_blob_from_image(s)_with_params where they divide or multiply in
+ * double: the pre-process kernel does that arithmetic (the transform's
+ * only multiplies in float). Each image is a stretch to its own size, a
+ * copy, as cv::resize copies at equal sizes: what blobFromImage does
+ * without a resize. The checks are the transform's (ops.h), so the two
+ * forms refuse alike; then the dtypes the pre-process takes. */
+static gm_status gm__blob_prep(const char* fn, const char* src_name, const gm_mat* srcs, int count, gm_mat* dst,
+                               const gm_blob_params* params, gm_stream stream)
+{
+    gm_prep p;
+    int c;
+    if (gm__prep_kernel_of(0, params->arith, srcs[0].dtype, dst->dtype, (int)srcs[0].channels,
+                           GM__SAMPLER_NEAREST) < 0)
+        return gm__fail(GM_ERR_TYPE, "%s: %s is %s, dst %s; with params->%s the source must be u8, u16 or f32, dst %s "
+                        "(the float product takes any)", fn, src_name, gm_dtype_name(srcs[0].dtype),
+                        gm_dtype_name(dst->dtype), params->divide ? "divide" : "arith GM_BLOB_DOUBLE",
+                        params->divide ? "u8, f16, bf16 or f32" : "f32 or f16");
+    memset(&p, 0, sizeof p);
+    p.swap_rb = params->swap_rb;
+    p.divide = params->divide;
+    p.arith = params->arith;
+    for (c = 0; c < 4; ++c) {
+        p.mean[c] = params->mean[c];
+        p.scale[c] = params->scale[c];
+    }
+    return gm__preprocess(fn, srcs, NULL, NULL, count, dst, &p, NULL, stream);
+}
+
+/* Whether params (checked) multiply in float: the transform's case. */
+static int gm__blob_float(const gm_blob_params* params)
+{
+    return !params->divide && params->arith == GM_BLOB_FLOAT;
+}
+
+/* The blob arguments of *params (NULL: every default, held in *defaults,
+ * and *params pointed at them), its arithmetic fields checked. */
+static gm_status gm__blob_args_of(const char* fn, const gm_blob_params** params, gm_blob_params* defaults,
+                                  gm__blob_args* b)
+{
+    if (!*params) {
+        memset(defaults, 0, sizeof *defaults);
+        *params = defaults;
+    }
+    memset(b, 0, sizeof *b);
+    b->params = *params;
+    return gm__check_arith(fn, "params", (*params)->divide, (*params)->arith);
+}
+
+GM_API gm_status gm_blob_from_image_with_params(const gm_mat* src, gm_mat* dst, const gm_blob_params* params,
+                                                gm_stream stream)
+{
+    static const char fn[] = "gm_blob_from_image_with_params";
+    gm_blob_params defaults;
+    gm__blob_args b;
+    gm__ops d;
+    gm_mat* items;
+    int i;
+    gm_status s;
+    d.n = 0;
+    if ((s = gm__blob_args_of(fn, &params, &defaults, &b)) != GM_OK ||
+        (s = gm__blob_ops_as(fn, NULL, src, dst, &b, &d)) != GM_OK)
+        return s;
+    if (gm__blob_float(params))
+        return gm__run_described(GM_OK, &d, stream);
+    /* the pre-process takes single images: src's, one an item */
+    if (!(items = (gm_mat*)GM_MALLOC((size_t)src->batch * sizeof *items)))
+        return gm__fail(GM_ERR_NO_MEMORY, "%s: malloc of %d views failed", fn, (int)src->batch);
+    for (i = 0, s = GM_OK; i < src->batch && s == GM_OK; ++i)
+        s = gm_item(src, &items[i], i);
+    if (s == GM_OK)
+        s = gm__blob_prep(fn, "src", items, (int)src->batch, dst, params, stream);
+    GM_FREE(items);
+    return s;
+}
+
+GM_API gm_status gm_blob_from_images_with_params(const gm_mat* images, int count, gm_mat* dst,
+                                                 const gm_blob_params* params, gm_stream stream)
+{
+    static const char fn[] = "gm_blob_from_images_with_params";
+    gm_blob_params defaults;
+    gm__blob_args b;
+    gm_xform x;
+    gm_status s;
+    if ((s = gm__blob_args_of(fn, &params, &defaults, &b)) != GM_OK ||
+        (s = gm__blob_images_check(fn, images, count, dst, &b, &x)) != GM_OK)
+        return s;
+    if (gm__blob_float(params))
+        return gm__blob_images_run(fn, images, count, dst, &x, stream);
+    return gm__blob_prep(fn, "images[0]", images, count, dst, params, stream);
 }

@@ -1,0 +1,36 @@
+#!/bin/sh
+# The opencv-python-headless wheels tests/oracle_pip.py compares gpumat with:
+# 4.10 multiplies in double in both layouts, 5.0 in float for NCHW and in
+# double for NHWC (gpumat/prep.h, gm_blob_arith). Each goes with numpy into
+# a folder of its own, outside any BUILD, for the python3 on PATH (the one
+# tests/run.sh runs).
+#   sh tests/opencv_wheels.sh versions    the versions, one a line
+#   sh tests/opencv_wheels.sh dir V       the folder of version V
+#   sh tests/opencv_wheels.sh install     pip-installs those not there yet (PyPI)
+# GM_WHEELS moves the folders (default ~/.cache/gpumat/opencv-python).
+set -eu
+VERSIONS="4.10.0.84 5.0.0.93"
+NUMPY=2.2.6
+ROOT=${GM_WHEELS:-${XDG_CACHE_HOME:-$HOME/.cache}/gpumat/opencv-python}
+
+case ${1-} in
+versions)
+    for v in $VERSIONS; do echo "$v"; done ;;
+dir)
+    echo "$ROOT/$2" ;;
+install)
+    for v in $VERSIONS; do
+        d=$ROOT/$v
+        if [ -f "$d/cv2/__init__.py" ]; then continue; fi
+        mkdir -p "$ROOT"
+        rm -rf "$d.part"
+        # --target: a folder of its own, which PEP 668's guard allows on any python3
+        python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
+            --target "$d.part" "opencv-python-headless==$v" "numpy==$NUMPY"
+        mv "$d.part" "$d"
+        echo "opencv_wheels: opencv-python-headless $v and numpy $NUMPY in $d"
+    done ;;
+*)
+    echo "usage: sh tests/opencv_wheels.sh versions | dir VERSION | install" >&2
+    exit 2 ;;
+esac
