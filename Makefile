@@ -1,11 +1,17 @@
 ## gpumat's make targets (only gen, aot, bench and the tests use Python):
-##   make               build and run the demo, BUILD/demo (CPU path without a GPU)
+##   make               build and run the demo, BUILD/demo (CPU path without a GPU);
+##                      make all and make demo do the same
 ##   make check         the quick tests: no GPU, no NVRTC compile of every kernel
 ##   make test          every test; test_nvrtc compiles each kernel (minutes)
 ##                      (both build and run JOBS at once)
+##   make lib           BUILD/libgpumat.a and BUILD/libgpumat.so: the
+##                      implementation compiled once, for programs to link
 ##   make examples      the programs in examples/ and BUILD/libgpumat.so
+##   make python        BUILD/libgpumat.so, which examples/python/ loads
 ##   make install       headers, gpumat.pc and the CMake package into DESTDIR/PREFIX
-##   make uninstall     remove what make install put there (same PREFIX, DESTDIR)
+##   make install-lib   make lib's libraries into DESTDIR/PREFIX/lib
+##   make uninstall     remove what make install and install-lib put there
+##                      (same PREFIX, DESTDIR)
 ##   make single        BUILD/gpumat.h: the whole library as one header
 ##   make gen           regenerate include/gpumat/gen/ from gen/ and templates/
 ##   make fuzz          every libFuzzer harness for FUZZ_SECONDS each (clang)
@@ -25,6 +31,7 @@
 ##   FUZZ_SECONDS=60    how long make fuzz (and make test) runs each harness
 ##   BENCH_OUT=bench    where make bench writes its results
 ##   CC CXX CFLAGS      compilers and flags (default cc, c++, -O2 -g)
+##   AR                 make lib's archiver (default ar)
 ##   PYTHON=python3     the interpreter of make gen, aot and bench
 CC      ?= cc
 CXX     ?= c++
@@ -53,18 +60,29 @@ CV_INC  := $(if $(CV_PC),$(patsubst -I%,-isystem %,$(shell pkg-config --cflags o
 CV_LIBS := $(if $(CV_PC),$(shell pkg-config --libs opencv4),-lopencv_dnn -lopencv_imgproc -lopencv_core)
 ORACLE  := $(if $(CV_PC)$(wildcard $(CV_HDR)),$(BUILD)/oracle)
 
+# The tests, by how they get the implementation; adding one is a word here
+# and a line in tests/run.sh. LINKED: the public API (test_cpu: and the
+# internals of gpumat/impl/internal.h), linked with the implementation
+# compiled once (make lib's libgpumat.a; the _asan ones with one ASan object
+# of it, test_cpu_native with one of -O3 -march=native). INTERNAL: they call
+# other gm__ functions, so they include the implementation, compiled
+# GPUMAT_STATIC: only what the test calls is compiled (test_refusals 1 s
+# instead of 40; test_alloc, with allocators of its own, calls the CPU path
+# and so nearly all), and so are their _asan and _tsan (test_threads) builds.
+LINKED   := args interop typed big streams cpu
+INTERNAL := jit plan alloc refusals processes ctx_cache contexts faults nvrtc gpu
+TESTS    := $(addprefix $(BUILD)/test_,$(LINKED) $(INTERNAL) pool args_asan interop_asan typed_asan \
+                                      cpu_asan jit_asan alloc_asan refusals_asan threads_tsan cpu_native)
+TESTS    += $(ORACLE) $(addprefix $(BUILD)/,libfake_nvrtc.so libfault_cuda.so)
 # run.sh's quick mode (`make check`) leaves out the tests these build.
-SLOW    := $(addprefix $(BUILD)/,test_nvrtc test_gpu test_contexts test_faults test_streams test_big)
-TESTS   := $(addprefix $(BUILD)/,test_args test_cpu test_nvrtc test_gpu test_args_asan test_cpu_asan test_jit test_jit_asan) \
-           $(ORACLE)
-TESTS   += $(addprefix $(BUILD)/,test_interop test_interop_asan)
-TESTS   += $(addprefix $(BUILD)/,test_typed test_typed_asan)
-TESTS   += $(addprefix $(BUILD)/,test_alloc test_alloc_asan)
-TESTS   += $(BUILD)/test_plan $(BUILD)/test_threads_tsan $(BUILD)/test_cpu_native $(BUILD)/test_pool
-TESTS   += $(addprefix $(BUILD)/,test_refusals test_refusals_asan libfake_nvrtc.so test_contexts)
-TESTS   += $(addprefix $(BUILD)/,test_faults libfault_cuda.so test_streams test_processes test_big test_ctx_cache)
+SLOW     := $(addprefix $(BUILD)/,test_nvrtc test_gpu test_contexts test_faults test_streams test_big)
+# Sanitizer builds keep line tables (-g1), all their reports print: full
+# debug information (-g) cost a third of their compile.
+ASAN     := -std=c99 -O1 -g1 $(SAN) $(WARN)
+TSAN     := -std=c99 -O1 -g1 -fsanitize=thread $(WARN)
+TEST_H   := tests/check.h tests/every_op.h tests/sprites.h $(HEADERS)
 
-.PHONY: all demo gen test check clean help FORCE
+.PHONY: all demo gen test check clean help lib FORCE
 all: demo
 
 help:
@@ -92,21 +110,65 @@ gen:
 $(BUILD):
 	mkdir -p $@
 
-$(BUILD)/demo: examples/demo.c $(HEADERS) | $(BUILD)
-	$(CC) -std=c99 $(CFLAGS) $(WARN) -Iinclude $< -o $@ $(LDLIBS)
+# `make lib`: the implementation (src/gpumat.c) compiled once, position
+# independent so that one object makes both libraries.
+lib: $(BUILD)/libgpumat.a $(BUILD)/libgpumat.so
 
-# `make examples`: the programs in examples/ (tests/examples.sh runs them) and
-# the shared library examples/python/ loads (`make python`).
+$(BUILD)/gpumat.o: src/gpumat.c $(HEADERS) | $(BUILD)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -fPIC -Iinclude -c $< -o $@
+
+$(BUILD)/libgpumat.a: $(BUILD)/gpumat.o
+	rm -f $@ && $(AR) rcs $@ $<
+
+$(BUILD)/libgpumat.so: $(BUILD)/gpumat.o
+	$(CC) $(CFLAGS) -shared $< -o $@ $(LDLIBS)
+
+$(BUILD)/gpumat_asan.o: src/gpumat.c $(HEADERS) | $(BUILD)
+	$(CC) $(ASAN) -Iinclude -c $< -o $@
+
+# The CPU path's results must not depend on the user's flags: -O3 and every
+# instruction this machine has (FMA included) change nothing (test_cpu_native).
+NATIVE   := -std=c99 -O3 -march=native -g1 $(WARN)
+$(BUILD)/gpumat_native.o: src/gpumat.c $(HEADERS) | $(BUILD)
+	$(CC) $(NATIVE) -Iinclude -c $< -o $@
+
+# A program whose file defines GPUMAT_IMPLEMENTATION, linked with the
+# library instead: GPUMAT_NO_IMPLEMENTATION keeps its file to declarations.
+LINK_LIB = $(CC) -std=c99 $(CFLAGS) $(WARN) -DGPUMAT_NO_IMPLEMENTATION -Iinclude $< $(BUILD)/libgpumat.a -o $@ $(LDLIBS)
+
+# `make examples`: the programs in examples/ (tests/examples.sh runs them)
+# and the shared library examples/python/ loads (`make python`). The demo,
+# what `make` runs, is built as they are.
 EXAMPLES := $(addprefix $(BUILD)/,trt_input mask_overlay pipeline wrap_foreign yolo_letterbox classify_crops draw_labels nvdec_batch deepstream_surface)
 .PHONY: examples python
 examples: $(EXAMPLES) python
 python: $(BUILD)/libgpumat.so
 
-$(EXAMPLES): $(BUILD)/%: examples/%.c $(HEADERS) | $(BUILD)
-	$(CC) -std=c99 $(CFLAGS) $(WARN) -Iinclude $< -o $@ $(LDLIBS)
+$(BUILD)/demo $(EXAMPLES): $(BUILD)/%: examples/%.c $(HEADERS) $(BUILD)/libgpumat.a
+	$(LINK_LIB)
 
-$(BUILD)/libgpumat.so: examples/python/libgpumat.c $(HEADERS) | $(BUILD)
-	$(CC) -std=c99 $(CFLAGS) $(WARN) -fPIC -shared -Iinclude $< -o $@ $(LDLIBS)
+$(addprefix $(BUILD)/test_,$(LINKED)): $(BUILD)/test_%: tests/test_%.c $(TEST_H) $(BUILD)/libgpumat.a
+	$(LINK_LIB)
+
+$(addsuffix _asan,$(addprefix $(BUILD)/test_,$(LINKED))): $(BUILD)/test_%_asan: tests/test_%.c $(TEST_H) \
+                                                          $(BUILD)/gpumat_asan.o
+	$(CC) $(ASAN) -DGPUMAT_NO_IMPLEMENTATION -Iinclude $< $(BUILD)/gpumat_asan.o -o $@ $(LDLIBS)
+
+$(BUILD)/test_cpu_native: tests/test_cpu.c $(TEST_H) $(BUILD)/gpumat_native.o
+	$(CC) $(NATIVE) -Iinclude $< $(BUILD)/gpumat_native.o -o $@ $(LDLIBS)
+
+$(addprefix $(BUILD)/test_,$(INTERNAL)): $(BUILD)/test_%: tests/test_%.c $(TEST_H) | $(BUILD)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -DGPUMAT_STATIC -Iinclude $< -o $@ $(LDLIBS)
+
+$(BUILD)/test_%_asan: tests/test_%.c $(TEST_H) | $(BUILD)
+	$(CC) $(ASAN) -DGPUMAT_STATIC -Iinclude $< -o $@ $(LDLIBS)
+
+$(BUILD)/test_%_tsan: tests/test_%.c $(TEST_H) | $(BUILD)
+	$(CC) $(TSAN) -DGPUMAT_STATIC -Iinclude $< -o $@ $(LDLIBS)
+
+# test_pool opens the shared library itself (dlopen).
+$(BUILD)/test_pool: tests/test_pool.c $(TEST_H) $(BUILD)/libgpumat.so
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -Iinclude $< -o $@ $(LDLIBS)
 
 # An NVRTC that refuses every program, for test_refusals (GM_NVRTC_PATH).
 $(BUILD)/libfake_nvrtc.so: tests/fake_nvrtc.c | $(BUILD)
@@ -116,38 +178,6 @@ $(BUILD)/libfake_nvrtc.so: tests/fake_nvrtc.c | $(BUILD)
 # test_faults (GM_CUDA_PATH).
 $(BUILD)/libfault_cuda.so: tests/fault_cuda.c include/gpumat/impl/entry_points.h | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -fPIC -shared -Iinclude $< -o $@ -ldl -lpthread
-
-$(BUILD)/test_%: tests/test_%.c tests/check.h tests/every_op.h tests/sprites.h $(HEADERS) | $(BUILD)
-	$(CC) -std=c99 $(CFLAGS) $(WARN) -Iinclude $< -o $@ $(LDLIBS)
-
-$(BUILD)/test_%_asan: tests/test_%.c tests/check.h tests/sprites.h $(HEADERS) | $(BUILD)
-	$(CC) -std=c99 -O1 -g $(SAN) $(WARN) -Iinclude $< -o $@ $(LDLIBS)
-
-# The tests that call the public API alone link the implementation compiled
-# once (tests/gpumat.c), as a project of several files does: a compile of
-# it takes 40-120 s, most of make test's build.
-PUBLIC_TESTS := args interop typed big streams
-$(addprefix $(BUILD)/test_,$(PUBLIC_TESTS)): $(BUILD)/test_%: tests/test_%.c tests/check.h tests/every_op.h \
-                                             $(BUILD)/gpumat.o
-	$(CC) -std=c99 $(CFLAGS) $(WARN) -Iinclude $< $(BUILD)/gpumat.o -o $@ $(LDLIBS)
-
-$(addsuffix _asan,$(addprefix $(BUILD)/test_,$(PUBLIC_TESTS))): $(BUILD)/test_%_asan: tests/test_%.c tests/check.h \
-                                                                $(BUILD)/gpumat_asan.o
-	$(CC) -std=c99 -O1 -g $(SAN) $(WARN) -Iinclude $< $(BUILD)/gpumat_asan.o -o $@ $(LDLIBS)
-
-$(BUILD)/gpumat.o: tests/gpumat.c $(HEADERS) | $(BUILD)
-	$(CC) -std=c99 $(CFLAGS) $(WARN) -Iinclude -c $< -o $@
-
-$(BUILD)/gpumat_asan.o: tests/gpumat.c $(HEADERS) | $(BUILD)
-	$(CC) -std=c99 -O1 -g $(SAN) $(WARN) -Iinclude -c $< -o $@
-
-# The CPU path's results must not depend on the user's flags: -O3 and every
-# instruction this machine has (FMA included) change nothing.
-$(BUILD)/test_%_native: tests/test_%.c tests/check.h tests/sprites.h $(HEADERS) | $(BUILD)
-	$(CC) -std=c99 -O3 -march=native -g $(WARN) -Iinclude $< -o $@ $(LDLIBS)
-
-$(BUILD)/test_%_tsan: tests/test_%.c tests/check.h $(HEADERS) | $(BUILD)
-	$(CC) -std=c99 -O1 -g -fsanitize=thread $(WARN) -Iinclude $< -o $@ $(LDLIBS)
 
 $(BUILD)/oracle: tests/oracle.cpp tests/check.h $(HEADERS) | $(BUILD)
 	$(CXX) -std=c++17 -O2 -g $(WARN) -Iinclude $(CV_INC) $< -o $@ $(CV_LIBS) $(LDLIBS)
@@ -179,7 +209,7 @@ aot: $(BUILD)/aot_compile
 	$(PYTHON) gen/aot.py --compiler $(BUILD)/aot_compile --archs "$(ARCHS)" --kernels "$(AOT_KERNELS)" --out $(AOT_OUT)
 
 $(BUILD)/aot_compile: gen/aot_compile.c $(HEADERS) | $(BUILD)
-	$(CC) -std=c99 $(CFLAGS) $(WARN) -Iinclude $< -o $@ $(LDLIBS)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -DGPUMAT_STATIC -Iinclude $< -o $@ $(LDLIBS)
 
 clean:
 	rm -rf $(BUILD)
@@ -227,7 +257,10 @@ $(BUILD)/bench: bench/bench.cu $(HEADERS) | $(BUILD)
 	$(NVCC) $(NVCCFLAGS) -Iinclude -DBENCH_NO_NPP $< -o $@ -ldl -lpthread
 
 # `make install PREFIX=...` (DESTDIR for staging): the headers, gpumat.pc
-# (pkg-config) and a CMake package (find_package(gpumat) -> gpumat::gpumat).
+# (pkg-config) and a CMake package (find_package(gpumat) -> gpumat::gpumat);
+# it compiles nothing. `make install-lib`: make lib's two libraries into
+# PREFIX/lib, for programs that link -lgpumat instead of holding the
+# implementation.
 # `make single`: $(BUILD)/gpumat.h, the whole library as one header.
 PREFIX  ?= /usr/local
 # The version is MAJOR.MINOR.PATCH of include/gpumat.h, as CMakeLists.txt reads it.
@@ -235,11 +268,13 @@ VERSION := $(shell awk '$$1 ~ /^.define$$/ { v[$$2] = $$3 } END { print v["GPUMA
 INC_DIR := $(DESTDIR)$(PREFIX)/include
 PC_DIR  := $(DESTDIR)$(PREFIX)/share/pkgconfig
 CM_DIR  := $(DESTDIR)$(PREFIX)/share/cmake/gpumat
+LIB_DIR := $(DESTDIR)$(PREFIX)/lib
 # One list for install and uninstall, so uninstall removes exactly these.
 INSTALLED := $(HEADERS:include/%=$(INC_DIR)/%) $(PC_DIR)/gpumat.pc $(CM_DIR)/gpumatConfig.cmake \
              $(CM_DIR)/gpumatConfigVersion.cmake
+LIBS_INSTALLED := $(LIB_DIR)/libgpumat.a $(LIB_DIR)/libgpumat.so
 
-.PHONY: install uninstall single
+.PHONY: install install-lib uninstall single
 install: $(HEADERS)
 	install -d $(sort $(dir $(INSTALLED)))
 	for f in $(HEADERS:include/%=%); do install -m 644 include/$$f $(INC_DIR)/$$f || exit 1; done
@@ -247,12 +282,17 @@ install: $(HEADERS)
 	install -m 644 templates/gpumatConfig.cmake $(CM_DIR)
 	sed -e 's|@VERSION@|$(VERSION)|' templates/gpumatConfigVersion.cmake.in > $(CM_DIR)/gpumatConfigVersion.cmake
 
-# gpumat's own folders go; the shared ones (include, share/pkgconfig, ...)
-# only where nothing else is left in them.
+install-lib: lib
+	install -d $(LIB_DIR)
+	install -m 644 $(BUILD)/libgpumat.a $(LIB_DIR)
+	install -m 755 $(BUILD)/libgpumat.so $(LIB_DIR)
+
+# gpumat's own folders go; the shared ones (include, lib, share/pkgconfig,
+# ...) only where nothing else is left in them.
 uninstall:
-	rm -f $(INSTALLED)
+	rm -f $(INSTALLED) $(LIBS_INSTALLED)
 	rmdir $(INC_DIR)/gpumat/impl $(INC_DIR)/gpumat/gen $(INC_DIR)/gpumat $(CM_DIR) $(DESTDIR)$(PREFIX)/share/cmake \
-	    $(PC_DIR) $(INC_DIR) $(DESTDIR)$(PREFIX)/share 2> /dev/null || :
+	    $(PC_DIR) $(INC_DIR) $(LIB_DIR) $(DESTDIR)$(PREFIX)/share 2> /dev/null || :
 
 single: $(BUILD)/gpumat.h
 

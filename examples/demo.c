@@ -9,7 +9,7 @@
  * wrote, and what to read next. Exit status 0 only when every step worked
  * and (with a GPU) both results are the same bits.
  *
- * Build and run: make   (or: cc -std=c99 -Iinclude examples/demo.c -ldl -lpthread -lm && ./a.out OUTDIR) */
+ * Build and run: make   (or: cc -std=c99 -O2 -Iinclude examples/demo.c -ldl -lpthread -lm && ./a.out OUTDIR) */
 #define _XOPEN_SOURCE 700 /* realpath */
 #define GPUMAT_IMPLEMENTATION
 #include "gpumat.h"

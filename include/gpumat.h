@@ -7,18 +7,27 @@
  *     #define GPUMAT_IMPLEMENTATION
  *     #include "gpumat.h"
  *
- * and link with -ldl -lpthread -lm. Nothing from CUDA is needed to build:
- * the driver (libcuda.so.1) and NVRTC are opened at run time, kernels are
- * compiled for the GPU in the machine on first use and cached for the
- * process. Without a GPU every operation still works on host memory: the
- * same program runs there, since gm_alloc then gives host memory and the
- * transfers become host copies (gm_path() says which path runs).
+ * compile that file with -O2 (at -O0 the CPU path runs about 80 times
+ * slower) and link with -ldl -lpthread -lm. It takes the implementation's
+ * whole compile (the README's "make lib" gives the figures): keep it a .c
+ * file of its own, or link `make lib`'s libgpumat.a or libgpumat.so instead.
+ * Nothing from CUDA is needed to build: the driver (libcuda.so.1) and NVRTC
+ * are opened at run time, kernels are compiled for the GPU in the machine on
+ * first use and cached for the process. Without a GPU every operation still
+ * works on host memory: the same program runs there, since gm_alloc then
+ * gives host memory and the transfers become host copies (gm_path() says
+ * which path runs).
  *
  * Compile-time options (define before the #include that has the
  * implementation; that file must not be compiled with -ffast-math or -Ofast,
  * which would change NaN and rounding results: it refuses them by name;
  * the defaults live in gpumat/impl/config.h):
- *   GPUMAT_STATIC     make every function static (one file uses gpumat)
+ *   GPUMAT_STATIC     make every function static (one file uses gpumat);
+ *                     only the functions that file calls are compiled
+ *   GPUMAT_NO_IMPLEMENTATION
+ *                     a file's GPUMAT_IMPLEMENTATION declares only: the
+ *                     program links the implementation from elsewhere
+ *                     (`make lib`'s library, another object)
  *   GM_API            linkage of the public functions (default: extern)
  *   GM_ERROR_SIZE     bytes kept of a failure's detail (default 8192)
  *   GM_CACHE_MAX_MB   the disk cache's default bound (default 256)
@@ -81,7 +90,7 @@
 
 #endif
 
-#if defined(GPUMAT_IMPLEMENTATION) && !defined(GPUMAT_IMPLEMENTED)
+#if defined(GPUMAT_IMPLEMENTATION) && !defined(GPUMAT_IMPLEMENTED) && !defined(GPUMAT_NO_IMPLEMENTATION)
 #define GPUMAT_IMPLEMENTED
 #include "gpumat/impl/config.h"
 /* These flags let the compiler change NaN, signed-zero and rounding results,
@@ -95,6 +104,7 @@
 #error "gpumat: the file that defines GPUMAT_IMPLEMENTATION is compiled with -fassociative-math, -freciprocal-math or -fno-signed-zeros; results must be bit-exact: drop the flag for that file"
 #endif
 #include "gpumat/gen/pixel.h"
+#include "gpumat/impl/internal.h"
 #include "gpumat/impl/pool.h"
 #include "gpumat/impl/cpu.h"
 #include "gpumat/gen/kernels.h"

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # find_package(gpumat) gives gpumat::gpumat, an INTERFACE target: the include
 # directory and the libraries the file that defines GPUMAT_IMPLEMENTATION
-# needs (dl, threads, libm). Nothing else: CUDA is opened at run time.
+# needs (dl, threads, libm), and -O2 for a build of no build type. Nothing
+# else: CUDA is opened at run time.
 include(CMakeFindDependencyMacro)
 find_dependency(Threads)
 
@@ -12,5 +13,11 @@ if(NOT TARGET gpumat::gpumat)
     set_target_properties(gpumat::gpumat PROPERTIES
         INTERFACE_INCLUDE_DIRECTORIES "${_gpumat_prefix}/include"
         INTERFACE_LINK_LIBRARIES "Threads::Threads;${CMAKE_DL_LIBS};m")
+    # No build type compiles without -O, where the CPU path runs about 80
+    # times slower: then, unless the flags hold an -O level, -O2 (as
+    # gpumat's CMakeLists.txt does for add_subdirectory and FetchContent).
+    if(NOT CMAKE_C_FLAGS MATCHES "(^| )-O" AND NOT CMAKE_CXX_FLAGS MATCHES "(^| )-O")
+        set_property(TARGET gpumat::gpumat PROPERTY INTERFACE_COMPILE_OPTIONS "$<$<CONFIG:>:-O2>")
+    endif()
 endif()
 unset(_gpumat_prefix)

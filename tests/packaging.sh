@@ -2,11 +2,14 @@
 # Installs gpumat into a temporary prefix and builds tests/consumer/consumer.c
 # the ways a user would: pkg-config, CMake find_package, add_subdirectory and
 # FetchContent (from a local git repository), the single header (as C99 and
-# C++17); each must run and print "consumer: OK (gpumat V)", V being
-# include/gpumat.h's GPUMAT_VERSION_STRING, which pkg-config --modversion and
-# the version CMake finds must equal too. make uninstall must then leave the
-# prefix as it was, also under DESTDIR. pkg-config, cmake or git missing: SKIP
-# here, FAIL on CI. Run alone: sh tests/packaging.sh build
+# C++17), and linked with make install-lib's libgpumat.a and libgpumat.so;
+# each must run and print "consumer: OK (gpumat V)", V being include/gpumat.h's
+# GPUMAT_VERSION_STRING, which pkg-config --modversion and the version CMake
+# finds must equal too. Through CMake with no build type the consumer must be
+# compiled with -O2, and without it where the user chose a build type or an
+# -O level. make uninstall must then leave the prefix as it was, also under
+# DESTDIR. pkg-config, cmake or git missing: SKIP here, FAIL on CI.
+# Run alone: sh tests/packaging.sh build   (BUILD: where make lib's libraries are, or go)
 B=${1:-build}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -30,15 +33,40 @@ missing() {
     if [ "$CI" = "true" ]; then fail "no $1 here; CI must have it"
     else echo "SKIP no $1 here: its consumer did not build"; S=$((S+1)); fi
 }
-# by_cmake HOW ARG...: tests/consumer's CMake project with GPUMAT_FROM=HOW;
-# it must build, run and have found version V.
+# configure DIR HOW ARG...: tests/consumer's CMake project with GPUMAT_FROM=HOW
+# into DIR, writing DIR/compile_commands.json.
+configure() {
+    c_dir=$1 c_how=$2; shift 2
+    cmake -S tests/consumer -B "$c_dir" -DCMAKE_C_COMPILER="$CC" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DGPUMAT_FROM="$c_how" "$@"
+}
+# optimised NAME WANT DIR: consumer.c's compile line in DIR holds -O2 (WANT
+# yes) or not (no); CMake's default, no build type, compiles without -O.
+optimised() {
+    line=$(grep '"command":.*consumer\.c' "$3/compile_commands.json" 2> /dev/null)
+    case $line in *" -O2 "*) has=yes ;; *) has=no ;; esac
+    if [ -n "$line" ] && [ "$has" = "$2" ]; then pass
+    else fail "$1: consumer.c's compile line should $([ "$2" = no ] && echo "not ")hold -O2: ${line:-no line}"; fi
+}
+# cmake_build DIR HOW ARG...: configure, build and run the consumer.
+cmake_build() {
+    configure "$@" && cmake --build "$1" && "$1/consumer"
+}
+# by_cmake HOW ARG...: the consumer through CMake with GPUMAT_FROM=HOW. With
+# no build type (configured only: its compile line is what counts) it must be
+# compiled -O2; built as Debug (the cheapest build) it must run and have found
+# version V, and a build type or an -O level of the user's own gets no -O2.
 by_cmake() {
     how=$1; shift
-    result "cmake-$how" sh -c 'd=$1 cc=$2 how=$3; shift 3
-        cmake -S tests/consumer -B "$d" -DCMAKE_C_COMPILER="$cc" -DGPUMAT_FROM="$how" "$@" &&
-        cmake --build "$d" && "$d/consumer"' sh "$T/cmake-$how" "$CC" "$how" "$@"
-    if grep -q "gpumat_consumer: gpumat $V ($how)" "$T/cmake-$how.log"; then pass
-    else fail "CMake ($how) did not find gpumat $V:"; grep "gpumat_consumer:" "$T/cmake-$how.log"; fi
+    d=$T/cmake-$how
+    if configure "$d" "$how" "$@" > "$d.log" 2>&1; then optimised "CMake ($how), no build type" yes "$d"
+    else fail "CMake ($how) did not configure:"; tail -5 "$d.log"; fi
+    result "cmake-$how-debug" cmake_build "$d-debug" "$how" -DCMAKE_BUILD_TYPE=Debug "$@"
+    if grep -q "gpumat_consumer: gpumat $V ($how)" "$d-debug.log"; then pass
+    else fail "CMake ($how) did not find gpumat $V:"; grep "gpumat_consumer:" "$d-debug.log"; fi
+    optimised "CMake ($how) -DCMAKE_BUILD_TYPE=Debug" no "$d-debug"
+    if configure "$d-O1" "$how" -DCMAKE_C_FLAGS=-O1 "$@" > "$d-O1.log" 2>&1; then
+        optimised "CMake ($how) -DCMAKE_C_FLAGS=-O1" no "$d-O1"
+    else fail "CMake ($how) -DCMAKE_C_FLAGS=-O1 did not configure:"; tail -5 "$d-O1.log"; fi
 }
 CC=${CC:-cc}
 CXX=${CXX:-c++}
@@ -58,6 +86,24 @@ if command -v pkg-config > /dev/null; then
     if [ "$got" = "$V" ]; then pass; else fail "pkg-config --modversion gpumat is '$got', not $V"; fi
 else
     missing pkg-config
+fi
+
+# make lib's libraries, installed: the consumer's GPUMAT_IMPLEMENTATION kept to
+# declarations (GPUMAT_NO_IMPLEMENTATION) and the implementation linked from
+# libgpumat.a, then from libgpumat.so.
+if make -s install-lib BUILD="$B" PREFIX="$T/prefix" > "$T/install-lib.log" 2>&1 &&
+   [ -f "$T/prefix/lib/libgpumat.a" ] && [ -f "$T/prefix/lib/libgpumat.so" ]; then
+    pass
+    for kind in static shared; do
+        case $kind in static) lib=$T/prefix/lib/libgpumat.a ;; shared) lib="-L$T/prefix/lib -Wl,-rpath,$T/prefix/lib -lgpumat" ;; esac
+        result "lib-$kind" sh -c "$CC -std=c99 -O2 -Wall -Wextra -Werror -DGPUMAT_NO_IMPLEMENTATION -I'$T/prefix/include' \
+            tests/consumer/consumer.c $lib -o '$T/lib_$kind' -ldl -lpthread -lm && '$T/lib_$kind'"
+    done
+    if nm "$T/lib_static" | grep -q " T gm_version$" && ! nm -D "$T/lib_shared" | grep -q " T gm_version$" &&
+       nm -D "$T/lib_shared" | grep -q " U gm_version$"; then pass
+    else fail "the consumer linked with libgpumat.so does not take gm_version from it"; fi
+else
+    fail "make install-lib: libgpumat.a or libgpumat.so missing:"; cat "$T/install-lib.log"
 fi
 
 if command -v cmake > /dev/null; then

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Runs every test and adds up their "N passed, N failed, N skipped" lines.
 # quick runs all but the tests marked `full` below (a GPU, NVRTC compiling
-# every kernel, or the fuzzers' FUZZ_SECONDS each: minutes), which the
-# Makefile's SLOW names for `make check`.
+# every kernel, the fuzzers' FUZZ_SECONDS each, the implementation at every
+# optimisation level: minutes), whose programs the Makefile's SLOW leaves out
+# of `make check`.
 # JOBS tests run at once (default: one per core), each shown whole, in order.
 # Usage: [JOBS=N] sh tests/run.sh BUILD_DIR [quick]   (`make test`; `make check`: quick)
 B=${1:-build}
@@ -72,6 +73,7 @@ full() {
 run generator sh tests/gen_check.sh
 run licence sh tests/licence.sh
 run headers sh tests/headers.sh
+full opt_levels sh tests/opt_levels.sh
 run args "$B/test_args"
 run cpu "$B/test_cpu"
 run cpu_native "$B/test_cpu_native"
@@ -87,7 +89,7 @@ run interop "$B/test_interop"
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run interop_asan "$B/test_interop_asan"
 run typed "$B/test_typed"
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run typed_asan "$B/test_typed_asan"
-run typed_compile sh tests/typed_compile.sh
+run typed_compile sh tests/typed_compile.sh "$B"
 run dlpack_layout sh tests/dlpack_layout.sh "$B"
 run packaging sh tests/packaging.sh "$B"
 run jit "$B/test_jit"
@@ -132,6 +134,7 @@ run aot sh tests/aot_check.sh "$B"
 run no_python sh tests/no_python.sh
 run alloc_check sh tests/alloc_check.sh
 run impl_files sh tests/impl_files.sh
+run make_help sh tests/make_help.sh
 
 while [ -n "$STARTED" ]; do show_finished; [ -z "$STARTED" ] || nap; done
 wait

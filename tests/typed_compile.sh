@@ -8,14 +8,21 @@
 # call returns GM_ERR_TYPE naming the function and the argument. And a program
 # passing `const double mean[3]` (and std[3]) to every blob function compiles
 # clean with gcc -O2 -Wall -Wextra -Werror (no array-size parameters left).
-# Run alone: sh tests/typed_compile.sh
+# The programs that run keep their GPUMAT_IMPLEMENTATION to declarations
+# (-DGPUMAT_NO_IMPLEMENTATION) and link make lib's BUILD/libgpumat.a: the
+# implementation's own compile in each language is headers.sh's.
+# Run alone: make build/libgpumat.a && sh tests/typed_compile.sh build
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 P=0 F=0 S=0
 WARN="-Wall -Wextra -Werror -pedantic"
-LIBS="-ldl -lpthread -lm"
 pass() { P=$((P+1)); }
 fail() { echo "FAIL $*"; F=$((F+1)); }
+LIB=${1:-build}/libgpumat.a
+if [ ! -f "$LIB" ]; then
+    fail "no $LIB: make lib first"; echo "typed_compile: $P passed, $F failed, $S skipped"; exit 1
+fi
+LIBS="-DGPUMAT_NO_IMPLEMENTATION -x none $LIB -ldl -lpthread -lm" # -x none: the library is no source
 
 # CASE n: one wrong call; WANT: what it returns at run time (cases 1-4).
 cat > "$T/wrong.c" <<'EOF'

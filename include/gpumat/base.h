@@ -8,6 +8,9 @@
 
 #include "gen/dtypes.h"
 
+#if defined(GPUMAT_STATIC) && defined(GPUMAT_NO_IMPLEMENTATION)
+#error "gpumat: GPUMAT_STATIC makes the functions this file's own, GPUMAT_NO_IMPLEMENTATION leaves them to a library: define one of them"
+#endif
 #ifndef GM_API
 #ifdef GPUMAT_STATIC
 /* A program that calls a few functions must not get -Wunused-function for the rest. */

@@ -24,17 +24,18 @@
  * streams from a 16th of it: its blocks go from L1 straight to whole lines,
  * which beat the ordinary stores from 4 MB on (bench/RESULTS.md). The tests
  * lower it. */
-static long long gm__cpu_stream_bytes = 64LL << 20;
+GM__INTERNAL long long gm__cpu_stream_bytes = 64LL << 20;
 
 /* Bytes a thread's part moves at least: waking a worker costs tens of
  * microseconds, what a core moves of a 1 MB job in about as long. The
  * tests lower it to run small images on every thread. */
-static long long gm__cpu_part_bytes = 1024 * 1024;
+GM__INTERNAL long long gm__cpu_part_bytes = 1024 * 1024;
 
 /* The instruction set the loops run with: 1 (GM__CPU_AVX2) where the CPU
  * has AVX2 and FMA, else 0. gm__cpu_isa_forced >= 0 chooses (the tests run
  * both). */
-static int gm__cpu_isa_found, gm__cpu_isa_forced = -1;
+static int gm__cpu_isa_found;
+GM__INTERNAL int gm__cpu_isa_forced = -1;
 static pthread_once_t gm__cpu_isa_once = PTHREAD_ONCE_INIT;
 
 static void gm__cpu_isa_find(void)

@@ -119,9 +119,12 @@ static gm__geometry gm__geometry_for(const gm__kernel_row* k, long long width, l
 static gm_status gm__prepare(const gm__plan* p, gm__ready* r)
 {
     int wave = 0;
-    gm_status s = gm__function(p->fn, p->kernel, p->device, p->many != NULL, &r->f, &r->waits, &wave);
+    gm_status s;
     const gm__kernel_row* k = &gm__kernels[p->kernel];
-    if (s != GM_OK)
+    /* gcc -O2 cannot always see that gm__function sets f and waits when it
+     * returns GM_OK (a GPUMAT_STATIC build warned) */
+    memset(r, 0, sizeof *r);
+    if ((s = gm__function(p->fn, p->kernel, p->device, p->many != NULL, &r->f, &r->waits, &wave)) != GM_OK)
         return s;
     r->tile = k->family == GM__FAMILY_RESIZE ? p->args.resize.map.tile
               : gm__is_prep(k) ? gm__prep_args_of(p)->tile
@@ -139,7 +142,7 @@ static gm_status gm__prepare(const gm__plan* p, gm__ready* r)
                                        gm__prep_args_of(p)->count, wave, r->tile, r->points);
     else
         r->geometry = gm__geometry_for(k, p->args.xform.width, p->args.xform.height, p->args.xform.batch, wave, 0, 0);
-    return s;
+    return GM_OK;
 }
 
 /* Launches r on stream with the arguments params, overlapping the kernel

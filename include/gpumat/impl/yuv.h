@@ -9,7 +9,7 @@
  * B = Y + 2 (1 - Kb) U, G = Y - 2 Kr (1 - Kr) / Kg V - 2 Kb (1 - Kb) / Kg U
  * with Kg = 1 - Kr - Kb, for limited range Y scaled by 255 / 219 and the
  * chroma terms by 255 / 224 (test_cpu derives them again). */
-static const int gm__yuv_constants[3][2][5] = {
+GM__INTERNAL const int gm__yuv_constants[3][2][5] = {
     {{1220542, 1673527, -852492, -409993, 2116026}, {1048576, 1470104, -748826, -360853, 1858077}},
     {{1220945, 1879825, -558796, -223607, 2215014}, {1048576, 1651297, -490864, -196424, 1945738}},
     {{1220945, 1760217, -682019, -196426, 2245811}, {1048576, 1546230, -599107, -172546, 1972791}}};
@@ -19,7 +19,7 @@ static const int gm__yuv_constants[3][2][5] = {
  * round(c 2^20) of Y = Kr R + Kg G + Kb B, U = (B - Y) / (2 (1 - Kb)),
  * V = (R - Y) / (2 (1 - Kr)), for limited range Y scaled by 219 / 255 and
  * U, V by 224 / 255 (test_cpu derives them again). */
-static const int gm__yuv_forward[3][2][8] = {
+GM__INTERNAL const int gm__yuv_forward[3][2][8] = {
     {{269484, 528482, 102760, -155188, -305135, 460324, -385875, -74448},
      {313524, 615514, 119538, -176932, -347356, 524288, -439026, -85262}},
     {{191455, 644067, 65019, -105533, -355018, 460551, -418321, -42230},
@@ -160,7 +160,7 @@ GM_API gm_status gm_yuv_roi(const gm_yuv* frame, gm_yuv* view, int64_t x, int64_
 
 /* The launch's (or the CPU loop's) arguments for frame f and image m,
  * BGR(A) or, with rgb, RGB(A). */
-static void gm__yuv_args_of(gm__yuv_args* a, const gm_yuv* f, const gm_mat* m, int rgb)
+GM__INTERNAL void gm__yuv_args_of(gm__yuv_args* a, const gm_yuv* f, const gm_mat* m, int rgb)
 {
     const int* k = gm__yuv_constants[f->matrix][f->range];
     const int* g = gm__yuv_forward[f->matrix][f->range];
