@@ -110,12 +110,16 @@ gen:
 $(BUILD):
 	mkdir -p $@
 
-# `make lib`: the implementation (src/gpumat.c) compiled once, position
-# independent so that one object makes both libraries.
+# `make lib`: the implementation compiled once, position independent so
+# that one object makes both libraries. Its source is the umbrella header
+# itself, compiled as C with GPUMAT_IMPLEMENTATION (IMPL_SRC), so no .c file
+# stands in for it.
 lib: $(BUILD)/libgpumat.a $(BUILD)/libgpumat.so
 
-$(BUILD)/gpumat.o: src/gpumat.c $(HEADERS) | $(BUILD)
-	$(CC) -std=c99 $(CFLAGS) $(WARN) -fPIC -Iinclude -c $< -o $@
+IMPL_SRC := -DGPUMAT_IMPLEMENTATION -x c include/gpumat.h -x none
+
+$(BUILD)/gpumat.o: $(HEADERS) | $(BUILD)
+	$(CC) -std=c99 $(CFLAGS) $(WARN) -fPIC -Iinclude -c $(IMPL_SRC) -o $@
 
 $(BUILD)/libgpumat.a: $(BUILD)/gpumat.o
 	rm -f $@ && $(AR) rcs $@ $<
@@ -123,14 +127,14 @@ $(BUILD)/libgpumat.a: $(BUILD)/gpumat.o
 $(BUILD)/libgpumat.so: $(BUILD)/gpumat.o
 	$(CC) $(CFLAGS) -shared $< -o $@ $(LDLIBS)
 
-$(BUILD)/gpumat_asan.o: src/gpumat.c $(HEADERS) | $(BUILD)
-	$(CC) $(ASAN) -Iinclude -c $< -o $@
+$(BUILD)/gpumat_asan.o: $(HEADERS) | $(BUILD)
+	$(CC) $(ASAN) -Iinclude -c $(IMPL_SRC) -o $@
 
 # The CPU path's results must not depend on the user's flags: -O3 and every
 # instruction this machine has (FMA included) change nothing (test_cpu_native).
 NATIVE   := -std=c99 -O3 -march=native -g1 $(WARN)
-$(BUILD)/gpumat_native.o: src/gpumat.c $(HEADERS) | $(BUILD)
-	$(CC) $(NATIVE) -Iinclude -c $< -o $@
+$(BUILD)/gpumat_native.o: $(HEADERS) | $(BUILD)
+	$(CC) $(NATIVE) -Iinclude -c $(IMPL_SRC) -o $@
 
 # A program whose file defines GPUMAT_IMPLEMENTATION, linked with the
 # library instead: GPUMAT_NO_IMPLEMENTATION keeps its file to declarations.
