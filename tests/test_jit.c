@@ -668,21 +668,17 @@ static void failed_compile(void)
 static void arguments(void)
 {
     int k[28], bad[2] = {0, GM__KERNEL_COUNT};
-    CHECK(gm_kernels_for(GM_U8, GM_F32, 3, k, 28) == 25 && k[0] == gm__xform_row[GM_U8][GM_F32][2] &&
+    CHECK(gm_kernels_for(GM_U8, GM_F32, 3, k, 28) == 16 && k[0] == gm__xform_row[GM_U8][GM_F32][2] &&
               !strcmp(gm_kernel_name(k[1]), "gm_fill_bytes") &&
               !strcmp(gm_kernel_name(k[5]), "gm_xform_u8_f32_c3_chw_chw") &&
               !strcmp(gm_kernel_name(k[6]), "gm_xform_u8_f32_c1_hwc_hwc") &&
               !strcmp(gm_kernel_name(k[7]), "gm_prep_u8_f32_c3_nearest") &&
               !strcmp(gm_kernel_name(k[11]), "gm_prep_u8_f32_c3_linear_exact") &&
               !strcmp(gm_kernel_name(k[12]), "gm_prep_yuv_f32_nearest") &&
-              !strcmp(gm_kernel_name(k[15]), "gm_prep_yuv_f32_linear_exact") &&
-              !strcmp(gm_kernel_name(k[16]), "gm_prep_double_u8_f32_c3_nearest") &&
-              !strcmp(gm_kernel_name(k[21]), "gm_prep_yuv_double_f32_nearest") &&
-              !strcmp(gm_kernel_name(k[24]), "gm_prep_yuv_double_f32_linear_exact"),
-          "gm_kernels_for u8 -> f32 c3: %s, %s, %s, %s, %s, %s, %s, and with the product in double %s, %s, %s",
-          gm_kernel_name(k[1]), gm_kernel_name(k[5]), gm_kernel_name(k[6]), gm_kernel_name(k[7]),
-          gm_kernel_name(k[11]), gm_kernel_name(k[12]), gm_kernel_name(k[15]), gm_kernel_name(k[16]),
-          gm_kernel_name(k[21]), gm_kernel_name(k[24]));
+              !strcmp(gm_kernel_name(k[15]), "gm_prep_yuv_f32_linear_exact"),
+          "gm_kernels_for u8 -> f32 c3: %s, %s, %s, %s, %s, %s, %s", gm_kernel_name(k[1]), gm_kernel_name(k[5]),
+          gm_kernel_name(k[6]), gm_kernel_name(k[7]), gm_kernel_name(k[11]), gm_kernel_name(k[12]),
+          gm_kernel_name(k[15]));
     CHECK(gm_kernels_for(GM_U8, GM_U8, 3, k, 28) == 28 && !strcmp(gm_kernel_name(k[7]), "gm_xform_u8_u8_c1") &&
               !strcmp(gm_kernel_name(k[8]), "gm_resize_u8_c3_nearest") &&
               !strcmp(gm_kernel_name(k[12]), "gm_resize_u8_c3_linear_exact") &&
@@ -706,12 +702,11 @@ static void arguments(void)
     CHECK(gm_kernels_for(GM_U8, GM_U8, 2, k, 24) == 15 && !strcmp(gm_kernel_name(k[13]), "gm_resize_u8_c2_linear_twice"),
           "two channels: one whole-2x resize (OpenCV's 2x2 integer mean has none), no pre-process, no YUV "
           "conversion");
-    CHECK(gm_kernels_for(GM_F32, GM_F32, 1, k, 21) == 17 &&
+    CHECK(gm_kernels_for(GM_F32, GM_F32, 1, k, 21) == 13 &&
               !strcmp(gm_kernel_name(k[7]), "gm_resize_f32_c1_linear_twice") &&
-              !strcmp(gm_kernel_name(k[13]), "gm_prep_double_f32_f32_c1_nearest") &&
               gm_kernels_for(GM_S32, GM_S32, 1, k, 21) == 8,
-          "f32 resizes without linear_exact, its two whole-2x resizes, and f32's pre-processes without linear_exact "
-          "(in float and in double); s32 resizes with it, no whole-2x");
+          "f32 resizes without linear_exact, its two whole-2x resizes, and f32's pre-processes without linear_exact; "
+          "s32 resizes with it, no whole-2x");
     CHECK(gm_kernels_for(GM_S16, GM_F32, 3, k, 21) == 7, "no pre-process from s16");
     k[2] = -5;
     CHECK(gm_kernels_for(GM_U8, GM_U8, 3, k, 2) == 28 && k[1] == GM__FILL_ROW && k[2] == -5,

@@ -136,15 +136,17 @@ GM_API gm_status gm_kernel_compile(int index, int arch, size_t* image_size);
  * source of src with channels channels into dst where there are some (one
  * per sampler, as for gm_resize), from u8 with 3 channels also
  * gm_preprocess_yuv's (frames read as BGR, one per sampler a frame takes),
- * into f32 and f16 both again with the product in double (GM_BLOB_DOUBLE,
- * gpumat/prep.h),
  * and for u8 to u8 gm_add_weighted's
  * kernel, with 3 or 4 channels gm_overlay_draw's (gm_overlay_draw_yuv's
  * too, whatever the frame) and gm_yuv_from_image's,
  * and with 1, 3 or 4 gm_yuv_convert's (from u16 into u8, u16 or f32 its
  * kernel of P016 frames). The list gm_warmup takes for those
  * operations, or `make aot` (by name): every kernel such an operation runs
- * is in it, and each kernel in it runs for some such operation. Writes up
+ * is in it (but those whose product is in double, GM_BLOB_DOUBLE of
+ * gpumat/prep.h, which only a program asking for it compiles: by name,
+ * gm_prep_double_<src>_<dst>_c<N>_<sampler> and
+ * gm_prep_yuv_double_<dst>_<sampler>, for gm_kernel_find or make aot), and
+ * each kernel in it runs for some such operation. Writes up
  * to max indexes to kernels and returns how many there are (at most 28); 0
  * for a bad dtype, channel count, or kernels NULL with max > 0
  * (gm_last_error says which). */

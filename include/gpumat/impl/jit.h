@@ -103,12 +103,6 @@ GM_API int gm_kernels_for(gm_dtype src, gm_dtype dst, int channels, int* kernels
         for (i = 0; i < GM__SAMPLER_COUNT; ++i)
             if (gm__prep_yuv_row[dst][i] >= 0)
                 found[n++] = gm__prep_yuv_row[dst][i];
-    for (i = 0; i < GM__SAMPLER_COUNT; ++i) /* both with the product in double (GM_BLOB_DOUBLE: f32 and f16) */
-        if (gm__prep_double_row[src][dst][channels - 1][i] >= 0)
-            found[n++] = gm__prep_double_row[src][dst][channels - 1][i];
-    for (i = 0; src == GM_U8 && channels == 3 && i < GM__SAMPLER_COUNT; ++i)
-        if (gm__prep_yuv_double_row[dst][i] >= 0)
-            found[n++] = gm__prep_yuv_double_row[dst][i];
     if (src == GM_U8 && dst == GM_U8 && channels >= 3) /* gm_overlay_draw's frames */
         found[n++] = GM__OVERLAY_ROW;
     if (src == GM_U8 && dst == GM_U8) /* gm_add_weighted */
