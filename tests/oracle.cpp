@@ -2223,32 +2223,43 @@ void test_yuv()
     test_prep_yuv(g);
 }
 
-int main()
+// Usage: oracle [default | baseline]: the CPU path as it runs by default,
+// then the baseline loops (impl/cpu.h) on 3 threads cutting every image into
+// parts, writing past the caches; one of the two alone where named (make
+// check runs the default one, make test both, each in a process of its own).
+int main(int argc, char** argv)
 {
+    std::string pass = argc > 1 ? argv[1] : "";
+    if (argc > 2 || (pass != "" && pass != "default" && pass != "baseline")) {
+        fprintf(stderr, "usage: oracle [default | baseline]\n");
+        return 2;
+    }
     t_seed_from_env("oracle");
-    test_convert();
-    test_split_merge();
-    test_swaps();
-    test_payloads();
-    test_blobs();
-    test_resize();
-    test_preprocess();
-    test_fill();
-    test_add_weighted();
-    test_yuv();
-    // the baseline loops (impl/cpu.h) on 3 threads cutting every image into
-    // parts, writing past the caches
-    gm__cpu_isa_forced = 0;
-    gm__cpu_part_bytes = 1;
-    gm__cpu_stream_bytes = 0;
-    gm_set_threads(3);
-    test_convert();
-    test_split_merge();
-    test_swaps();
-    test_blobs();
-    test_resize();
-    test_preprocess();
-    test_fill();
-    test_add_weighted();
+    if (pass != "baseline") {
+        test_convert();
+        test_split_merge();
+        test_swaps();
+        test_payloads();
+        test_blobs();
+        test_resize();
+        test_preprocess();
+        test_fill();
+        test_add_weighted();
+        test_yuv();
+    }
+    if (pass != "default") {
+        gm__cpu_isa_forced = 0;
+        gm__cpu_part_bytes = 1;
+        gm__cpu_stream_bytes = 0;
+        gm_set_threads(3);
+        test_convert();
+        test_split_merge();
+        test_swaps();
+        test_blobs();
+        test_resize();
+        test_preprocess();
+        test_fill();
+        test_add_weighted();
+    }
     return t_summary("oracle");
 }
