@@ -93,7 +93,7 @@ help:
 	@echo "Now: BUILD=$(BUILD) PREFIX=$(PREFIX) ARCHS=$(ARCHS) VERSION=$(VERSION)"
 
 demo: $(BUILD)/demo
-	./$(BUILD)/demo $(BUILD)
+	$(BUILD)/demo $(BUILD)
 
 # Generated headers are committed, their banners holding the sha256 of each
 # generator input. They are remade only when an input's content changed
