@@ -71,8 +71,11 @@ full() {
 }
 
 # The longest first, so that the last ones to end are short. quick (make
-# check) leaves out the `full` ones: among them the -O2 builds of alloc and
-# jit, whose ASan builds run the same assertions, and cpu_native.
+# check) leaves out the `full` ones: among them jit's -O2 build (its ASan
+# build runs the same assertions), cpu_native (test_cpu at other flags) and
+# both builds of alloc (each a whole compile of the implementation with
+# allocators of its own; in make check LeakSanitizer watches the other ASan
+# tests and alloc_check.sh finds any allocation that bypasses GM_MALLOC).
 full nvrtc "$B/test_nvrtc"
 full fuzz sh tests/fuzz.sh "$B"
 full opt_levels sh tests/opt_levels.sh
@@ -92,7 +95,7 @@ run packaging sh tests/packaging.sh "$B"
 # CUDA's driver needs the address range ASan keeps for its shadow gap.
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run jit_asan "$B/test_jit_asan"
 full jit "$B/test_jit"
-ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run alloc_asan "$B/test_alloc_asan"
+ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 full alloc_asan "$B/test_alloc_asan"
 full alloc "$B/test_alloc"
 full cpu_native "$B/test_cpu_native"
 run generator sh tests/gen_check.sh
