@@ -66,11 +66,12 @@ ORACLE  := $(if $(CV_PC)$(wildcard $(CV_HDR)),$(BUILD)/oracle)
 # and a line in tests/run.sh. LINKED: the public API (test_cpu: and the
 # internals of gpumat/impl/internal.h), linked with the implementation
 # compiled once (make lib's libgpumat.a; the _asan ones with one ASan object
-# of it, test_cpu_native with one of -O3 -march=native). INTERNAL: they call
-# other gm__ functions, so they include the implementation, compiled
-# GPUMAT_STATIC: only what the test calls is compiled (test_refusals 1 s
-# instead of 40; test_alloc, with allocators of its own, calls the CPU path
-# and so nearly all), and so are their _asan and _tsan (test_threads) builds.
+# of it, test_cpu_native with one of -O3 -march=native). INTERNAL (and any
+# test not in LINKED): they call other gm__ functions, so they include the
+# implementation, compiled GPUMAT_STATIC: only what the test calls is
+# compiled (test_refusals 1 s instead of 40; test_alloc, with allocators of
+# its own, calls the CPU path and so nearly all), and so are their _asan and
+# _tsan (test_threads) builds.
 LINKED   := args interop typed big streams cpu
 INTERNAL := jit plan alloc refusals processes ctx_cache contexts faults nvrtc gpu
 TESTS    := $(addprefix $(BUILD)/test_,$(LINKED) $(INTERNAL) pool args_asan interop_asan typed_asan \
@@ -160,7 +161,8 @@ $(addsuffix _asan,$(addprefix $(BUILD)/test_,$(LINKED))): $(BUILD)/test_%_asan: 
 $(BUILD)/test_cpu_native: tests/test_cpu.c $(TEST_H) $(BUILD)/gpumat_native.o
 	$(CC) $(NATIVE) -Iinclude $< $(BUILD)/gpumat_native.o -o $@ $(LDLIBS)
 
-$(addprefix $(BUILD)/test_,$(INTERNAL)): $(BUILD)/test_%: tests/test_%.c $(TEST_H) | $(BUILD)
+# Any other test_X: INTERNAL's rule.
+$(BUILD)/test_%: tests/test_%.c $(TEST_H) | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -DGPUMAT_STATIC -Iinclude $< -o $@ $(LDLIBS)
 
 $(BUILD)/test_%_asan: tests/test_%.c $(TEST_H) | $(BUILD)
