@@ -60,7 +60,7 @@ CV_HDR  := /usr/include/opencv4/opencv2/dnn.hpp
 CV_PC   := $(shell pkg-config --exists opencv4 2>/dev/null && echo yes)
 CV_INC  := $(if $(CV_PC),$(patsubst -I%,-isystem %,$(shell pkg-config --cflags opencv4)),-isystem /usr/include/opencv4)
 CV_LIBS := $(if $(CV_PC),$(shell pkg-config --libs opencv4),-lopencv_dnn -lopencv_imgproc -lopencv_core)
-ORACLE  := $(if $(CV_PC)$(wildcard $(CV_HDR)),$(BUILD)/oracle)
+ORACLE  := $(if $(CV_PC)$(wildcard $(CV_HDR)),$(BUILD)/oracle $(BUILD)/oracle_cxx)
 
 # The tests, by how they get the implementation; adding one is a word here
 # and a line in tests/run.sh. LINKED: the public API (test_cpu: and the
@@ -79,7 +79,8 @@ TESTS    := $(addprefix $(BUILD)/test_,$(LINKED) $(INTERNAL) pool args_asan inte
 TESTS    += $(ORACLE) $(addprefix $(BUILD)/,libfake_nvrtc.so libfault_cuda.so)
 # run.sh's quick mode (`make check`) leaves out the tests these build (and
 # make aot's, the fuzzers', every optimisation level's: tests/run.sh says).
-SLOW     := $(addprefix $(BUILD)/test_,nvrtc gpu contexts faults streams big cpu_native alloc alloc_asan jit)
+SLOW     := $(addprefix $(BUILD)/test_,nvrtc gpu contexts faults streams big cpu_native alloc alloc_asan jit) \
+            $(BUILD)/oracle_cxx
 # Sanitizer builds keep line tables (-g1), all their reports print: full
 # debug information (-g) cost a third of their compile.
 ASAN     := -std=c99 -O1 -g1 $(SAN) $(WARN)
@@ -184,8 +185,13 @@ $(BUILD)/libfake_nvrtc.so: tests/fake_nvrtc.c | $(BUILD)
 $(BUILD)/libfault_cuda.so: tests/fault_cuda.c include/gpumat/impl/entry_points.h | $(BUILD)
 	$(CC) -std=c99 $(CFLAGS) $(WARN) -fPIC -shared -Iinclude $< -o $@ -ldl -lpthread
 
-# The oracle holds the implementation compiled as C++: the one test that runs it so.
-$(BUILD)/oracle: tests/oracle.cpp tests/check.h $(HEADERS) | $(BUILD)
+# The OpenCV oracle links the library; oracle_cxx holds the implementation
+# compiled as C++, the one test that runs it so (make test).
+$(BUILD)/oracle: tests/oracle.cpp tests/check.h $(HEADERS) $(BUILD)/libgpumat.a
+	$(CXX) -std=c++17 -O2 -g $(WARN) -DGPUMAT_NO_IMPLEMENTATION -Iinclude $(CV_INC) $< $(BUILD)/libgpumat.a -o $@ \
+	    $(CV_LIBS) $(LDLIBS)
+
+$(BUILD)/oracle_cxx: tests/oracle.cpp tests/check.h $(HEADERS) | $(BUILD)
 	$(CXX) -std=c++17 -O2 -g $(WARN) -Iinclude $(CV_INC) $< -o $@ $(CV_LIBS) $(LDLIBS)
 
 test: $(TESTS) $(BUILD)/demo $(BUILD)/aot_compile examples

@@ -20,8 +20,14 @@
 // float in its SIMD body, double in its scalar loop for short rows), the
 // SIMD body is the reference; see opencv_tail_differs(). Types OpenCV 4 lacks
 // (bf16) are compared with a reference written here; see convert_to_bf16().
+// Built two ways (Makefile): oracle_cxx holds the implementation, compiled
+// as C++; oracle links the C library (GPUMAT_NO_IMPLEMENTATION), so the
+// internals it sets are those of gpumat/impl/internal.h, the item counts
+// pixel.h's.
 #define GPUMAT_IMPLEMENTATION
 #include "gpumat.h"
+#include "gpumat/gen/pixel.h"
+#include "gpumat/impl/internal.h"
 
 #include "check.h"
 
@@ -2226,7 +2232,7 @@ void test_yuv()
 // Usage: oracle [default | baseline]: the CPU path as it runs by default,
 // then the baseline loops (impl/cpu.h) on 3 threads cutting every image into
 // parts, writing past the caches; one of the two alone where named (make
-// check runs the default one, make test both, each in a process of its own).
+// check runs oracle default, make test that and oracle_cxx).
 int main(int argc, char** argv)
 {
     std::string pass = argc > 1 ? argv[1] : "";

@@ -81,8 +81,8 @@ full fuzz sh tests/fuzz.sh "$B"
 full opt_levels sh tests/opt_levels.sh
 full aot sh tests/aot_check.sh "$B"
 if [ -x "$B/oracle" ]; then
+    full oracle_cxx "$B/oracle_cxx"
     run oracle "$B/oracle" default
-    full oracle_baseline "$B/oracle" baseline
 elif [ "$CI" = "true" ]; then
     echo "FAIL oracle: OpenCV 4 (pkg-config opencv4) is missing; CI must install libopencv-dev"
     F=$((F + 1))
