@@ -79,7 +79,8 @@ TESTS    := $(addprefix $(BUILD)/test_,$(LINKED) $(INTERNAL) pool args_asan inte
 TESTS    += $(ORACLE) $(addprefix $(BUILD)/,libfake_nvrtc.so libfault_cuda.so)
 # run.sh's quick mode (`make check`) leaves out the tests these build (and
 # make aot's, the fuzzers', every optimisation level's: tests/run.sh says).
-SLOW     := $(addprefix $(BUILD)/test_,nvrtc gpu contexts faults streams big cpu_native alloc alloc_asan jit) \
+SLOW     := $(addprefix $(BUILD)/test_,nvrtc gpu contexts faults streams big cpu_native alloc alloc_asan jit_asan \
+                                      typed_asan) \
             $(BUILD)/oracle_cxx
 # Sanitizer builds keep line tables (-g1), all their reports print: full
 # debug information (-g) cost a third of their compile.

@@ -71,11 +71,12 @@ full() {
 }
 
 # The longest first, so that the last ones to end are short. quick (make
-# check) leaves out the `full` ones: among them jit's -O2 build (its ASan
-# build runs the same assertions), cpu_native (test_cpu at other flags) and
-# both builds of alloc (each a whole compile of the implementation with
-# allocators of its own; in make check LeakSanitizer watches the other ASan
-# tests and alloc_check.sh finds any allocation that bypasses GM_MALLOC).
+# check) leaves out the `full` ones: among them the ASan builds of jit (its
+# NVRTC runs twice as long under ASan) and typed, whose -O2 builds run the
+# same assertions, cpu_native (test_cpu at other flags) and both builds of
+# alloc (each a whole compile of the implementation with allocators of its
+# own; in make check LeakSanitizer watches the other ASan tests and
+# alloc_check.sh finds any allocation that bypasses GM_MALLOC).
 full nvrtc "$B/test_nvrtc"
 full fuzz sh tests/fuzz.sh "$B"
 full opt_levels sh tests/opt_levels.sh
@@ -93,8 +94,8 @@ fi
 run headers sh tests/headers.sh ${QUICK:+quick}
 run packaging sh tests/packaging.sh "$B"
 # CUDA's driver needs the address range ASan keeps for its shadow gap.
-ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run jit_asan "$B/test_jit_asan"
-full jit "$B/test_jit"
+ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 full jit_asan "$B/test_jit_asan"
+run jit "$B/test_jit"
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 full alloc_asan "$B/test_alloc_asan"
 full alloc "$B/test_alloc"
 full cpu_native "$B/test_cpu_native"
@@ -112,7 +113,7 @@ ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run cpu_asan "$B/test_cpu_asan"
 run interop "$B/test_interop"
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run interop_asan "$B/test_interop_asan"
 run typed "$B/test_typed"
-ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run typed_asan "$B/test_typed_asan"
+ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 full typed_asan "$B/test_typed_asan"
 run typed_compile sh tests/typed_compile.sh "$B"
 run dlpack_layout sh tests/dlpack_layout.sh "$B"
 run refusals "$B/test_refusals" "$B/libfake_nvrtc.so"
