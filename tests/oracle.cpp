@@ -20,8 +20,14 @@
 // float in its SIMD body, double in its scalar loop for short rows), the
 // SIMD body is the reference; see opencv_tail_differs(). Types OpenCV 4 lacks
 // (bf16) are compared with a reference written here; see convert_to_bf16().
+// Built two ways (Makefile): oracle_cxx holds the implementation, compiled
+// as C++; oracle links the C library (GPUMAT_NO_IMPLEMENTATION), so the
+// internals it sets are those of gpumat/impl/internal.h, the item counts
+// pixel.h's.
 #define GPUMAT_IMPLEMENTATION
 #include "gpumat.h"
+#include "gpumat/gen/pixel.h"
+#include "gpumat/impl/internal.h"
 
 #include "check.h"
 
@@ -2292,32 +2298,43 @@ void test_yuv()
     test_prep_yuv(g);
 }
 
-int main()
+// Usage: oracle [default | baseline]: the CPU path as it runs by default,
+// then the baseline loops (impl/cpu.h) on 3 threads cutting every image into
+// parts, writing past the caches; one of the two alone where named (make
+// check runs oracle default, make test that and oracle_cxx).
+int main(int argc, char** argv)
 {
+    std::string pass = argc > 1 ? argv[1] : "";
+    if (argc > 2 || (pass != "" && pass != "default" && pass != "baseline")) {
+        fprintf(stderr, "usage: oracle [default | baseline]\n");
+        return 2;
+    }
     t_seed_from_env("oracle");
-    test_convert();
-    test_split_merge();
-    test_swaps();
-    test_payloads();
-    test_blobs();
-    test_resize();
-    test_preprocess();
-    test_fill();
-    test_add_weighted();
-    test_yuv();
-    // the baseline loops (impl/cpu.h) on 3 threads cutting every image into
-    // parts, writing past the caches
-    gm__cpu_isa_forced = 0;
-    gm__cpu_part_bytes = 1;
-    gm__cpu_stream_bytes = 0;
-    gm_set_threads(3);
-    test_convert();
-    test_split_merge();
-    test_swaps();
-    test_blobs();
-    test_resize();
-    test_preprocess();
-    test_fill();
-    test_add_weighted();
+    if (pass != "baseline") {
+        test_convert();
+        test_split_merge();
+        test_swaps();
+        test_payloads();
+        test_blobs();
+        test_resize();
+        test_preprocess();
+        test_fill();
+        test_add_weighted();
+        test_yuv();
+    }
+    if (pass != "default") {
+        gm__cpu_isa_forced = 0;
+        gm__cpu_part_bytes = 1;
+        gm__cpu_stream_bytes = 0;
+        gm_set_threads(3);
+        test_convert();
+        test_split_merge();
+        test_swaps();
+        test_blobs();
+        test_resize();
+        test_preprocess();
+        test_fill();
+        test_add_weighted();
+    }
     return t_summary("oracle");
 }

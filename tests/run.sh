@@ -70,67 +70,76 @@ full() {
     if [ -n "$QUICK" ]; then LEFT_OUT="$LEFT_OUT $1"; else run "$@"; fi
 }
 
+# missing NAME WHAT HOW: an oracle that cannot run here fails on CI (.ci/run
+# installs it), and is a SKIP elsewhere.
+missing() {
+    if [ "$CI" = "true" ]; then
+        echo "FAIL $1: $2 is missing; CI must install it ($3)"; F=$((F + 1))
+    else
+        echo "SKIP $1: $2 is not installed here ($3), the comparisons with it did not run"; S=$((S + 1))
+    fi
+}
+
+# The longest first, so that the last ones to end are short. quick (make
+# check) leaves out the `full` ones: among them the ASan builds of jit (its
+# NVRTC runs twice as long under ASan) and typed, whose -O2 builds run the
+# same assertions, cpu_native (test_cpu at other flags) and both builds of
+# alloc (each a whole compile of the implementation with allocators of its
+# own; in make check LeakSanitizer watches the other ASan tests and
+# alloc_check.sh finds any allocation that bypasses GM_MALLOC).
+full nvrtc "$B/test_nvrtc"
+full fuzz sh tests/fuzz.sh "$B"
+full opt_levels sh tests/opt_levels.sh
+full aot sh tests/aot_check.sh "$B"
+if [ -x "$B/oracle" ]; then
+    full oracle_cxx "$B/oracle_cxx"
+    run oracle "$B/oracle" default
+else
+    missing oracle "OpenCV 4 (pkg-config opencv4)" "apt-get install libopencv-dev"
+fi
+for v in $(sh tests/opencv_wheels.sh versions); do
+    d=$(sh tests/opencv_wheels.sh dir "$v")
+    if [ -f "$d/cv2/__init__.py" ]; then
+        run "oracle_pip_$v" env PYTHONPATH="$d" python3 tests/oracle_pip.py "$B/libgpumat.so"
+    else
+        missing "oracle_pip_$v" "opencv-python-headless $v in $d" "sh tests/opencv_wheels.sh install"
+    fi
+done
+run headers sh tests/headers.sh ${QUICK:+quick}
+run packaging sh tests/packaging.sh "$B"
+# CUDA's driver needs the address range ASan keeps for its shadow gap.
+ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 full jit_asan "$B/test_jit_asan"
+run jit "$B/test_jit"
+ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 full alloc_asan "$B/test_alloc_asan"
+full alloc "$B/test_alloc"
+full cpu_native "$B/test_cpu_native"
 run generator sh tests/gen_check.sh
 run licence sh tests/licence.sh
-run headers sh tests/headers.sh
-full opt_levels sh tests/opt_levels.sh
 run args "$B/test_args"
 run cpu "$B/test_cpu"
-run cpu_native "$B/test_cpu_native"
 run plan "$B/test_plan"
 TSAN_OPTIONS=halt_on_error=1 run threads_tsan "$B/test_threads_tsan"
 run pool "$B/test_pool" "$B/libgpumat.so"
 run processes "$B/test_processes"
 run ctx_cache "$B/test_ctx_cache"
-# CUDA's driver needs the address range ASan keeps for its shadow gap.
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run args_asan "$B/test_args_asan"
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run cpu_asan "$B/test_cpu_asan"
 run interop "$B/test_interop"
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run interop_asan "$B/test_interop_asan"
 run typed "$B/test_typed"
-ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run typed_asan "$B/test_typed_asan"
+ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 full typed_asan "$B/test_typed_asan"
 run typed_compile sh tests/typed_compile.sh "$B"
 run dlpack_layout sh tests/dlpack_layout.sh "$B"
-run packaging sh tests/packaging.sh "$B"
-run jit "$B/test_jit"
 run refusals "$B/test_refusals" "$B/libfake_nvrtc.so"
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run refusals_asan "$B/test_refusals_asan" "$B/libfake_nvrtc.so"
-ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run jit_asan "$B/test_jit_asan"
-run alloc "$B/test_alloc"
-ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run alloc_asan "$B/test_alloc_asan"
-if [ -x "$B/oracle" ]; then
-    run oracle "$B/oracle"
-elif [ "$CI" = "true" ]; then
-    echo "FAIL oracle: OpenCV 4 (pkg-config opencv4) is missing; CI must install libopencv-dev"
-    F=$((F + 1))
-else
-    echo "SKIP oracle: OpenCV 4 not installed here (pkg-config opencv4), the OpenCV comparisons did not run"
-    S=$((S + 1))
-fi
-# The pip wheels' oracle: tests/opencv_wheels.sh installs them (.ci/run calls it).
-for v in $(sh tests/opencv_wheels.sh versions); do
-    d=$(sh tests/opencv_wheels.sh dir "$v")
-    if [ -f "$d/cv2/__init__.py" ]; then
-        run "oracle_pip_$v" env PYTHONPATH="$d" python3 tests/oracle_pip.py "$B/libgpumat.so"
-    elif [ "$CI" = "true" ]; then
-        echo "FAIL oracle_pip: opencv-python-headless $v is missing from $d; CI must install it (sh tests/opencv_wheels.sh install)"
-        F=$((F + 1))
-    else
-        echo "SKIP oracle_pip: opencv-python-headless $v not installed here (sh tests/opencv_wheels.sh install puts it in $d), the comparisons with it did not run"
-        S=$((S + 1))
-    fi
-done
-full nvrtc "$B/test_nvrtc"
 full gpu "$B/test_gpu"
 full contexts "$B/test_contexts"
 full faults "$B/test_faults" "$B/libfault_cuda.so"
 full streams "$B/test_streams"
 full big "$B/test_big"
-full fuzz sh tests/fuzz.sh "$B"
 run demo sh tests/demo_check.sh "$B"
 run readme sh tests/readme_check.sh "$B"
 run examples sh tests/examples.sh "$B"
-run aot sh tests/aot_check.sh "$B"
 run no_python sh tests/no_python.sh
 run alloc_check sh tests/alloc_check.sh
 run impl_files sh tests/impl_files.sh
