@@ -82,8 +82,9 @@ TESTS    += $(ORACLE) $(addprefix $(BUILD)/,libfake_nvrtc.so libfault_cuda.so)
 SLOW     := $(addprefix $(BUILD)/test_,nvrtc gpu contexts faults streams big cpu_native alloc alloc_asan jit_asan \
                                       typed_asan) \
             $(BUILD)/oracle_cxx
-# Sanitizer builds keep line tables (-g1), all their reports print: full
-# debug information (-g) cost a third of their compile.
+# Sanitizer builds and the test programs keep line tables (-g1, the last -g
+# wins), all their reports print: full debug information (-g) cost a third
+# of their compile.
 ASAN     := -std=c99 -O1 -g1 $(SAN) $(WARN)
 TSAN     := -std=c99 -O1 -g1 -fsanitize=thread $(WARN)
 TEST_H   := tests/check.h tests/every_op.h tests/sprites.h $(HEADERS)
@@ -158,7 +159,7 @@ $(BUILD)/demo $(EXAMPLES): $(BUILD)/%: examples/%.c $(HEADERS) $(BUILD)/libgpuma
 	$(LINK_LIB)
 
 $(addprefix $(BUILD)/test_,$(LINKED)): $(BUILD)/test_%: tests/test_%.c $(TEST_H) $(BUILD)/libgpumat.a
-	$(LINK_LIB)
+	$(LINK_LIB) -g1
 
 $(addsuffix _asan,$(addprefix $(BUILD)/test_,$(LINKED))): $(BUILD)/test_%_asan: tests/test_%.c $(TEST_H) \
                                                           $(BUILD)/gpumat_asan.o
@@ -169,7 +170,7 @@ $(BUILD)/test_cpu_native: tests/test_cpu.c $(TEST_H) $(BUILD)/gpumat_native.o
 
 # Any other test_X: INTERNAL's rule.
 $(BUILD)/test_%: tests/test_%.c $(TEST_H) | $(BUILD)
-	$(CC) -std=c99 $(CFLAGS) $(WARN) -DGPUMAT_STATIC -Iinclude $< -o $@ $(LDLIBS)
+	$(CC) -std=c99 $(CFLAGS) -g1 $(WARN) -DGPUMAT_STATIC -Iinclude $< -o $@ $(LDLIBS)
 
 $(BUILD)/test_%_asan: tests/test_%.c $(TEST_H) | $(BUILD)
 	$(CC) $(ASAN) -DGPUMAT_STATIC -Iinclude $< -o $@ $(LDLIBS)
@@ -193,16 +194,18 @@ $(BUILD)/libfault_cuda.so: tests/fault_cuda.c include/gpumat/impl/entry_points.h
 # The OpenCV oracle links the library; oracle_cxx holds the implementation
 # compiled as C++, the one test that runs it so (make test).
 $(BUILD)/oracle: tests/oracle.cpp tests/check.h $(HEADERS) $(BUILD)/libgpumat.a
-	$(CXX) -std=c++17 -O2 -g $(WARN) -DGPUMAT_NO_IMPLEMENTATION -Iinclude $(CV_INC) $< $(BUILD)/libgpumat.a -o $@ \
+	$(CXX) -std=c++17 -O2 -g1 $(WARN) -DGPUMAT_NO_IMPLEMENTATION -Iinclude $(CV_INC) $< $(BUILD)/libgpumat.a -o $@ \
 	    $(CV_LIBS) $(LDLIBS)
 
 $(BUILD)/oracle_cxx: tests/oracle.cpp tests/check.h $(HEADERS) | $(BUILD)
-	$(CXX) -std=c++17 -O2 -g $(WARN) -Iinclude $(CV_INC) $< -o $@ $(CV_LIBS) $(LDLIBS)
+	$(CXX) -std=c++17 -O2 -g1 $(WARN) -Iinclude $(CV_INC) $< -o $@ $(CV_LIBS) $(LDLIBS)
 
-test: $(TESTS) $(BUILD)/demo $(BUILD)/aot_compile examples
+# The two objects of the implementation first: most programs wait for them.
+BIG_FIRST := $(BUILD)/gpumat_asan.o $(BUILD)/gpumat.o
+test: $(BIG_FIRST) $(TESTS) $(BUILD)/demo $(BUILD)/aot_compile examples
 	JOBS=$(JOBS) FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/run.sh $(BUILD)
 
-check: $(filter-out $(SLOW),$(TESTS)) $(BUILD)/demo examples
+check: $(BIG_FIRST) $(filter-out $(SLOW),$(TESTS)) $(BUILD)/demo examples
 	JOBS=$(JOBS) sh tests/run.sh $(BUILD) quick
 
 # `make fuzz`: tests/fuzz.sh builds every tests/fuzz_*.c with clang's

@@ -80,17 +80,33 @@ missing() {
     fi
 }
 
-# The longest first, so that the last ones to end are short. quick (make
+# The longest first (as measured on two cores; the GPU tests where there is
+# a GPU), so that the last ones to end are short. quick (make
 # check) leaves out the `full` ones: among them the ASan builds of jit (its
 # NVRTC runs twice as long under ASan) and typed, whose -O2 builds run the
 # same assertions, cpu_native (test_cpu at other flags) and both builds of
 # alloc (each a whole compile of the implementation with allocators of its
 # own; in make check LeakSanitizer watches the other ASan tests and
-# alloc_check.sh finds any allocation that bypasses GM_MALLOC).
+# alloc_check.sh finds any allocation that bypasses GM_MALLOC). headers.sh
+# and packaging.sh say what their quick modes leave out.
 full nvrtc "$B/test_nvrtc"
+full gpu "$B/test_gpu"
+full contexts "$B/test_contexts"
+full faults "$B/test_faults" "$B/libfault_cuda.so"
+full streams "$B/test_streams"
+full big "$B/test_big"
 full fuzz sh tests/fuzz.sh "$B"
 full opt_levels sh tests/opt_levels.sh
 full aot sh tests/aot_check.sh "$B"
+# CUDA's driver needs the address range ASan keeps for its shadow gap.
+ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 full jit_asan "$B/test_jit_asan"
+ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 full alloc_asan "$B/test_alloc_asan"
+full alloc "$B/test_alloc"
+full cpu_native "$B/test_cpu_native"
+ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 full typed_asan "$B/test_typed_asan"
+run headers sh tests/headers.sh ${QUICK:+quick}
+run packaging sh tests/packaging.sh "$B" ${QUICK:+quick}
+ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run cpu_asan "$B/test_cpu_asan"
 if [ -x "$B/oracle" ]; then
     full oracle_cxx "$B/oracle_cxx"
     run oracle "$B/oracle" default
@@ -105,42 +121,28 @@ for v in $(sh tests/opencv_wheels.sh versions); do
         missing "oracle_pip_$v" "opencv-python-headless $v in $d" "sh tests/opencv_wheels.sh install"
     fi
 done
-run headers sh tests/headers.sh ${QUICK:+quick}
-run packaging sh tests/packaging.sh "$B"
-# CUDA's driver needs the address range ASan keeps for its shadow gap.
-ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 full jit_asan "$B/test_jit_asan"
 run jit "$B/test_jit"
-ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 full alloc_asan "$B/test_alloc_asan"
-full alloc "$B/test_alloc"
-full cpu_native "$B/test_cpu_native"
+run no_python sh tests/no_python.sh
+run typed_compile sh tests/typed_compile.sh "$B"
+run processes "$B/test_processes"
+TSAN_OPTIONS=halt_on_error=1 run threads_tsan "$B/test_threads_tsan"
+run dlpack_layout sh tests/dlpack_layout.sh "$B"
+run cpu "$B/test_cpu"
 run generator sh tests/gen_check.sh
 run licence sh tests/licence.sh
 run args "$B/test_args"
-run cpu "$B/test_cpu"
 run plan "$B/test_plan"
-TSAN_OPTIONS=halt_on_error=1 run threads_tsan "$B/test_threads_tsan"
 run pool "$B/test_pool" "$B/libgpumat.so"
-run processes "$B/test_processes"
 run ctx_cache "$B/test_ctx_cache"
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run args_asan "$B/test_args_asan"
-ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run cpu_asan "$B/test_cpu_asan"
 run interop "$B/test_interop"
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run interop_asan "$B/test_interop_asan"
 run typed "$B/test_typed"
-ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 full typed_asan "$B/test_typed_asan"
-run typed_compile sh tests/typed_compile.sh "$B"
-run dlpack_layout sh tests/dlpack_layout.sh "$B"
 run refusals "$B/test_refusals" "$B/libfake_nvrtc.so"
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run refusals_asan "$B/test_refusals_asan" "$B/libfake_nvrtc.so"
-full gpu "$B/test_gpu"
-full contexts "$B/test_contexts"
-full faults "$B/test_faults" "$B/libfault_cuda.so"
-full streams "$B/test_streams"
-full big "$B/test_big"
 run demo sh tests/demo_check.sh "$B"
 run readme sh tests/readme_check.sh "$B"
 run examples sh tests/examples.sh "$B"
-run no_python sh tests/no_python.sh
 run alloc_check sh tests/alloc_check.sh
 run impl_files sh tests/impl_files.sh
 run make_help sh tests/make_help.sh
