@@ -66,7 +66,8 @@ ORACLE  := $(if $(CV_PC)$(wildcard $(CV_HDR)),$(BUILD)/oracle $(BUILD)/oracle_cx
 # and a line in tests/run.sh. LINKED: the public API (test_cpu: and the
 # internals of gpumat/impl/internal.h), linked with the implementation
 # compiled once (make lib's libgpumat.a; the _asan ones with one ASan object
-# of it, test_cpu_native with one of -O3 -march=native). INTERNAL (and any
+# of it, test_cpu_native with one of -O3 -march=native, test_cpu_no_avx2
+# with one of GM_NO_CPU_AVX2). INTERNAL (and any
 # test not in LINKED): they call other gm__ functions, so they include the
 # implementation, compiled GPUMAT_STATIC: only what the test calls is
 # compiled (test_refusals 1 s instead of 40; test_alloc, with allocators of
@@ -75,11 +76,11 @@ ORACLE  := $(if $(CV_PC)$(wildcard $(CV_HDR)),$(BUILD)/oracle $(BUILD)/oracle_cx
 LINKED   := args interop typed big streams cpu
 INTERNAL := jit plan alloc refusals processes ctx_cache contexts faults nvrtc gpu
 TESTS    := $(addprefix $(BUILD)/test_,$(LINKED) $(INTERNAL) pool args_asan interop_asan typed_asan \
-                                      cpu_asan jit_asan alloc_asan refusals_asan threads_tsan cpu_native)
+                                      cpu_asan jit_asan alloc_asan refusals_asan threads_tsan cpu_native cpu_no_avx2)
 TESTS    += $(ORACLE) $(addprefix $(BUILD)/,libfake_nvrtc.so libfault_cuda.so)
 # run.sh's quick mode (`make check`) leaves out the tests these build (and
 # make aot's, the fuzzers', every optimisation level's: tests/run.sh says).
-SLOW     := $(addprefix $(BUILD)/test_,nvrtc gpu contexts faults streams big cpu_native alloc alloc_asan jit_asan \
+SLOW     := $(addprefix $(BUILD)/test_,nvrtc gpu contexts faults streams big cpu_native cpu_no_avx2 alloc alloc_asan jit_asan \
                                       typed_asan) \
             $(BUILD)/oracle_cxx
 # Sanitizer builds and the test programs keep line tables (-g1, the last -g
@@ -167,6 +168,14 @@ $(addsuffix _asan,$(addprefix $(BUILD)/test_,$(LINKED))): $(BUILD)/test_%_asan: 
 
 $(BUILD)/test_cpu_native: tests/test_cpu.c $(TEST_H) $(BUILD)/gpumat_native.o
 	$(CC) $(NATIVE) -Iinclude $< $(BUILD)/gpumat_native.o -o $@ $(LDLIBS)
+
+# GM_NO_CPU_AVX2 leaves the AVX2 copies out, and no result changes.
+NO_AVX2  := -std=c99 $(CFLAGS) -g1 $(WARN) -DGM_NO_CPU_AVX2
+$(BUILD)/gpumat_no_avx2.o: $(HEADERS) | $(BUILD)
+	$(CC) $(NO_AVX2) -Iinclude -c $(IMPL_SRC) -o $@
+
+$(BUILD)/test_cpu_no_avx2: tests/test_cpu.c $(TEST_H) $(BUILD)/gpumat_no_avx2.o
+	$(CC) $(NO_AVX2) -DGPUMAT_NO_IMPLEMENTATION -Iinclude $< $(BUILD)/gpumat_no_avx2.o -o $@ $(LDLIBS)
 
 # Any other test_X: INTERNAL's rule.
 $(BUILD)/test_%: tests/test_%.c $(TEST_H) | $(BUILD)

@@ -84,7 +84,8 @@ missing() {
 # a GPU), so that the last ones to end are short. quick (make
 # check) leaves out the `full` ones: among them the ASan builds of jit (its
 # NVRTC runs twice as long under ASan) and typed, whose -O2 builds run the
-# same assertions, cpu_native (test_cpu at other flags) and both builds of
+# same assertions, cpu_native and cpu_no_avx2 (test_cpu at other flags and
+# without the AVX2 loops) and both builds of
 # alloc (each a whole compile of the implementation with allocators of its
 # own; in make check LeakSanitizer watches the other ASan tests and
 # alloc_check.sh finds any allocation that bypasses GM_MALLOC). headers.sh
@@ -103,6 +104,9 @@ ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 full jit_asan "$B/test_jit_asan
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 full alloc_asan "$B/test_alloc_asan"
 full alloc "$B/test_alloc"
 full cpu_native "$B/test_cpu_native"
+full cpu_no_avx2 "$B/test_cpu_no_avx2"
+full avx2_left_out sh -c 'if nm "$1" | grep -q "_avx2$"; then echo "FAIL GM_NO_CPU_AVX2 left AVX2 loops in $1"; f=1; else f=0; fi
+    echo "avx2_left_out: $((1 - f)) passed, $f failed, 0 skipped"; exit $f' sh "$B/gpumat_no_avx2.o"
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 full typed_asan "$B/test_typed_asan"
 run headers sh tests/headers.sh ${QUICK:+quick}
 run packaging sh tests/packaging.sh "$B" ${QUICK:+quick}

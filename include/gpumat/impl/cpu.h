@@ -39,8 +39,9 @@
 /* x86-64 builds compile every loop a second time for AVX2 with FMA, taken
  * where the CPU has them (cpu_run.h): convertTo's multiply-add is one
  * rounding, which the baseline x86-64 can only get from a libm call per
- * element, and OpenCV dispatches to AVX2 alike. */
-#if defined(__x86_64__) && (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 6))
+ * element, and OpenCV dispatches to AVX2 alike. GM_NO_CPU_AVX2 leaves the
+ * copies out (the same results, from the baseline loops). */
+#if defined(__x86_64__) && (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 6)) && !defined(GM_NO_CPU_AVX2)
 #define GM__CPU_AVX2 __attribute__((target("avx2,fma")))
 #define GM__CPU_ISAS 2
 #define GM__CPU_AVX2_ENTRY(f) , f##_avx2
