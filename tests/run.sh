@@ -150,6 +150,7 @@ run examples sh tests/examples.sh "$B"
 run alloc_check sh tests/alloc_check.sh
 run impl_files sh tests/impl_files.sh
 run make_help sh tests/make_help.sh
+run families sh tests/families_check.sh
 
 while [ -n "$STARTED" ]; do show_finished; [ -z "$STARTED" ] || nap; done
 wait
