@@ -2338,9 +2338,9 @@ int main(int argc, char** argv)
         test_yuv();
     }
     if (pass != "default") {
-        gm__cpu_isa_forced = 0;
-        gm__cpu_part_bytes = 1;
-        gm__cpu_stream_bytes = 0;
+        gm__tune.cpu_isa = 0;
+        gm__tune.cpu_part_bytes = 1;
+        gm__tune.cpu_stream_bytes = 0;
         gm_set_threads(3);
         test_convert();
         test_split_merge();

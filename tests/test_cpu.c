@@ -2483,13 +2483,13 @@ int main(void)
     test_box_maps();
     test_results("the default loops and threads");
     /* the baseline loops (cpu.h: the AVX2 ones where the CPU has them), one thread */
-    gm__cpu_isa_forced = 0;
+    gm__tune.cpu_isa = 0;
     gm_set_threads(1);
     test_results("the baseline loops, one thread");
     /* every image cut into parts on 3 threads and written past the caches, however small */
-    gm__cpu_isa_forced = -1;
-    gm__cpu_part_bytes = 1;
-    gm__cpu_stream_bytes = 0;
+    gm__tune.cpu_isa = -1;
+    gm__tune.cpu_part_bytes = 1;
+    gm__tune.cpu_stream_bytes = 0;
     gm_set_threads(3);
     test_results("3 threads and non-temporal stores for every image");
     return t_summary("cpu");

@@ -1320,7 +1320,7 @@ static void free_sprites(gm_sprite* hs, gm_sprite* ds, int n)
 static void overlays(void)
 {
     enum { N = 300 };
-    const long long part_bytes = gm__overlay_part_bytes;
+    const long long part_bytes = gm__tune.overlay_part_bytes;
     gm_overlay* ov = NULL;
     int round;
     static gm_sprite hs[N], ds[N];
@@ -1343,7 +1343,7 @@ static void overlays(void)
         fill(&f.host);
         CHECK(sync_up(&f), "%s: upload failed: %s", what, gm_last_error());
         launched[GM__OVERLAY_ROW] = 0;
-        gm__overlay_part_bytes = round % 3 ? part_bytes : 1;
+        gm__tune.overlay_part_bytes = round % 3 ? part_bytes : 1;
         sd = gm_overlay_draw(ov, &f.dev_roi, ds, n, &p, NULL);
         sh = gm_overlay_draw(ov, &f.host_roi, hs, n, &p, NULL);
         CHECK(sd == GM_OK && sh == GM_OK, "%s: gpu %s / cpu %s: %s", what, gm_status_string(sd),
@@ -1354,7 +1354,7 @@ static void overlays(void)
         free_pair(&f);
         free_sprites(hs, ds, n);
     }
-    gm__overlay_part_bytes = part_bytes;
+    gm__tune.overlay_part_bytes = part_bytes;
     gm_overlay_destroy(ov);
 }
 

@@ -117,8 +117,8 @@ int main(void)
     size_t size = 0;
     /* the CPU path's pool: every operation cut into parts on 4 threads and
      * written past the caches, while the other callers' operations run alone */
-    gm__cpu_part_bytes = 1;
-    gm__cpu_stream_bytes = 0;
+    gm__tune.cpu_part_bytes = 1;
+    gm__tune.cpu_stream_bytes = 0;
     gm_set_threads(4);
     with_nvrtc = gm_kernel_compile(0, 90, &size) == GM_OK;
     if (!with_nvrtc)

@@ -16,26 +16,10 @@
 #define GM__CPU_PIXELS 256
 #define GM__CPU_DIRECT 16
 
-/* A transform whose destination has at least this many bytes writes it
- * past the caches (cpu.h's GM__CPU_NT), where its runs are contiguous or
- * interleaved: it would not stay in the caches. Below, the destination of
- * 1080p convertTo (25 MB) stays in this machine's last-level cache and is
- * written 1.4x faster the ordinary way. A split or merge of one dtype
- * streams from a 16th of it: its blocks go from L1 straight to whole lines,
- * which beat the ordinary stores from 4 MB on (bench/RESULTS.md). The tests
- * lower it. */
-GM__INTERNAL long long gm__cpu_stream_bytes = 64LL << 20;
-
-/* Bytes a thread's part moves at least: waking a worker costs tens of
- * microseconds, what a core moves of a 1 MB job in about as long. The
- * tests lower it to run small images on every thread. */
-GM__INTERNAL long long gm__cpu_part_bytes = 1024 * 1024;
-
 /* The instruction set the loops run with: 1 (GM__CPU_AVX2) where the CPU
- * has AVX2 and FMA, else 0. gm__cpu_isa_forced >= 0 chooses (the tests run
+ * has AVX2 and FMA, else 0; gm__tune.cpu_isa >= 0 chooses (the tests run
  * both). */
 static int gm__cpu_isa_found;
-GM__INTERNAL int gm__cpu_isa_forced = -1;
 static pthread_once_t gm__cpu_isa_once = PTHREAD_ONCE_INIT;
 
 static void gm__cpu_isa_find(void)
@@ -49,7 +33,7 @@ static void gm__cpu_isa_find(void)
 static int gm__cpu_isa(void)
 {
     pthread_once(&gm__cpu_isa_once, gm__cpu_isa_find);
-    return gm__cpu_isa_forced >= 0 && gm__cpu_isa_forced < GM__CPU_ISAS ? gm__cpu_isa_forced : gm__cpu_isa_found;
+    return gm__tune.cpu_isa >= 0 && gm__tune.cpu_isa < GM__CPU_ISAS ? gm__tune.cpu_isa : gm__cpu_isa_found;
 }
 
 /* A transform on the CPU: its arguments, source and destination dtypes and
@@ -225,7 +209,7 @@ static void gm__cpu_xform(const gm__xform_args* a, int S, int D, int cs, int cd)
         J.moves &= a->map[c] == c && J.chan[c].kind == GM__PLAIN;
     }
     J.stream = GM__CPU_NT && (J.zip || a->dst_xstride == J.ed) &&
-               rows * a->width * cd * J.ed >= (J.moves ? gm__cpu_stream_bytes / 16 : gm__cpu_stream_bytes);
+               rows * a->width * cd * J.ed >= (J.moves ? gm__tune.cpu_stream_bytes / 16 : gm__tune.cpu_stream_bytes);
     J.streamer = gm__cpu_streams[isa];
     if ((J.shuffle = gm__cpu_shuffles(&J, a, S, D, isa)))
         J.stream = 0; /* staged to stream, BGR swaps took 1.1-2.2x as long (bench/RESULTS.md) */
@@ -236,7 +220,7 @@ static void gm__cpu_xform(const gm__xform_args* a, int S, int D, int cs, int cd)
     J.blocks = (a->width + J.pixels - 1) / J.pixels;
     bytes = J.pixels * (long long)(cs * J.es + cd * J.ed);
     if (rows > 0 && J.blocks > 0)
-        gm__parallel(gm__cpu_xform_part, &J, rows * J.blocks, gm__cpu_part_bytes / bytes + 1);
+        gm__parallel(gm__cpu_xform_part, &J, rows * J.blocks, gm__tune.cpu_part_bytes / bytes + 1);
 }
 
 /* A resize's rows on the CPU, every sampler as OpenCV runs it. Linear (and
@@ -760,11 +744,11 @@ static void gm__cpu_run(const gm__plan* p)
     if (k->family == GM__FAMILY_RESIZE) {
         const gm__resize_args* a = &p->args.resize;
         row_bytes = a->width * k->channels * 8 + 1;
-        gm__parallel(gm__cpu_resize_part, (void*)p, a->batch * a->height, gm__cpu_part_bytes / row_bytes + 1);
+        gm__parallel(gm__cpu_resize_part, (void*)p, a->batch * a->height, gm__tune.cpu_part_bytes / row_bytes + 1);
     } else if (gm__is_prep(k)) {
         const gm__prep_args* a = gm__prep_args_of(p);
         row_bytes = a->width * k->channels * 8 + 1;
-        gm__parallel(gm__cpu_prep_part, (void*)p, a->count * a->height, gm__cpu_part_bytes / row_bytes + 1);
+        gm__parallel(gm__cpu_prep_part, (void*)p, a->count * a->height, gm__tune.cpu_part_bytes / row_bytes + 1);
     } else {
         gm__cpu_xform(&p->args.xform, k->src, k->dst, p->src_channels, k->channels);
     }

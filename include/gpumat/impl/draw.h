@@ -395,9 +395,6 @@ static gm_status gm__overlay_grow(const char* fn, gm__overlay_slot* sl, size_t n
     return GM_OK;
 }
 
-/* Bytes of the staging copy a thread's part moves at least. */
-static long long gm__overlay_part_bytes = 256 * 1024;
-
 /* Copying the host sprites' visible rows into the staging buffer, in
  * parts of rows for the pool's threads. A sprite whose visible rows are
  * one run of its memory (whole rows, no padding) is copied by stream,
@@ -571,7 +568,7 @@ static gm_status gm__overlay_device(const char* fn, gm_overlay* o, const gm_mat*
     job.stream = gm__cpu_streams[gm__cpu_isa()];
     if (host_rows)
         gm__parallel(gm__overlay_stage_part, &job, host_rows,
-                     gm__overlay_part_bytes / (host_rows_bytes / host_rows + 1) + 1);
+                     gm__tune.overlay_part_bytes / (host_rows_bytes / host_rows + 1) + 1);
     memset(&copy, 0, sizeof copy);
     copy.srcMemoryType = GM__CU_MEMORYTYPE_HOST;
     copy.srcHost = staged;

@@ -520,7 +520,7 @@ static void gm__yuv_host(const gm__yuv_args* a, int from)
     gm__yuv_job job;
     job.a = a, job.from = from;
     gm__parallel(gm__yuv_host_part, &job, a->batch * (a->height / 2),
-                 gm__cpu_part_bytes / (a->width * a->sample * (2 * a->channels + 3)) + 1);
+                 gm__tune.cpu_part_bytes / (a->width * a->sample * (2 * a->channels + 3)) + 1);
 }
 
 /* gm_yuv_convert (from 0: frame into image) and gm_yuv_from_image (from 1:
