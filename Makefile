@@ -67,12 +67,12 @@ ORACLE  := $(if $(CV_PC)$(wildcard $(CV_HDR)),$(BUILD)/oracle $(BUILD)/oracle_cx
 # internals of gpumat/impl/internal.h), linked with the implementation
 # compiled once (make lib's libgpumat.a; the _asan ones with one ASan object
 # of it, test_cpu_native with one of -O3 -march=native, test_cpu_no_avx2
-# with one of GM_NO_CPU_AVX2). INTERNAL (and any
-# test not in LINKED): they call other gm__ functions, so they include the
-# implementation, compiled GPUMAT_STATIC: only what the test calls is
-# compiled (test_refusals 1 s instead of 40; test_alloc, with allocators of
-# its own, calls the CPU path and so nearly all), and so are their _asan and
-# _tsan (test_threads) builds.
+# with one of GM_NO_CPU_AVX2). INTERNAL (and any test not in LINKED): they
+# call other gm__ functions, so they include the implementation, compiled
+# GPUMAT_STATIC: only what the test calls is compiled (test_refusals 1 s
+# instead of 40; test_alloc, with allocators of its own, calls the CPU path
+# and so nearly all), and so are their _asan and _tsan (test_threads)
+# builds.
 LINKED   := args interop typed big streams cpu
 INTERNAL := jit plan alloc refusals processes ctx_cache contexts faults nvrtc gpu
 TESTS    := $(addprefix $(BUILD)/test_,$(LINKED) $(INTERNAL) pool args_asan interop_asan typed_asan \
