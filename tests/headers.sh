@@ -15,7 +15,7 @@ trap 'rm -rf "$T"' EXIT
 P=0 F=0 S=0
 # interop.h first: it must stand alone
 printf '#include "gpumat/interop.h"\n#include "gpumat.h"\nint gm_t_decl(void);\nint gm_t_decl(void) { gm_u8c3_hwc v; gm_dl_managed_versioned t; (void)v; (void)t; return GM_OK; }\n' > "$T/decl.c"
-printf '#define GPUMAT_IMPLEMENTATION\n#include "gpumat.h"\nint main(void) { gm_mat m; return gm_alloc_host(&m, 3, 2, GM_U8, 3, GM_HWC, 0) == GM_OK ? (gm_free(&m), 0) : 1; }\n' > "$T/impl.c"
+cp tests/impl_main.c "$T/impl.c"
 if grep -rn '#include *[<"]\(cuda\|nvrtc\|cuda_runtime\)' include; then echo "FAIL a header includes a CUDA header"; F=$((F+1)); else P=$((P+1)); fi
 for cc in gcc clang; do
     for std in $STDS; do

@@ -7,7 +7,7 @@
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 P=0 F=0 S=0
-printf '#define GPUMAT_IMPLEMENTATION\n#include "gpumat.h"\nint main(void) { gm_mat m; return gm_alloc_host(&m, 3, 2, GM_U8, 3, GM_HWC, 0) == GM_OK ? (gm_free(&m), 0) : 1; }\n' > "$T/impl.c"
+cp tests/impl_main.c "$T/impl.c"
 for cc in gcc clang; do
     if ! command -v $cc > /dev/null; then echo "SKIP $cc not installed"; S=$((S+1)); continue; fi
     for opt in -O1 -O2 -O3 -Os -Og; do

@@ -188,17 +188,17 @@ static void gm__ultralytics_gains(const gm_prep_geometry* g, gm_box_map map, dou
         pad[0] = rint(pad[0] - 0.1), pad[1] = rint(pad[1] - 0.1);
 }
 
-/* gm_prep_box_map for the public function fn. */
-static gm_status gm__box_map(const char* fn, const gm_prep_geometry* g, gm_box_map map, const double box[4],
-                             double out[4])
+/* gm_prep_box_map for the public function fn, whose argument map_name
+ * gave map. */
+static gm_status gm__box_map(const char* fn, const char* map_name, const gm_prep_geometry* g, gm_box_map map,
+                             const double box[4], double out[4])
 {
     double div[2], off[2], v;
     int clip = map != GM_BOX_EXACT && map != GM_BOX_DEEPSTREAM, i;
     if (!g || !box || !out)
         return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn, !g ? "geometry" : !box ? "box" : "out");
     if ((unsigned)map > GM_BOX_DEEPSTREAM)
-        return gm__fail(GM_ERR_ARG, "%s: %s %d is not a gm_box_map", fn,
-                        strcmp(fn, "gm_prep_box_map") ? "geometry->map" : "map", (int)map);
+        return gm__fail(GM_ERR_ARG, "%s: %s %d is not a gm_box_map", fn, map_name, (int)map);
     if (g->crop.width < 1 || g->crop.height < 1 || g->dst_width < 1 || g->dst_height < 1)
         return gm__fail(GM_ERR_ARG, "%s: geometry is of a %lldx%lld crop into %lldx%lld; sizes must be 1 or more",
                         fn, (long long)g->crop.width, (long long)g->crop.height, (long long)g->dst_width,
@@ -242,13 +242,13 @@ static gm_status gm__box_map(const char* fn, const gm_prep_geometry* g, gm_box_m
 
 GM_API gm_status gm_prep_box_map(const gm_prep_geometry* g, gm_box_map map, const double box[4], double out[4])
 {
-    return gm__box_map("gm_prep_box_map", g, map, box, out);
+    return gm__box_map("gm_prep_box_map", "map", g, map, box, out);
 }
 
 GM_API void gm_prep_box_to_source(const gm_prep_geometry* g, const double box[4], double out[4])
 {
     int i;
-    if (gm__box_map("gm_prep_box_to_source", g, g ? g->map : GM_BOX_EXACT, box, out) != GM_OK && out)
+    if (gm__box_map("gm_prep_box_to_source", "geometry->map", g, g ? g->map : GM_BOX_EXACT, box, out) != GM_OK && out)
         for (i = 0; i < 4; ++i)
             out[i] = NAN;
 }
