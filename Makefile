@@ -81,7 +81,7 @@ TESTS    += $(ORACLE) $(addprefix $(BUILD)/,libfake_nvrtc.so libfault_cuda.so)
 # run.sh's quick mode (`make check`) leaves out the tests these build (and
 # make aot's, the fuzzers', every optimisation level's: tests/run.sh says).
 SLOW     := $(addprefix $(BUILD)/test_,nvrtc gpu contexts faults streams big cpu_native cpu_no_avx2 alloc alloc_asan jit_asan \
-                                      typed_asan) \
+                                      typed_asan cpu_asan) \
             $(BUILD)/oracle_cxx
 # Sanitizer builds and the test programs keep line tables (-g1, the last -g
 # wins), all their reports print: full debug information (-g) cost a third

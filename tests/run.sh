@@ -83,8 +83,8 @@ missing() {
 # The longest first (as measured on two cores; the GPU tests where there is
 # a GPU), so that the last ones to end are short. quick (make
 # check) leaves out the `full` ones: among them the ASan builds of jit (its
-# NVRTC runs twice as long under ASan) and typed, whose -O2 builds run the
-# same assertions, cpu_native and cpu_no_avx2 (test_cpu at other flags and
+# NVRTC runs twice as long under ASan), typed and cpu (four times as long),
+# whose -O2 builds run the same assertions, cpu_native and cpu_no_avx2 (test_cpu at other flags and
 # without the AVX2 loops) and both builds of
 # alloc (each a whole compile of the implementation with allocators of its
 # own; in make check LeakSanitizer watches the other ASan tests and
@@ -110,7 +110,7 @@ full avx2_left_out sh -c 'if nm "$1" | grep -q "_avx2$"; then echo "FAIL GM_NO_C
 ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 full typed_asan "$B/test_typed_asan"
 run headers sh tests/headers.sh ${QUICK:+quick}
 run packaging sh tests/packaging.sh "$B" ${QUICK:+quick}
-ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 run cpu_asan "$B/test_cpu_asan"
+ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 full cpu_asan "$B/test_cpu_asan"
 if [ -x "$B/oracle" ]; then
     full oracle_cxx "$B/oracle_cxx"
     run oracle "$B/oracle" default
