@@ -145,6 +145,8 @@ def emit_kernels():
     cuda = marked(pieces) + '#line 1 "entry points"\n'
     families = "\n".join("    GM__FAMILY_%s," % f.upper() for f in M.FAMILIES)
     entries = ", ".join('"GM__ENTRY_%s"' % f.upper() for f in M.FAMILIES)
+    runners = " \\\n".join("    X(gm__grid_%s, %s)" % (M.FAMILY_RUNNERS[f][0], "gm__cpu_run_" + M.FAMILY_RUNNERS[f][1]
+                                                          if M.FAMILY_RUNNERS[f][1] else "NULL") for f in M.FAMILIES)
     table = "\n".join(kernel_row(k) for k in rows)
     xform_row = lookup(rows, "xform", [M.DTYPE_NAMES, M.DTYPE_NAMES, M.CHANNELS],
                        lambda k: (k.src, k.dst, k.channels))
@@ -232,6 +234,11 @@ enum {
     GM__FAMILY_COUNT
 };
 static const char* const gm__family_entry[GM__FAMILY_COUNT] = {%s};
+
+/* Each family's launch size and CPU loop, in family order (gen/model.py
+ * FAMILY_RUNNERS), for the runner's table (impl/run.h). */
+#define GM__FAMILY_RUNNERS(X) \\
+%s
 
 /* The line that instantiates one row: its family's entry macro, the row's
  * name, src, dst, channels, src_layout, dst_layout, pixels, units,
@@ -381,7 +388,7 @@ static const gm__cpu_prep_fn gm__cpu_prep_fns[GM_DTYPE_COUNT][GM_DTYPE_COUNT] = 
 };
 
 #endif
-""" % (source_hash, c_string_lines(cuda), families, entries, c_escape(ENTRY), len(rows), table, xform_row, fast_row,
+""" % (source_hash, c_string_lines(cuda), families, entries, runners, c_escape(ENTRY), len(rows), table, xform_row, fast_row,
        sizes, dnames, cpu, cpu_table, movers, max(elements) + 1, mover_table("unzip"),
        max(elements) + 1, mover_table("zip"), resize_row, twice_row, fill_row, overlay_row, blend_row, yuv_row, yuv_from_row, yuv16_row, cpu_resize, cpu_resize_table, linear,
        linear_table("h"), linear_table("v"), exact, exact_table("h"), exact_table("v"), area, area_table("down"),

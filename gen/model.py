@@ -61,6 +61,17 @@ def specs():
 FAMILIES = ["xform", "xform_fast", "resize", "prep", "twice", "fill", "overlay", "blend", "yuv", "yuv_from", "prep_yuv",
             "prep_double", "prep_yuv_double"]
 
+# How the runner (include/gpumat/impl/run.h) carries out a plan of each
+# family: the function that sizes its launch (gm__grid_<name>) and the CPU
+# loop that runs it on host memory (gm__cpu_run_<name>; None where the
+# planner never picks the family for host memory).
+FAMILY_RUNNERS = {"xform": ("xform", "xform"), "xform_fast": ("fast", None), "resize": ("resize", "resize"),
+                  "prep": ("prep", "prep"), "twice": ("twice", None), "fill": ("fill", None),
+                  "overlay": ("overlay", "overlay"), "blend": ("blend", "blend"), "yuv": ("yuv", "yuv"),
+                  "yuv_from": ("yuv", "yuv"), "prep_yuv": ("prep", "prep"), "prep_double": ("prep", "prep"),
+                  "prep_yuv_double": ("prep", "prep")}
+assert sorted(FAMILY_RUNNERS) == sorted(FAMILIES)
+
 # What a resize kernel computes (templates/resize.inc): cv::resize's
 # algorithms, which the host picks from the interpolation and the scales as
 # cv::resize does (INTER_AREA is area_fast for integer factors, area for

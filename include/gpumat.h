@@ -123,6 +123,8 @@
 #include "gpumat/impl/overlap.h"
 #include "gpumat/impl/mem.h"
 #include "gpumat/impl/plan.h"
+#include "gpumat/impl/cpu_yuv.h"
+#include "gpumat/impl/cpu_draw.h"
 #include "gpumat/impl/cpu_run.h"
 #include "gpumat/impl/run.h"
 #include "gpumat/impl/ops.h"

@@ -151,6 +151,7 @@ run alloc_check sh tests/alloc_check.sh
 run impl_files sh tests/impl_files.sh
 run make_help sh tests/make_help.sh
 run families sh tests/families_check.sh
+run layers python3 tests/layers_check.py
 
 while [ -n "$STARTED" ]; do show_finished; [ -z "$STARTED" ] || nap; done
 wait

@@ -27,6 +27,13 @@ static int64_t gm__xstride(const gm_mat* m)
     return (int64_t)gm_dtype_size(m->dtype) * (m->layout == GM_HWC ? m->channels : 1);
 }
 
+/* Bytes of a row's pixels, -1 on overflow (a bad descriptor). */
+static int64_t gm__row_bytes(const gm_mat* m)
+{
+    int64_t r;
+    return gm__mul(m->width, gm__xstride(m), &r) ? r : -1;
+}
+
 /* Offset of the last byte + 1, or -1 on overflow. Every term is non-negative,
  * so the last element is at the sum of the largest index times each stride. */
 static int64_t gm__span(const gm_mat* m)

@@ -13,6 +13,9 @@
  * (gm__cpu_area_fast_row), the general one row by row (gm__cpu_area_row),
  * nearest by copies (cpu_run.h). */
 
+#include <pthread.h>
+#include <string.h>
+
 #if defined(__GNUC__)
 #define GM__ALWAYS_INLINE __attribute__((always_inline)) inline
 #else
@@ -37,7 +40,7 @@
 #endif
 
 /* x86-64 builds compile every loop a second time for AVX2 with FMA, taken
- * where the CPU has them (cpu_run.h): convertTo's multiply-add is one
+ * where the CPU has them (gm__cpu_isa): convertTo's multiply-add is one
  * rounding, which the baseline x86-64 can only get from a libm call per
  * element, and OpenCV dispatches to AVX2 alike. GM_NO_CPU_AVX2 leaves the
  * copies out (the same results, from the baseline loops). */
@@ -49,6 +52,26 @@
 #define GM__CPU_ISAS 1
 #define GM__CPU_AVX2_ENTRY(f)
 #endif
+
+/* The instruction set the loops run with: 1 (GM__CPU_AVX2) where the CPU
+ * has AVX2 and FMA, else 0; gm__tune.cpu_isa >= 0 chooses (the tests run
+ * both). */
+static int gm__cpu_isa_found;
+static pthread_once_t gm__cpu_isa_once = PTHREAD_ONCE_INIT;
+
+static void gm__cpu_isa_find(void)
+{
+#ifdef GM__CPU_AVX2
+    __builtin_cpu_init();
+    gm__cpu_isa_found = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#endif
+}
+
+static int gm__cpu_isa(void)
+{
+    pthread_once(&gm__cpu_isa_once, gm__cpu_isa_find);
+    return gm__tune.cpu_isa >= 0 && gm__tune.cpu_isa < GM__CPU_ISAS ? gm__tune.cpu_isa : gm__cpu_isa_found;
+}
 
 /* Non-temporal stores (past the caches), where the CPU has them: x86-64's
  * SSE2 16-byte store, and AVX's 32-byte one in the AVX2 loops. A large

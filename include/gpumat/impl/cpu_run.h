@@ -16,26 +16,6 @@
 #define GM__CPU_PIXELS 256
 #define GM__CPU_DIRECT 16
 
-/* The instruction set the loops run with: 1 (GM__CPU_AVX2) where the CPU
- * has AVX2 and FMA, else 0; gm__tune.cpu_isa >= 0 chooses (the tests run
- * both). */
-static int gm__cpu_isa_found;
-static pthread_once_t gm__cpu_isa_once = PTHREAD_ONCE_INIT;
-
-static void gm__cpu_isa_find(void)
-{
-#ifdef GM__CPU_AVX2
-    __builtin_cpu_init();
-    gm__cpu_isa_found = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#endif
-}
-
-static int gm__cpu_isa(void)
-{
-    pthread_once(&gm__cpu_isa_once, gm__cpu_isa_find);
-    return gm__tune.cpu_isa >= 0 && gm__tune.cpu_isa < GM__CPU_ISAS ? gm__tune.cpu_isa : gm__cpu_isa_found;
-}
-
 /* A transform on the CPU: its arguments, source and destination dtypes and
  * channels, the channels' arithmetic, its loops and blocks a row. */
 typedef struct gm__cpu_job {
@@ -596,8 +576,6 @@ typedef struct gm__cpu_frame {
     long long column;   /* the crop's column 0 in a row of bgr, in bytes */
 } gm__cpu_frame;
 
-static void gm__yuv_host_rows(const gm__yuv_args* a, int from, long long b, long long r); /* impl/yuv.h */
-
 /* F for item it, of frame layout f, and src, its crop as a resize source;
  * 0 where memory runs out. */
 static int gm__cpu_frame_init(gm__cpu_frame* F, const gm__prep_frame* f, const gm__prep_item* it,
@@ -736,20 +714,25 @@ static void gm__cpu_prep_part(void* p, long long begin, long long end)
         GM_FREE(F.bgr);
 }
 
-/* Runs plan p on the CPU, done on return. */
-static void gm__cpu_run(const gm__plan* p)
+/* A transform plan on the CPU, done on return. */
+static void gm__cpu_run_xform(const gm__plan* p)
 {
     const gm__kernel_row* k = &gm__kernels[p->kernel];
-    long long row_bytes;
-    if (k->family == GM__FAMILY_RESIZE) {
-        const gm__resize_args* a = &p->args.resize;
-        row_bytes = a->width * k->channels * 8 + 1;
-        gm__parallel(gm__cpu_resize_part, (void*)p, a->batch * a->height, gm__tune.cpu_part_bytes / row_bytes + 1);
-    } else if (gm__is_prep(k)) {
-        const gm__prep_args* a = gm__prep_args_of(p);
-        row_bytes = a->width * k->channels * 8 + 1;
-        gm__parallel(gm__cpu_prep_part, (void*)p, a->count * a->height, gm__tune.cpu_part_bytes / row_bytes + 1);
-    } else {
-        gm__cpu_xform(&p->args.xform, k->src, k->dst, p->src_channels, k->channels);
-    }
+    gm__cpu_xform(&p->args.xform, k->src, k->dst, p->src_channels, k->channels);
+}
+
+/* A resize plan on the CPU: its rows on the pool. */
+static void gm__cpu_run_resize(const gm__plan* p)
+{
+    const gm__resize_args* a = &p->args.resize;
+    const long long row_bytes = a->width * gm__kernels[p->kernel].channels * 8 + 1;
+    gm__parallel(gm__cpu_resize_part, (void*)p, a->batch * a->height, gm__tune.cpu_part_bytes / row_bytes + 1);
+}
+
+/* A pre-process plan on the CPU: its rows, over the items, on the pool. */
+static void gm__cpu_run_prep(const gm__plan* p)
+{
+    const gm__prep_args* a = gm__prep_args_of(p);
+    const long long row_bytes = a->width * gm__kernels[p->kernel].channels * 8 + 1;
+    gm__parallel(gm__cpu_prep_part, (void*)p, a->count * a->height, gm__tune.cpu_part_bytes / row_bytes + 1);
 }

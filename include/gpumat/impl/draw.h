@@ -102,23 +102,6 @@ GM_API void gm_overlay_destroy(gm_overlay* overlay)
     GM_FREE(overlay);
 }
 
-/* The pixels [x0, x1) x [y0, y1) of a width x height frame that a sprite
- * at (x, y) covers, 0 where it covers none (the sums cannot overflow: x <
- * width first). */
-static int gm__sprite_clip(int64_t width, int64_t height, const gm_sprite* s, int64_t r[4])
-{
-    if (s->x >= width || s->y >= height || s->x <= -s->image.width || s->y <= -s->image.height)
-        return 0;
-    r[0] = s->x < 0 ? 0 : s->x;
-    r[1] = s->y < 0 ? 0 : s->y;
-    r[2] = s->x + s->image.width < width ? s->x + s->image.width : width;
-    r[3] = s->y + s->image.height < height ? s->y + s->image.height : height;
-    return 1;
-}
-
-/* Bytes of a sprite's pixel. */
-static int gm__sprite_bytes(const gm_sprite* s) { return s->kind == GM_SPRITE_MASK ? 1 : 4; }
-
 /* Sprite i of a draw onto the frame of planes[0 .. nplanes) (one memory);
  * name: its image in messages. */
 static gm_status gm__sprite_check(const char* fn, int i, const char* name, const gm_mat* planes, int nplanes,
@@ -170,179 +153,6 @@ static gm_status gm__overlay_check(const char* fn, const char* batch, const gm_m
             return gm__sprite_check(fn, i, name, planes, nplanes, &sprites[i]);
         }
     return GM_OK;
-}
-
-/* The CPU path's loops: a clipped sprite's rows in runs of
- * GM__OVERLAY_RUN pixels through arrays in the first-level cache, each
- * step a loop of constant count over a run (the lanes past the row compute
- * on stale values and are not stored), which the compiler vectorises; the
- * sprite's kind K and the frame's channels C are constants, so that no
- * branch is left in them. The arithmetic is the kernel's (overlay.inc). */
-enum { GM__OVERLAY_RUN = 4 * GM__CPU_BLOCK };
-
-/* Sprite s, clipped to frame pixels r, over the interleaved frame (a: its
- * order and alpha), as gm__overlay_pixel blends each pixel: the frame's
- * channels and the sprite's apart, each colour channel of the frame under
- * the sprite's of the frame's order, then alpha where composed. The movers
- * take blocks of GM__CPU_BLOCK: most of a sprite's runs are shorter than a
- * row's. The frame's pointers come from its gm_mat, not from a's integers:
- * a pointer made from an integer may point anywhere, the arrays here too,
- * and the compiler would not vectorise the movers. */
-static GM__ALWAYS_INLINE void gm__overlay_rows(const gm_mat* frame, const gm__overlay_args* a, const gm_sprite* s,
-                                               const int64_t* r, int C, int K)
-{
-    enum { N = GM__OVERLAY_RUN, B = GM__CPU_BLOCK };
-    const long long n = r[2] - r[0], bytes = K == 2 ? 1 : 4;
-    const int rgb = a->rgb, over = C == 4 && a->over;
-    const unsigned col[3] = {s->color[rgb ? 0 : 2], s->color[1], s->color[rgb ? 2 : 0]}, ca = s->color[3];
-    unsigned char f[4][N], p[4][N], alpha[N];
-    const unsigned char* const in[3] = {p[rgb ? 0 : 2], p[1], p[rgb ? 2 : 0]};
-    const unsigned char* const A = K == 2 ? alpha : p[3];
-    long long y, x0, m;
-    int c, k;
-    memset(f, 0, sizeof f);
-    memset(p, 0, sizeof p);
-    for (y = r[1]; y < r[3]; ++y)
-        for (x0 = 0; x0 < n; x0 += N) {
-            unsigned char* d = (unsigned char*)frame->data + y * frame->pitch + (r[0] + x0) * C;
-            const unsigned char* q =
-                (const unsigned char*)s->image.data + (y - s->y) * s->image.pitch + (r[0] + x0 - s->x) * bytes;
-            m = n - x0 < (long long)N ? n - x0 : (long long)N;
-            gm__cpu_unzip(B, 1, C, d, f[0], f[1], f[2], f[3], m);
-            if (K == 2) {
-                memcpy(p[0], q, (size_t)m);
-                for (k = 0; k < N; ++k)
-                    alpha[k] = (unsigned char)gm__div255(p[0][k] * ca);
-            } else
-                gm__cpu_unzip(B, 1, 4, q, p[0], p[1], p[2], p[3], m);
-            for (c = 0; c < 3; ++c)
-                for (k = 0; k < N; ++k)
-                    f[c][k] = (unsigned char)gm__overlay_blend(K == 1, K == 2 ? col[c] : in[c][k], A[k], f[c][k]);
-            if (over)
-                for (k = 0; k < N; ++k)
-                    f[3][k] = (unsigned char)gm__overlay_alpha(A[k], f[3][k]);
-            gm__cpu_zip(B, 1, C, f[0], f[1], f[2], f[3], d, m);
-        }
-}
-
-/* Sprite s, clipped to frame pixels r, over the 4:2:0 frame of planes y,
- * u and v (a: its constants), as gm__overlay_block blends each 2x2 block
- * it touches, a pair of rows and a run of blocks at a time: each row's
- * luma under the sprite's row, the block's weights and alphas summed down
- * its columns, then across them for its chroma. A pixel of the run that
- * the sprite does not cover (the first or the last, at an odd edge) is
- * taken as coverage or colour and alpha 0: it weighs 0 and keeps its luma,
- * as gm__overlay_block leaves it out. */
-static GM__ALWAYS_INLINE void gm__overlay_yuv_rows(const gm_mat* planes, const gm__overlay_args* a, const gm_sprite* s,
-                                                   const int64_t* r, int K)
-{
-    enum { N = GM__OVERLAY_RUN, B = GM__CPU_BLOCK };
-    const gm__yuv_args* g = &a->planes;
-    const int fy[3] = {g->fy[0], g->fy[1], g->fy[2]}, fu[3] = {g->fu[0], g->fu[1], g->fu[2]};
-    const int fv[3] = {g->fv[0], g->fv[1], g->fv[2]}, yoff = g->yoff;
-    const long long x1 = (r[2] + 1) & ~1LL, bytes = K == 2 ? 1 : 4, step = g->step;
-    const int nv21 = g->u == g->v + 1; /* V first in a pair */
-    const unsigned char color[4] = {s->color[0], s->color[1], s->color[2], s->color[3]};
-    unsigned char p[4][N], l[N], uv[2][N / 2];
-    int wu[N], wv[N], alphas[N];
-    long long y, x, m, c0, c1;
-    int i, c, k;
-    memset(p, 0, sizeof p);
-    memset(l, 0, sizeof l);
-    memset(uv, 0, sizeof uv);
-    for (y = r[1] & ~1LL; y < r[3]; y += 2)
-        for (x = r[0] & ~1LL; x < x1; x += N) {
-            unsigned char* u = (unsigned char*)planes[1].data + y / 2 * planes[1].pitch + x / 2 * step;
-            unsigned char* v = step == 2 ? u : (unsigned char*)planes[2].data + y / 2 * planes[2].pitch + x / 2;
-            m = x1 - x < (long long)N ? x1 - x : (long long)N;
-            c0 = r[0] > x ? r[0] - x : 0; /* the pixels [c0, c1) of the run that the sprite covers */
-            c1 = r[2] - x < m ? r[2] - x : m;
-            memset(wu, 0, sizeof wu), memset(wv, 0, sizeof wv), memset(alphas, 0, sizeof alphas);
-            for (i = 0; i < 2; ++i) {
-                unsigned char* luma = (unsigned char*)planes[0].data + (y + i) * planes[0].pitch + x;
-                const unsigned char* q;
-                if (y + i < r[1] || y + i >= r[3])
-                    continue;
-                q = (const unsigned char*)s->image.data + (y + i - s->y) * s->image.pitch + (x + c0 - s->x) * bytes;
-                for (c = 0; c < bytes; ++c)
-                    memset(p[c], 0, (size_t)c0), memset(p[c] + c1, 0, (size_t)(m - c1));
-                if (K == 2)
-                    memcpy(p[0] + c0, q, (size_t)(c1 - c0));
-                else
-                    gm__cpu_unzip(B, 1, 4, q, p[0] + c0, p[1] + c0, p[2] + c0, p[3] + c0, c1 - c0);
-                memcpy(l, luma, (size_t)m);
-                for (k = 0; k < N; ++k) {
-                    unsigned char px[4];
-                    unsigned rgba[4];
-                    int n;
-                    px[0] = p[0][k], px[1] = p[1][k], px[2] = p[2][k], px[3] = p[3][k];
-                    gm__sprite_rgba(K, px, color, rgba);
-                    n = (gm__overlay_weight(fy, yoff, K == 1, rgba) + l[k] * (255 - (int)rgba[3]) + 127) / 255;
-                    l[k] = (unsigned char)(n < 255 ? n : 255);
-                    wu[k] += gm__overlay_weight(fu, 128, K == 1, rgba);
-                    wv[k] += gm__overlay_weight(fv, 128, K == 1, rgba);
-                    alphas[k] += (int)rgba[3];
-                }
-                memcpy(luma, l, (size_t)m);
-            }
-            if (step == 2)
-                gm__cpu_unzip(B, 1, 2, u, uv[nv21], uv[!nv21], NULL, NULL, m / 2);
-            else
-                memcpy(uv[0], u, (size_t)(m / 2)), memcpy(uv[1], v, (size_t)(m / 2));
-            for (k = 0; k < N / 2; ++k) {
-                const int al = alphas[2 * k] + alphas[2 * k + 1];
-                uv[0][k] = gm__overlay_chroma(wu[2 * k] + wu[2 * k + 1], uv[0][k], al);
-                uv[1][k] = gm__overlay_chroma(wv[2 * k] + wv[2 * k + 1], uv[1][k], al);
-            }
-            if (step == 2)
-                gm__cpu_zip(B, 1, 2, uv[nv21], uv[!nv21], NULL, NULL, u, m / 2);
-            else
-                memcpy(u, uv[0], (size_t)(m / 2)), memcpy(v, uv[1], (size_t)(m / 2));
-        }
-}
-
-/* The loops by the frame (0 x3, 1 x4, 2 4:2:0) and the sprite's kind, each
- * for the baseline and for AVX2 (taken as gm__cpu_isa says). */
-typedef void (*gm__overlay_rows_fn)(const gm_mat*, const gm__overlay_args*, const gm_sprite*, const int64_t*);
-#define GM__OVERLAY_ROWS_DEF(name, attr, call)                                                               \
-    static attr void name(const gm_mat* planes, const gm__overlay_args* a, const gm_sprite* s, const int64_t* r) \
-    {                                                                                                        \
-        call;                                                                                                \
-    }
-#ifdef GM__CPU_AVX2
-#define GM__OVERLAY_ROWS(name, call) \
-    GM__OVERLAY_ROWS_DEF(name, , call) GM__OVERLAY_ROWS_DEF(name##_avx2, GM__CPU_AVX2, call)
-#else
-#define GM__OVERLAY_ROWS(name, call) GM__OVERLAY_ROWS_DEF(name, , call)
-#endif
-#define GM__OVERLAY_ISAS(name) {name GM__CPU_AVX2_ENTRY(name)}
-GM__OVERLAY_ROWS(gm__overlay_x3_rgba, gm__overlay_rows(planes, a, s, r, 3, 0))
-GM__OVERLAY_ROWS(gm__overlay_x3_premul, gm__overlay_rows(planes, a, s, r, 3, 1))
-GM__OVERLAY_ROWS(gm__overlay_x3_mask, gm__overlay_rows(planes, a, s, r, 3, 2))
-GM__OVERLAY_ROWS(gm__overlay_x4_rgba, gm__overlay_rows(planes, a, s, r, 4, 0))
-GM__OVERLAY_ROWS(gm__overlay_x4_premul, gm__overlay_rows(planes, a, s, r, 4, 1))
-GM__OVERLAY_ROWS(gm__overlay_x4_mask, gm__overlay_rows(planes, a, s, r, 4, 2))
-GM__OVERLAY_ROWS(gm__overlay_yuv_rgba, gm__overlay_yuv_rows(planes, a, s, r, 0))
-GM__OVERLAY_ROWS(gm__overlay_yuv_premul, gm__overlay_yuv_rows(planes, a, s, r, 1))
-GM__OVERLAY_ROWS(gm__overlay_yuv_mask, gm__overlay_yuv_rows(planes, a, s, r, 2))
-static const gm__overlay_rows_fn gm__overlay_rows_fns[3][3][GM__CPU_ISAS] = {
-    {GM__OVERLAY_ISAS(gm__overlay_x3_rgba), GM__OVERLAY_ISAS(gm__overlay_x3_premul),
-     GM__OVERLAY_ISAS(gm__overlay_x3_mask)},
-    {GM__OVERLAY_ISAS(gm__overlay_x4_rgba), GM__OVERLAY_ISAS(gm__overlay_x4_premul),
-     GM__OVERLAY_ISAS(gm__overlay_x4_mask)},
-    {GM__OVERLAY_ISAS(gm__overlay_yuv_rgba), GM__OVERLAY_ISAS(gm__overlay_yuv_premul),
-     GM__OVERLAY_ISAS(gm__overlay_yuv_mask)}};
-
-/* The CPU path over the frame of planes (a 4:2:0 one's y, u and v), a's:
- * each sprite in turn. */
-static void gm__overlay_host(const gm_mat* planes, const gm__overlay_args* a, const gm_sprite* sprites, int count)
-{
-    const int family = a->yuv ? 2 : a->channels == 4, isa = gm__cpu_isa();
-    int64_t r[4];
-    int i;
-    for (i = 0; i < count; ++i)
-        if (gm__sprite_clip(planes[0].width, planes[0].height, &sprites[i], r))
-            gm__overlay_rows_fns[family][sprites[i].kind][isa](planes, a, &sprites[i], r);
 }
 
 /* Tiles of size pixels that pixels [a0, a1) of one axis touch: [*t0, *t1]. */
@@ -446,11 +256,10 @@ static void gm__overlay_stage_part(void* job, long long begin, long long end)
  * and the host sprites' visible rows staged and uploaded in one copy; one
  * launch; the event that the draw after next, which reuses the slot, waits
  * for. The staging buffer holds entries | tiles | order | rows. frame: the
- * frame's plane of its size in pixels (its device), a: the launch's
- * arguments of the frame, the tables' left to fill; block: the threads of
- * a tile. */
-static gm_status gm__overlay_device(const char* fn, gm_overlay* o, const gm_mat* frame, gm__overlay_args* a,
-                                    const unsigned* block, const gm_sprite* sprites, int count, gm_stream stream)
+ * frame's plane of its size in pixels (its device), p: the plan, its
+ * arguments of the frame made, the tables' left to fill. */
+static gm_status gm__overlay_device(const char* fn, gm_overlay* o, const gm_mat* frame, gm__plan* p,
+                                    const gm_sprite* sprites, int count, gm_stream stream)
 {
     const long long across = (frame->width + GM__OVERLAY_TILE_W - 1) / GM__OVERLAY_TILE_W,
                     down = (frame->height + GM__OVERLAY_TILE_H - 1) / GM__OVERLAY_TILE_H;
@@ -461,8 +270,8 @@ static gm_status gm__overlay_device(const char* fn, gm_overlay* o, const gm_mat*
     gm__sprite_entry* entries;
     gm__overlay_tile* tiles;
     gm__overlay_visible* seen;
+    gm__overlay_args* a = &p->args.overlay;
     gm__memcpy2d copy;
-    unsigned grid[3];
     size_t pairs = 0, rows_at, at, total;
     long long tx0, tx1, ty0, ty1, tx, ty, t, ntiles = 0, host_rows = 0, host_rows_bytes = 0;
     int dev, rc, i, nseen = 0, *per_tile, *order;
@@ -583,8 +392,8 @@ static gm_status gm__overlay_device(const char* fn, gm_overlay* o, const gm_mat*
     a->sprites = sl->scratch;
     a->tiles = sl->scratch + (unsigned long long)((unsigned char*)tiles - staged);
     a->order = sl->scratch + (unsigned long long)((unsigned char*)order - staged);
-    grid[0] = (unsigned)ntiles, grid[1] = grid[2] = 1;
-    s = gm__launch_row(fn, GM__OVERLAY_ROW, dev, grid, block, a, stream);
+    a->ntiles = (int)ntiles;
+    s = gm__run(p, stream);
     /* the copy is queued whatever the launch did: the slot's next draw waits for it */
     if ((rc = gm__cu.cuEventRecord(sl->done, stream)) != 0 && s == GM_OK)
         s = gm__cuda_fail(fn, "cuEventRecord", rc);
@@ -596,9 +405,10 @@ GM_API gm_status gm_overlay_draw(gm_overlay* overlay, gm_mat* frame, const gm_sp
                                  const gm_overlay_params* params, gm_stream stream)
 {
     static const char fn[] = "gm_overlay_draw";
-    static const unsigned block[2] = {GM__OVERLAY_TILE_W / 4, GM__OVERLAY_TILE_H};
     gm_overlay_params defaults;
-    gm__overlay_args a;
+    gm__overlay_job job;
+    gm__overlay_args* a;
+    gm__plan p;
     gm_status s;
     if (!overlay)
         return gm__fail(GM_ERR_ARG, "%s: overlay is NULL", fn);
@@ -613,27 +423,27 @@ GM_API gm_status gm_overlay_draw(gm_overlay* overlay, gm_mat* frame, const gm_sp
         memset(&defaults, 0, sizeof defaults);
         params = &defaults;
     }
-    memset(&a, 0, sizeof a);
-    a.frame = (unsigned long long)(uintptr_t)frame->data;
-    a.pitch = frame->pitch;
-    a.channels = (int)frame->channels;
-    a.rgb = params->rgb != 0;
-    a.over = params->alpha_over != 0;
-    a.words = (a.frame | (unsigned long long)a.pitch) % (a.channels == 4 ? 16 : 4) == 0;
-    if (gm__on_host(frame)) {
-        gm__overlay_host(frame, &a, sprites, count);
-        return GM_OK;
-    }
-    return gm__overlay_device(fn, overlay, frame, &a, block, sprites, count, stream);
+    gm__plan_of(&p, fn, GM__OVERLAY_ROW, frame);
+    a = &p.args.overlay;
+    memset(a, 0, sizeof *a);
+    a->frame = (unsigned long long)(uintptr_t)frame->data;
+    a->pitch = frame->pitch;
+    a->channels = (int)frame->channels;
+    a->rgb = params->rgb != 0;
+    a->over = params->alpha_over != 0;
+    a->words = (a->frame | (unsigned long long)a->pitch) % (a->channels == 4 ? 16 : 4) == 0;
+    job.planes = frame, job.sprites = sprites, job.count = count;
+    p.host = &job;
+    return p.on_host ? gm__run(&p, stream) : gm__overlay_device(fn, overlay, frame, &p, sprites, count, stream);
 }
 
 GM_API gm_status gm_overlay_draw_yuv(gm_overlay* overlay, gm_yuv* frame, const gm_sprite* sprites, int count,
                                      gm_stream stream)
 {
     static const char fn[] = "gm_overlay_draw_yuv";
-    static const unsigned block[2] = {GM__OVERLAY_TILE_W / 2, GM__OVERLAY_TILE_H / 2};
     gm_mat planes[3];
-    gm__overlay_args a;
+    gm__overlay_job job;
+    gm__plan p;
     gm_status s;
     if (!overlay)
         return gm__fail(GM_ERR_ARG, "%s: overlay is NULL", fn);
@@ -645,15 +455,14 @@ GM_API gm_status gm_overlay_draw_yuv(gm_overlay* overlay, gm_yuv* frame, const g
     planes[0] = frame->y, planes[1] = frame->u, planes[2] = frame->v;
     if ((s = gm__overlay_check(fn, "frame->y.batch", planes, gm__yuv_planar(frame) ? 3 : 2, sprites, count)) != GM_OK)
         return s;
-    memset(&a, 0, sizeof a);
-    a.yuv = 1;
+    gm__plan_of(&p, fn, GM__OVERLAY_ROW, &frame->y);
+    memset(&p.args.overlay, 0, sizeof p.args.overlay);
+    p.args.overlay.yuv = 1;
     /* the image's fields unused: the luma stands in; RGB, the sprites' order */
-    gm__yuv_args_of(&a.planes, frame, &frame->y, 1);
-    if (gm__on_host(&frame->y)) {
-        gm__overlay_host(planes, &a, sprites, count);
-        return GM_OK;
-    }
-    return gm__overlay_device(fn, overlay, &frame->y, &a, block, sprites, count, stream);
+    gm__yuv_args_of(&p.args.overlay.planes, frame, &frame->y, 1);
+    job.planes = planes, job.sprites = sprites, job.count = count;
+    p.host = &job;
+    return p.on_host ? gm__run(&p, stream) : gm__overlay_device(fn, overlay, &frame->y, &p, sprites, count, stream);
 }
 
 /* Whether a and b are one view: the same memory in the same shape. */
@@ -720,40 +529,15 @@ static void gm__blend_args_of(gm__blend_args* a, const gm_mat* src1, const gm_ma
     a->gamma = (float)gamma;
 }
 
-static void gm__blend_host(const gm__blend_args* a)
-{
-    long long r, x;
-    unsigned long long at[3];
-    for (r = 0; r < a->height * a->planes * a->batch; ++r) {
-        gm__blend_rows(a, r / a->height / a->planes, r / a->height % a->planes, r % a->height, at);
-        for (x = 0; x < a->bytes; ++x)
-            ((unsigned char*)(uintptr_t)at[2])[x] =
-                gm__blend_u8(((const unsigned char*)(uintptr_t)at[0])[x], ((const unsigned char*)(uintptr_t)at[1])[x],
-                             a->alpha, a->beta, a->gamma);
-    }
-}
-
 GM_API gm_status gm_add_weighted(const gm_mat* src1, double alpha, const gm_mat* src2, double beta, double gamma,
                                  gm_mat* dst, gm_stream stream)
 {
     static const char fn[] = "gm_add_weighted";
-    static const unsigned block[2] = {GM__BLEND_THREADS, 1};
-    gm__blend_args a;
-    gm__CUcontext ctx;
-    unsigned grid[3];
-    int dev;
+    gm__plan p;
     gm_status s = gm__blend_check(fn, src1, src2, dst);
     if (s != GM_OK)
         return s;
-    gm__blend_args_of(&a, src1, src2, dst, alpha, beta, gamma);
-    if (gm__on_host(dst)) {
-        gm__blend_host(&a);
-        return GM_OK;
-    }
-    if ((s = gm__context(fn, (int)dst->device, &ctx, &dev)) != GM_OK)
-        return s;
-    grid[0] = (unsigned)((a.bytes + GM__BLEND_BYTES * GM__BLEND_THREADS - 1) / (GM__BLEND_BYTES * GM__BLEND_THREADS));
-    grid[1] = (unsigned)(a.height < 65535 ? a.height : 65535);
-    grid[2] = (unsigned)(a.batch < 65535 ? a.batch : 65535);
-    return gm__launch_row(fn, GM__BLEND_ROW, dev, grid, block, &a, stream);
+    gm__plan_of(&p, fn, GM__BLEND_ROW, dst);
+    gm__blend_args_of(&p.args.blend, src1, src2, dst, alpha, beta, gamma);
+    return gm__run(&p, stream);
 }

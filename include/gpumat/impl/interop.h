@@ -20,7 +20,7 @@ static int gm__dims(const gm_mat* m, int64_t shape[4], int64_t strides[4])
     if (m->batch > 1)
         shape[n] = m->batch, strides[n++] = m->batch_pitch;
     if (m->layout == GM_CHW) /* one plane: any stride will do; its extent (fits: m is checked) is natural */
-        shape[n] = m->channels, strides[n++] = m->channels > 1 ? m->plane_pitch : (m->height - 1) * m->pitch + gm_row_bytes(m);
+        shape[n] = m->channels, strides[n++] = m->channels > 1 ? m->plane_pitch : (m->height - 1) * m->pitch + gm__row_bytes(m);
     shape[n] = m->height, strides[n++] = m->pitch;
     shape[n] = m->width, strides[n++] = gm__xstride(m);
     if (m->layout == GM_HWC)
@@ -266,7 +266,7 @@ static gm_status gm__dl_import(const char* fn, const char* pre, gm_mat* m, const
     v.width = size[r.w];
     v.height = size[r.h];
     v.where = wheres[t->device.device_type];
-    v.pitch = size[r.h] > 1 ? stride[r.h] : gm_row_bytes(&v); /* a lone row, plane or image: natural strides */
+    v.pitch = size[r.h] > 1 ? stride[r.h] : gm__row_bytes(&v); /* a lone row, plane or image: natural strides */
     v.plane_pitch = v.layout == GM_CHW && v.channels > 1 ? stride[r.c] : 0;
     v.batch_pitch = v.batch > 1 ? stride[r.n] : 0;
     one = v;

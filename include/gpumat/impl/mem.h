@@ -45,11 +45,7 @@ GM_API gm_status gm_device(int* cc_major, int* cc_minor, char* name, size_t name
 }
 
 
-GM_API int64_t gm_row_bytes(const gm_mat* m)
-{
-    int64_t r;
-    return !m ? 0 : gm__mul(m->width, gm__xstride(m), &r) ? r : -1; /* -1: overflow or a bad descriptor */
-}
+GM_API int64_t gm_row_bytes(const gm_mat* m) { return m ? gm__row_bytes(m) : 0; }
 
 GM_API int64_t gm_span_bytes(const gm_mat* m) { return m ? gm__span(m) : 0; }
 
@@ -384,7 +380,7 @@ typedef int (*gm__copy_emit)(void* ctx, const gm__memcpy2d* p);
 static int gm__copy_blocks(const gm_mat* src, gm_mat* dst, gm__copy_emit emit, void* ctx)
 {
     int sp, si, dp, di, fold_p, fold_i, n, c, rc;
-    int64_t rows, row = gm_row_bytes(src);
+    int64_t rows, row = gm__row_bytes(src);
     rows = gm__block_rows(src, &sp, &si);
     if (gm__block_rows(dst, &dp, &di) != rows || sp != dp || si != di)
         fold_p = fold_i = 0, rows = src->height;
@@ -586,7 +582,7 @@ GM_API gm_status gm_copy_many(const gm_mat* src, gm_mat* dst, int count, gm_stre
  * (0: compact), planes and images packed. Messages name host and host_pitch. */
 static gm_status gm__host_like(const char* fn, const gm_mat* m, const void* host, int64_t host_pitch, gm_mat* out)
 {
-    int64_t row = gm_row_bytes(m), es = (int64_t)gm_dtype_size(m->dtype);
+    int64_t row = gm__row_bytes(m), es = (int64_t)gm_dtype_size(m->dtype);
     gm_mat t;
     if (!host)
         return gm__fail(GM_ERR_ARG, "%s: host is NULL", fn);

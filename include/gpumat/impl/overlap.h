@@ -19,7 +19,7 @@ typedef struct gm__rows {
 /* 0 when m's rows do not nest (gm__check never accepts such a descriptor). */
 static int gm__rows_of(const gm_mat* m, uint64_t base, gm__rows* r)
 {
-    int64_t st[3], cnt[3], extent = gm_row_bytes(m), t;
+    int64_t st[3], cnt[3], extent = gm__row_bytes(m), t;
     int n = 0, i, k;
     if (m->batch > 1)
         st[n] = m->batch_pitch, cnt[n++] = m->batch;

@@ -36,9 +36,9 @@ typedef struct gm__op {
 } gm__op;
 
 /* What runs: a kernel of the catalogue and its arguments (as its family
- * takes them), on the GPU or (on the CPU path) the CPU loop of the kernel's
- * dtypes and channels. many: a pre-process's arguments for the kernel's
- * _many entry point, which then runs instead of args (prep.h). */
+ * takes them), on the GPU or (on the CPU path) its family's CPU loop
+ * (run.h). many: a pre-process's arguments for the kernel's _many entry
+ * point, which then runs instead of args (prep.h). */
 typedef struct gm__plan {
     const char* fn;
     int kernel; /* index into gm__kernels */
@@ -47,11 +47,26 @@ typedef struct gm__plan {
         gm__resize_args resize;
         gm__prep_args prep;
         gm__fill_args fill;
+        gm__yuv_args yuv;
+        gm__blend_args blend;
+        gm__overlay_args overlay;
     } args;
     const gm__prep_many* many;
     int on_host, device;
     int src_channels; /* a transform's source channels as args.xform has them */
+    const void* host; /* what the CPU loop takes besides args (the overlay's sprites, cpu_draw.h) */
 } gm__plan;
+
+/* A plan of kernel row `kernel` for function fn, on the memory of checked m
+ * (host: the CPU path), its arguments left to the caller. */
+static void gm__plan_of(gm__plan* p, const char* fn, int kernel, const gm_mat* m)
+{
+    memset(p, 0, sizeof *p);
+    p->fn = fn;
+    p->kernel = kernel;
+    p->on_host = gm__on_host(m);
+    p->device = (int)m->device;
+}
 
 /* Address of channel c at pixel (0,0) of item 0. */
 static unsigned long long gm__channel_addr(const gm_mat* m, int c)
@@ -450,6 +465,7 @@ static void gm__plan_op(const gm__op* op, gm__plan* plan)
     int fast = -1, channels = op->dst.channels;
     plan->fn = op->fn;
     plan->many = NULL;
+    plan->host = NULL;
     plan->on_host = op->on_host;
     plan->device = op->device;
     plan->src_channels = op->src.channels;

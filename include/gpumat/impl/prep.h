@@ -575,6 +575,7 @@ static gm_status gm__prep_describe(const char* fn, const gm_mat* srcs, const gm_
     plan->fn = fn;
     plan->kernel = -1;
     plan->many = NULL;
+    plan->host = NULL;
     plan->on_host = dst->where != GM_DEVICE;
     plan->device = (int)dst->device;
     return GM_OK;

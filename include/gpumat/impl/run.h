@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Implementation: the runner. A plan (plan.h) runs on the CPU, done on
- * return, or as one launch of its kernel, queued on the stream. */
+/* Implementation: the runner. A plan (plan.h) runs on the CPU, its
+ * family's loop (cpu_run.h, cpu_yuv.h, cpu_draw.h), done on return, or as
+ * one launch of its kernel, queued on the stream, in a geometry its family
+ * gives. */
 
 #include <string.h>
 
@@ -11,14 +13,15 @@ typedef struct gm__geometry {
 
 /* A plan made ready to launch in the current context: its kernel's
  * function, the geometry, whether the launch may overlap the kernel before
- * it (the function waits for it, gm__function), the bytes of the tile
- * path's slots (0: the launch does not take it), whether it takes the
- * pre-process's point path, and the shared memory a block takes. */
+ * it (the function waits for it, gm__function), the shared memory a block
+ * takes, and what the trace hook is told of the launch (GM_TRACE_LAUNCH,
+ * or the path or blocks it took). */
 typedef struct gm__ready {
     gm__CUfunction f;
     gm__geometry geometry;
-    int waits, tile, points;
+    int waits;
     unsigned shared;
+    gm_trace_event event;
 } gm__ready;
 
 /* What starting a run of the tile path costs a warp (its columns' taps,
@@ -34,85 +37,196 @@ static long long gm__tile_blocks(long long columns, long long height, long long 
     return columns * ((height + GM__BLOCK_WARPS * run - 1) / (GM__BLOCK_WARPS * run)) * images;
 }
 
-/* The fast kernel k: 1-D blocks, one warp task a warp (xform_fast.cu), a
- * huge image looping. Blocks of GM__BLOCK_WARPS warps, or half that where
- * the tasks outnumber the kernel's wave (the warps the device holds at once
- * in full blocks; 0 unknown): the blocks of the last wave then finish closer
- * together, so less of the kernel's end runs below the copy rate; a grid
- * within one wave keeps full blocks, which the one-wave grids of small
- * elements need. The fill kernel likewise, its rows' bytes as width. The
- * other kernels: blocks of 32 columns by GM__BLOCK_WARPS
- * runs of rows (one row a thread in the generic kernel, GM__COLUMN_ROWS in
- * the resize and pre-process kernels). Their tile path (tile set,
- * templates/resize.cu): blocks of 32 GM__TILE_PIXELS_... columns by
- * GM__BLOCK_WARPS runs of rows, the runs as long as leaves a wave of
- * blocks (up to 16 rows; 4 where the wave is unknown), since a longer run
- * computes its columns' taps and its source rows' passes for more rows;
- * a grid of more than a wave may take shorter runs (GM__TILE_START).
- * The pre-process's point path (points set, templates/prep.cu): blocks of
- * 32 GM__POINT_PIXELS columns by GM__BLOCK_WARPS runs of GM__POINT_ROWS;
- * where that leaves a wave of blocks or more, half as many rows of blocks,
- * so that a thread takes two runs half the image apart: a letterbox's pad
- * bands, which load nothing, then share threads with its image.
- * Measurements: bench/RESULTS.md. */
-static gm__geometry gm__geometry_for(const gm__kernel_row* k, long long width, long long height, long long batch,
-                                     int wave, int tile, int points)
+/* A grid's y or z extent: the kernels loop over what lies past 65535. */
+static unsigned gm__extent(long long n) { return (unsigned)(n < 65535 ? n : 65535); }
+
+/* Blocks of 32 threads by GM__BLOCK_WARPS, each thread `across` / 32
+ * columns and `run` rows of width x height, the items along z. */
+static gm__geometry gm__grid_of_rows(long long width, long long height, long long batch, long long across, int run)
 {
     gm__geometry g;
-    long long images = batch < 65535 ? batch : 65535;
-    if (tile) {
-        long long across = 32 * (k->family == GM__FAMILY_RESIZE ? GM__TILE_PIXELS_RESIZE : GM__TILE_PIXELS_PREP);
-        long long columns = (width + across - 1) / across, run = wave > 0 ? 16 : 4, bands;
-        long long per_wave = wave / GM__BLOCK_WARPS, r, cost, least = -1;
-        while (run > 1 && gm__tile_blocks(columns, height, images, run) < per_wave)
-            run /= 2;
-        if (run == 16) /* a wave or more: the run whose waves cost least, each its run and a start */
-            for (r = 16; r >= 4; r /= 2) {
-                cost = (gm__tile_blocks(columns, height, images, r) + per_wave - 1) / per_wave * (r + GM__TILE_START);
-                if (least < 0 || cost < least)
-                    least = cost, run = r;
-            }
-        bands = gm__tile_blocks(1, height, 1, run);
-        g.block[0] = 32, g.block[1] = GM__BLOCK_WARPS;
-        g.grid[0] = (unsigned)columns;
-        g.grid[1] = (unsigned)(bands < 65535 ? bands : 65535);
-        g.grid[2] = (unsigned)images;
-        return g;
-    }
-    if (k->family == GM__FAMILY_TWICE) {
-        /* a thread k->pixels source (doubling) or destination columns
-         * by a destination row, or doubling GM__TWICE_RUN units of the two
-         * rows between source rows (one unit more than the source's rows) */
-        int up = k->sampler == GM__SAMPLER_LINEAR;
-        long long groups = ((up ? width / 2 : width) + k->pixels - 1) / k->pixels;
-        long long units = up ? (height / 2 + GM__TWICE_RUN) / GM__TWICE_RUN : height;
-        long long rows = (units + GM__BLOCK_WARPS - 1) / GM__BLOCK_WARPS;
-        g.block[0] = 32, g.block[1] = GM__BLOCK_WARPS;
-        g.grid[0] = (unsigned)((groups + 31) / 32);
-        g.grid[1] = (unsigned)(rows < 65535 ? rows : 65535);
-        g.grid[2] = (unsigned)images;
-    } else if (k->family == GM__FAMILY_XFORM_FAST || k->family == GM__FAMILY_FILL) {
-        long long tasks = batch * height *
-                          (k->family == GM__FAMILY_FILL ? gm__fill_tasks_per_row(width)
-                                                        : gm__tasks_per_row(width, k->pixels, k->units));
-        int warps = wave > 0 && tasks > wave ? GM__BLOCK_WARPS / 2 : GM__BLOCK_WARPS;
-        long long blocks = (tasks + warps - 1) / warps;
-        g.grid[0] = (unsigned)(blocks < 1 << 30 ? blocks : 1 << 30);
-        g.grid[1] = g.grid[2] = 1;
-        g.block[0] = 32 * warps, g.block[1] = 1;
-    } else {
-        int run = k->family == GM__FAMILY_XFORM ? 1 : points ? GM__POINT_ROWS : GM__COLUMN_ROWS;
-        long long rows = (height + GM__BLOCK_WARPS * run - 1) / (GM__BLOCK_WARPS * run);
-        long long across = points ? 32 * GM__POINT_PIXELS : 32;
-        g.block[0] = 32, g.block[1] = GM__BLOCK_WARPS;
-        g.grid[0] = (unsigned)((width + across - 1) / across);
-        g.grid[1] = (unsigned)(rows < 65535 ? rows : 65535);
-        g.grid[2] = (unsigned)images;
-        if (points && wave > 0 && (long long)g.grid[0] * ((g.grid[1] + 1) / 2) * g.grid[2] >= wave / GM__BLOCK_WARPS)
-            g.grid[1] = (g.grid[1] + 1) / 2;
-    }
+    g.block[0] = 32, g.block[1] = GM__BLOCK_WARPS;
+    g.grid[0] = (unsigned)((width + across - 1) / across);
+    g.grid[1] = gm__extent((height + GM__BLOCK_WARPS * run - 1) / (GM__BLOCK_WARPS * run));
+    g.grid[2] = gm__extent(batch);
     return g;
 }
+
+/* The tile path (templates/resize.cu): blocks of 32 lanes of `pixels`
+ * columns by GM__BLOCK_WARPS runs of rows, the runs as long as leaves a
+ * wave of blocks (up to 16 rows; 4 where the wave is unknown), since a
+ * longer run computes its columns' taps and its source rows' passes for
+ * more rows; a grid of more than a wave may take shorter runs
+ * (GM__TILE_START). */
+static gm__geometry gm__grid_of_tiles(long long width, long long height, long long batch, int pixels, int wave)
+{
+    gm__geometry g;
+    long long images = batch < 65535 ? batch : 65535, columns = (width + 32 * pixels - 1) / (32 * pixels);
+    long long run = wave > 0 ? 16 : 4, per_wave = wave / GM__BLOCK_WARPS, r, cost, least = -1;
+    while (run > 1 && gm__tile_blocks(columns, height, images, run) < per_wave)
+        run /= 2;
+    if (run == 16) /* a wave or more: the run whose waves cost least, each its run and a start */
+        for (r = 16; r >= 4; r /= 2) {
+            cost = (gm__tile_blocks(columns, height, images, r) + per_wave - 1) / per_wave * (r + GM__TILE_START);
+            if (least < 0 || cost < least)
+                least = cost, run = r;
+        }
+    g.block[0] = 32, g.block[1] = GM__BLOCK_WARPS;
+    g.grid[0] = (unsigned)columns;
+    g.grid[1] = gm__extent(gm__tile_blocks(1, height, 1, run));
+    g.grid[2] = (unsigned)images;
+    return g;
+}
+
+/* 1-D blocks of one warp task a warp (the fast and fill kernels), a huge
+ * image looping: blocks of GM__BLOCK_WARPS warps, or half that where the
+ * tasks outnumber the kernel's wave (the warps the device holds at once in
+ * full blocks; 0 unknown): the blocks of the last wave then finish closer
+ * together, so less of the kernel's end runs below the copy rate; a grid
+ * within one wave keeps full blocks, which the one-wave grids of small
+ * elements need. */
+static void gm__grid_of_tasks(long long tasks, int wave, gm__ready* r)
+{
+    int warps = wave > 0 && tasks > wave ? GM__BLOCK_WARPS / 2 : GM__BLOCK_WARPS;
+    long long blocks = (tasks + warps - 1) / warps;
+    r->geometry.grid[0] = (unsigned)(blocks < 1 << 30 ? blocks : 1 << 30);
+    r->geometry.grid[1] = r->geometry.grid[2] = 1;
+    r->geometry.block[0] = 32 * warps, r->geometry.block[1] = 1;
+    if (warps < GM__BLOCK_WARPS)
+        r->event = GM_TRACE_LAUNCH_HALF;
+}
+
+/* Each family's launch (gen/model.py FAMILY_RUNNERS): the geometry of plan
+ * p of kernel k in a context whose wave is `wave`, and the shared memory
+ * and the trace event where they are not the defaults (none,
+ * GM_TRACE_LAUNCH). Measurements: bench/RESULTS.md. */
+
+/* The generic transform: a thread a pixel, blocks of 32 columns by
+ * GM__BLOCK_WARPS rows. */
+static void gm__grid_xform(const gm__plan* p, const gm__kernel_row* k, int wave, gm__ready* r)
+{
+    const gm__xform_args* a = &p->args.xform;
+    (void)k, (void)wave;
+    r->geometry = gm__grid_of_rows(a->width, a->height, a->batch, 32, 1);
+}
+
+/* The fast transform (xform_fast.cu): R units of P pixels a lane. */
+static void gm__grid_fast(const gm__plan* p, const gm__kernel_row* k, int wave, gm__ready* r)
+{
+    const gm__xform_args* a = &p->args.xform;
+    gm__grid_of_tasks(a->batch * a->height * gm__tasks_per_row(a->width, k->pixels, k->units), wave, r);
+}
+
+/* The fill kernel: its rows' bytes as width, each stream's rows apart. */
+static void gm__grid_fill(const gm__plan* p, const gm__kernel_row* k, int wave, gm__ready* r)
+{
+    const gm__fill_args* a = &p->args.fill;
+    (void)k;
+    gm__grid_of_tasks(a->batch * a->height * a->streams * gm__fill_tasks_per_row(a->bytes), wave, r);
+}
+
+/* A resize: its tile path where planned (gm__tiles), else a thread
+ * GM__COLUMN_ROWS rows of a column. */
+static void gm__grid_resize(const gm__plan* p, const gm__kernel_row* k, int wave, gm__ready* r)
+{
+    const gm__resize_args* a = &p->args.resize;
+    if (!a->map.tile) {
+        r->geometry = gm__grid_of_rows(a->width, a->height, a->batch, 32, GM__COLUMN_ROWS);
+        return;
+    }
+    r->geometry = gm__grid_of_tiles(a->width, a->height, a->batch, GM__TILE_PIXELS_RESIZE, wave);
+    r->shared = GM__TILE_SHARED(a->map.tile, GM__TILE_OUT(k->channels));
+    r->event = GM_TRACE_LAUNCH_TILE;
+}
+
+/* The whole-2x kernels (twice.cu): a thread k->pixels source (doubling) or
+ * destination columns by a destination row, or doubling GM__TWICE_RUN
+ * units of the two rows between source rows (one unit more than the
+ * source's rows). */
+static void gm__grid_twice(const gm__plan* p, const gm__kernel_row* k, int wave, gm__ready* r)
+{
+    const gm__resize_args* a = &p->args.resize;
+    int up = k->sampler == GM__SAMPLER_LINEAR;
+    long long groups = ((up ? a->width / 2 : a->width) + k->pixels - 1) / k->pixels;
+    (void)wave;
+    r->geometry = gm__grid_of_rows(groups, up ? (a->height / 2 + GM__TWICE_RUN) / GM__TWICE_RUN : a->height,
+                                   a->batch, 32, 1);
+}
+
+/* The pre-process: the tile path where planned; the point path
+ * (templates/prep.cu): blocks of 32 GM__POINT_PIXELS columns by
+ * GM__BLOCK_WARPS runs of GM__POINT_ROWS, and where that leaves a wave of
+ * blocks or more, half as many rows of blocks, so that a thread takes two
+ * runs half the image apart: a letterbox's pad bands, which load nothing,
+ * then share threads with its image; else as a resize. */
+static void gm__grid_prep(const gm__plan* p, const gm__kernel_row* k, int wave, gm__ready* r)
+{
+    const gm__prep_args* a = gm__prep_args_of(p);
+    gm__geometry* g = &r->geometry;
+    (void)k;
+    if (a->tile) {
+        *g = gm__grid_of_tiles(a->width, a->height, a->count, GM__TILE_PIXELS_PREP, wave);
+        r->shared = GM__TILE_SHARED(a->tile, 0);
+        r->event = GM_TRACE_LAUNCH_TILE;
+    } else if (a->points) {
+        *g = gm__grid_of_rows(a->width, a->height, a->count, 32 * GM__POINT_PIXELS, GM__POINT_ROWS);
+        if (wave > 0 && (long long)g->grid[0] * ((g->grid[1] + 1) / 2) * g->grid[2] >= wave / GM__BLOCK_WARPS)
+            g->grid[1] = (g->grid[1] + 1) / 2;
+        r->event = GM_TRACE_LAUNCH_POINTS;
+    } else {
+        *g = gm__grid_of_rows(a->width, a->height, a->count, 32, GM__COLUMN_ROWS);
+    }
+}
+
+/* The YUV kernels (yuv.cu, yuv_from.cu): blocks of GM__YUV_BLOCK_X chunks
+ * along a row by GM__YUV_BLOCK_Y threads, each of GM__YUV_PAIRS pairs of
+ * rows into an 8-bit image, else one (as the kernel's Op::pairs). */
+static void gm__grid_yuv(const gm__plan* p, const gm__kernel_row* k, int wave, gm__ready* r)
+{
+    const gm__yuv_args* a = &p->args.yuv;
+    const int pairs = k->family == GM__FAMILY_YUV_FROM || a->sample == 2 ? 1 : GM__YUV_PAIRS;
+    gm__geometry* g = &r->geometry;
+    (void)wave;
+    g->block[0] = GM__YUV_BLOCK_X, g->block[1] = GM__YUV_BLOCK_Y;
+    g->grid[0] = (unsigned)((a->width + GM__YUV_BLOCK_X * GM__YUV_CHUNK - 1) / (GM__YUV_BLOCK_X * GM__YUV_CHUNK));
+    g->grid[1] = gm__extent((a->height / 2 + GM__YUV_BLOCK_Y * pairs - 1) / (GM__YUV_BLOCK_Y * pairs));
+    g->grid[2] = gm__extent(a->batch);
+}
+
+/* gm_add_weighted's kernel (blend.cu): GM__BLEND_BYTES a thread along a
+ * row, a block a row's stretch. */
+static void gm__grid_blend(const gm__plan* p, const gm__kernel_row* k, int wave, gm__ready* r)
+{
+    const gm__blend_args* a = &p->args.blend;
+    gm__geometry* g = &r->geometry;
+    (void)k, (void)wave;
+    g->block[0] = GM__BLEND_THREADS, g->block[1] = 1;
+    g->grid[0] = (unsigned)((a->bytes + GM__BLEND_BYTES * GM__BLEND_THREADS - 1) / (GM__BLEND_BYTES * GM__BLEND_THREADS));
+    g->grid[1] = gm__extent(a->height);
+    g->grid[2] = gm__extent(a->batch);
+}
+
+/* The overlay (overlay.cu): a block a frame tile that sprites touch, a
+ * thread 4 pixels of a row (a 4:2:0 frame: 2x2 pixels). */
+static void gm__grid_overlay(const gm__plan* p, const gm__kernel_row* k, int wave, gm__ready* r)
+{
+    const gm__overlay_args* a = &p->args.overlay;
+    gm__geometry* g = &r->geometry;
+    (void)k, (void)wave;
+    g->block[0] = a->yuv ? GM__OVERLAY_TILE_W / 2 : GM__OVERLAY_TILE_W / 4;
+    g->block[1] = a->yuv ? GM__OVERLAY_TILE_H / 2 : GM__OVERLAY_TILE_H;
+    g->grid[0] = (unsigned)a->ntiles, g->grid[1] = g->grid[2] = 1;
+}
+
+/* A family's launch and CPU loop (NULL: it never runs on the host). */
+typedef struct gm__runner {
+    void (*grid)(const gm__plan* p, const gm__kernel_row* k, int wave, gm__ready* r);
+    void (*cpu)(const gm__plan* p);
+} gm__runner;
+
+#define GM__RUNNER(grid, cpu) {grid, cpu},
+static const gm__runner gm__runners[GM__FAMILY_COUNT] = {GM__FAMILY_RUNNERS(GM__RUNNER)};
+#undef GM__RUNNER
 
 /* The function of p's kernel in the current context (compiled or loaded on
  * first use) and the launch's geometry. */
@@ -126,22 +240,8 @@ static gm_status gm__prepare(const gm__plan* p, gm__ready* r)
     memset(r, 0, sizeof *r);
     if ((s = gm__function(p->fn, p->kernel, p->device, p->many != NULL, &r->f, &r->waits, &wave)) != GM_OK)
         return s;
-    r->tile = k->family == GM__FAMILY_RESIZE ? p->args.resize.map.tile
-              : gm__is_prep(k) ? gm__prep_args_of(p)->tile
-                                             : 0;
-    r->points = gm__is_prep(k) && gm__prep_args_of(p)->points;
-    r->shared = r->tile ? GM__TILE_SHARED(r->tile, k->family == GM__FAMILY_RESIZE ? GM__TILE_OUT(k->channels) : 0) : 0;
-    if (k->family == GM__FAMILY_RESIZE || k->family == GM__FAMILY_TWICE)
-        r->geometry = gm__geometry_for(k, p->args.resize.width, p->args.resize.height, p->args.resize.batch, wave,
-                                       r->tile, 0);
-    else if (k->family == GM__FAMILY_FILL)
-        r->geometry = gm__geometry_for(k, p->args.fill.bytes, p->args.fill.height * p->args.fill.streams,
-                                       p->args.fill.batch, wave, 0, 0);
-    else if (gm__is_prep(k))
-        r->geometry = gm__geometry_for(k, gm__prep_args_of(p)->width, gm__prep_args_of(p)->height,
-                                       gm__prep_args_of(p)->count, wave, r->tile, r->points);
-    else
-        r->geometry = gm__geometry_for(k, p->args.xform.width, p->args.xform.height, p->args.xform.batch, wave, 0, 0);
+    r->event = GM_TRACE_LAUNCH;
+    gm__runners[k->family].grid(p, k, wave, r);
     return GM_OK;
 }
 
@@ -172,32 +272,8 @@ static int gm__launch(const gm__ready* r, gm_stream stream, void** params, const
     return gm__cu.cuLaunchKernelEx(&cfg, r->f, params, NULL);
 }
 
-/* Launches catalogue row `row` without a plan (the overlay, blend and YUV
- * kernels, which take arguments of their own) on stream, in device dev's
- * context made current (gm__context): grid blocks of block threads, the
- * one argument at args. */
-static gm_status gm__launch_row(const char* fn, int row, int dev, const unsigned* grid, const unsigned* block,
-                                void* args, gm_stream stream)
-{
-    gm__ready r;
-    void* params[1];
-    const char* api;
-    int rc;
-    gm_status s;
-    memset(&r, 0, sizeof r);
-    if ((s = gm__function(fn, row, dev, 0, &r.f, &r.waits, NULL)) != GM_OK)
-        return s;
-    memcpy(r.geometry.grid, grid, sizeof r.geometry.grid);
-    memcpy(r.geometry.block, block, sizeof r.geometry.block);
-    params[0] = args; /* the driver only reads it */
-    if ((rc = gm__launch(&r, stream, params, &api)) != 0)
-        return gm__cuda_fail(fn, api, rc);
-    GM_TRACE(GM_TRACE_LAUNCH, row);
-    return GM_OK;
-}
-
-/* Runs p: on the CPU (cpu_run.h), done on return; on the GPU, its kernel
- * queued on stream in the current context. */
+/* Runs p: on the CPU, its family's loop, done on return; on the GPU, its
+ * kernel queued on stream in the current context. */
 static gm_status gm__run(const gm__plan* p, gm_stream stream)
 {
     void* params[1];
@@ -206,7 +282,7 @@ static gm_status gm__run(const gm__plan* p, gm_stream stream)
     int rc;
     gm_status s;
     if (p->on_host) {
-        gm__cpu_run(p);
+        gm__runners[gm__kernels[p->kernel].family].cpu(p);
         GM_TRACE(GM_TRACE_CPU, p->kernel);
         return GM_OK;
     }
@@ -215,11 +291,7 @@ static gm_status gm__run(const gm__plan* p, gm_stream stream)
     params[0] = p->many ? (void*)p->many : (void*)&p->args; /* the driver only reads it */
     if ((rc = gm__launch(&r, stream, params, &api)) != 0)
         return gm__cuda_fail(p->fn, api, rc);
-    GM_TRACE(r.tile     ? GM_TRACE_LAUNCH_TILE
-             : r.points ? GM_TRACE_LAUNCH_POINTS
-             : r.geometry.block[0] * r.geometry.block[1] < 32 * GM__BLOCK_WARPS ? GM_TRACE_LAUNCH_HALF
-                                                                                : GM_TRACE_LAUNCH,
-             p->kernel);
+    GM_TRACE(r.event, p->kernel);
     return GM_OK;
 }
 
