@@ -1493,7 +1493,8 @@ static void block_sizes(void)
     const gm__kernel_row* k = &gm__kernels[kernel];
     gm__CUfunction f;
     gm__CUdevice dev = 0;
-    gm__xform_args a;
+    gm__plan p;
+    gm__xform_args* a = &p.args.xform;
     CHECK(gm__function("test_gpu", kernel, 0, 0, &f, NULL, &wave) == GM_OK && wave > 0,
           "the u8 -> f32 kernel has no wave (%d): %s", wave, gm_last_error());
     /* a multiprocessor holds at most 64 warps (sm_90; fewer elsewhere) */
@@ -1505,16 +1506,18 @@ static void block_sizes(void)
           k->pixels, k->units);
     if (wave <= 0 || k->pixels != 16 || k->units != 2)
         return;
-    memset(&a, 0, sizeof a);
-    a.batch = 1;
-    a.width = 1024; /* one task a row */
+    memset(&p, 0, sizeof p);
+    a->batch = 1;
+    a->width = 1024; /* one task a row */
     for (beyond = 0; beyond < 2; ++beyond) {
-        gm__geometry g;
-        a.height = wave + beyond;
-        g = gm__geometry_for(k, a.width, a.height, a.batch, wave, 0, 0);
-        CHECK(g.block[0] == (beyond ? 16u : 32u) * GM__BLOCK_WARPS && (long long)g.grid[0] * g.block[0] / 32 >= a.height &&
-                  (long long)(g.grid[0] - 1) * g.block[0] / 32 < a.height,
-              "%lld tasks against a wave of %d: %u blocks of %u threads", a.height, wave, g.grid[0], g.block[0]);
+        gm__ready r;
+        const gm__geometry* g = &r.geometry;
+        memset(&r, 0, sizeof r);
+        a->height = wave + beyond;
+        gm__grid_fast(&p, k, wave, &r);
+        CHECK(g->block[0] == (beyond ? 16u : 32u) * GM__BLOCK_WARPS && (long long)g->grid[0] * g->block[0] / 32 >= a->height &&
+                  (long long)(g->grid[0] - 1) * g->block[0] / 32 < a->height,
+              "%lld tasks against a wave of %d: %u blocks of %u threads", a->height, wave, g->grid[0], g->block[0]);
     }
     for (beyond = 0; beyond < 2; ++beyond) {
         fast_case c = {GM_U8, GM_F32, 1, GM_HWC, GM_HWC, 4096, 0, 1, 1};
