@@ -120,7 +120,6 @@
 #include "gpumat/impl/image.h"
 #include "gpumat/impl/functions.h"
 #include "gpumat/impl/check.h"
-#include "gpumat/impl/overlap.h"
 #include "gpumat/impl/mem.h"
 #include "gpumat/impl/plan.h"
 #include "gpumat/impl/cpu_yuv.h"

@@ -112,7 +112,7 @@ __device__ __forceinline__ void gm__prep_tiles(const gm__prep_args& a)
 __device__ __forceinline__ void gm__prep_frame_load_narrow(const gm__prep_frame& f, const gm__prep_item* it, int x,
                                                            int y, int* yuv)
 {
-    const int fx = (int)it->src_xstride + x, fy = (int)it->src_cstride + y, chroma = (fx >> 1) * f.step;
+    const int fx = (int)it->at.crop.x + x, fy = (int)it->at.crop.y + y, chroma = (fx >> 1) * f.step;
     yuv[0] = *(const unsigned char*)(it->src + (unsigned)(fy * (int)it->src_pitch + fx));
     yuv[1] = *(const unsigned char*)(it->src + (unsigned)((int)f.u + (fy >> 1) * (int)f.u_pitch + chroma));
     yuv[2] = *(const unsigned char*)(it->src + (unsigned)((int)f.v + (fy >> 1) * (int)f.v_pitch + chroma));

@@ -120,7 +120,7 @@ struct gm__tile {
         GM__UNROLL
         for (int j = 0; j < P; ++j)
             so[j] = o[j] - lo;
-        src = a.src[0];
+        src = a.src.chan[0];
         slot = slot_bytes;
         slots = gm__smem_base() + threadIdx.y * GM__TILE_SLOTS * slot_bytes;
         begin();
@@ -144,8 +144,8 @@ struct gm__tile {
         unsigned d = slots + s * slot;
         for (unsigned i = threadIdx.x * 16; i < n; i += 32 * 16) {
             unsigned k = n - i < 16 ? n - i : 16;
-            if (k == 16 || g + i + 16 <= src + (unsigned long long)(b * a.src_bstride + (a.map.src_height - 1) *
-                                                                     a.src_pitch + a.map.src_width * a.src_xstride))
+            if (k == 16 || g + i + 16 <= src + (unsigned long long)(b * a.src.bstride + (a.map.src_height - 1) *
+                                                                     a.src.pitch + a.map.src_width * a.src.xstride))
                 gm__stage16(d + i, g + i, k);
             else
                 gm__stage_bytes(d + i, g + i, k);
@@ -314,7 +314,8 @@ __device__ __forceinline__ void gm__resize_tiles(const gm__resize_args& a)
     enum { P = GM__TILE_PIXELS_RESIZE };
     long long x0 = (long long)blockIdx.x * 32 * P, x = x0 + threadIdx.x, y, end, b, at;
     long long columns = a.width - x0 < 32 * P ? a.width - x0 : 32 * P;
-    int packed = a.dst_xstride == C && (C == 1 || a.dst_cstride == 1);
+    const long long cstride = C > 1 ? (long long)(a.dst.chan[1] - a.dst.chan[0]) : 0;
+    int packed = a.dst.xstride == C && (C == 1 || cstride == 1);
     unsigned out = gm__smem_base() + GM__BLOCK_WARPS * GM__TILE_SLOTS * a.map.tile + threadIdx.y * GM__TILE_OUT(C);
     gm__tile<C, I, P> t;
     gm__tile_run(a.height, &y, &end);
@@ -323,7 +324,7 @@ __device__ __forceinline__ void gm__resize_tiles(const gm__resize_args& a)
         t.begin();
         for (at = y; at < end; at += 32)
             t.rows(a, b, at, at + 32 < end ? at + 32 : end, 0, a.height, [&](long long row, int, const int* v) {
-                unsigned long long p = a.dst + (unsigned long long)(b * a.dst_bstride + row * a.dst_pitch);
+                unsigned long long p = a.dst.chan[0] + (unsigned long long)(b * a.dst.bstride + row * a.dst.pitch);
                 if (packed) {
                     gm__tile_store<C, P>(out, p + (unsigned long long)(x0 * C), columns, v);
                     return;
@@ -336,7 +337,7 @@ __device__ __forceinline__ void gm__resize_tiles(const gm__resize_args& a)
                     for (int c = 0; c < C; ++c) {
                         unsigned char u;
                         gm__encode_i(S, &u, v[j * C + c]);
-                        gm__st(p + (unsigned long long)((x + 32 * j) * a.dst_xstride + c * a.dst_cstride), u);
+                        gm__st(p + (unsigned long long)((x + 32 * j) * a.dst.xstride + c * cstride), u);
                     }
                 }
             });

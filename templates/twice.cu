@@ -251,7 +251,7 @@ __device__ __forceinline__ void gm__twice_up(const gm__resize_args& a)
     /* source row `row` into w: a whole lane its columns, and the neighbours'
      * where no lane of the warp holds them; any other lane every byte */
     auto fetch = [&](long long b, long long row, unsigned* w) {
-        unsigned long long p = a.src[0] + (unsigned long long)(b * a.src_bstride + gm__clip(row, 0, sh - 1) * a.src_pitch);
+        unsigned long long p = a.src.chan[0] + (unsigned long long)(b * a.src.bstride + gm__clip(row, 0, sh - 1) * a.src.pitch);
         if (whole) {
             gm__bytes<G * C> in;
             in.load(p + (unsigned long long)(j0 * C));
@@ -292,7 +292,7 @@ __device__ __forceinline__ void gm__twice_up(const gm__resize_args& a)
     for (long long b = blockIdx.z; b < a.batch; b += gridDim.z) {
         gm__twice_image_start<K>();
         for (long long u0 = ((long long)blockIdx.y * blockDim.y + threadIdx.y) * GM__TWICE_RUN; u0 <= sh; u0 += step) {
-            const unsigned long long d = a.dst + (unsigned long long)(b * a.dst_bstride + 2 * jw * C);
+            const unsigned long long d = a.dst.chan[0] + (unsigned long long)(b * a.dst.bstride + 2 * jw * C);
             /* unit u: the destination rows 2u - 1 and 2u, between the source
              * rows u - 1 and u */
             const long long end = u0 + GM__TWICE_RUN <= sh ? u0 + GM__TWICE_RUN : sh + 1;
@@ -306,9 +306,9 @@ __device__ __forceinline__ void gm__twice_up(const gm__resize_args& a)
                 if (u + 1 < end)
                     fetch(b, u + 1, w);
                 if (u > 0)
-                    gm__twice_row_of<C, G, K, 0>(before, now, d + (unsigned long long)((2 * u - 1) * a.dst_pitch), valid);
+                    gm__twice_row_of<C, G, K, 0>(before, now, d + (unsigned long long)((2 * u - 1) * a.dst.pitch), valid);
                 if (u < sh)
-                    gm__twice_row_of<C, G, K, 1>(now, before, d + (unsigned long long)(2 * u * a.dst_pitch), valid);
+                    gm__twice_row_of<C, G, K, 1>(now, before, d + (unsigned long long)(2 * u * a.dst.pitch), valid);
                 before = now;
             }
         }
@@ -344,17 +344,17 @@ __device__ __forceinline__ void gm__twice_down(const gm__resize_args& a)
         return;
     for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)
         for (long long y = (long long)blockIdx.y * blockDim.y + threadIdx.y; y < a.height; y += (long long)gridDim.y * blockDim.y) {
-            unsigned long long p = a.src[0] + (unsigned long long)(b * a.src_bstride + 2 * y * a.src_pitch);
-            unsigned long long d = a.dst + (unsigned long long)(b * a.dst_bstride + y * a.dst_pitch + j0 * C);
+            unsigned long long p = a.src.chan[0] + (unsigned long long)(b * a.src.bstride + 2 * y * a.src.pitch);
+            unsigned long long d = a.dst.chan[0] + (unsigned long long)(b * a.dst.bstride + y * a.dst.pitch + j0 * C);
             if (j0 + G > dw) {
-                gm__twice_down_edge<C>(p + (unsigned long long)(2 * j0 * C), (unsigned long long)a.src_pitch, d,
+                gm__twice_down_edge<C>(p + (unsigned long long)(2 * j0 * C), (unsigned long long)a.src.pitch, d,
                                        (int)(dw - j0));
                 continue;
             }
             unsigned w[2][W], v[K / 2];
             gm__lanes<W> r;
             GM__UNROLL
-            for (int t = 0; t < 2; ++t, p += (unsigned long long)a.src_pitch) {
+            for (int t = 0; t < 2; ++t, p += (unsigned long long)a.src.pitch) {
                 gm__bytes<2 * K> in;
                 in.load(p + (unsigned long long)(2 * j0 * C));
                 GM__UNROLL
@@ -497,7 +497,7 @@ __device__ __forceinline__ void gm__twice_up_f(const gm__resize_args& a)
      * stores between; any other lane leaves the row's address in `at` for
      * the pass to read */
     auto fetch = [&](long long b, long long row, unsigned* in, unsigned* halo, unsigned long long& at) {
-        unsigned long long p = a.src[0] + (unsigned long long)(b * a.src_bstride + gm__clip(row, 0, sh - 1) * a.src_pitch);
+        unsigned long long p = a.src.chan[0] + (unsigned long long)(b * a.src.bstride + gm__clip(row, 0, sh - 1) * a.src.pitch);
         at = p;
         if (whole) {
             gm__bytes<K> own;
@@ -569,7 +569,7 @@ __device__ __forceinline__ void gm__twice_up_f(const gm__resize_args& a)
     for (long long b = blockIdx.z; b < a.batch; b += gridDim.z) {
         gm__twice_image_start<2 * K>();
         for (long long u0 = ((long long)blockIdx.y * blockDim.y + threadIdx.y) * GM__TWICE_RUN; u0 <= sh; u0 += step) {
-            const unsigned long long d = a.dst + (unsigned long long)(b * a.dst_bstride + 2 * jw * C * E);
+            const unsigned long long d = a.dst.chan[0] + (unsigned long long)(b * a.dst.bstride + 2 * jw * C * E);
             /* unit u: the destination rows 2u - 1 and 2u, between the source
              * rows u - 1 and u */
             const long long end = u0 + GM__TWICE_RUN <= sh ? u0 + GM__TWICE_RUN : sh + 1;
@@ -583,9 +583,9 @@ __device__ __forceinline__ void gm__twice_up_f(const gm__resize_args& a)
                 if (u + 1 < end)
                     fetch(b, u + 1, in, halo, at);
                 if (u > 0)
-                    row_of(last, 0.75f, next, 0.25f, d + (unsigned long long)((2 * u - 1) * a.dst_pitch), 0);
+                    row_of(last, 0.75f, next, 0.25f, d + (unsigned long long)((2 * u - 1) * a.dst.pitch), 0);
                 if (u < sh)
-                    row_of(last, 0.25f, next, 0.75f, d + (unsigned long long)(2 * u * a.dst_pitch), 1);
+                    row_of(last, 0.25f, next, 0.75f, d + (unsigned long long)(2 * u * a.dst.pitch), 1);
             };
             fetch(b, u0 - 1, in, halo, at);
             pass(in, halo, at, h0);
@@ -627,10 +627,10 @@ __device__ __forceinline__ void gm__twice_down_f(const gm__resize_args& a)
         return;
     for (long long b = blockIdx.z; b < a.batch; b += gridDim.z)
         for (long long y = (long long)blockIdx.y * blockDim.y + threadIdx.y; y < a.height; y += (long long)gridDim.y * blockDim.y) {
-            unsigned long long p = a.src[0] + (unsigned long long)(b * a.src_bstride + 2 * y * a.src_pitch + 2 * j0 * C * E);
-            unsigned long long d = a.dst + (unsigned long long)(b * a.dst_bstride + y * a.dst_pitch + j0 * C * E);
+            unsigned long long p = a.src.chan[0] + (unsigned long long)(b * a.src.bstride + 2 * y * a.src.pitch + 2 * j0 * C * E);
+            unsigned long long d = a.dst.chan[0] + (unsigned long long)(b * a.dst.bstride + y * a.dst.pitch + j0 * C * E);
             if (j0 + G > dw) {
-                const unsigned long long q = p + (unsigned long long)a.src_pitch;
+                const unsigned long long q = p + (unsigned long long)a.src.pitch;
 #pragma unroll 1
                 for (int i = 0; i < (int)(dw - j0) * C; ++i) {
                     const unsigned long long o = (unsigned long long)(first(i) * E), n = C * E;
@@ -645,7 +645,7 @@ __device__ __forceinline__ void gm__twice_down_f(const gm__resize_args& a)
             gm__bytes<2 * K> top, bottom;
             gm__bytes<K> out;
             top.load(p);
-            bottom.load(p + (unsigned long long)a.src_pitch);
+            bottom.load(p + (unsigned long long)a.src.pitch);
             auto mean = [&](int i) {
                 const int t = first(i);
                 return gm__twice_mean(gm__twice_get<S>(top.w, t), gm__twice_get<S>(top.w, t + C),

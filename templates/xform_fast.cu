@@ -371,13 +371,13 @@ __device__ __forceinline__ void gm__rows_fast(const gm__xform_args& a, gm__chunk
             b = row / a.height;
             y = row % a.height;
         }
-        long long so = b * a.src_bstride + y * a.src_pitch, dof = b * a.dst_bstride + y * a.dst_pitch;
+        long long so = b * a.src.bstride + y * a.src.pitch, dof = b * a.dst.bstride + y * a.dst.pitch;
         In in[R];
 #pragma unroll
         for (int r = 0; r < R; ++r) {
             long long w = w0 + 32 * r, n = whole - w;
             if (n > 0)
-                in[r].fetch(a.src, so + (w + lane) * P * a.src_xstride, so + w * P * a.src_xstride, lane,
+                in[r].fetch(a.src.chan, so + (w + lane) * P * a.src.xstride, so + w * P * a.src.xstride, lane,
                             n < 32 ? (int)n : 32);
         }
 #pragma unroll
@@ -385,8 +385,8 @@ __device__ __forceinline__ void gm__rows_fast(const gm__xform_args& a, gm__chunk
             long long w = w0 + 32 * r, n = whole - w;
             if (n > 0) {
                 in[r].settle(area, lane);
-                gm__convert_put<S, D, C, LS, LD, P, KIND>(in[r], k, a.dst, dof + (w + lane) * P * a.dst_xstride,
-                                                          dof + w * P * a.dst_xstride, area, lane, n < 32 ? (int)n : 32);
+                gm__convert_put<S, D, C, LS, LD, P, KIND>(in[r], k, a.dst.chan, dof + (w + lane) * P * a.dst.xstride,
+                                                          dof + w * P * a.dst.xstride, area, lane, n < 32 ? (int)n : 32);
             }
             if (w + lane == whole)
                 for (long long x = whole * P; x < a.width; ++x)

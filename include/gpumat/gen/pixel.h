@@ -7,18 +7,18 @@
  * f0d0be082aa500ef42b985a4f4cf99da0d53900d98a32dd9a0e3c1b79fe5bb00  templates/prelude_host.h
  * 0a00f145294f9d34f32e37b2df49a8cc2f3b9d2807a8008c1410dc49fafbd6f8  templates/prelude_cuda.cu
  * 100a857a5b3ff298a5d349892681396f74b0eb938012a972eb07981ffe4ed755  templates/codec.inc
- * e3f9c5cec9abd45dda1acf1f955767eef3974c64872e1360428bdc6ec5ab7fa5  templates/pixel.inc
- * 142caa6ef2cd144eb1bdd59390ab4563955738ab83ab59f16b830bd55c7d1852  templates/resize.inc
+ * 12f5feeae5ed1599a94f70ce9b04897605901b7d08cd3d762b4d3b8911c57e7a  templates/pixel.inc
+ * ed60083ddf49d977eb33130496d70d216d17205f9a58b65ed068bc36c70a93f7  templates/resize.inc
  * 3109b22f7460e73a6d44199eaa426f0022ba1089259e8616ad2f66bfabdc8ee0  templates/yuv.inc
- * 1a34344825b72db180c86e500f106e18cc826c662ad9a65368d1815abc5fe79c  templates/prep.inc
+ * 2d124fefb4bbbbe8b7414b876b2ac1c7e5399cc3b1b0bb5fdd1b1dd5ed1b4ebb  templates/prep.inc
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
  * af26df193c9219c5552f7e498c54d9d51671d5edf6aec059f67af124389b7ddc  templates/overlay.inc
  * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
- * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
- * b348f66b9db82b47550b06f07aab3ec4b48e95377bf2cccfa1ea3b77493eee06  templates/resize.cu
- * 036fa1cbf0f6bba70f1e84075fb33b67904d21223587963cb4ecd741fad3e40c  templates/prep.cu
- * 85983bd89b1210004c9ae2f351b685ecf50f1f0380b721b0f0313c91cafb92a0  templates/twice.cu
+ * d9df2330c0a33f1bf01ef1289ea90efa4ba555f34746004076b110c061558040  templates/xform_fast.cu
+ * 459f81753e4e827b93682e6a340476c413c9318f5c9ec9627b121ef75b816a81  templates/resize.cu
+ * df807c2307d7c3a558d4c2471005e8ee5301410b21b0d58377cf8a938033658e  templates/prep.cu
+ * b2fbf3a23f1b62783b358db711a8dca6ae5f2dc49f09c821bb5156e546afefcc  templates/twice.cu
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * 86cbe15d0f24425404d735564d75fb2b559435fde84bffc241a6926cd113223c  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
@@ -499,18 +499,28 @@ GM__FN void gm__copy_bits(int T, const unsigned char* sp, unsigned char* dp)
  * float or double depending on the type pair (gm__wide below, OpenCV's
  * table), integers rounded half to even (codec.inc). */
 
-/* Arguments of one transform launch. Addresses are integers so the struct has
- * the same layout on the host (C) and the device (CUDA). src[c]/dst[c] point
- * at channel c of pixel (0,0) of image 0, so interleaved, planar and
- * caller-given planes all reduce to "base + item*bstride + y*pitch +
- * x*xstride". Destination channel c reads source channel map[c], or is the
+/* An image as every kernel and the CPU path address it: channel c of pixel
+ * (x, y) of item b at chan[c] + b * bstride + y * pitch + x * xstride, so
+ * interleaved images, planar ones and caller-given planes are all alike.
+ * Addresses are integers so the struct has the same layout on the host (C)
+ * and the device (CUDA). */
+typedef struct gm__view {
+    unsigned long long chan[4];
+    long long pitch, xstride, bstride;
+} gm__view;
+
+/* Bytes from a view's channel addresses to pixel (x, y) of item b. */
+GM__FN long long gm__view_at(const gm__view* v, long long b, long long y, long long x)
+{
+    return b * v->bstride + y * v->pitch + x * v->xstride;
+}
+
+/* Arguments of one transform launch over width x height pixels of batch
+ * items: destination channel c reads source channel map[c], or is the
  * constant offset[c] where map[c] < 0. */
 typedef struct gm__xform_args {
-    unsigned long long src[4];
-    unsigned long long dst[4];
+    gm__view src, dst;
     long long width, height, batch;
-    long long src_pitch, src_xstride, src_bstride;
-    long long dst_pitch, dst_xstride, dst_bstride;
     int map[4];
     int kind;              /* GM__PLAIN or GM__SCALED where every channel is so, else GM__ANY */
     double pre[4];         /* added before scaling (blob: -mean) */
@@ -647,12 +657,11 @@ GM__FN long long gm__tasks_per_row(long long width, int P, int R)
 /* All CD channels of pixel (x, y) of image b. */
 GM__FN void gm__pixel(int S, int D, int CD, const gm__xform_args* a, long long b, long long y, long long x)
 {
-    long long so = b * a->src_bstride + y * a->src_pitch + x * a->src_xstride;
-    long long dof = b * a->dst_bstride + y * a->dst_pitch + x * a->dst_xstride;
+    long long so = gm__view_at(&a->src, b, y, x), dof = gm__view_at(&a->dst, b, y, x);
     int c;
     for (c = 0; c < CD; ++c) {
         int m = a->map[c];
-        gm__channel(S, D, (const unsigned char*)(a->src[m < 0 ? 0 : m] + so), (unsigned char*)(a->dst[c] + dof),
+        gm__channel(S, D, (const unsigned char*)(a->src.chan[m < 0 ? 0 : m] + so), (unsigned char*)(a->dst.chan[c] + dof),
                     m < 0, a->pre[c], a->scale[c], a->offset[c]);
     }
 }
@@ -695,15 +704,11 @@ typedef struct gm__resize_map {
                  templates/resize.cu, gm__tiles) */
 } gm__resize_map;
 
-/* Arguments of one resize launch: the source and destination as the
- * transform addresses them (plan.h), the destination size (width, height)
- * and the sampling. */
+/* Arguments of one resize launch: the source and destination images
+ * (pixel.inc), the destination size (width, height) and the sampling. */
 typedef struct gm__resize_args {
-    unsigned long long src[4];
-    unsigned long long dst; /* channel 0; channel c lies dst_cstride bytes further each */
+    gm__view src, dst;
     long long width, height, batch;
-    long long src_pitch, src_xstride, src_bstride;
-    long long dst_pitch, dst_xstride, dst_bstride, dst_cstride;
     gm__resize_map map;
 } gm__resize_args;
 
@@ -939,18 +944,18 @@ GM__FN gm__taps gm__taps_of(int S, int I, int along_y, const gm__resize_map* m, 
 
 GM__FN gm__taps gm__taps_x(int S, int I, const gm__resize_args* a, long long x)
 {
-    return gm__taps_of(S, I, 0, &a->map, x, 0, a->src_xstride);
+    return gm__taps_of(S, I, 0, &a->map, x, 0, a->src.xstride);
 }
 
 GM__FN gm__taps gm__taps_y(int S, int I, const gm__resize_args* a, long long b, long long y)
 {
-    return gm__taps_of(S, I, 1, &a->map, y, b * a->src_bstride, a->src_pitch);
+    return gm__taps_of(S, I, 1, &a->map, y, b * a->src.bstride, a->src.pitch);
 }
 
 /* Channel c of the source tap at row offset ro and column offset co. */
 GM__FN const unsigned char* gm__tap(const gm__resize_args* a, int c, long long ro, long long co)
 {
-    return (const unsigned char*)(a->src[c] + (unsigned long long)(ro + co));
+    return (const unsigned char*)(a->src.chan[c] + (unsigned long long)(ro + co));
 }
 
 GM__FN void gm__resize_nearest(int S, int C, const gm__resize_args* a, const gm__taps* tx, const gm__taps* ty,
@@ -1239,10 +1244,9 @@ GM__FN void gm__resize_run(int S, int C, int I, const gm__resize_args* a, long l
     GM__UNROLL
     for (r = 0; r < GM__COLUMN_ROWS; ++r)
         if (r < n) {
-            unsigned char* out =
-                (unsigned char*)(a->dst + b * a->dst_bstride + (y + r) * a->dst_pitch + x * a->dst_xstride);
+            const long long out = gm__view_at(&a->dst, b, y + r, x);
             for (c = 0; c < C; ++c)
-                gm__copy_bits(S, value[r] + c * GM__SLOT, out + c * a->dst_cstride);
+                gm__copy_bits(S, value[r] + c * GM__SLOT, (unsigned char*)(a->dst.chan[c] + out));
         }
 }
 /* The arithmetic of gm_yuv_convert and gm_yuv_from_image, shared by their
@@ -1464,17 +1468,26 @@ GM__FN void gm__yuv16_pixel(int D, const gm__yuv_args* a, long long b, long long
 #define GM__POINT_PIXELS 2
 #define GM__POINT_ROWS 2
 
-/* One item: where its crop lies (channel c at src + c * src_cstride), its
- * destination image dst, and how the crop maps onto it: the crop (map's
- * source size) resized to width x height by map, its pixel (0, 0) at (left,
- * top) of the destination, which may be negative (crop-centre cuts the
- * resized crop). Destination pixels outside it are the pad. The items of a
- * launch whose frame.step is set are 4:2:0 frames (gm__prep_frame): src is
- * a frame's luma pixel (0, 0), src_pitch its pitch, and src_xstride and
- * src_cstride the crop's column and row in it. */
+/* One item: where its crop lies, its destination image dst, and how the
+ * crop maps onto it: the crop (map's source size) resized to width x
+ * height by map, its pixel (0, 0) at (left, top) of the destination, which
+ * may be negative (crop-centre cuts the resized crop). Destination pixels
+ * outside it are the pad. An image's crop starts at src, channel c of its
+ * pixel (x, y) at src + y * src_pitch + x * at.image.xstride + c *
+ * at.image.cstride. The items of a launch whose frame.step is set are 4:2:0
+ * frames (gm__prep_frame): src is a frame's luma pixel (0, 0), src_pitch
+ * its pitch, and the crop starts at column at.crop.x, row at.crop.y. */
 typedef struct gm__prep_item {
     unsigned long long src, dst;
-    long long src_pitch, src_xstride, src_cstride;
+    long long src_pitch;
+    union {
+        struct {
+            long long xstride, cstride;
+        } image;
+        struct {
+            long long x, y;
+        } crop;
+    } at;
     gm__resize_map map;
     int left, top, width, height;
 } gm__prep_item;
@@ -1606,10 +1619,10 @@ GM__FN void gm__prep_source(const gm__prep_item* it, int C, gm__resize_args* r)
 {
     int k;
     for (k = 0; k < C; ++k)
-        r->src[k] = it->src + (unsigned long long)(k * it->src_cstride);
-    r->src_pitch = it->src_pitch;
-    r->src_xstride = it->src_xstride;
-    r->src_bstride = 0;
+        r->src.chan[k] = it->src + (unsigned long long)(k * it->at.image.cstride);
+    r->src.pitch = it->src_pitch;
+    r->src.xstride = it->at.image.xstride;
+    r->src.bstride = 0;
     r->map = it->map;
 }
 
@@ -1617,7 +1630,7 @@ GM__FN void gm__prep_source(const gm__prep_item* it, int C, gm__resize_args* r)
  * (gm__prep_frame), into yuv[3]. */
 GM__FN void gm__prep_frame_load(const gm__prep_frame* f, const gm__prep_item* it, long long x, long long y, int* yuv)
 {
-    const long long fx = it->src_xstride + x, fy = it->src_cstride + y;
+    const long long fx = it->at.crop.x + x, fy = it->at.crop.y + y;
     const long long chroma = (fx >> 1) * f->step;
     yuv[0] = *(const unsigned char*)(it->src + (unsigned long long)(fy * it->src_pitch + fx));
     yuv[1] = *(const unsigned char*)(it->src + (unsigned long long)(f->u + (fy >> 1) * f->u_pitch + chroma));
@@ -1666,8 +1679,8 @@ GM__FN void gm__prep_frame_at(int I, const gm__prep_args* a, const gm__prep_item
         for (k = 0; k < n; ++k)
             gm__prep_frame_bgr(&a->frame, it, col[k], row[i], taps[i][k]);
     for (c = 0; c < 3; ++c)
-        r.src[c] = (unsigned long long)(taps[0][0] + c);
-    r.src_pitch = 6, r.src_xstride = 3, r.src_bstride = 0;
+        r.src.chan[c] = (unsigned long long)(taps[0][0] + c);
+    r.src.pitch = 6, r.src.xstride = 3, r.src.bstride = 0;
     r.map = it->map;
     lx.base = ly.base = lx.o0 = ly.o0 = 0;
     lx.o1 = lx.step = 3;
@@ -1696,7 +1709,7 @@ GM__FN void gm__prep_sampled(int S, int D, int C, int I, int frame, int arith, c
     gm__prep_math_of(S, C, arith, a, &m);
     gm__prep_source(it, C, &src);
     if (frame)
-        src.src_xstride = src.src_pitch = 1;
+        src.src.xstride = src.src.pitch = 1;
     tx = gm__taps_x(S, I, &src, inside ? rx : 0);
     GM__UNROLL
     for (r = 0; r < GM__COLUMN_ROWS; ++r) {

@@ -7,18 +7,18 @@
  * f0d0be082aa500ef42b985a4f4cf99da0d53900d98a32dd9a0e3c1b79fe5bb00  templates/prelude_host.h
  * 0a00f145294f9d34f32e37b2df49a8cc2f3b9d2807a8008c1410dc49fafbd6f8  templates/prelude_cuda.cu
  * 100a857a5b3ff298a5d349892681396f74b0eb938012a972eb07981ffe4ed755  templates/codec.inc
- * e3f9c5cec9abd45dda1acf1f955767eef3974c64872e1360428bdc6ec5ab7fa5  templates/pixel.inc
- * 142caa6ef2cd144eb1bdd59390ab4563955738ab83ab59f16b830bd55c7d1852  templates/resize.inc
+ * 12f5feeae5ed1599a94f70ce9b04897605901b7d08cd3d762b4d3b8911c57e7a  templates/pixel.inc
+ * ed60083ddf49d977eb33130496d70d216d17205f9a58b65ed068bc36c70a93f7  templates/resize.inc
  * 3109b22f7460e73a6d44199eaa426f0022ba1089259e8616ad2f66bfabdc8ee0  templates/yuv.inc
- * 1a34344825b72db180c86e500f106e18cc826c662ad9a65368d1815abc5fe79c  templates/prep.inc
+ * 2d124fefb4bbbbe8b7414b876b2ac1c7e5399cc3b1b0bb5fdd1b1dd5ed1b4ebb  templates/prep.inc
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
  * af26df193c9219c5552f7e498c54d9d51671d5edf6aec059f67af124389b7ddc  templates/overlay.inc
  * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
- * 440d425d0305a5f9d6404a81e2ca20af83b512f0c92a86b76ba0976cf8c7efcd  templates/xform_fast.cu
- * b348f66b9db82b47550b06f07aab3ec4b48e95377bf2cccfa1ea3b77493eee06  templates/resize.cu
- * 036fa1cbf0f6bba70f1e84075fb33b67904d21223587963cb4ecd741fad3e40c  templates/prep.cu
- * 85983bd89b1210004c9ae2f351b685ecf50f1f0380b721b0f0313c91cafb92a0  templates/twice.cu
+ * d9df2330c0a33f1bf01ef1289ea90efa4ba555f34746004076b110c061558040  templates/xform_fast.cu
+ * 459f81753e4e827b93682e6a340476c413c9318f5c9ec9627b121ef75b816a81  templates/resize.cu
+ * df807c2307d7c3a558d4c2471005e8ee5301410b21b0d58377cf8a938033658e  templates/prep.cu
+ * b2fbf3a23f1b62783b358db711a8dca6ae5f2dc49f09c821bb5156e546afefcc  templates/twice.cu
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * 86cbe15d0f24425404d735564d75fb2b559435fde84bffc241a6926cd113223c  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu

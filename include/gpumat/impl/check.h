@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Implementation: descriptor arithmetic (overflow-checked) and the checks
- * every function makes of the descriptors it is given. */
+/* Implementation: the check step. Descriptor arithmetic (overflow-checked),
+ * whether two descriptors overlap, and every check a public function makes
+ * of the descriptors and frames it is given, with its message: one
+ * descriptor, a pair, a frame's planes, sprites, the blend's images, a
+ * copy. An operation checks through these before it describes itself
+ * (plan.h), so nothing is planned or written for bad input. */
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -142,3 +147,476 @@ static gm_status gm__check(const char* fn, const char* arg, const gm_mat* m)
 
 
 static int gm__on_host(const gm_mat* m) { return m->where != GM_DEVICE; }
+
+/* Whether two descriptors share a byte, exactly, without allocating: what
+ * keeps every operation from reading what it writes. */
+
+/* The rows of a descriptor (every image, plane and row) as a nested lattice:
+ * row starts base + sum of i[k] * stride[k], 0 <= i[k] < count[k], levels
+ * outermost first, each stride past the whole extent of the levels inside it,
+ * so rows in index order are in address order. Positions are bytes from an
+ * origin the two descriptors being compared share. */
+typedef struct gm__rows {
+    uint64_t base, row;
+    uint64_t stride[3];
+    int64_t count[3];
+    int levels;
+} gm__rows;
+
+/* 0 when m's rows do not nest (gm__check never accepts such a descriptor). */
+static int gm__rows_of(const gm_mat* m, uint64_t base, gm__rows* r)
+{
+    int64_t st[3], cnt[3], extent = gm__row_bytes(m), t;
+    int n = 0, i, k;
+    if (m->batch > 1)
+        st[n] = m->batch_pitch, cnt[n++] = m->batch;
+    if (m->layout == GM_CHW && m->channels > 1)
+        st[n] = m->plane_pitch, cnt[n++] = m->channels;
+    if (m->height > 1)
+        st[n] = m->pitch, cnt[n++] = m->height;
+    r->base = base;
+    r->row = (uint64_t)extent;
+    r->levels = n;
+    for (i = 0; i < n; ++i) { /* widest stride first (rows side by side: planes inside rows) */
+        for (k = i; k > 0 && st[k] > st[k - 1]; --k) {
+            int64_t ts = st[k], tc = cnt[k];
+            st[k] = st[k - 1], cnt[k] = cnt[k - 1];
+            st[k - 1] = ts, cnt[k - 1] = tc;
+        }
+    }
+    if (extent <= 0)
+        return 0;
+    for (k = n - 1; k >= 0; --k) { /* each stride clears everything inside it */
+        if (st[k] < extent || !gm__mul(cnt[k] - 1, st[k], &t) || !gm__add(extent, t, &extent))
+            return 0;
+        r->stride[k] = (uint64_t)st[k];
+        r->count[k] = cnt[k];
+    }
+    return 1;
+}
+
+/* The first row of r that starts at or after t; 0 when there is none. */
+static int gm__rows_seek(const gm__rows* r, uint64_t t, uint64_t* at)
+{
+    uint64_t pos = r->base, o, i, idx[3];
+    int k;
+    if (t <= pos) {
+        *at = pos;
+        return 1;
+    }
+    o = t - pos;
+    for (k = 0; k < r->levels; ++k) { /* the last row starting at or before t */
+        i = o / r->stride[k];
+        if (i > (uint64_t)(r->count[k] - 1))
+            i = (uint64_t)(r->count[k] - 1);
+        idx[k] = i;
+        pos += i * r->stride[k];
+        o -= i * r->stride[k];
+    }
+    if (o == 0) {
+        *at = pos;
+        return 1;
+    }
+    for (k = r->levels - 1; k >= 0; --k) { /* then the row after it */
+        pos -= idx[k] * r->stride[k];
+        if (idx[k] + 1 < (uint64_t)r->count[k]) {
+            *at = pos + (idx[k] + 1) * r->stride[k];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether two row lists (in address order) share a byte: each jumps straight
+ * to the first of its rows that reaches the other's current row, so the cost
+ * is the number of times the two interleave. */
+static int gm__rows_meet(const gm__rows* a, const gm__rows* b)
+{
+    uint64_t x = a->base, y = b->base;
+    for (;;) {
+        if (x <= y) {
+            if (y - x < a->row)
+                return 1;
+            if (!gm__rows_seek(a, y - a->row + 1, &x))
+                return 0;
+        } else {
+            if (x - y < b->row)
+                return 1;
+            if (!gm__rows_seek(b, x - b->row + 1, &y))
+                return 0;
+        }
+    }
+}
+
+/* Whether rows x + i*p (i < nx, ra bytes each) and y + j*p (j < ny, rb
+ * bytes) share a byte, in O(1): some i - j puts a row of x within (y' - ra,
+ * y' + rb) of y' = y + (ny-1)*p, the last row of y, for i - j + ny - 1 in
+ * 0 .. nx + ny - 2. */
+static int gm__prog_meet(uint64_t x, int64_t nx, uint64_t ra, uint64_t y, int64_t ny, uint64_t rb, uint64_t p)
+{
+    uint64_t last = y + (uint64_t)(ny - 1) * p, lo = last + 1 > ra ? last + 1 - ra : 0, k;
+    k = lo <= x ? 0 : (lo - x + p - 1) / p;
+    return k <= (uint64_t)(nx + ny - 2) && x + k * p < last + rb;
+}
+
+/* r's innermost level as blocks: the lattice of block starts (each block
+ * row bytes long: its whole extent) and the progression inside a block. */
+static void gm__blocks_of(const gm__rows* r, gm__rows* blocks, uint64_t* stride, int64_t* count)
+{
+    *blocks = *r;
+    *stride = r->row, *count = 1; /* one row: a block of one */
+    if (r->levels > 0) {
+        blocks->levels = r->levels - 1;
+        *stride = r->stride[blocks->levels];
+        *count = r->count[blocks->levels];
+        blocks->row = (uint64_t)(*count - 1) * *stride + r->row;
+    }
+}
+
+/* Whether a and b (checked descriptors on the same side) share a byte, exactly.
+ * Their address ranges are the quick answer; only ranges that intersect
+ * (planes or items of one buffer, side-by-side ROIs) are compared block by
+ * block (a block: the rows of one plane of one image, or the planes of one
+ * row where rows hold planes side by side), blocks walked in address order,
+ * each block pair whose extents intersect tested in O(1) when their rows
+ * share a pitch (else row by row). No allocation. */
+static int gm__overlap(const gm_mat* a, const gm_mat* b)
+{
+    uint64_t a0 = (uint64_t)(uintptr_t)a->data, b0 = (uint64_t)(uintptr_t)b->data, o = a0 < b0 ? a0 : b0;
+    uint64_t sa = (uint64_t)gm__span(a), sb = (uint64_t)gm__span(b), x, y, pa, pb;
+    int64_t na, nb;
+    gm__rows ra, rb, ba, bb;
+    if ((int64_t)sa < 0 || (int64_t)sb < 0)
+        return 1; /* unchecked and overflowing: assume the worst */
+    a0 -= o, b0 -= o; /* one of them is 0 */
+    if (!(a0 < b0 + sb && b0 < a0 + sa))
+        return 0;
+    if (!gm__rows_of(a, a0, &ra) || !gm__rows_of(b, b0, &rb))
+        return 1; /* not a layout gm__check accepts: assume the worst */
+    gm__blocks_of(&ra, &ba, &pa, &na);
+    gm__blocks_of(&rb, &bb, &pb, &nb);
+    x = ba.base, y = bb.base;
+    for (;;) {
+        if (x <= y && y - x >= ba.row) { /* block x ends before block y: skip a's blocks that do */
+            if (!gm__rows_seek(&ba, y - ba.row + 1, &x))
+                return 0;
+        } else if (y < x && x - y >= bb.row) {
+            if (!gm__rows_seek(&bb, x - bb.row + 1, &y))
+                return 0;
+        } else { /* the two blocks' extents intersect */
+            if (na == 1 || nb == 1 || pa == pb) {
+                if (gm__prog_meet(x, na, ra.row, y, nb, rb.row, na > 1 ? pa : nb > 1 ? pb : 1))
+                    return 1;
+            } else {
+                gm__rows one_a, one_b;
+                one_a.base = x, one_a.row = ra.row, one_a.levels = 1, one_a.stride[0] = pa, one_a.count[0] = na;
+                one_b.base = y, one_b.row = rb.row, one_b.levels = 1, one_b.stride[0] = pb, one_b.count[0] = nb;
+                if (gm__rows_meet(&one_a, &one_b))
+                    return 1;
+            }
+            /* the block that ends first meets no later block of the other */
+            if (x + ba.row <= y + bb.row ? !gm__rows_seek(&ba, x + 1, &x) : !gm__rows_seek(&bb, y + 1, &y))
+                return 0;
+        }
+    }
+}
+
+/* Two descriptors: what an operation needs of its source and destination. */
+
+static const char* gm__layout_name(const gm_mat* m)
+{
+    return m->channels == 1 ? "1-channel" : m->layout == GM_HWC ? "interleaved (HWC)" : "planar (CHW)";
+}
+
+/* Whether a and b (named so in messages) are of one size and batch. */
+static gm_status gm__check_size(const char* fn, const char* a_name, const gm_mat* a, const char* b_name, const gm_mat* b)
+{
+    if (a->width == b->width && a->height == b->height && a->batch == b->batch)
+        return GM_OK;
+    return gm__fail(GM_ERR_SIZE, "%s: %s is %lldx%lld, batch %d, but %s is %lldx%lld, batch %d", fn, a_name,
+                    (long long)a->width, (long long)a->height, (int)a->batch, b_name, (long long)b->width,
+                    (long long)b->height, (int)b->batch);
+}
+
+/* "f32 x3 HWC"; "f32 x1" where the layout means nothing (one channel). */
+static const char* gm__type_text(char* buf, size_t size, gm_dtype dtype, int channels, gm_layout layout)
+{
+    snprintf(buf, size, "%s x%d%s", gm_dtype_name(dtype), channels,
+             channels == 1 ? "" : layout == GM_HWC ? " HWC" : " CHW");
+    return buf;
+}
+
+/* A typed function's promise about one of its views (a C99 caller, or a
+ * function pointer, can hand over a view holding something else). */
+static gm_status gm__check_view(const char* fn, const char* name, const gm_mat* m, const gm__view_type* v)
+{
+    char held[32], is[32];
+    if (m->dtype == v->dtype && m->channels == v->channels && (m->channels == 1 || m->layout == v->layout))
+        return GM_OK;
+    return gm__fail(GM_ERR_TYPE, "%s: %s holds %s; a %s is %s", fn, name,
+                    gm__type_text(held, sizeof held, m->dtype, m->channels, m->layout), v->name,
+                    gm__type_text(is, sizeof is, v->dtype, v->channels, v->layout));
+}
+
+/* Where two checked images are: the same memory (host, or one device) and
+ * not overlapping. */
+static gm_status gm__check_place(const char* fn, const char* src_name, const gm_mat* src, const char* dst_name,
+                                 const gm_mat* dst)
+{
+    if (gm__on_host(src) != gm__on_host(dst))
+        return gm__fail(GM_ERR_LOCATION, "%s: %s is %s memory but %s is %s memory (gm_copy moves between them)", fn,
+                        src_name, gm__on_host(src) ? "host" : "device", dst_name,
+                        gm__on_host(dst) ? "host" : "device");
+    if (!gm__on_host(src) && src->device != dst->device)
+        return gm__fail(GM_ERR_LOCATION, "%s: %s is on device %d, %s on device %d", fn, src_name, (int)src->device,
+                        dst_name, (int)dst->device);
+    if (gm__overlap(src, dst))
+        return gm__fail(GM_ERR_OVERLAP, "%s: %s and %s overlap", fn, src_name, dst_name);
+    return GM_OK;
+}
+
+/* What every operation needs of a source and a destination (and, from a
+ * typed function t, that they are what its view types say); src_name and
+ * dst_name are what messages call them. */
+static gm_status gm__check_two(const char* fn, const gm__typed* t, const char* src_name, const gm_mat* src,
+                               const char* dst_name, const gm_mat* dst)
+{
+    gm_status s;
+    if ((s = gm__check(fn, src_name, src)) != GM_OK || (s = gm__check(fn, dst_name, dst)) != GM_OK)
+        return s;
+    if (t && ((s = gm__check_view(fn, src_name, src, &t->src)) != GM_OK ||
+              (s = gm__check_view(fn, dst_name, dst, &t->dst)) != GM_OK))
+        return s;
+    if ((s = gm__check_size(fn, src_name, src, dst_name, dst)) != GM_OK)
+        return s;
+    return gm__check_place(fn, src_name, src, dst_name, dst);
+}
+
+static gm_status gm__check_pair(const char* fn, const gm__typed* t, const gm_mat* src, const char* dst_name,
+                                const gm_mat* dst)
+{
+    return gm__check_two(fn, t, "src", src, dst_name, dst);
+}
+
+/* A 4:2:0 frame (gm_yuv): its planes alike and beside each other. */
+
+static int gm__yuv_planar(const gm_yuv* f) { return f->format == GM_YUV_I420 || f->format == GM_YUV_YV12; }
+
+/* The dtype of a frame's samples. */
+static gm_dtype gm__yuv_sample(gm_yuv_format format) { return format == GM_YUV_P016 ? GM_U16 : GM_U8; }
+
+/* One chroma plane of f (name "u" or "v"), beside its luma. */
+static gm_status gm__yuv_check_chroma(const char* fn, const char* name, const gm_mat* c, const gm_yuv* f)
+{
+    char arg[32];
+    int channels = gm__yuv_planar(f) ? 1 : 2;
+    gm_dtype sample = gm__yuv_sample(f->format);
+    gm_status s;
+    snprintf(arg, sizeof arg, "frame->%s", name);
+    if ((s = gm__check(fn, arg, c)) != GM_OK)
+        return s;
+    if (c->dtype != sample || c->channels != channels || (channels > 1 && c->layout != GM_HWC))
+        return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d %s; a %s frame's is %s x%d%s", fn, arg,
+                        gm_dtype_name(c->dtype), (int)c->channels, gm__layout_name(c),
+                        gm__yuv_planar(f) ? "planar" : "semi-planar", gm_dtype_name(sample), channels,
+                        channels > 1 ? " interleaved" : "");
+    if (c->width != f->y.width / 2 || c->height != f->y.height / 2 || c->batch != f->y.batch)
+        return gm__fail(GM_ERR_SIZE, "%s: %s is %lldx%lld, batch %d; the luma's %lldx%lld, batch %d, needs %lldx%lld",
+                        fn, arg, (long long)c->width, (long long)c->height, (int)c->batch, (long long)f->y.width,
+                        (long long)f->y.height, (int)f->y.batch, (long long)f->y.width / 2,
+                        (long long)f->y.height / 2);
+    if (gm__on_host(c) != gm__on_host(&f->y) || (!gm__on_host(c) && c->device != f->y.device))
+        return gm__fail(GM_ERR_LOCATION, "%s: %s and frame->y are not in the same memory", fn, arg);
+    if (gm__overlap(c, &f->y))
+        return gm__fail(GM_ERR_OVERLAP, "%s: %s and frame->y overlap", fn, arg);
+    return GM_OK;
+}
+
+/* What every function of a frame needs of it. */
+static gm_status gm__yuv_check(const char* fn, const gm_yuv* f)
+{
+    gm_status s;
+    if (!f)
+        return gm__fail(GM_ERR_ARG, "%s: frame is NULL", fn);
+    if ((unsigned)f->format > GM_YUV_P016 || (unsigned)f->matrix > GM_YUV_BT2020 || (unsigned)f->range > GM_YUV_FULL)
+        return gm__fail(GM_ERR_ARG, "%s: frame->format %d, matrix %d or range %d is not one gpumat/yuv.h names", fn,
+                        (int)f->format, (int)f->matrix, (int)f->range);
+    if ((s = gm__check(fn, "frame->y", &f->y)) != GM_OK)
+        return s;
+    if (f->y.dtype != gm__yuv_sample(f->format) || f->y.channels != 1)
+        return gm__fail(GM_ERR_TYPE, "%s: frame->y is %s x%d; the luma is %s x1", fn, gm_dtype_name(f->y.dtype),
+                        (int)f->y.channels, gm_dtype_name(gm__yuv_sample(f->format)));
+    if (f->y.width % 2 || f->y.height % 2)
+        return gm__fail(GM_ERR_SIZE, "%s: frame->y is %lldx%lld; 4:2:0 needs an even width and height", fn,
+                        (long long)f->y.width, (long long)f->y.height);
+    if ((s = gm__yuv_check_chroma(fn, "u", &f->u, f)) != GM_OK)
+        return s;
+    if (!gm__yuv_planar(f))
+        return GM_OK;
+    if ((s = gm__yuv_check_chroma(fn, "v", &f->v, f)) != GM_OK)
+        return s;
+    if (gm__overlap(&f->u, &f->v))
+        return gm__fail(GM_ERR_OVERLAP, "%s: frame->u and frame->v overlap", fn);
+    return GM_OK;
+}
+
+/* A frame and the image gm_yuv_convert (from 0) or gm_yuv_from_image
+ * (from 1) converts it into or from, named `name`. */
+static gm_status gm__yuv_image_check(const char* fn, const gm_yuv* frame, const char* name, const gm_mat* image,
+                                     int from)
+{
+    gm_status s = gm__yuv_check(fn, frame);
+    if (s != GM_OK || (s = gm__check(fn, name, image)) != GM_OK)
+        return s;
+    if (from && frame->format == GM_YUV_P016)
+        return gm__fail(GM_ERR_TYPE, "%s: frame->format is P016; images go into 8-bit frames only", fn);
+    if (frame->format == GM_YUV_P016 ? gm__yuv16_row[image->dtype] < 0 : image->dtype != GM_U8)
+        return gm__fail(GM_ERR_TYPE, "%s: %s is %s; %s frames convert to %s", fn, name, gm_dtype_name(image->dtype),
+                        frame->format == GM_YUV_P016 ? "P016" : "8-bit",
+                        frame->format == GM_YUV_P016 ? "u8, u16 or f32" : "u8");
+    if (image->channels == 2 || (from && image->channels == 1))
+        return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d; %sx3 or x4 expected", fn, name, gm_dtype_name(image->dtype),
+                        (int)image->channels, from ? "" : "x1 (gray), ");
+    if ((s = gm__check_size(fn, name, image, "the frame", &frame->y)) != GM_OK ||
+        (s = gm__check_place(fn, "frame->y", &frame->y, name, image)) != GM_OK ||
+        (s = gm__check_place(fn, "frame->u", &frame->u, name, image)) != GM_OK ||
+        (gm__yuv_planar(frame) && (s = gm__check_place(fn, "frame->v", &frame->v, name, image)) != GM_OK))
+        return s;
+    return GM_OK;
+}
+
+/* The overlay's sprites. */
+
+/* Bytes of a sprite's pixel. */
+static int gm__sprite_bytes(const gm_sprite* s) { return s->kind == GM_SPRITE_MASK ? 1 : 4; }
+
+/* Sprite i of a draw onto the frame of planes[0 .. nplanes) (one memory);
+ * name: its image in messages. */
+static gm_status gm__sprite_check(const char* fn, int i, const char* name, const gm_mat* planes, int nplanes,
+                                  const gm_sprite* sp)
+{
+    const gm_mat* frame = &planes[0];
+    int k;
+    gm_status s;
+    if ((int)sp->kind < GM_SPRITE_RGBA || (int)sp->kind > GM_SPRITE_MASK)
+        return gm__fail(GM_ERR_ARG, "%s: sprites[%d].kind %d is not a gm_sprite_kind", fn, i, (int)sp->kind);
+    if ((s = gm__check(fn, name, &sp->image)) != GM_OK)
+        return s;
+    if (sp->image.dtype != GM_U8 || sp->image.channels != gm__sprite_bytes(sp) || sp->image.batch != 1)
+        return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d, batch %d; one u8 x%d image expected for its kind", fn, name,
+                        gm_dtype_name(sp->image.dtype), (int)sp->image.channels, (int)sp->image.batch,
+                        gm__sprite_bytes(sp));
+    if (gm__on_host(frame) && !gm__on_host(&sp->image))
+        return gm__fail(GM_ERR_LOCATION, "%s: %s is device memory but frame is host memory", fn, name);
+    if (!gm__on_host(&sp->image) && sp->image.device != frame->device)
+        return gm__fail(GM_ERR_LOCATION, "%s: %s is on device %d, frame on device %d", fn, name,
+                        (int)sp->image.device, (int)frame->device);
+    for (k = 0; k < nplanes; ++k)
+        if (gm__overlap(&sp->image, &planes[k]))
+            return gm__fail(GM_ERR_OVERLAP, "%s: %s and frame overlap", fn, name);
+    return GM_OK;
+}
+
+/* What every draw needs of its sprites, onto the frame of planes[0 ..
+ * nplanes) (checked; the first of its size in pixels): batch is the
+ * frame's batch, named so in messages. */
+static gm_status gm__overlay_check(const char* fn, const char* batch, const gm_mat* planes, int nplanes,
+                                   const gm_sprite* sprites, int count)
+{
+    char name[48];
+    int i;
+    if (planes[0].batch != 1)
+        return gm__fail(GM_ERR_ARG, "%s: %s is %d; one image expected (gm_item takes one)", fn, batch,
+                        (int)planes[0].batch);
+    if (planes[0].width > INT_MAX - GM__OVERLAY_TILE_W || planes[0].height > INT_MAX - GM__OVERLAY_TILE_H)
+        return gm__fail(GM_ERR_SIZE, "%s: frame is %lldx%lld; at most 2^31 - 65 pixels wide, 2^31 - 9 high", fn,
+                        (long long)planes[0].width, (long long)planes[0].height);
+    if (count < 0 || (count > 0 && !sprites))
+        return gm__fail(GM_ERR_ARG, count < 0 ? "%s: count %d is negative" : "%s: sprites is NULL (count %d)", fn,
+                        count);
+    /* a sprite's name is formatted only where it fails (as gm__check's) */
+    for (i = 0; i < count; ++i)
+        if (gm__sprite_check(fn, i, "sprite", planes, nplanes, &sprites[i]) != GM_OK) {
+            snprintf(name, sizeof name, "sprites[%d].image", i);
+            return gm__sprite_check(fn, i, name, planes, nplanes, &sprites[i]);
+        }
+    return GM_OK;
+}
+
+/* gm_add_weighted's images. */
+
+/* Whether a and b are one view: the same memory in the same shape. */
+static int gm__same_view(const gm_mat* a, const gm_mat* b)
+{
+    return a->data == b->data && a->pitch == b->pitch && a->batch_pitch == b->batch_pitch &&
+           (a->layout == GM_HWC || a->channels == 1 || a->plane_pitch == b->plane_pitch);
+}
+
+static gm_status gm__blend_check(const char* fn, const gm_mat* src1, const gm_mat* src2, const gm_mat* dst)
+{
+    const gm_mat* m[3];
+    const char* names[3] = {"src1", "src2", "dst"};
+    gm_status s;
+    int k;
+    m[0] = src1, m[1] = src2, m[2] = dst;
+    for (k = 0; k < 3; ++k) {
+        if ((s = gm__check(fn, names[k], m[k])) != GM_OK)
+            return s;
+        if (m[k]->dtype != GM_U8)
+            return gm__fail(GM_ERR_TYPE, "%s: %s is %s; u8 expected", fn, names[k], gm_dtype_name(m[k]->dtype));
+    }
+    for (k = 0; k < 2; ++k) {
+        if ((s = gm__check_size(fn, names[k], m[k], "dst", dst)) != GM_OK)
+            return s;
+        if (m[k]->channels != dst->channels || (dst->channels > 1 && m[k]->layout != dst->layout))
+            return gm__fail(GM_ERR_TYPE, "%s: %s is x%d %s but dst is x%d %s", fn, names[k], (int)m[k]->channels,
+                            gm__layout_name(m[k]), (int)dst->channels, gm__layout_name(dst));
+        /* dst may be the source itself, in the same place; the sources may
+         * overlap each other */
+        if ((gm__on_host(m[k]) != gm__on_host(dst) || (!gm__on_host(dst) && m[k]->device != dst->device) ||
+             !gm__same_view(m[k], dst)) &&
+            (s = gm__check_place(fn, names[k], m[k], "dst", dst)) != GM_OK)
+            return s;
+    }
+    return GM_OK;
+}
+
+/* Memory and copies (gpumat/mem.h). */
+
+static gm_status gm__check_where(const char* fn, gm_where where, int allow_auto)
+{
+    if (where == GM_HOST || where == GM_PINNED || where == GM_DEVICE || (allow_auto && where == GM_AUTO))
+        return GM_OK;
+    return gm__fail(GM_ERR_ARG, "%s: where %d is not GM_HOST, GM_PINNED, GM_DEVICE%s", fn, (int)where,
+                    allow_auto ? " or GM_AUTO" : " (GM_AUTO is for allocation only)");
+}
+
+/* What gm_copy asks of a pair before it copies. */
+static gm_status gm__copy_check(const char* fn, const char* src_name, const gm_mat* src, const char* dst_name,
+                                const gm_mat* dst)
+{
+    gm_status s;
+    if ((s = gm__check(fn, src_name, src)) != GM_OK || (s = gm__check(fn, dst_name, dst)) != GM_OK)
+        return s;
+    if ((s = gm__check_size(fn, src_name, src, dst_name, dst)) != GM_OK)
+        return s;
+    if (src->dtype != dst->dtype || src->channels != dst->channels ||
+        (src->layout != dst->layout && src->channels > 1))
+        return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d %s, %s is %s x%d %s (use gm_transform to change)", fn,
+                        src_name, gm_dtype_name(src->dtype), (int)src->channels,
+                        src->layout == GM_HWC ? "HWC" : "CHW", dst_name, gm_dtype_name(dst->dtype),
+                        (int)dst->channels, dst->layout == GM_HWC ? "HWC" : "CHW");
+    return GM_OK;
+}
+
+/* Pair i of gm_copy_many, named src[i] and dst[i] in messages where it
+ * fails (formatted then alone, as gm__check's names). */
+static gm_status gm__copy_many_check(const char* fn, const gm_mat* src, const gm_mat* dst, int i)
+{
+    char sn[32], dn[32];
+    if (gm__copy_check(fn, "src", &src[i], "dst", &dst[i]) == GM_OK)
+        return GM_OK;
+    snprintf(sn, sizeof sn, "src[%d]", i);
+    snprintf(dn, sizeof dn, "dst[%d]", i);
+    return gm__copy_check(fn, sn, &src[i], dn, &dst[i]);
+}

@@ -747,10 +747,10 @@ static GM__ALWAYS_INLINE void gm__cpu_area_fast_row(int S, int E, const gm__resi
             const int whole = nx == ix && ty->n == iy;
             const int pairs = whole && floats && ix == 2 && iy == 2 && (C == 4 || (C == 1 && x < ((sw / 2) & ~3LL)));
             for (c = 0; c < C; ++c) {
-                const unsigned char* p = (const unsigned char*)(uintptr_t)(a->src[c] + ty->o0 + i * ty->step) +
-                                         x * ix * a->src_xstride;
+                const unsigned char* p = (const unsigned char*)(uintptr_t)(a->src.chan[c] + ty->o0 + i * ty->step) +
+                                         x * ix * a->src.xstride;
                 k = x * C + c;
-                for (t = i * nx; t < (i + 1) * nx; ++t, p += a->src_xstride) {
+                for (t = i * nx; t < (i + 1) * nx; ++t, p += a->src.xstride) {
                     const double v = work == GM__WORK_DOUBLE ? gm__decode_d(S, p)
                                      : integer             ? (double)gm__decode_i(S, p)
                                                            : (double)gm__decode_f(S, p, 1);
@@ -826,14 +826,14 @@ static GM__ALWAYS_INLINE void gm__cpu_area_row(int S, int E, const gm__resize_ar
         else
             F[k] = 0.0f;
     for (sy = ty->s0; sy < ty->s1; ++sy) {
-        const unsigned char* row = (const unsigned char*)(uintptr_t)(a->src[0] + ty->base + sy * ty->step);
+        const unsigned char* row = (const unsigned char*)(uintptr_t)(a->src.chan[0] + ty->base + sy * ty->step);
         const float beta = gm__area_weight(&ty->cell, sy);
         for (x = 0; x < a->width; ++x)
             for (c = 0; c < C; ++c) {
                 const unsigned char* p = row + o0[x * C + c];
                 double dbuf = 0.0;
                 float fbuf = 0.0f;
-                for (j = first[x]; j < first[x + 1]; ++j, p += a->src_xstride)
+                for (j = first[x]; j < first[x + 1]; ++j, p += a->src.xstride)
                     if (wide)
                         dbuf += GM__MUL_D(gm__decode_d(S, p), (double)w[j]);
                     else

@@ -20,9 +20,6 @@ static int gm__sprite_clip(int64_t width, int64_t height, const gm_sprite* s, in
     return 1;
 }
 
-/* Bytes of a sprite's pixel. */
-static int gm__sprite_bytes(const gm_sprite* s) { return s->kind == GM_SPRITE_MASK ? 1 : 4; }
-
 /* The CPU path's loops: a clipped sprite's rows in runs of
  * GM__OVERLAY_RUN pixels through arrays in the first-level cache, each
  * step a loop of constant count over a run (the lanes past the row compute

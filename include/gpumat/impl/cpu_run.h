@@ -59,15 +59,15 @@ static int gm__cpu_interleaved(const unsigned long long* base, int channels, lon
 static int gm__cpu_shuffles(gm__cpu_job* J, const gm__xform_args* a, int S, int D, int isa)
 {
     const int P = J->cs * J->es;
-    unsigned long long base = a->src[0];
+    unsigned long long base = a->src.chan[0];
     unsigned seen = 0;
     int c, j;
-    if (isa != 1 || S != D || J->cs != J->cd || !J->zip || J->moves || P > 16 || a->src_xstride != P)
+    if (isa != 1 || S != D || J->cs != J->cd || !J->zip || J->moves || P > 16 || a->src.xstride != P)
         return 0;
     for (c = 1; c < J->cs; ++c)
-        base = a->src[c] < base ? a->src[c] : base;
+        base = a->src.chan[c] < base ? a->src.chan[c] : base;
     for (c = 0; c < J->cs; ++c) {
-        const unsigned long long at = a->src[c] - base;
+        const unsigned long long at = a->src.chan[c] - base;
         if (at % (unsigned)J->es || at >= (unsigned)P || (seen >> at / J->es & 1) || J->chan[c].kind != GM__PLAIN ||
             a->map[c] < 0)
             return 0;
@@ -75,7 +75,7 @@ static int gm__cpu_shuffles(gm__cpu_job* J, const gm__xform_args* a, int S, int 
     }
     J->first = base, J->step = 16 / P * P;
     for (j = 0; j < 16; ++j)
-        J->mask[j] = j < J->step ? (unsigned char)(j / P * P + (a->src[a->map[j % P / J->es]] - base) + j % J->es)
+        J->mask[j] = j < J->step ? (unsigned char)(j / P * P + (a->src.chan[a->map[j % P / J->es]] - base) + j % J->es)
                                  : 0x80;
     return 1;
 }
@@ -110,22 +110,22 @@ static void gm__cpu_xform_part(void* p, long long begin, long long end)
     for (u = begin; u < end; ++u) {
         long long row = u / J->blocks, x0 = u % J->blocks * pixels, b = row / a->height, y = row % a->height;
         long long n = a->width - x0 < pixels ? a->width - x0 : pixels;
-        long long so = b * a->src_bstride + y * a->src_pitch + x0 * a->src_xstride;
-        long long dof = b * a->dst_bstride + y * a->dst_pitch + x0 * a->dst_xstride;
+        long long so = b * a->src.bstride + y * a->src.pitch + x0 * a->src.xstride;
+        long long dof = b * a->dst.bstride + y * a->dst.pitch + x0 * a->dst.xstride;
         for (c = 0; c < 4; ++c)
             in[c] = (unsigned char*)in_buf[c], out[c] = (unsigned char*)out_buf[c];
 #ifdef GM__CPU_AVX2
         if (J->shuffle) {
             const unsigned char* s = (const unsigned char*)(uintptr_t)(J->first + so);
-            unsigned char* d = (unsigned char*)(uintptr_t)(a->dst[0] + dof);
-            gm__cpu_shuffle_avx2(s, d, n * a->src_xstride, J->mask, J->step, (int)a->src_xstride);
+            unsigned char* d = (unsigned char*)(uintptr_t)(a->dst.chan[0] + dof);
+            gm__cpu_shuffle_avx2(s, d, n * a->src.xstride, J->mask, J->step, (int)a->src.xstride);
             continue;
         }
 #endif
         if (J->moves) {
             for (c = 0; c < J->cd; ++c) {
-                in[c] = (unsigned char*)(uintptr_t)(a->src[c] + so);
-                out[c] = (unsigned char*)(uintptr_t)(a->dst[c] + dof);
+                in[c] = (unsigned char*)(uintptr_t)(a->src.chan[c] + so);
+                out[c] = (unsigned char*)(uintptr_t)(a->dst.chan[c] + dof);
             }
             if (J->unzip)
                 J->unzipper(in[0], out[0], out[1], out[2], out[3], n, J->stream);
@@ -134,29 +134,29 @@ static void gm__cpu_xform_part(void* p, long long begin, long long end)
             continue;
         }
         if (J->unzip) {
-            J->unzipper((const unsigned char*)(uintptr_t)(a->src[0] + so), in[0], in[1], in[2], in[3], n, 0);
+            J->unzipper((const unsigned char*)(uintptr_t)(a->src.chan[0] + so), in[0], in[1], in[2], in[3], n, 0);
         } else {
             for (c = 0; c < J->cs; ++c) {
-                const unsigned char* s = (const unsigned char*)(uintptr_t)(a->src[c] + so);
-                if (a->src_xstride == J->es)
+                const unsigned char* s = (const unsigned char*)(uintptr_t)(a->src.chan[c] + so);
+                if (a->src.xstride == J->es)
                     in[c] = (unsigned char*)s; /* read only */
                 else
-                    gm__cpu_gather(s, a->src_xstride, in[c], J->es, n);
+                    gm__cpu_gather(s, a->src.xstride, in[c], J->es, n);
             }
         }
         for (c = 0; c < J->cd; ++c) {
-            unsigned char* d = (unsigned char*)(uintptr_t)(a->dst[c] + dof);
-            int direct = !J->zip && a->dst_xstride == J->ed;
+            unsigned char* d = (unsigned char*)(uintptr_t)(a->dst.chan[c] + dof);
+            int direct = !J->zip && a->dst.xstride == J->ed;
             if (direct && !J->stream)
                 out[c] = d;
             J->convert(in[a->map[c] < 0 ? 0 : a->map[c]], out[c], n, &J->chan[c]);
             if (direct && J->stream)
                 J->streamer(d, out[c], n * J->ed);
             else if (!J->zip && !direct)
-                gm__cpu_scatter(out[c], d, a->dst_xstride, J->ed, n);
+                gm__cpu_scatter(out[c], d, a->dst.xstride, J->ed, n);
         }
         if (J->zip)
-            J->zipper(out[0], out[1], out[2], out[3], (unsigned char*)(uintptr_t)(a->dst[0] + dof), n, J->stream);
+            J->zipper(out[0], out[1], out[2], out[3], (unsigned char*)(uintptr_t)(a->dst.chan[0] + dof), n, J->stream);
     }
     if (J->stream)
         gm__cpu_fence();
@@ -172,8 +172,8 @@ static void gm__cpu_xform(const gm__xform_args* a, int S, int D, int cs, int cd)
     memset(&J, 0, sizeof J);
     J.a = a;
     J.es = gm__dtype_sizes[S], J.ed = gm__dtype_sizes[D], J.cs = cs, J.cd = cd;
-    J.unzip = gm__cpu_interleaved(a->src, cs, a->src_xstride, J.es);
-    J.zip = gm__cpu_interleaved(a->dst, cd, a->dst_xstride, J.ed);
+    J.unzip = gm__cpu_interleaved(a->src.chan, cs, a->src.xstride, J.es);
+    J.zip = gm__cpu_interleaved(a->dst.chan, cd, a->dst.xstride, J.ed);
     J.convert = gm__cpu_converts[S][D][isa];
     J.unzipper = J.unzip ? gm__cpu_unzips[J.es][cs - 2][isa] : NULL;
     J.zipper = J.zip ? gm__cpu_zips[J.ed][cd - 2][isa] : NULL;
@@ -183,19 +183,19 @@ static void gm__cpu_xform(const gm__xform_args* a, int S, int D, int cs, int cd)
         k->fpre = (float)k->pre, k->fscale = (float)k->scale, k->foffset = (float)k->offset;
         k->kind = a->map[c] < 0 ? GM__CPU_CONST : gm__is_plain(0, k->pre, k->scale, k->offset) ? GM__PLAIN : GM__SCALED;
     }
-    J.moves = S == D && cs == cd && (J.unzip ? a->dst_xstride == J.ed : J.zip && a->src_xstride == J.es);
+    J.moves = S == D && cs == cd && (J.unzip ? a->dst.xstride == J.ed : J.zip && a->src.xstride == J.es);
     for (c = 0; c < cd; ++c) {
         J.chan[c].number = finite;
         J.moves &= a->map[c] == c && J.chan[c].kind == GM__PLAIN;
     }
-    J.stream = GM__CPU_NT && (J.zip || a->dst_xstride == J.ed) &&
+    J.stream = GM__CPU_NT && (J.zip || a->dst.xstride == J.ed) &&
                rows * a->width * cd * J.ed >= (J.moves ? gm__tune.cpu_stream_bytes / 16 : gm__tune.cpu_stream_bytes);
     J.streamer = gm__cpu_streams[isa];
     if ((J.shuffle = gm__cpu_shuffles(&J, a, S, D, isa)))
         J.stream = 0; /* staged to stream, BGR swaps took 1.1-2.2x as long (bench/RESULTS.md) */
     J.pixels = GM__CPU_PIXELS;
     if (J.moves || J.shuffle ||
-        (!J.stream && !J.unzip && !J.zip && a->src_xstride == J.es && a->dst_xstride == J.ed))
+        (!J.stream && !J.unzip && !J.zip && a->src.xstride == J.es && a->dst.xstride == J.ed))
         J.pixels *= GM__CPU_DIRECT;
     J.blocks = (a->width + J.pixels - 1) / J.pixels;
     bytes = J.pixels * (long long)(cs * J.es + cd * J.ed);
@@ -248,10 +248,10 @@ static int gm__cpu_rows_init_px(gm__cpu_rows* L)
     const long long bytes = a->map.src_width * L->C;
     long long x;
     int c;
-    if (L->S != GM_U8 || L->I != GM__SAMPLER_LINEAR || L->C < 3 || L->isa != 1 || a->src_xstride != L->C)
+    if (L->S != GM_U8 || L->I != GM__SAMPLER_LINEAR || L->C < 3 || L->isa != 1 || a->src.xstride != L->C)
         return 1;
     for (c = 1; c < L->C; ++c)
-        if ((long long)(a->src[c] - a->src[0]) != c)
+        if ((long long)(a->src.chan[c] - a->src.chan[0]) != c)
             return 1;
     L->px = (int*)GM_MALLOC((size_t)a->width * 2 * sizeof *L->px);
     L->pq = (unsigned*)GM_MALLOC((size_t)a->width * sizeof *L->pq);
@@ -285,9 +285,9 @@ static int gm__cpu_rows_take(const gm__resize_args* a, int I)
 static int gm__cpu_area_planes(const gm__resize_args* a, int S, int C)
 {
     const long long e = gm__dtype_sizes[S];
-    int c, interleaved = a->src_xstride == C * e;
+    int c, interleaved = a->src.xstride == C * e;
     for (c = 1; c < C; ++c)
-        interleaved &= (long long)(a->src[c] - a->src[0]) == c * e;
+        interleaved &= (long long)(a->src.chan[c] - a->src.chan[0]) == c * e;
     return interleaved && gm__cpu_area_downs[S][C - 1][0] && (S == GM_U8 || gm__area_quad_int(S, C, a)) &&
            a->map.iscale_x * a->map.iscale_y <= 1LL << 23;
 }
@@ -317,7 +317,7 @@ static int gm__cpu_rows_init_area(gm__cpu_rows* L)
         for (s = tx.s0; s < tx.s1; ++s)
             L->wx[L->first[x] + s - tx.s0] = gm__area_weight(&tx.cell, s);
         for (c = 0; c < L->C; ++c)
-            L->o0[x * L->C + c] = (long long)(a->src[c] - a->src[0]) + tx.o0;
+            L->o0[x * L->C + c] = (long long)(a->src.chan[c] - a->src.chan[0]) + tx.o0;
     }
     return 1;
 }
@@ -364,7 +364,7 @@ static int gm__cpu_rows_init(gm__cpu_rows* L, const gm__resize_args* a, int S, i
         if (tx.s1 < 0 && L->edge == L->n)
             L->edge = x * C; /* the right edge's one-tap columns: the last ones */
         for (c = 0; c < C; ++c) {
-            i = x * C + c, channel = (long long)(a->src[c] - a->src[0]);
+            i = x * C + c, channel = (long long)(a->src.chan[c] - a->src.chan[0]);
             L->o0[i] = channel + tx.o0, L->o1[i] = channel + (two ? tx.o1 : tx.o0);
             L->w[i].q0 = tx.q0, L->w[i].q1 = tx.q1, L->w[i].w0 = 1.0f - tx.f, L->w[i].w1 = tx.f;
             if (L->q)
@@ -389,7 +389,7 @@ static void gm__cpu_rows_area(const gm__cpu_rows* L, const gm__taps* ty, unsigne
     int c;
 #ifdef GM__CPU_AVX2
     if (L->quad_avx2 && ty->n == 2) {
-        const unsigned char* s0 = (const unsigned char*)(uintptr_t)(a->src[0] + ty->o0);
+        const unsigned char* s0 = (const unsigned char*)(uintptr_t)(a->src.chan[0] + ty->o0);
         gm__cpu_quad_avx2(L->C, s0, s0 + ty->step, L->cells, out);
         return;
     }
@@ -397,7 +397,7 @@ static void gm__cpu_rows_area(const gm__cpu_rows* L, const gm__taps* ty, unsigne
     for (c = 0; c < 4; ++c) /* a channel the image lacks is never read */
         p[c] = L->plane + (c < L->C ? c : 0) * L->m;
     for (i = 0; i < ty->n; ++i)
-        gm__cpu_area_downs[L->S][L->C - 1][L->isa]((const unsigned char*)(uintptr_t)(a->src[0] + ty->o0 + i * ty->step),
+        gm__cpu_area_downs[L->S][L->C - 1][L->isa]((const unsigned char*)(uintptr_t)(a->src.chan[0] + ty->o0 + i * ty->step),
                                                    p[0], p[1], p[2], p[3], L->m, i == 0);
     gm__cpu_area_acrosses[L->S][L->C - 1][L->isa](p[0], p[1], p[2], p[3], ix, L->cells, L->last, ty->n, ty->n == iy,
                                                   L->quad, 1.0f / (float)(ix * iy), out);
@@ -426,13 +426,13 @@ static void gm__cpu_rows_row(gm__cpu_rows* L, long long b, long long y, unsigned
         return;
     }
     if (L->I == GM__SAMPLER_NEAREST) {
-        const unsigned char* row = (const unsigned char*)(uintptr_t)(L->a->src[0] + ty.o0);
+        const unsigned char* row = (const unsigned char*)(uintptr_t)(L->a->src.chan[0] + ty.o0);
         for (i = 0; i < L->n; ++i)
             gm__copy_bits(L->S, row + L->o0[i], out + i * e);
         return;
     }
     for (k = 0; k < 2; ++k) {
-        const unsigned char* row = (const unsigned char*)(uintptr_t)(L->a->src[0] + want[k]);
+        const unsigned char* row = (const unsigned char*)(uintptr_t)(L->a->src.chan[0] + want[k]);
         slot[k] = L->held[0] == want[k] ? 0 : L->held[1] == want[k] ? 1 : -1;
         if (slot[k] < 0) { /* the buffer the other row does not hold */
             slot[k] = k == 1 ? 1 - slot[0] : L->held[0] == want[1] ? 1 : 0;
@@ -467,7 +467,7 @@ static void gm__cpu_resize_part(void* p, long long begin, long long end)
     const gm__kernel_row* k = &gm__kernels[plan->kernel];
     const gm__resize_args* a = &plan->args.resize;
     const int C = k->channels, e = gm__dtype_sizes[k->src];
-    const int direct = a->dst_xstride == C * e && (C == 1 || a->dst_cstride == e);
+    const int direct = a->dst.xstride == C * e && (C == 1 || (long long)(a->dst.chan[1] - a->dst.chan[0]) == e);
     gm__cpu_rows L;
     unsigned char* staged = NULL;
     long long r, x;
@@ -476,11 +476,12 @@ static void gm__cpu_resize_part(void* p, long long begin, long long end)
         if (direct || (staged = (unsigned char*)GM_MALLOC((size_t)(L.n * e))) != NULL) {
             for (r = begin; r < end; ++r) {
                 long long b = r / a->height, y = r % a->height;
-                unsigned char* out = (unsigned char*)(uintptr_t)(a->dst + b * a->dst_bstride + y * a->dst_pitch);
-                gm__cpu_rows_row(&L, b, y, direct ? out : staged);
+                const long long at = gm__view_at(&a->dst, b, y, 0);
+                gm__cpu_rows_row(&L, b, y, direct ? (unsigned char*)(uintptr_t)(a->dst.chan[0] + at) : staged);
                 for (x = 0; !direct && x < a->width; ++x)
                     for (c = 0; c < C; ++c)
-                        gm__copy_bits(k->src, staged + (x * C + c) * e, out + x * a->dst_xstride + c * a->dst_cstride);
+                        gm__copy_bits(k->src, staged + (x * C + c) * e,
+                                      (unsigned char*)(uintptr_t)(a->dst.chan[c] + at) + x * a->dst.xstride);
             }
             GM_FREE(staged);
             gm__cpu_rows_free(&L);
@@ -582,7 +583,7 @@ static int gm__cpu_frame_init(gm__cpu_frame* F, const gm__prep_frame* f, const g
                               gm__resize_args* src)
 {
     /* the crop's column and row in the frame (gm__prep_item), and the even ones at or before them */
-    const long long x0 = it->src_xstride, y0 = it->src_cstride, ex = x0 & ~1LL, ey = y0 & ~1LL;
+    const long long x0 = it->at.crop.x, y0 = it->at.crop.y, ex = x0 & ~1LL, ey = y0 & ~1LL;
     const long long w = ((x0 + it->map.src_width + 1) & ~1LL) - ex, h = ((y0 + it->map.src_height + 1) & ~1LL) - ey;
     gm__yuv_args* y = &F->pairs;
     int c;
@@ -603,8 +604,8 @@ static int gm__cpu_frame_init(gm__cpu_frame* F, const gm__prep_frame* f, const g
     F->skip = y0 - ey, F->column = (x0 - ex) * 3;
     memset(src, 0, sizeof *src);
     for (c = 0; c < 3; ++c) /* where the window starts; gm__cpu_frame_rows moves it */
-        src->src[c] = y->image + (unsigned long long)(F->column + c);
-    src->src_pitch = y->image_pitch, src->src_xstride = 3;
+        src->src.chan[c] = y->image + (unsigned long long)(F->column + c);
+    src->src.pitch = y->image_pitch, src->src.xstride = 3;
     src->map = it->map;
     return 1;
 }
@@ -623,7 +624,7 @@ static void gm__cpu_frame_pair(gm__cpu_frame* F, long long q, int k)
 static void gm__cpu_frame_rows(gm__cpu_frame* F, gm__resize_args* src, int I, long long ry)
 {
     const gm__taps ty = gm__taps_y(GM_U8, I, src, 0, ry);
-    const long long pitch = src->src_pitch, last = src->map.src_height - 1;
+    const long long pitch = src->src.pitch, last = src->map.src_height - 1;
     /* ty's offsets are rows of src, whatever its window */
     const long long first = ty.o0 / pitch;
     long long end = ty.o1 / pitch, q;
@@ -641,7 +642,7 @@ static void gm__cpu_frame_rows(gm__cpu_frame* F, gm__resize_args* src, int I, lo
     if ((end + F->skip) / 2 > q && F->held[1] != q + 1)
         gm__cpu_frame_pair(F, q + 1, 1);
     for (c = 0; c < 3; ++c) /* crop row r at window row r + skip - 2 q */
-        src->src[c] = (unsigned long long)(uintptr_t)F->bgr +
+        src->src.chan[c] = (unsigned long long)(uintptr_t)F->bgr +
                       (unsigned long long)((F->skip - 2 * q) * pitch + F->column + c);
 }
 

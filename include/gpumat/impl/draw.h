@@ -102,59 +102,6 @@ GM_API void gm_overlay_destroy(gm_overlay* overlay)
     GM_FREE(overlay);
 }
 
-/* Sprite i of a draw onto the frame of planes[0 .. nplanes) (one memory);
- * name: its image in messages. */
-static gm_status gm__sprite_check(const char* fn, int i, const char* name, const gm_mat* planes, int nplanes,
-                                  const gm_sprite* sp)
-{
-    const gm_mat* frame = &planes[0];
-    int k;
-    gm_status s;
-    if ((int)sp->kind < GM_SPRITE_RGBA || (int)sp->kind > GM_SPRITE_MASK)
-        return gm__fail(GM_ERR_ARG, "%s: sprites[%d].kind %d is not a gm_sprite_kind", fn, i, (int)sp->kind);
-    if ((s = gm__check(fn, name, &sp->image)) != GM_OK)
-        return s;
-    if (sp->image.dtype != GM_U8 || sp->image.channels != gm__sprite_bytes(sp) || sp->image.batch != 1)
-        return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d, batch %d; one u8 x%d image expected for its kind", fn, name,
-                        gm_dtype_name(sp->image.dtype), (int)sp->image.channels, (int)sp->image.batch,
-                        gm__sprite_bytes(sp));
-    if (gm__on_host(frame) && !gm__on_host(&sp->image))
-        return gm__fail(GM_ERR_LOCATION, "%s: %s is device memory but frame is host memory", fn, name);
-    if (!gm__on_host(&sp->image) && sp->image.device != frame->device)
-        return gm__fail(GM_ERR_LOCATION, "%s: %s is on device %d, frame on device %d", fn, name,
-                        (int)sp->image.device, (int)frame->device);
-    for (k = 0; k < nplanes; ++k)
-        if (gm__overlap(&sp->image, &planes[k]))
-            return gm__fail(GM_ERR_OVERLAP, "%s: %s and frame overlap", fn, name);
-    return GM_OK;
-}
-
-/* What every draw needs of its sprites, onto the frame of planes[0 ..
- * nplanes) (checked; the first of its size in pixels): batch is the
- * frame's batch, named so in messages. */
-static gm_status gm__overlay_check(const char* fn, const char* batch, const gm_mat* planes, int nplanes,
-                                   const gm_sprite* sprites, int count)
-{
-    char name[48];
-    int i;
-    if (planes[0].batch != 1)
-        return gm__fail(GM_ERR_ARG, "%s: %s is %d; one image expected (gm_item takes one)", fn, batch,
-                        (int)planes[0].batch);
-    if (planes[0].width > INT_MAX - GM__OVERLAY_TILE_W || planes[0].height > INT_MAX - GM__OVERLAY_TILE_H)
-        return gm__fail(GM_ERR_SIZE, "%s: frame is %lldx%lld; at most 2^31 - 65 pixels wide, 2^31 - 9 high", fn,
-                        (long long)planes[0].width, (long long)planes[0].height);
-    if (count < 0 || (count > 0 && !sprites))
-        return gm__fail(GM_ERR_ARG, count < 0 ? "%s: count %d is negative" : "%s: sprites is NULL (count %d)", fn,
-                        count);
-    /* a sprite's name is formatted only where it fails (as gm__check's) */
-    for (i = 0; i < count; ++i)
-        if (gm__sprite_check(fn, i, "sprite", planes, nplanes, &sprites[i]) != GM_OK) {
-            snprintf(name, sizeof name, "sprites[%d].image", i);
-            return gm__sprite_check(fn, i, name, planes, nplanes, &sprites[i]);
-        }
-    return GM_OK;
-}
-
 /* Tiles of size pixels that pixels [a0, a1) of one axis touch: [*t0, *t1]. */
 static void gm__tile_span(int64_t a0, int64_t a1, int size, long long* t0, long long* t1)
 {
@@ -463,44 +410,6 @@ GM_API gm_status gm_overlay_draw_yuv(gm_overlay* overlay, gm_yuv* frame, const g
     job.planes = planes, job.sprites = sprites, job.count = count;
     p.host = &job;
     return p.on_host ? gm__run(&p, stream) : gm__overlay_device(fn, overlay, &frame->y, &p, sprites, count, stream);
-}
-
-/* Whether a and b are one view: the same memory in the same shape. */
-static int gm__same_view(const gm_mat* a, const gm_mat* b)
-{
-    return a->data == b->data && a->pitch == b->pitch && a->batch_pitch == b->batch_pitch &&
-           (a->layout == GM_HWC || a->channels == 1 || a->plane_pitch == b->plane_pitch);
-}
-
-static gm_status gm__blend_check(const char* fn, const gm_mat* src1, const gm_mat* src2, const gm_mat* dst)
-{
-    const gm_mat* m[3];
-    const char* names[3] = {"src1", "src2", "dst"};
-    gm_status s;
-    int k;
-    m[0] = src1, m[1] = src2, m[2] = dst;
-    for (k = 0; k < 3; ++k) {
-        if ((s = gm__check(fn, names[k], m[k])) != GM_OK)
-            return s;
-        if (m[k]->dtype != GM_U8)
-            return gm__fail(GM_ERR_TYPE, "%s: %s is %s; u8 expected", fn, names[k], gm_dtype_name(m[k]->dtype));
-    }
-    for (k = 0; k < 2; ++k) {
-        if (m[k]->width != dst->width || m[k]->height != dst->height || m[k]->batch != dst->batch)
-            return gm__fail(GM_ERR_SIZE, "%s: %s is %lldx%lld, batch %d, but dst is %lldx%lld, batch %d", fn,
-                            names[k], (long long)m[k]->width, (long long)m[k]->height, (int)m[k]->batch,
-                            (long long)dst->width, (long long)dst->height, (int)dst->batch);
-        if (m[k]->channels != dst->channels || (dst->channels > 1 && m[k]->layout != dst->layout))
-            return gm__fail(GM_ERR_TYPE, "%s: %s is x%d %s but dst is x%d %s", fn, names[k], (int)m[k]->channels,
-                            gm__layout_name(m[k]), (int)dst->channels, gm__layout_name(dst));
-        /* dst may be the source itself, in the same place; the sources may
-         * overlap each other */
-        if ((gm__on_host(m[k]) != gm__on_host(dst) || (!gm__on_host(dst) && m[k]->device != dst->device) ||
-             !gm__same_view(m[k], dst)) &&
-            (s = gm__check_place(fn, names[k], m[k], "dst", dst)) != GM_OK)
-            return s;
-    }
-    return GM_OK;
 }
 
 /* Rows of the three images as one launch (or the CPU loop) walks them. */

@@ -106,14 +106,6 @@ static gm_status gm__from_desc(const char* fn, gm_mat* m, const gm_desc* d, gm__
     return GM_OK;
 }
 
-static gm_status gm__check_where(const char* fn, gm_where where, int allow_auto)
-{
-    if (where == GM_HOST || where == GM_PINNED || where == GM_DEVICE || (allow_auto && where == GM_AUTO))
-        return GM_OK;
-    return gm__fail(GM_ERR_ARG, "%s: where %d is not GM_HOST, GM_PINNED, GM_DEVICE%s", fn, (int)where,
-                    allow_auto ? " or GM_AUTO" : " (GM_AUTO is for allocation only)");
-}
-
 #define GM__HOST_ALIGN 64
 
 static gm_status gm__alloc(const char* fn, gm_mat* m, const gm_desc* d, gm__given given, gm_where where)
@@ -443,26 +435,6 @@ static gm_status gm__copy(const char* fn, const char* src_name, const gm_mat* sr
     return GM_OK;
 }
 
-/* What gm_copy asks of a pair before it copies. */
-static gm_status gm__copy_check(const char* fn, const char* src_name, const gm_mat* src, const char* dst_name,
-                                const gm_mat* dst)
-{
-    gm_status s;
-    if ((s = gm__check(fn, src_name, src)) != GM_OK || (s = gm__check(fn, dst_name, dst)) != GM_OK)
-        return s;
-    if (src->width != dst->width || src->height != dst->height || src->batch != dst->batch)
-        return gm__fail(GM_ERR_SIZE, "%s: %s is %lldx%lld x%d, %s is %lldx%lld x%d", fn, src_name,
-                        (long long)src->width, (long long)src->height, (int)src->batch, dst_name,
-                        (long long)dst->width, (long long)dst->height, (int)dst->batch);
-    if (src->dtype != dst->dtype || src->channels != dst->channels ||
-        (src->layout != dst->layout && src->channels > 1))
-        return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d %s, %s is %s x%d %s (use gm_transform to change)", fn,
-                        src_name, gm_dtype_name(src->dtype), (int)src->channels,
-                        src->layout == GM_HWC ? "HWC" : "CHW", dst_name, gm_dtype_name(dst->dtype),
-                        (int)dst->channels, dst->layout == GM_HWC ? "HWC" : "CHW");
-    return GM_OK;
-}
-
 GM_API gm_status gm_copy(const gm_mat* src, gm_mat* dst, gm_stream stream)
 {
     static const char fn[] = "gm_copy";
@@ -502,18 +474,6 @@ static int gm__copy_count(void* ctx, const gm__memcpy2d* p)
     (void)p;
     ++*(size_t*)ctx;
     return 0;
-}
-
-/* Pair i of gm_copy_many, named src[i] and dst[i] in messages where it
- * fails (formatted then alone, as gm__check's names). */
-static gm_status gm__copy_many_check(const char* fn, const gm_mat* src, const gm_mat* dst, int i)
-{
-    char sn[32], dn[32];
-    if (gm__copy_check(fn, "src", &src[i], "dst", &dst[i]) == GM_OK)
-        return GM_OK;
-    snprintf(sn, sizeof sn, "src[%d]", i);
-    snprintf(dn, sizeof dn, "dst[%d]", i);
-    return gm__copy_check(fn, sn, &src[i], dn, &dst[i]);
 }
 
 /* Whether a and b are in the same memory (the host, or one device) and

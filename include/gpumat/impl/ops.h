@@ -21,76 +21,9 @@ GM_API gm_xform gm_xform_identity(void)
     return x;
 }
 
-static const char* gm__layout_name(const gm_mat* m)
-{
-    return m->channels == 1 ? "1-channel" : m->layout == GM_HWC ? "interleaved (HWC)" : "planar (CHW)";
-}
-
 /* The name messages give the operation: the typed function the user called,
  * else the untyped one. */
 static const char* gm__fn(const gm__typed* t, const char* untyped) { return t ? t->fn : untyped; }
-
-/* "f32 x3 HWC"; "f32 x1" where the layout means nothing (one channel). */
-static const char* gm__type_text(char* buf, size_t size, gm_dtype dtype, int channels, gm_layout layout)
-{
-    snprintf(buf, size, "%s x%d%s", gm_dtype_name(dtype), channels,
-             channels == 1 ? "" : layout == GM_HWC ? " HWC" : " CHW");
-    return buf;
-}
-
-/* A typed function's promise about one of its views (a C99 caller, or a
- * function pointer, can hand over a view holding something else). */
-static gm_status gm__check_view(const char* fn, const char* name, const gm_mat* m, const gm__view_type* v)
-{
-    char held[32], is[32];
-    if (m->dtype == v->dtype && m->channels == v->channels && (m->channels == 1 || m->layout == v->layout))
-        return GM_OK;
-    return gm__fail(GM_ERR_TYPE, "%s: %s holds %s; a %s is %s", fn, name,
-                    gm__type_text(held, sizeof held, m->dtype, m->channels, m->layout), v->name,
-                    gm__type_text(is, sizeof is, v->dtype, v->channels, v->layout));
-}
-
-/* Where two checked images are: the same memory (host, or one device) and
- * not overlapping. */
-static gm_status gm__check_place(const char* fn, const char* src_name, const gm_mat* src, const char* dst_name,
-                                 const gm_mat* dst)
-{
-    if (gm__on_host(src) != gm__on_host(dst))
-        return gm__fail(GM_ERR_LOCATION, "%s: %s is %s memory but %s is %s memory (gm_copy moves between them)", fn,
-                        src_name, gm__on_host(src) ? "host" : "device", dst_name,
-                        gm__on_host(dst) ? "host" : "device");
-    if (!gm__on_host(src) && src->device != dst->device)
-        return gm__fail(GM_ERR_LOCATION, "%s: %s is on device %d, %s on device %d", fn, src_name, (int)src->device,
-                        dst_name, (int)dst->device);
-    if (gm__overlap(src, dst))
-        return gm__fail(GM_ERR_OVERLAP, "%s: %s and %s overlap", fn, src_name, dst_name);
-    return GM_OK;
-}
-
-/* What every operation needs of a source and a destination (and, from a
- * typed function t, that they are what its view types say); src_name and
- * dst_name are what messages call them. */
-static gm_status gm__check_two(const char* fn, const gm__typed* t, const char* src_name, const gm_mat* src,
-                               const char* dst_name, const gm_mat* dst)
-{
-    gm_status s;
-    if ((s = gm__check(fn, src_name, src)) != GM_OK || (s = gm__check(fn, dst_name, dst)) != GM_OK)
-        return s;
-    if (t && ((s = gm__check_view(fn, src_name, src, &t->src)) != GM_OK ||
-              (s = gm__check_view(fn, dst_name, dst, &t->dst)) != GM_OK))
-        return s;
-    if (src->width != dst->width || src->height != dst->height || src->batch != dst->batch)
-        return gm__fail(GM_ERR_SIZE, "%s: %s is %lldx%lld, batch %d, but %s is %lldx%lld, batch %d", fn, src_name,
-                        (long long)src->width, (long long)src->height, (int)src->batch, dst_name,
-                        (long long)dst->width, (long long)dst->height, (int)dst->batch);
-    return gm__check_place(fn, src_name, src, dst_name, dst);
-}
-
-static gm_status gm__check_pair(const char* fn, const gm__typed* t, const gm_mat* src, const char* dst_name,
-                                const gm_mat* dst)
-{
-    return gm__check_two(fn, t, "src", src, dst_name, dst);
-}
 
 /* The most ops one operation describes: one a channel. */
 #define GM__MAX_OPS 4

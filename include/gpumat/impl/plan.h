@@ -10,12 +10,10 @@
 #include <stdint.h>
 #include <string.h>
 
-/* One side of an operation as the kernels address it: channel c of pixel
- * (x, y) of item b lies at chan[c] + b * bstride + y * pitch + x * xstride,
- * so interleaved images, planar ones and separate planes are all alike. */
+/* One side of an operation: the image as the kernels address it
+ * (templates/pixel.inc), its dtype and channels. */
 typedef struct gm__side {
-    unsigned long long chan[4];
-    long long pitch, xstride, bstride;
+    gm__view view;
     gm_dtype dtype;
     int channels;
 } gm__side;
@@ -82,10 +80,10 @@ static gm__side gm__side_of(const gm_mat* m)
     int c;
     memset(&s, 0, sizeof s);
     for (c = 0; c < m->channels; ++c)
-        s.chan[c] = gm__channel_addr(m, c);
-    s.pitch = m->pitch;
-    s.xstride = gm__xstride(m);
-    s.bstride = m->batch_pitch;
+        s.view.chan[c] = gm__channel_addr(m, c);
+    s.view.pitch = m->pitch;
+    s.view.xstride = gm__xstride(m);
+    s.view.bstride = m->batch_pitch;
     s.dtype = m->dtype;
     s.channels = m->channels;
     return s;
@@ -98,7 +96,7 @@ static gm__side gm__side_of_planes(const gm_mat* planes, int count)
     gm__side s = gm__side_of(&planes[0]);
     int c;
     for (c = 0; c < count; ++c)
-        s.chan[c] = (unsigned long long)(uintptr_t)planes[c].data;
+        s.view.chan[c] = (unsigned long long)(uintptr_t)planes[c].data;
     s.channels = count;
     return s;
 }
@@ -107,7 +105,8 @@ static gm__side gm__side_of_planes(const gm_mat* planes, int count)
 static gm__side gm__side_of_channel(const gm_mat* m, int c)
 {
     gm__side s = gm__side_of(m);
-    s.chan[0] = s.chan[c];
+    s.view.chan[0] = s.view.chan[c];
+    memset(s.view.chan + 1, 0, sizeof s.view.chan - sizeof s.view.chan[0]);
     s.channels = 1;
     return s;
 }
@@ -138,10 +137,11 @@ static gm__op gm__op_of(const char* fn, const gm__side* src, const gm__side* dst
 static int gm__side_layout(const gm__side* s)
 {
     long long es = gm__dtype_sizes[s->dtype];
-    int c, adjacent = s->xstride == es * s->channels;
+    const gm__view* v = &s->view;
+    int c, adjacent = v->xstride == es * s->channels;
     for (c = 1; adjacent && c < s->channels; ++c)
-        adjacent = s->chan[c] == s->chan[0] + (unsigned long long)(c * es);
-    return adjacent ? GM_HWC : s->channels > 1 && s->xstride == es ? GM_CHW : -1;
+        adjacent = v->chan[c] == v->chan[0] + (unsigned long long)(c * es);
+    return adjacent ? GM_HWC : s->channels > 1 && v->xstride == es ? GM_CHW : -1;
 }
 
 /* The generic kernel's arguments for op. */
@@ -151,11 +151,10 @@ static gm__xform_args gm__args(const gm__op* op)
     gm__xform_args a;
     int c;
     memset(&a, 0, sizeof a);
-    for (c = 0; c < op->src.channels; ++c)
-        a.src[c] = op->src.chan[c];
+    a.src = op->src.view;
+    a.dst = op->dst.view;
     for (c = 0; c < op->dst.channels; ++c) {
         a.map[c] = x->map[c] == GM_CONST ? -1 : x->map[c];
-        a.dst[c] = op->dst.chan[c];
         a.pre[c] = x->pre[c];
         a.scale[c] = x->scale[c];
         a.offset[c] = x->offset[c];
@@ -169,12 +168,6 @@ static gm__xform_args gm__args(const gm__op* op)
     a.width = op->width;
     a.height = op->height;
     a.batch = op->batch;
-    a.src_pitch = op->src.pitch;
-    a.src_xstride = op->src.xstride;
-    a.src_bstride = op->src.bstride;
-    a.dst_pitch = op->dst.pitch;
-    a.dst_xstride = op->dst.xstride;
-    a.dst_bstride = op->dst.bstride;
     return a;
 }
 
@@ -220,11 +213,11 @@ static int gm__fold_map(gm__xform_args* a, int channels, int ls, int ld)
         return 1;
     if (ls == GM_CHW || channels == 1) {
         for (c = 0; c < channels; ++c)
-            t.src[c] = a->src[a->map[c]];
+            t.src.chan[c] = a->src.chan[a->map[c]];
     } else if (ld == GM_CHW && seen == (1 << channels) - 1) {
         for (c = 0; c < channels; ++c) {
             int k = a->map[c];
-            t.dst[k] = a->dst[c];
+            t.dst.chan[k] = a->dst.chan[c];
             t.pre[k] = a->pre[c];
             t.scale[k] = a->scale[c];
             t.offset[k] = a->offset[c];
@@ -268,16 +261,16 @@ static int gm__finite_params(const gm__xform_args* a, int channels)
  * aligned (an unaligned one may keep the fast kernel off needlessly). */
 static void gm__join_rows(gm__xform_args* a)
 {
-    if (a->height < 2 || a->src_pitch != a->width * a->src_xstride || a->dst_pitch != a->width * a->dst_xstride)
+    if (a->height < 2 || a->src.pitch != a->width * a->src.xstride || a->dst.pitch != a->width * a->dst.xstride)
         return;
-    if (a->batch > 1 && a->src_bstride == a->height * a->src_pitch && a->dst_bstride == a->height * a->dst_pitch) {
+    if (a->batch > 1 && a->src.bstride == a->height * a->src.pitch && a->dst.bstride == a->height * a->dst.pitch) {
         a->height *= a->batch;
         a->batch = 1;
     }
     a->width *= a->height;
     a->height = 1;
-    a->src_pitch = a->width * a->src_xstride;
-    a->dst_pitch = a->width * a->dst_xstride;
+    a->src.pitch = a->width * a->src.xstride;
+    a->dst.pitch = a->width * a->dst.xstride;
 }
 
 /* The fast kernel for op, rewriting *a (op's generic arguments) for it: it
@@ -296,8 +289,8 @@ static int gm__fast(const gm__op* op, gm__xform_args* a)
         return -1;
     if (channels > 1 && ls == GM_HWC && ld == GM_HWC && gm__uniform(&t, channels)) {
         t.width *= channels;
-        t.src_xstride /= channels;
-        t.dst_xstride /= channels;
+        t.src.xstride /= channels;
+        t.dst.xstride /= channels;
         channels = 1;
     }
     if (!gm__fold_map(&t, channels, ls, ld))
@@ -305,8 +298,8 @@ static int gm__fast(const gm__op* op, gm__xform_args* a)
     gm__join_rows(&t);
     row = gm__fast_row[op->src.dtype][op->dst.dtype][channels - 1][ls][ld];
     k = &gm__kernels[row];
-    if (!gm__aligned(t.src, channels, ls, t.src_pitch, t.src_bstride, t.batch, gm__dtype_sizes[k->src], k->pixels) ||
-        !gm__aligned(t.dst, channels, ld, t.dst_pitch, t.dst_bstride, t.batch, gm__dtype_sizes[k->dst], k->pixels))
+    if (!gm__aligned(t.src.chan, channels, ls, t.src.pitch, t.src.bstride, t.batch, gm__dtype_sizes[k->src], k->pixels) ||
+        !gm__aligned(t.dst.chan, channels, ld, t.dst.pitch, t.dst.bstride, t.batch, gm__dtype_sizes[k->dst], k->pixels))
         return -1;
     *a = t;
     return row;
@@ -359,10 +352,11 @@ static int gm__twice_kernel(const gm__op* op, const gm__resize_args* a)
              m->src_height <= 1LL << 22;
     int down = m->sampler == GM__SAMPLER_AREA_FAST && m->iscale_x == 2 && m->iscale_y == 2 &&
                2 * a->width <= m->src_width && 2 * a->height <= m->src_height;
-    unsigned long long starts = a->src[0] | a->dst | (unsigned long long)a->src_pitch | (unsigned long long)a->dst_pitch |
-                                (a->batch > 1 ? (unsigned long long)(a->src_bstride | a->dst_bstride) : 0);
-    if (op->on_host || !(up || down) || starts % 16 || a->src_xstride != c * e || a->dst_xstride != c * e ||
-        (c > 1 && ((long long)(a->src[1] - a->src[0]) != e || a->dst_cstride != e)))
+    unsigned long long starts = a->src.chan[0] | a->dst.chan[0] | (unsigned long long)a->src.pitch |
+                                (unsigned long long)a->dst.pitch |
+                                (a->batch > 1 ? (unsigned long long)(a->src.bstride | a->dst.bstride) : 0);
+    if (op->on_host || !(up || down) || starts % 16 || a->src.xstride != c * e || a->dst.xstride != c * e ||
+        (c > 1 && ((long long)(a->src.chan[1] - a->src.chan[0]) != e || (long long)(a->dst.chan[1] - a->dst.chan[0]) != e)))
         return -1;
     return gm__twice_row[op->src.dtype][c - 1][m->sampler];
 }
@@ -372,20 +366,13 @@ static gm__resize_args gm__resize_args_of(const gm__op* op)
 {
     gm__resize_args a;
     memset(&a, 0, sizeof a);
-    memcpy(a.src, op->src.chan, sizeof a.src);
-    a.dst = op->dst.chan[0];
-    a.dst_cstride = op->dst.channels > 1 ? (long long)(op->dst.chan[1] - op->dst.chan[0]) : 0;
+    a.src = op->src.view;
+    a.dst = op->dst.view;
     a.width = op->width;
     a.height = op->height;
     a.batch = op->batch;
-    a.src_pitch = op->src.pitch;
-    a.src_xstride = op->src.xstride;
-    a.src_bstride = op->src.bstride;
-    a.dst_pitch = op->dst.pitch;
-    a.dst_xstride = op->dst.xstride;
-    a.dst_bstride = op->dst.bstride;
     a.map = op->resize;
-    a.map.tile = gm__tiles(op->src.dtype, op->src.channels, a.src_xstride, (long long)(a.src[1] - a.src[0]), &a.map,
+    a.map.tile = gm__tiles(op->src.dtype, op->src.channels, a.src.xstride, (long long)(a.src.chan[1] - a.src.chan[0]), &a.map,
                            a.width, a.height, GM__TILE_PIXELS_RESIZE, GM__TILE_OUT(op->src.channels));
     return a;
 }
@@ -399,8 +386,8 @@ static int gm__cpu_shape(const gm__op* op, gm__xform_args* a)
     if (channels > 1 && op->src.channels == channels && gm__side_layout(&op->src) == GM_HWC &&
         gm__side_layout(&op->dst) == GM_HWC && gm__uniform(a, channels)) {
         a->width *= channels;
-        a->src_xstride /= channels;
-        a->dst_xstride /= channels;
+        a->src.xstride /= channels;
+        a->dst.xstride /= channels;
         channels = 1;
     }
     gm__join_rows(a);
@@ -433,15 +420,15 @@ static gm__fill_args gm__fill_args_of(const gm__op* op)
     a.period = planar ? es : es * op->dst.channels;
     for (s = 0; s < a.streams; ++s) {
         unsigned char* p = (unsigned char*)a.pattern[s];
-        a.dst[s] = op->dst.chan[s];
+        a.dst[s] = op->dst.view.chan[s];
         for (i = 0; i < (int)sizeof a.pattern[s]; ++i)
             p[i] = value[planar ? s : i % a.period / es][i % es];
     }
     a.bytes = op->width * a.period;
     a.height = op->height;
     a.batch = op->batch;
-    a.pitch = op->dst.pitch;
-    a.bstride = op->dst.bstride;
+    a.pitch = op->dst.view.pitch;
+    a.bstride = op->dst.view.bstride;
     if (a.height > 1 && a.pitch == a.bytes) {
         if (a.batch > 1 && a.bstride == a.height * a.pitch) {
             a.height *= a.batch;

@@ -334,8 +334,8 @@ static gm_status gm__prep_item_of(const char* fn, const char* name, const gm_mat
     }
     it->src = gm__channel_addr(src, 0) + (unsigned long long)(crop->y * src->pitch + crop->x * gm__xstride(src));
     it->src_pitch = src->pitch;
-    it->src_xstride = gm__xstride(src);
-    it->src_cstride = src->channels == 1 ? 0 : src->layout == GM_CHW ? src->plane_pitch : es;
+    it->at.image.xstride = gm__xstride(src);
+    it->at.image.cstride = src->channels == 1 ? 0 : src->layout == GM_CHW ? src->plane_pitch : es;
     it->left = (int)g->left;
     it->top = (int)g->top;
     it->width = (int)g->width;
@@ -343,11 +343,11 @@ static gm_status gm__prep_item_of(const char* fn, const char* name, const gm_mat
     if (frame) { /* prep.inc converts a frame's taps from the luma's origin, the crop's place and the layout */
         it->src = (unsigned long long)(uintptr_t)frame->y.data;
         it->src_pitch = frame->y.pitch;
-        it->src_xstride = crop->x;
-        it->src_cstride = crop->y;
+        it->at.crop.x = crop->x;
+        it->at.crop.y = crop->y;
         return GM_OK;
     }
-    it->map.tile = gm__tiles(src->dtype, (int)src->channels, it->src_xstride, it->src_cstride, &it->map, it->width,
+    it->map.tile = gm__tiles(src->dtype, (int)src->channels, it->at.image.xstride, it->at.image.cstride, &it->map, it->width,
                              it->height, GM__TILE_PIXELS_PREP, 0);
     return GM_OK;
 }
@@ -428,7 +428,7 @@ static void gm__prep_name(const char* fn, int i, char* name, size_t size)
 static int gm__prep_takes_points(gm_dtype dtype, int channels, int frame, const gm__prep_item* it)
 {
     return it->map.sampler == GM__SAMPLER_NEAREST &&
-           (frame || (dtype == GM_U8 && it->src_xstride == channels && (channels == 1 || it->src_cstride == 1)));
+           (frame || (dtype == GM_U8 && it->at.image.xstride == channels && (channels == 1 || it->at.image.cstride == 1)));
 }
 
 /* Whether every sample of item it's crop of a frame read as f lies at an
@@ -437,8 +437,8 @@ static int gm__prep_takes_points(gm_dtype dtype, int channels, int frame, const 
  * chroma planes' offsets are not negative, so no partial sum is larger. */
 static int gm__prep_frame_narrow(const gm__prep_frame* f, const gm__prep_item* it)
 {
-    const long long most = (1LL << 31) - 1, x = it->src_xstride + it->map.src_width - 1,
-                    y = it->src_cstride + it->map.src_height - 1;
+    const long long most = (1LL << 31) - 1, x = it->at.crop.x + it->map.src_width - 1,
+                    y = it->at.crop.y + it->map.src_height - 1;
     return it->src_pitch >= 0 && f->u_pitch >= 0 && f->v_pitch >= 0 && f->u >= 0 && f->v >= 0 &&
            y * it->src_pitch + x <= most && f->u + y / 2 * f->u_pitch + x / 2 * f->step <= most &&
            f->v + y / 2 * f->v_pitch + x / 2 * f->step <= most;

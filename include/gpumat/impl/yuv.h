@@ -27,66 +27,6 @@ GM__INTERNAL const int gm__yuv_forward[3][2][8] = {
     {{236572, 610567, 53402, -128614, -331937, 460551, -423510, -37041},
      {275461, 710935, 62181, -146413, -377875, 524288, -482120, -42168}}};
 
-static int gm__yuv_planar(const gm_yuv* f) { return f->format == GM_YUV_I420 || f->format == GM_YUV_YV12; }
-
-/* The dtype of a frame's samples. */
-static gm_dtype gm__yuv_sample(gm_yuv_format format) { return format == GM_YUV_P016 ? GM_U16 : GM_U8; }
-
-/* One chroma plane of f (name "u" or "v"), beside its luma. */
-static gm_status gm__yuv_check_chroma(const char* fn, const char* name, const gm_mat* c, const gm_yuv* f)
-{
-    char arg[32];
-    int channels = gm__yuv_planar(f) ? 1 : 2;
-    gm_dtype sample = gm__yuv_sample(f->format);
-    gm_status s;
-    snprintf(arg, sizeof arg, "frame->%s", name);
-    if ((s = gm__check(fn, arg, c)) != GM_OK)
-        return s;
-    if (c->dtype != sample || c->channels != channels || (channels > 1 && c->layout != GM_HWC))
-        return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d %s; a %s frame's is %s x%d%s", fn, arg,
-                        gm_dtype_name(c->dtype), (int)c->channels, gm__layout_name(c),
-                        gm__yuv_planar(f) ? "planar" : "semi-planar", gm_dtype_name(sample), channels,
-                        channels > 1 ? " interleaved" : "");
-    if (c->width != f->y.width / 2 || c->height != f->y.height / 2 || c->batch != f->y.batch)
-        return gm__fail(GM_ERR_SIZE, "%s: %s is %lldx%lld, batch %d; the luma's %lldx%lld, batch %d, needs %lldx%lld",
-                        fn, arg, (long long)c->width, (long long)c->height, (int)c->batch, (long long)f->y.width,
-                        (long long)f->y.height, (int)f->y.batch, (long long)f->y.width / 2,
-                        (long long)f->y.height / 2);
-    if (gm__on_host(c) != gm__on_host(&f->y) || (!gm__on_host(c) && c->device != f->y.device))
-        return gm__fail(GM_ERR_LOCATION, "%s: %s and frame->y are not in the same memory", fn, arg);
-    if (gm__overlap(c, &f->y))
-        return gm__fail(GM_ERR_OVERLAP, "%s: %s and frame->y overlap", fn, arg);
-    return GM_OK;
-}
-
-/* What every function of a frame needs of it. */
-static gm_status gm__yuv_check(const char* fn, const gm_yuv* f)
-{
-    gm_status s;
-    if (!f)
-        return gm__fail(GM_ERR_ARG, "%s: frame is NULL", fn);
-    if ((unsigned)f->format > GM_YUV_P016 || (unsigned)f->matrix > GM_YUV_BT2020 || (unsigned)f->range > GM_YUV_FULL)
-        return gm__fail(GM_ERR_ARG, "%s: frame->format %d, matrix %d or range %d is not one gpumat/yuv.h names", fn,
-                        (int)f->format, (int)f->matrix, (int)f->range);
-    if ((s = gm__check(fn, "frame->y", &f->y)) != GM_OK)
-        return s;
-    if (f->y.dtype != gm__yuv_sample(f->format) || f->y.channels != 1)
-        return gm__fail(GM_ERR_TYPE, "%s: frame->y is %s x%d; the luma is %s x1", fn, gm_dtype_name(f->y.dtype),
-                        (int)f->y.channels, gm_dtype_name(gm__yuv_sample(f->format)));
-    if (f->y.width % 2 || f->y.height % 2)
-        return gm__fail(GM_ERR_SIZE, "%s: frame->y is %lldx%lld; 4:2:0 needs an even width and height", fn,
-                        (long long)f->y.width, (long long)f->y.height);
-    if ((s = gm__yuv_check_chroma(fn, "u", &f->u, f)) != GM_OK)
-        return s;
-    if (!gm__yuv_planar(f))
-        return GM_OK;
-    if ((s = gm__yuv_check_chroma(fn, "v", &f->v, f)) != GM_OK)
-        return s;
-    if (gm__overlap(&f->u, &f->v))
-        return gm__fail(GM_ERR_OVERLAP, "%s: frame->u and frame->v overlap", fn);
-    return GM_OK;
-}
-
 GM_API gm_status gm_yuv_wrap(gm_yuv* frame, gm_yuv_format format, void* data, int64_t width, int64_t height,
                              int64_t pitch, int64_t coded_height, gm_where where)
 {
@@ -202,25 +142,8 @@ static gm_status gm__yuv_run(const char* fn, const gm_yuv* frame, const char* na
                              int from, gm_stream stream)
 {
     gm__plan p;
-    gm_status s = gm__yuv_check(fn, frame);
-    if (s != GM_OK || (s = gm__check(fn, name, image)) != GM_OK)
-        return s;
-    if (from && frame->format == GM_YUV_P016)
-        return gm__fail(GM_ERR_TYPE, "%s: frame->format is P016; images go into 8-bit frames only", fn);
-    if (frame->format == GM_YUV_P016 ? gm__yuv16_row[image->dtype] < 0 : image->dtype != GM_U8)
-        return gm__fail(GM_ERR_TYPE, "%s: %s is %s; %s frames convert to %s", fn, name, gm_dtype_name(image->dtype),
-                        frame->format == GM_YUV_P016 ? "P016" : "8-bit",
-                        frame->format == GM_YUV_P016 ? "u8, u16 or f32" : "u8");
-    if (image->channels == 2 || (from && image->channels == 1))
-        return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d; %sx3 or x4 expected", fn, name, gm_dtype_name(image->dtype),
-                        (int)image->channels, from ? "" : "x1 (gray), ");
-    if (image->width != frame->y.width || image->height != frame->y.height || image->batch != frame->y.batch)
-        return gm__fail(GM_ERR_SIZE, "%s: %s is %lldx%lld, batch %d, but the frame is %lldx%lld, batch %d", fn, name,
-                        (long long)image->width, (long long)image->height, (int)image->batch,
-                        (long long)frame->y.width, (long long)frame->y.height, (int)frame->y.batch);
-    if ((s = gm__check_place(fn, "frame->y", &frame->y, name, image)) != GM_OK ||
-        (s = gm__check_place(fn, "frame->u", &frame->u, name, image)) != GM_OK ||
-        (gm__yuv_planar(frame) && (s = gm__check_place(fn, "frame->v", &frame->v, name, image)) != GM_OK))
+    gm_status s = gm__yuv_image_check(fn, frame, name, image, from);
+    if (s != GM_OK)
         return s;
     gm__plan_of(&p, fn, from                               ? GM__YUV_FROM_ROW
                         : frame->format == GM_YUV_P016 ? gm__yuv16_row[image->dtype]
