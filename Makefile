@@ -50,7 +50,7 @@ ifneq ($(filter check test,$(MAKECMDGOALS)),)
 MAKEFLAGS += -j$(JOBS)
 endif
 
-GEN     := $(addprefix include/gpumat/gen/,dtypes.h views.h pixel.h kernels.h)
+GEN     := $(addprefix include/gpumat/gen/,dtypes.h views.h pixel.h catalogue.h kernel_source.h cpu_tables.h)
 HEADERS := include/gpumat.h $(wildcard include/gpumat/*.h include/gpumat/impl/*.h) $(GEN)
 
 # The OpenCV oracle is built where OpenCV 4 is installed (.ci/run installs it):

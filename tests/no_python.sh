@@ -56,7 +56,7 @@ step() {
 }
 step demo "$T/build/demo"
 step install install DESTDIR="$T/stage" PREFIX=/usr/local
-if [ -f "$T/stage/usr/local/include/gpumat/gen/kernels.h" ] && [ -f "$T/stage/usr/local/share/pkgconfig/gpumat.pc" ]; then pass
+if [ -f "$T/stage/usr/local/include/gpumat/gen/catalogue.h" ] && [ -f "$T/stage/usr/local/share/pkgconfig/gpumat.pc" ]; then pass
 else fail "make install DESTDIR=... did not install the headers and gpumat.pc"; fi
 step single single
 if [ -s "$T/build/gpumat.h" ]; then pass; else fail "make single wrote no $T/build/gpumat.h"; fi
@@ -73,7 +73,7 @@ NOSUM=$(bin_without sha256sum)
 if PATH=$NOSUM make -s BUILD="$T/build" single > "$T/nosum.log" 2>&1; then pass
 else fail "without sha256sum, make did not trust the headers:"; cat "$T/nosum.log"; fi
 if command -v python3 > /dev/null; then
-    if make -s include/gpumat/gen/kernels.h > "$T/regen.log" 2>&1 && [ -z "$(sh gen/stale.sh include/gpumat/gen/*.h)" ]; then pass
+    if make -s include/gpumat/gen/catalogue.h > "$T/regen.log" 2>&1 && [ -z "$(sh gen/stale.sh include/gpumat/gen/*.h)" ]; then pass
     else fail "make with python3 did not regenerate after the change:"; cat "$T/regen.log"; fi
 else
     echo "SKIP regeneration by make: no python3 here"; S=$((S+1))

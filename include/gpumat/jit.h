@@ -113,7 +113,7 @@ GM_API gm_status gm_warmup(const int* kernels, int count, int device);
  * done. No driver or device: that failure. */
 GM_API gm_status gm_release_context(void);
 
-/* The kernels of the catalogue (include/gpumat/gen/kernels.h), for tools
+/* The kernels of the catalogue (include/gpumat/gen/catalogue.h), for tools
  * and tests: how many there are, the name of one (NULL outside 0..count),
  * the index of the one named name (-1 if none), and compiling one with
  * NVRTC for sm_<arch> (e.g. 86) without a GPU; *image_size (may be NULL)

@@ -4,7 +4,7 @@
  * so both paths agree bit for bit. A transform runs along rows (cpu_run.h):
  * a channel's run of pixels is converted by gm__cpu_convert, and the
  * channels of interleaved pixels are taken apart (gm__cpu_unzip) or put
- * together (gm__cpu_zip) around it. The generated wrappers (gen/kernels.h)
+ * together (gm__cpu_zip) around it. The generated wrappers (gen/cpu_tables.h)
  * fix dtypes, element sizes and channel counts so that every branch on
  * them folds and the loops vectorise. Resize and the pre-process sample
  * the linear sampler along rows and down columns (gm__cpu_linear_h, _v),
@@ -281,7 +281,7 @@ typedef void (*gm__cpu_zip_fn)(const unsigned char* GM__RESTRICT, const unsigned
                                unsigned char* GM__RESTRICT, long long, int);
 typedef void (*gm__cpu_stream_fn)(unsigned char* d, const unsigned char* s, long long n);
 
-/* The wrappers gen/kernels.h instantiates: name for the baseline and
+/* The wrappers gen/cpu_tables.h instantiates: name for the baseline and
  * name_avx2 where GM__CPU_AVX2 is. A mover's stream: past the caches
  * (GM__CPU_NT only), by nt, A bytes a store. */
 #define GM__CPU_CONVERT_DEF(name, attr, B, S, D, ES, ED)                                                            \

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Implementation: kernel images. The image of a catalogue kernel for an
  * arch comes from the ahead-of-time set (aot.h), else the disk cache
- * (cache.h), else an NVRTC compile of the kernel source (gen/kernels.h) with
+ * (cache.h), else an NVRTC compile of the kernel source (gen/kernel_source.h) with
  * the kernel's entry line; needs no GPU. */
 
 #include <pthread.h>

@@ -55,12 +55,12 @@ static gm_status gm__xform_op(const char* fn, const gm__typed* t, const gm_mat* 
             return gm__fail(GM_ERR_ARG, "%s: xform->map[%d] = %d is not a channel of src (0..%d) or GM_CONST", fn, c,
                             xform->map[c], (int)src->channels - 1);
     /* A typed function names its generic kernel at compile time; a views.h
-     * generated from another model than kernels.h (headers vendored from two
+     * generated from another model than catalogue.h (headers vendored from two
      * versions) would name another kernel, which must not run. */
     kernel = gm__xform_row[src->dtype][dst->dtype][dst->channels - 1];
     if (t && t->kernel != kernel)
         return gm__fail(GM_ERR_TYPE, "%s: kernel %d is not %s -> %s x%d (%d): gpumat/gen/views.h and "
-                        "gpumat/gen/kernels.h come from different generator runs", fn, t->kernel,
+                        "gpumat/gen/catalogue.h come from different generator runs", fn, t->kernel,
                         gm_dtype_name(src->dtype), gm_dtype_name(dst->dtype), (int)dst->channels, kernel);
     from = gm__side_of(src);
     to = gm__side_of(dst);
