@@ -76,11 +76,10 @@ __device__ __noinline__ void gm__twice_st_bytes(unsigned long long d, unsigned x
 /* Whether a warp's row, K bytes a lane, is stored through shared memory
  * (gm__twice_warp_store): where each lane's K bytes take two or more
  * 16-byte stores, which leave every store instruction's sectors partly
- * written and wrote at half the rate of striped chunks in a loop of stores
- * on the H100; staged, the f32 doublings and halvings of 3 channels ran
- * 1.2-1.3x faster on the H200. Lanes of 24 bytes (3 8-byte stores) lost
- * less in that loop, and their kernels took as long or longer staged, so
- * those store directly (bench/RESULTS.md). */
+ * written, slower than striped chunks; staged, the f32 doublings and
+ * halvings of 3 channels ran faster. Lanes of 24 bytes (3 8-byte stores)
+ * lost less, and their kernels took as long or longer staged, so those
+ * store directly (bench/RESULTS.md). */
 template <int K>
 __device__ __forceinline__ constexpr bool gm__twice_staged()
 {
@@ -434,7 +433,7 @@ __device__ __forceinline__ void gm__twice_put(unsigned* w, int i, float f)
  * dtype's two in one conversion (the same rounding; a NaN is whichever the
  * hardware gives, on sm_90 the per-pixel code's bits: test_gpu's
  * twice_specials). A branch to the per-pixel conversion for NaN made the
- * f16 doubling 5% slower (bench/RESULTS.md). */
+ * f16 doubling slower (bench/RESULTS.md). */
 template <int S>
 __device__ __forceinline__ void gm__twice_put2(unsigned* w, int i, float f0, float f1)
 {

@@ -138,7 +138,7 @@ __device__ __forceinline__ void gm__yuv_put(const gm__yuv_args& a, const gm__yuv
      * cvt.pack.sat, and interleaved ones go through shared memory where
      * staged. Without the staging, either packing made interleaved rows
      * slower: the compiler then issues a lane's stores apart, and the L2
-     * took up to 2.6 times the sectors (bench/RESULTS.md). */
+     * takes more sectors (bench/RESULTS.md). */
     constexpr bool Q20 = CHW && C == 3;
     int chroma[N / 2][3]; /* each pair's ku U + kv V + bias, a channel each */
     if (C > 1)

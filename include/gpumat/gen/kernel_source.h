@@ -9,7 +9,7 @@
  * 0a00f145294f9d34f32e37b2df49a8cc2f3b9d2807a8008c1410dc49fafbd6f8  templates/prelude_cuda.cu
  * 00387295f07b4928e5ed7c5922a49881489a2b6094872a77e00bc2bf18a473b1  templates/codec.inc
  * 12f5feeae5ed1599a94f70ce9b04897605901b7d08cd3d762b4d3b8911c57e7a  templates/pixel.inc
- * ed60083ddf49d977eb33130496d70d216d17205f9a58b65ed068bc36c70a93f7  templates/resize.inc
+ * 8e2199c975956e6cc141ec06f86a905e8daa8284848cb3594ea98ebe8cc3710f  templates/resize.inc
  * 3109b22f7460e73a6d44199eaa426f0022ba1089259e8616ad2f66bfabdc8ee0  templates/yuv.inc
  * 2d124fefb4bbbbe8b7414b876b2ac1c7e5399cc3b1b0bb5fdd1b1dd5ed1b4ebb  templates/prep.inc
  * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
@@ -19,11 +19,11 @@
  * d9df2330c0a33f1bf01ef1289ea90efa4ba555f34746004076b110c061558040  templates/xform_fast.cu
  * 459f81753e4e827b93682e6a340476c413c9318f5c9ec9627b121ef75b816a81  templates/resize.cu
  * df807c2307d7c3a558d4c2471005e8ee5301410b21b0d58377cf8a938033658e  templates/prep.cu
- * b2fbf3a23f1b62783b358db711a8dca6ae5f2dc49f09c821bb5156e546afefcc  templates/twice.cu
+ * f1024b23dea59cc9ec58ce87b89e876e089c5f5eb10c60efe946cbf282f2cf5b  templates/twice.cu
  * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
  * 86cbe15d0f24425404d735564d75fb2b559435fde84bffc241a6926cd113223c  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
- * 1c828e654d1e0265df80629d82249e3372805c24041eee8d5d27ef52805ab557  templates/yuv.cu
+ * 25a707ff3f1ef91035c80e62df396bc28800120bae3b5286362894010efc7b17  templates/yuv.cu
  * 7a597f30e17577f1587487e4d1f3fcbf32ee3455d779a58cfe5eb8c80294600b  templates/yuv_from.cu
  * c699a389c55ff266ba914eddaac84f5b54907d102cf5da92a8748b27c4800a07  templates/prep_yuv.cu
  * 0dbff29374732b892899e9590aa2c3a08b845fc10ddb226028cf7554f66c5221  templates/prep_double.cu
@@ -34,7 +34,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x9ccb35a214c6d33dull
+#define GM__KERNEL_SOURCE_HASH 0xe37a5d095c5780eaull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -799,9 +799,8 @@ static const char* const gm__kernel_src[] = {
     "\n",
     "/* Units of rows a thread of the doubling kernel walks: a source row's pass\n",
     " * serves the two units beside it, so the longer the run the fewer passes,\n",
-    " * and the fewer threads (6 measured faster than 5 and 8 at 3 blocks a\n",
-    " * multiprocessor, and than an even split of the units over one wave,\n",
-    " * bench/RESULTS.md). */\n",
+    " * and the fewer threads; 6 is the run that measured fastest\n",
+    " * (bench/RESULTS.md). */\n",
     "#define GM__TWICE_RUN 6\n",
     "/* A row's min_blocks (gen/model.py) as __launch_bounds__ may ask it of\n",
     " * the arch compiled for: sm_75 holds 1024 threads, 4 blocks of 256. */\n",
@@ -3182,11 +3181,10 @@ static const char* const gm__kernel_src[] = {
     "/* Whether a warp's row, K bytes a lane, is stored through shared memory\n",
     " * (gm__twice_warp_store): where each lane's K bytes take two or more\n",
     " * 16-byte stores, which leave every store instruction's sectors partly\n",
-    " * written and wrote at half the rate of striped chunks in a loop of stores\n",
-    " * on the H100; staged, the f32 doublings and halvings of 3 channels ran\n",
-    " * 1.2-1.3x faster on the H200. Lanes of 24 bytes (3 8-byte stores) lost\n",
-    " * less in that loop, and their kernels took as long or longer staged, so\n",
-    " * those store directly (bench/RESULTS.md). */\n",
+    " * written, slower than striped chunks; staged, the f32 doublings and\n",
+    " * halvings of 3 channels ran faster. Lanes of 24 bytes (3 8-byte stores)\n",
+    " * lost less, and their kernels took as long or longer staged, so those\n",
+    " * store directly (bench/RESULTS.md). */\n",
     "template <int K>\n",
     "__device__ __forceinline__ constexpr bool gm__twice_staged()\n",
     "{\n",
@@ -3540,7 +3538,7 @@ static const char* const gm__kernel_src[] = {
     " * dtype's two in one conversion (the same rounding; a NaN is whichever the\n",
     " * hardware gives, on sm_90 the per-pixel code's bits: test_gpu's\n",
     " * twice_specials). A branch to the per-pixel conversion for NaN made the\n",
-    " * f16 doubling 5% slower (bench/RESULTS.md). */\n",
+    " * f16 doubling slower (bench/RESULTS.md). */\n",
     "template <int S>\n",
     "__device__ __forceinline__ void gm__twice_put2(unsigned* w, int i, float f0, float f1)\n",
     "{\n",
@@ -4207,7 +4205,7 @@ static const char* const gm__kernel_src[] = {
     "     * cvt.pack.sat, and interleaved ones go through shared memory where\n",
     "     * staged. Without the staging, either packing made interleaved rows\n",
     "     * slower: the compiler then issues a lane's stores apart, and the L2\n",
-    "     * took up to 2.6 times the sectors (bench/RESULTS.md). */\n",
+    "     * takes more sectors (bench/RESULTS.md). */\n",
     "    constexpr bool Q20 = CHW && C == 3;\n",
     "    int chroma[N / 2][3]; /* each pair's ku U + kv V + bias, a channel each */\n",
     "    if (C > 1)\n",

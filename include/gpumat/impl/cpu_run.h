@@ -54,8 +54,8 @@ static int gm__cpu_interleaved(const unsigned long long* base, int channels, lon
  * one dtype, every channel plain and read from a channel, both sides
  * packed interleaved pixels of P bytes (16 at most), the source's channels
  * those of its pixel in some order. Then J's mask and step. OpenCV's
- * cvtColor swaps shuffle in registers too, where unzipping and zipping
- * again took 1.8-2.2x its time (bench/RESULTS.md). */
+ * cvtColor swaps shuffle in registers too, faster than unzipping and
+ * zipping again (bench/RESULTS.md). */
 static int gm__cpu_shuffles(gm__cpu_job* J, const gm__xform_args* a, int S, int D, int isa)
 {
     const int P = J->cs * J->es;
@@ -192,7 +192,7 @@ static void gm__cpu_xform(const gm__xform_args* a, int S, int D, int cs, int cd)
                rows * a->width * cd * J.ed >= (J.moves ? gm__tune.cpu_stream_bytes / 16 : gm__tune.cpu_stream_bytes);
     J.streamer = gm__cpu_streams[isa];
     if ((J.shuffle = gm__cpu_shuffles(&J, a, S, D, isa)))
-        J.stream = 0; /* staged to stream, BGR swaps took 1.1-2.2x as long (bench/RESULTS.md) */
+        J.stream = 0; /* staged to stream, BGR swaps took longer (bench/RESULTS.md) */
     J.pixels = GM__CPU_PIXELS;
     if (J.moves || J.shuffle ||
         (!J.stream && !J.unzip && !J.zip && a->src.xstride == J.es && a->dst.xstride == J.ed))

@@ -198,102 +198,73 @@ static void gm__overlay_stage_part(void* job, long long begin, long long end)
     gm__cpu_fence();
 }
 
-/* The GPU path: the visible sprites clipped once and sorted into frame
- * tiles on the host (a counting sort, which keeps their order); the tables
- * and the host sprites' visible rows staged and uploaded in one copy; one
- * launch; the event that the draw after next, which reuses the slot, waits
- * for. The staging buffer holds entries | tiles | order | rows. frame: the
- * frame's plane of its size in pixels (its device), p: the plan, its
- * arguments of the frame made, the tables' left to fill. */
-static gm_status gm__overlay_device(const char* fn, gm_overlay* o, const gm_mat* frame, gm__plan* p,
-                                    const gm_sprite* sprites, int count, gm_stream stream)
+/* What the GPU path's tables take for one draw: the frame's tiles across
+ * and down, the visible sprites (o->seen[0 .. seen], their tiles counted
+ * in o->per_tile), the sprite-tile pairs, the tiles touched, and the host
+ * sprites' visible rows and their staged bytes. */
+typedef struct gm__overlay_census {
+    long long across, down, tiles, host_rows, host_rows_bytes;
+    size_t pairs;
+    int seen;
+} gm__overlay_census;
+
+/* Clips each sprite to the frame once and counts the sprites of each tile
+ * into o->per_tile (zero on entry), the visible ones into o->seen. */
+static void gm__overlay_count(gm_overlay* o, const gm_mat* frame, const gm_sprite* sprites, int count,
+                              gm__overlay_census* c)
 {
-    const long long across = (frame->width + GM__OVERLAY_TILE_W - 1) / GM__OVERLAY_TILE_W,
-                    down = (frame->height + GM__OVERLAY_TILE_H - 1) / GM__OVERLAY_TILE_H;
-    gm__overlay_slot* sl = &o->slot[o->turn];
-    gm__overlay_staging job;
-    gm__CUcontext ctx;
-    uint64_t key;
-    gm__sprite_entry* entries;
-    gm__overlay_tile* tiles;
-    gm__overlay_visible* seen;
-    gm__overlay_args* a = &p->args.overlay;
-    gm__memcpy2d copy;
-    size_t pairs = 0, rows_at, at, total;
-    long long tx0, tx1, ty0, ty1, tx, ty, t, ntiles = 0, host_rows = 0, host_rows_bytes = 0;
-    int dev, rc, i, nseen = 0, *per_tile, *order;
-    unsigned char* staged;
-    gm_status s;
-    if ((s = gm__context_key(fn, (int)frame->device, &ctx, &dev, &key)) != GM_OK)
-        return s;
-    if (o->ctx_key && o->ctx_key != key)
-        return gm__fail(GM_ERR_LOCATION, "%s: overlay holds buffers of another CUDA context (one overlay a context)",
-                        fn);
-    if ((s = gm__overlay_reserve(fn, (void**)&o->seen, &o->seen_size, (size_t)count * sizeof *seen)) != GM_OK ||
-        (s = gm__overlay_reserve(fn, (void**)&o->per_tile, &o->per_tile_size,
-                                 (size_t)(across * down) * sizeof *per_tile)) != GM_OK)
-        return s;
-    seen = o->seen;
-    per_tile = o->per_tile;
+    long long tx0, tx1, ty0, ty1, tx, ty;
+    int i;
     for (i = 0; i < count; ++i) {
-        gm__overlay_visible* v = &seen[nseen];
+        gm__overlay_visible* v = &o->seen[c->seen];
         if (!gm__sprite_clip(frame->width, frame->height, &sprites[i], v->r))
             continue;
-        ++nseen;
+        ++c->seen;
         v->index = i;
         v->host = gm__on_host(&sprites[i].image);
-        v->row = host_rows;
+        v->row = c->host_rows;
         gm__tile_span(v->r[0], v->r[2], GM__OVERLAY_TILE_W, &tx0, &tx1);
         gm__tile_span(v->r[1], v->r[3], GM__OVERLAY_TILE_H, &ty0, &ty1);
-        pairs += (size_t)((tx1 - tx0 + 1) * (ty1 - ty0 + 1));
+        c->pairs += (size_t)((tx1 - tx0 + 1) * (ty1 - ty0 + 1));
         for (ty = ty0; ty <= ty1; ++ty)
             for (tx = tx0; tx <= tx1; ++tx)
-                ntiles += per_tile[ty * across + tx]++ == 0;
+                c->tiles += o->per_tile[ty * c->across + tx]++ == 0;
         if (v->host) {
-            v->at = (size_t)host_rows_bytes;
-            host_rows += v->r[3] - v->r[1];
-            host_rows_bytes += (long long)gm__align16((size_t)((v->r[2] - v->r[0]) * (v->r[3] - v->r[1])) *
-                                                      (size_t)gm__sprite_bytes(&sprites[i]));
+            v->at = (size_t)c->host_rows_bytes;
+            c->host_rows += v->r[3] - v->r[1];
+            c->host_rows_bytes += (long long)gm__align16((size_t)((v->r[2] - v->r[0]) * (v->r[3] - v->r[1])) *
+                                                         (size_t)gm__sprite_bytes(&sprites[i]));
         }
     }
-    if (!nseen)
-        return GM_OK;
-    rows_at = gm__align16((size_t)nseen * sizeof *entries) + gm__align16((size_t)ntiles * sizeof *tiles) +
-              gm__align16(pairs * sizeof *order);
-    total = rows_at + (size_t)host_rows_bytes;
-    if (pairs > INT_MAX)
-        s = gm__fail(GM_ERR_SIZE, "%s: the sprites cover %zu frame tiles; at most 2^31 - 1", fn, pairs);
-    if (s == GM_OK && sl->done && (rc = gm__cu.cuEventSynchronize(sl->done)) != 0)
-        s = gm__cuda_fail(fn, "cuEventSynchronize", rc);
-    if (s == GM_OK && !sl->done && (rc = gm__cu.cuEventCreate(&sl->done, 2 /* CU_EVENT_DISABLE_TIMING */)) != 0) {
-        sl->done = 0;
-        s = gm__cuda_fail(fn, "cuEventCreate", rc);
-    }
-    if (s == GM_OK)
-        o->ctx_key = key;
-    if (s == GM_OK)
-        s = gm__overlay_grow(fn, sl, total);
-    if (s != GM_OK) {
-        memset(per_tile, 0, (size_t)(across * down) * sizeof *per_tile);
-        return s;
-    }
-    staged = (unsigned char*)sl->staging;
-    entries = (gm__sprite_entry*)staged;
-    tiles = (gm__overlay_tile*)(staged + gm__align16((size_t)nseen * sizeof *entries));
-    order = (int*)((unsigned char*)tiles + gm__align16((size_t)ntiles * sizeof *tiles));
-    /* the tiles in frame order, each with the place of its first sprite;
-     * per_tile becomes where the next sprite of the tile goes */
-    for (t = 0, ntiles = 0, at = 0; t < across * down; ++t)
+}
+
+/* The tables into the staging buffer (entries | tiles | order, the rows
+ * at rows_at): the touched tiles in frame order, each with the place of its
+ * first sprite, a counting sort that keeps the sprites' order; the entries
+ * point at device sprites where they are and at the staged rows of host
+ * ones (scratch: where the buffer lands on the device). Leaves
+ * o->per_tile zero. */
+static void gm__overlay_tables(gm_overlay* o, const gm_sprite* sprites, const gm__overlay_census* c,
+                               unsigned char* staged, unsigned long long scratch, size_t rows_at,
+                               gm__overlay_tile** tiles_at, int** order_at)
+{
+    gm__sprite_entry* entries = (gm__sprite_entry*)staged;
+    gm__overlay_tile* tiles = (gm__overlay_tile*)(staged + gm__align16((size_t)c->seen * sizeof *entries));
+    int* order = (int*)((unsigned char*)tiles + gm__align16((size_t)c->tiles * sizeof *tiles));
+    int *per_tile = o->per_tile, i;
+    long long tx0, tx1, ty0, ty1, tx, ty, t, n = 0;
+    size_t at = 0;
+    for (t = 0; t < c->across * c->down; ++t) /* per_tile becomes where the next sprite of the tile goes */
         if (per_tile[t]) {
-            tiles[ntiles].x = (int)(t % across);
-            tiles[ntiles].y = (int)(t / across);
-            tiles[ntiles].first = (int)at;
-            tiles[ntiles++].count = per_tile[t];
+            tiles[n].x = (int)(t % c->across);
+            tiles[n].y = (int)(t / c->across);
+            tiles[n].first = (int)at;
+            tiles[n++].count = per_tile[t];
             at += (size_t)per_tile[t];
-            per_tile[t] = tiles[ntiles - 1].first;
+            per_tile[t] = tiles[n - 1].first;
         }
-    for (i = 0; i < nseen; ++i) {
-        const gm__overlay_visible* v = &seen[i];
+    for (i = 0; i < c->seen; ++i) {
+        const gm__overlay_visible* v = &o->seen[i];
         const gm_sprite* sp = &sprites[v->index];
         gm__sprite_entry* e = &entries[i];
         const int bytes = gm__sprite_bytes(sp);
@@ -306,7 +277,7 @@ static gm_status gm__overlay_device(const char* fn, gm_overlay* o, const gm_mat*
                       (unsigned long long)((v->r[1] - sp->y) * sp->image.pitch + (v->r[0] - sp->x) * bytes);
             e->pitch = sp->image.pitch;
         } else {
-            e->data = sl->scratch + rows_at + v->at;
+            e->data = scratch + rows_at + v->at;
             e->pitch = (v->r[2] - v->r[0]) * bytes;
         }
         e->words = e->data % 4 == 0 && e->pitch % 4 == 0;
@@ -314,17 +285,78 @@ static gm_status gm__overlay_device(const char* fn, gm_overlay* o, const gm_mat*
         gm__tile_span(v->r[1], v->r[3], GM__OVERLAY_TILE_H, &ty0, &ty1);
         for (ty = ty0; ty <= ty1; ++ty)
             for (tx = tx0; tx <= tx1; ++tx)
-                order[per_tile[ty * across + tx]++] = i;
+                order[per_tile[ty * c->across + tx]++] = i;
     }
-    memset(per_tile, 0, (size_t)(across * down) * sizeof *per_tile);
-    job.seen = seen;
-    job.count = nseen;
+    memset(per_tile, 0, (size_t)(c->across * c->down) * sizeof *per_tile);
+    *tiles_at = tiles;
+    *order_at = order;
+}
+
+/* The GPU path: the visible sprites clipped once and sorted into frame
+ * tiles on the host (gm__overlay_count, gm__overlay_tables); the tables and
+ * the host sprites' visible rows staged and uploaded in one copy; the
+ * plan's run; the event that the draw after next, which reuses the slot,
+ * waits for. frame: the frame's plane of its size in pixels (its device),
+ * p: the plan, its arguments of the frame made, the tables' left to fill. */
+static gm_status gm__overlay_device(const char* fn, gm_overlay* o, const gm_mat* frame, gm__plan* p,
+                                    const gm_sprite* sprites, int count, gm_stream stream)
+{
+    gm__overlay_slot* sl = &o->slot[o->turn];
+    gm__overlay_census c;
+    gm__overlay_staging job;
+    gm__CUcontext ctx;
+    uint64_t key;
+    gm__overlay_tile* tiles;
+    gm__overlay_args* a = &p->args.overlay;
+    gm__memcpy2d copy;
+    size_t rows_at, total;
+    int dev, rc, *order;
+    unsigned char* staged;
+    gm_status s;
+    memset(&c, 0, sizeof c);
+    c.across = (frame->width + GM__OVERLAY_TILE_W - 1) / GM__OVERLAY_TILE_W;
+    c.down = (frame->height + GM__OVERLAY_TILE_H - 1) / GM__OVERLAY_TILE_H;
+    if ((s = gm__context_key(fn, (int)frame->device, &ctx, &dev, &key)) != GM_OK)
+        return s;
+    if (o->ctx_key && o->ctx_key != key)
+        return gm__fail(GM_ERR_LOCATION, "%s: overlay holds buffers of another CUDA context (one overlay a context)",
+                        fn);
+    if ((s = gm__overlay_reserve(fn, (void**)&o->seen, &o->seen_size, (size_t)count * sizeof *o->seen)) != GM_OK ||
+        (s = gm__overlay_reserve(fn, (void**)&o->per_tile, &o->per_tile_size,
+                                 (size_t)(c.across * c.down) * sizeof *o->per_tile)) != GM_OK)
+        return s;
+    gm__overlay_count(o, frame, sprites, count, &c);
+    if (!c.seen)
+        return GM_OK;
+    rows_at = gm__align16((size_t)c.seen * sizeof(gm__sprite_entry)) +
+              gm__align16((size_t)c.tiles * sizeof *tiles) + gm__align16(c.pairs * sizeof *order);
+    total = rows_at + (size_t)c.host_rows_bytes;
+    if (c.pairs > INT_MAX)
+        s = gm__fail(GM_ERR_SIZE, "%s: the sprites cover %zu frame tiles; at most 2^31 - 1", fn, c.pairs);
+    if (s == GM_OK && sl->done && (rc = gm__cu.cuEventSynchronize(sl->done)) != 0)
+        s = gm__cuda_fail(fn, "cuEventSynchronize", rc);
+    if (s == GM_OK && !sl->done && (rc = gm__cu.cuEventCreate(&sl->done, 2 /* CU_EVENT_DISABLE_TIMING */)) != 0) {
+        sl->done = 0;
+        s = gm__cuda_fail(fn, "cuEventCreate", rc);
+    }
+    if (s == GM_OK)
+        o->ctx_key = key;
+    if (s == GM_OK)
+        s = gm__overlay_grow(fn, sl, total);
+    if (s != GM_OK) {
+        memset(o->per_tile, 0, (size_t)(c.across * c.down) * sizeof *o->per_tile);
+        return s;
+    }
+    staged = (unsigned char*)sl->staging;
+    gm__overlay_tables(o, sprites, &c, staged, sl->scratch, rows_at, &tiles, &order);
+    job.seen = o->seen;
+    job.count = c.seen;
     job.sprites = sprites;
     job.staged = staged + rows_at;
     job.stream = gm__cpu_streams[gm__cpu_isa()];
-    if (host_rows)
-        gm__parallel(gm__overlay_stage_part, &job, host_rows,
-                     gm__tune.overlay_part_bytes / (host_rows_bytes / host_rows + 1) + 1);
+    if (c.host_rows)
+        gm__parallel(gm__overlay_stage_part, &job, c.host_rows,
+                     gm__tune.overlay_part_bytes / (c.host_rows_bytes / c.host_rows + 1) + 1);
     memset(&copy, 0, sizeof copy);
     copy.srcMemoryType = GM__CU_MEMORYTYPE_HOST;
     copy.srcHost = staged;
@@ -339,7 +371,7 @@ static gm_status gm__overlay_device(const char* fn, gm_overlay* o, const gm_mat*
     a->sprites = sl->scratch;
     a->tiles = sl->scratch + (unsigned long long)((unsigned char*)tiles - staged);
     a->order = sl->scratch + (unsigned long long)((unsigned char*)order - staged);
-    a->ntiles = (int)ntiles;
+    a->ntiles = (int)c.tiles;
     s = gm__run(p, stream);
     /* the copy is queued whatever the launch did: the slot's next draw waits for it */
     if ((rc = gm__cu.cuEventRecord(sl->done, stream)) != 0 && s == GM_OK)
