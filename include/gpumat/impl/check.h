@@ -7,6 +7,7 @@
  * (plan.h), so nothing is planned or written for bad input. */
 
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -396,6 +397,176 @@ static gm_status gm__check_pair(const char* fn, const gm__typed* t, const gm_mat
                                 const gm_mat* dst)
 {
     return gm__check_two(fn, t, "src", src, dst_name, dst);
+}
+
+/* The transforms, resize and the blob's arithmetic (gpumat/ops.h). */
+
+/* A transform's xform of a checked pair, and (from a typed function t)
+ * that its generated kernel is the catalogue's. */
+static gm_status gm__check_xform(const char* fn, const gm__typed* t, const gm_mat* src, const gm_mat* dst,
+                                 const gm_xform* xform)
+{
+    int c, kernel;
+    if (!xform)
+        return gm__fail(GM_ERR_ARG, "%s: xform is NULL", fn);
+    for (c = 0; c < dst->channels; ++c)
+        if (xform->map[c] != GM_CONST && (xform->map[c] < 0 || xform->map[c] >= src->channels))
+            return gm__fail(GM_ERR_ARG, "%s: xform->map[%d] = %d is not a channel of src (0..%d) or GM_CONST", fn, c,
+                            xform->map[c], (int)src->channels - 1);
+    /* A typed function names its generic kernel at compile time; a views.h
+     * generated from another model than catalogue.h (headers vendored from two
+     * versions) would name another kernel, which must not run. */
+    kernel = gm__xform_row[src->dtype][dst->dtype][dst->channels - 1];
+    if (t && t->kernel != kernel)
+        return gm__fail(GM_ERR_TYPE, "%s: kernel %d is not %s -> %s x%d (%d): gpumat/gen/views.h and "
+                        "gpumat/gen/catalogue.h come from different generator runs", fn, t->kernel,
+                        gm_dtype_name(src->dtype), gm_dtype_name(dst->dtype), (int)dst->channels, kernel);
+    return GM_OK;
+}
+
+static gm_status gm__same_shape(const char* fn, const gm_mat* src, const gm_mat* dst, int same_dtype)
+{
+    if (src->channels != dst->channels)
+        return gm__fail(GM_ERR_TYPE, "%s: src has %d channels, dst %d", fn, (int)src->channels, (int)dst->channels);
+    if (same_dtype && src->dtype != dst->dtype)
+        return gm__fail(GM_ERR_TYPE, "%s: src is %s, dst is %s", fn, gm_dtype_name(src->dtype),
+                        gm_dtype_name(dst->dtype));
+    return GM_OK;
+}
+
+/* gm_convert's pair: one shape and layout, any dtypes. */
+static gm_status gm__check_convert(const char* fn, const gm__typed* t, const gm_mat* src, const gm_mat* dst)
+{
+    gm_status s;
+    if ((s = gm__check_pair(fn, t, src, "dst", dst)) != GM_OK || (s = gm__same_shape(fn, src, dst, 0)) != GM_OK)
+        return s;
+    if (src->layout != dst->layout && src->channels > 1)
+        return gm__fail(GM_ERR_TYPE, "%s: src is %s, dst %s (gm_split / gm_merge change layout)", fn,
+                        gm__layout_name(src), gm__layout_name(dst));
+    return GM_OK;
+}
+
+/* gm_split's (from GM_HWC) or gm_merge's pair: one dtype and shape, src
+ * of layout `from`, dst of the other. */
+static gm_status gm__check_relayout(const char* fn, const gm__typed* t, const gm_mat* src, const gm_mat* dst,
+                                    gm_layout from)
+{
+    gm_status s;
+    if ((s = gm__check_pair(fn, t, src, "dst", dst)) != GM_OK || (s = gm__same_shape(fn, src, dst, 1)) != GM_OK)
+        return s;
+    if (src->channels > 1 && src->layout != from)
+        return gm__fail(GM_ERR_TYPE, "%s: src is %s; %s expected", fn, gm__layout_name(src),
+                        from == GM_HWC ? "interleaved (HWC)" : "planar (CHW)");
+    if (src->channels > 1 && dst->layout == from)
+        return gm__fail(GM_ERR_TYPE, "%s: dst is %s; %s expected", fn, gm__layout_name(dst),
+                        from == GM_HWC ? "planar (CHW)" : "interleaved (HWC)");
+    return GM_OK;
+}
+
+/* Checks count separate 1-channel images against the multi-channel one (src
+ * when the planes are the destination, else dst). */
+static gm_status gm__check_planes(const char* fn, const gm_mat* planes, int count, const gm_mat* m, int planes_are_dst)
+{
+    const char* m_name = planes_are_dst ? "src" : "dst";
+    char name[32];
+    int c, d;
+    gm_status s;
+    if (!planes)
+        return gm__fail(GM_ERR_ARG, "%s: planes is NULL", fn);
+    if (count != m->channels)
+        return gm__fail(GM_ERR_ARG, "%s: count %d does not match %s->channels %d", fn, count, m_name,
+                        (int)m->channels);
+    for (c = 0; c < count; ++c) {
+        snprintf(name, sizeof name, "planes[%d]", c);
+        s = planes_are_dst ? gm__check_pair(fn, NULL, m, name, &planes[c])
+                           : gm__check_two(fn, NULL, name, &planes[c], m_name, m);
+        if (s != GM_OK)
+            return s;
+        if (planes[c].channels != 1 || planes[c].dtype != m->dtype)
+            return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d; %s x1 expected (%s is %s)", fn, name,
+                            gm_dtype_name(planes[c].dtype), (int)planes[c].channels, gm_dtype_name(m->dtype), m_name,
+                            gm_dtype_name(m->dtype));
+    }
+    if (planes_are_dst) /* output planes must not overlap each other either: every pair */
+        for (c = 0; c < count; ++c)
+            for (d = c + 1; d < count; ++d)
+                if (gm__overlap(&planes[c], &planes[d]))
+                    return gm__fail(GM_ERR_OVERLAP, "%s: planes[%d] and planes[%d] overlap", fn, c, d);
+    return GM_OK;
+}
+
+/* The arithmetic fields of a gm_prep or a gm_blob_params (owner in
+ * messages: "prep" or "params"): arith a gm_blob_arith, GM_BLOB_FLOAT
+ * where divide is set (a division has no double form in OpenCV). */
+static gm_status gm__check_arith(const char* fn, const char* owner, int divide, gm_blob_arith arith)
+{
+    if ((unsigned)arith > GM_BLOB_DOUBLE)
+        return gm__fail(GM_ERR_ARG, "%s: %s->arith %d is not a gm_blob_arith (GM_BLOB_FLOAT 0, GM_BLOB_DOUBLE 1)", fn,
+                        owner, (int)arith);
+    if (divide && arith != GM_BLOB_FLOAT)
+        return gm__fail(GM_ERR_ARG, "%s: %s->divide is set with %s->arith GM_BLOB_DOUBLE; the division is in float: "
+                        "set one of them", fn, owner, owner);
+    return GM_OK;
+}
+
+/* One blob_from_image(src -> dst), src named src_name in messages: an
+ * interleaved 1-, 3- or 4-channel source, and params' mean and scale (p
+ * set) or std finite for each channel. */
+static gm_status gm__check_blob(const char* fn, const gm__typed* t, const char* src_name, const gm_mat* src,
+                                const gm_mat* dst, const gm_blob_params* p, int swap_rb, const double* std)
+{
+    int c;
+    gm_status s;
+    if ((s = gm__check_two(fn, t, src_name, src, "dst", dst)) != GM_OK)
+        return s;
+    if (src->channels != dst->channels)
+        return gm__fail(GM_ERR_TYPE, "%s: %s has %d channels, dst %d", fn, src_name, (int)src->channels,
+                        (int)dst->channels);
+    if (src->layout != GM_HWC && src->channels > 1)
+        return gm__fail(GM_ERR_TYPE, "%s: %s is planar; an interleaved image expected", fn, src_name);
+    if (src->channels == 2)
+        return gm__fail(GM_ERR_TYPE, "%s: %s has 2 channels; 1, 3 or 4 expected", fn, src_name);
+    if (swap_rb && src->channels < 3)
+        return gm__fail(GM_ERR_ARG, "%s: swap_rb needs 3 or 4 channels, %s has %d", fn, src_name,
+                        (int)src->channels);
+    for (c = 0; c < src->channels; ++c) {
+        if (p && (!isfinite(p->mean[c]) || !isfinite(p->scale[c])))
+            return gm__fail(GM_ERR_ARG, "%s: params->mean[%d] %g and params->scale[%d] %g must be finite", fn, c,
+                            p->mean[c], c, p->scale[c]);
+        if (!p && std && (std[c] == 0.0 || !isfinite(std[c]))) /* NaN and infinities too */
+            return gm__fail(GM_ERR_ARG, "%s: std[%d] is %g; must be finite and non-zero", fn, c, std[c]);
+    }
+    return GM_OK;
+}
+
+/* A resize of src into dst by interp, at cv::resize's explicit scales fx,
+ * fy (0: the size ratio, any size). */
+static gm_status gm__check_resize(const char* fn, const gm_mat* src, const gm_mat* dst, gm_interp interp, double fx,
+                                  double fy)
+{
+    gm_status s;
+    if ((s = gm__check(fn, "src", src)) != GM_OK || (s = gm__check(fn, "dst", dst)) != GM_OK)
+        return s;
+    if (interp != GM_INTER_NEAREST && interp != GM_INTER_LINEAR && interp != GM_INTER_AREA &&
+        interp != GM_INTER_LINEAR_EXACT)
+        return gm__fail(GM_ERR_ARG, "%s: interp %d is not GM_INTER_NEAREST (0), _LINEAR (1), _AREA (3) or "
+                        "_LINEAR_EXACT (5)", fn, (int)interp);
+    if (src->dtype != dst->dtype || src->channels != dst->channels) {
+        char from_text[32], to_text[32];
+        return gm__fail(GM_ERR_TYPE, "%s: src is %s but dst is %s; resize keeps the dtype and channels", fn,
+                        gm__type_text(from_text, sizeof from_text, src->dtype, src->channels, src->layout),
+                        gm__type_text(to_text, sizeof to_text, dst->dtype, dst->channels, dst->layout));
+    }
+    if (src->batch != dst->batch)
+        return gm__fail(GM_ERR_SIZE, "%s: src is a batch of %d but dst of %d", fn, (int)src->batch, (int)dst->batch);
+    if (fx > 0.0) {
+        double w = rint((double)src->width * fx), h = rint((double)src->height * fy);
+        if (w != (double)dst->width || h != (double)dst->height)
+            return gm__fail(GM_ERR_SIZE, "%s: src %lldx%lld at fx %g, fy %g makes %.0fx%.0f, but dst is %lldx%lld", fn,
+                            (long long)src->width, (long long)src->height, fx, fy, w, h, (long long)dst->width,
+                            (long long)dst->height);
+    }
+    return gm__check_place(fn, "src", src, "dst", dst);
 }
 
 /* A 4:2:0 frame (gm_yuv): its planes alike and beside each other. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Implementation: the operations of gpumat/ops.h. Each one checks its
- * arguments and describes itself as ops (plan.h: per-channel addresses,
+ * arguments (check.h) and describes itself as ops (plan.h: per-channel addresses,
  * strides, map, arithmetic), which the planner and the runner (run.h) carry
  * out on the GPU or the CPU. gm__<op>_ops describes without running, for
  * tests that ask the planner what an operation would launch. */
@@ -47,21 +47,9 @@ static gm_status gm__xform_op(const char* fn, const gm__typed* t, const gm_mat* 
                               const gm_xform* xform, gm__ops* d)
 {
     gm__side from, to;
-    int c, kernel;
-    if (!xform)
-        return gm__fail(GM_ERR_ARG, "%s: xform is NULL", fn);
-    for (c = 0; c < dst->channels; ++c)
-        if (xform->map[c] != GM_CONST && (xform->map[c] < 0 || xform->map[c] >= src->channels))
-            return gm__fail(GM_ERR_ARG, "%s: xform->map[%d] = %d is not a channel of src (0..%d) or GM_CONST", fn, c,
-                            xform->map[c], (int)src->channels - 1);
-    /* A typed function names its generic kernel at compile time; a views.h
-     * generated from another model than catalogue.h (headers vendored from two
-     * versions) would name another kernel, which must not run. */
-    kernel = gm__xform_row[src->dtype][dst->dtype][dst->channels - 1];
-    if (t && t->kernel != kernel)
-        return gm__fail(GM_ERR_TYPE, "%s: kernel %d is not %s -> %s x%d (%d): gpumat/gen/views.h and "
-                        "gpumat/gen/catalogue.h come from different generator runs", fn, t->kernel,
-                        gm_dtype_name(src->dtype), gm_dtype_name(dst->dtype), (int)dst->channels, kernel);
+    gm_status s = gm__check_xform(fn, t, src, dst, xform);
+    if (s != GM_OK)
+        return s;
     from = gm__side_of(src);
     to = gm__side_of(dst);
     d->op[d->n++] = gm__op_of(fn, &from, &to, src, xform);
@@ -82,28 +70,15 @@ GM_API gm_status gm_transform(const gm_mat* src, gm_mat* dst, const gm_xform* xf
     return gm__run_described(gm__transform_ops(src, dst, xform, &d), &d, stream);
 }
 
-static gm_status gm__same_shape(const char* fn, const gm_mat* src, const gm_mat* dst, int same_dtype)
-{
-    if (src->channels != dst->channels)
-        return gm__fail(GM_ERR_TYPE, "%s: src has %d channels, dst %d", fn, (int)src->channels, (int)dst->channels);
-    if (same_dtype && src->dtype != dst->dtype)
-        return gm__fail(GM_ERR_TYPE, "%s: src is %s, dst is %s", fn, gm_dtype_name(src->dtype),
-                        gm_dtype_name(dst->dtype));
-    return GM_OK;
-}
-
 static gm_status gm__convert_ops(const gm__typed* t, const gm_mat* src, const gm_mat* dst, double alpha, double beta,
                                  gm__ops* d)
 {
     const char* fn = gm__fn(t, "gm_convert");
     gm_xform x = gm_xform_identity();
     int c;
-    gm_status s;
-    if ((s = gm__check_pair(fn, t, src, "dst", dst)) != GM_OK || (s = gm__same_shape(fn, src, dst, 0)) != GM_OK)
+    gm_status s = gm__check_convert(fn, t, src, dst);
+    if (s != GM_OK)
         return s;
-    if (src->layout != dst->layout && src->channels > 1)
-        return gm__fail(GM_ERR_TYPE, "%s: src is %s, dst %s (gm_split / gm_merge change layout)", fn,
-                        gm__layout_name(src), gm__layout_name(dst));
     for (c = 0; c < 4; ++c) {
         x.scale[c] = alpha;
         x.offset[c] = beta;
@@ -130,16 +105,8 @@ static gm_status gm__relayout_ops(const gm__typed* t, const gm_mat* src, const g
 {
     const char* fn = gm__fn(t, from == GM_HWC ? "gm_split" : "gm_merge");
     gm_xform x = gm_xform_identity();
-    gm_status s;
-    if ((s = gm__check_pair(fn, t, src, "dst", dst)) != GM_OK || (s = gm__same_shape(fn, src, dst, 1)) != GM_OK)
-        return s;
-    if (src->channels > 1 && src->layout != from)
-        return gm__fail(GM_ERR_TYPE, "%s: src is %s; %s expected", fn, gm__layout_name(src),
-                        from == GM_HWC ? "interleaved (HWC)" : "planar (CHW)");
-    if (src->channels > 1 && dst->layout == from)
-        return gm__fail(GM_ERR_TYPE, "%s: dst is %s; %s expected", fn, gm__layout_name(dst),
-                        from == GM_HWC ? "planar (CHW)" : "interleaved (HWC)");
-    return gm__xform_op(fn, t, src, dst, &x, d);
+    gm_status s = gm__check_relayout(fn, t, src, dst, from);
+    return s != GM_OK ? s : gm__xform_op(fn, t, src, dst, &x, d);
 }
 
 GM_API gm_status gm__split(const gm__typed* t, const gm_mat* src, gm_mat* dst, gm_stream stream)
@@ -159,38 +126,6 @@ GM_API gm_status gm__merge(const gm__typed* t, const gm_mat* src, gm_mat* dst, g
 GM_API gm_status gm_split(const gm_mat* src, gm_mat* dst, gm_stream stream) { return gm__split(NULL, src, dst, stream); }
 
 GM_API gm_status gm_merge(const gm_mat* src, gm_mat* dst, gm_stream stream) { return gm__merge(NULL, src, dst, stream); }
-
-/* Checks count separate 1-channel images against the multi-channel one (src
- * when the planes are the destination, else dst). */
-static gm_status gm__check_planes(const char* fn, const gm_mat* planes, int count, const gm_mat* m, int planes_are_dst)
-{
-    const char* m_name = planes_are_dst ? "src" : "dst";
-    char name[32];
-    int c, d;
-    gm_status s;
-    if (!planes)
-        return gm__fail(GM_ERR_ARG, "%s: planes is NULL", fn);
-    if (count != m->channels)
-        return gm__fail(GM_ERR_ARG, "%s: count %d does not match %s->channels %d", fn, count, m_name,
-                        (int)m->channels);
-    for (c = 0; c < count; ++c) {
-        snprintf(name, sizeof name, "planes[%d]", c);
-        s = planes_are_dst ? gm__check_pair(fn, NULL, m, name, &planes[c])
-                           : gm__check_two(fn, NULL, name, &planes[c], m_name, m);
-        if (s != GM_OK)
-            return s;
-        if (planes[c].channels != 1 || planes[c].dtype != m->dtype)
-            return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d; %s x1 expected (%s is %s)", fn, name,
-                            gm_dtype_name(planes[c].dtype), (int)planes[c].channels, gm_dtype_name(m->dtype), m_name,
-                            gm_dtype_name(m->dtype));
-    }
-    if (planes_are_dst) /* output planes must not overlap each other either: every pair */
-        for (c = 0; c < count; ++c)
-            for (d = c + 1; d < count; ++d)
-                if (gm__overlap(&planes[c], &planes[d]))
-                    return gm__fail(GM_ERR_OVERLAP, "%s: planes[%d] and planes[%d] overlap", fn, c, d);
-    return GM_OK;
-}
 
 static int gm__same_pitches(const gm_mat* planes, int count)
 {
@@ -272,20 +207,6 @@ typedef struct gm__blob_args {
     const gm_blob_params* params;
 } gm__blob_args;
 
-/* The arithmetic fields of a gm_prep or a gm_blob_params (owner in
- * messages: "prep" or "params"): arith a gm_blob_arith, GM_BLOB_FLOAT
- * where divide is set (a division has no double form in OpenCV). */
-static gm_status gm__check_arith(const char* fn, const char* owner, int divide, gm_blob_arith arith)
-{
-    if ((unsigned)arith > GM_BLOB_DOUBLE)
-        return gm__fail(GM_ERR_ARG, "%s: %s->arith %d is not a gm_blob_arith (GM_BLOB_FLOAT 0, GM_BLOB_DOUBLE 1)", fn,
-                        owner, (int)arith);
-    if (divide && arith != GM_BLOB_FLOAT)
-        return gm__fail(GM_ERR_ARG, "%s: %s->divide is set with %s->arith GM_BLOB_DOUBLE; the division is in float: "
-                        "set one of them", fn, owner, owner);
-    return GM_OK;
-}
-
 /* Every check of one blob_from_image(src -> dst), src named src_name in
  * messages, and the transform it is: *x. Writes nothing else. */
 static gm_status gm__blob_xform(const char* fn, const gm__typed* t, const char* src_name, const gm_mat* src,
@@ -294,27 +215,12 @@ static gm_status gm__blob_xform(const char* fn, const gm__typed* t, const char* 
     const gm_blob_params* p = b->params;
     const int swap_rb = p ? p->swap_rb : b->swap_rb;
     int c;
-    gm_status s;
-    *x = gm_xform_identity();
-    if ((s = gm__check_two(fn, t, src_name, src, "dst", dst)) != GM_OK)
+    gm_status s = gm__check_blob(fn, t, src_name, src, dst, p, swap_rb, b->std);
+    if (s != GM_OK)
         return s;
-    if (src->channels != dst->channels)
-        return gm__fail(GM_ERR_TYPE, "%s: %s has %d channels, dst %d", fn, src_name, (int)src->channels,
-                        (int)dst->channels);
-    if (src->layout != GM_HWC && src->channels > 1)
-        return gm__fail(GM_ERR_TYPE, "%s: %s is planar; an interleaved image expected", fn, src_name);
-    if (src->channels == 2)
-        return gm__fail(GM_ERR_TYPE, "%s: %s has 2 channels; 1, 3 or 4 expected", fn, src_name);
-    if (swap_rb && src->channels < 3)
-        return gm__fail(GM_ERR_ARG, "%s: swap_rb needs 3 or 4 channels, %s has %d", fn, src_name,
-                        (int)src->channels);
+    *x = gm_xform_identity();
     /* mean and std hold dst->channels (== src->channels) values: no more are read */
     for (c = 0; c < src->channels; ++c) {
-        if (p && (!isfinite(p->mean[c]) || !isfinite(p->scale[c])))
-            return gm__fail(GM_ERR_ARG, "%s: params->mean[%d] %g and params->scale[%d] %g must be finite", fn, c,
-                            p->mean[c], c, p->scale[c]);
-        if (!p && b->std && (b->std[c] == 0.0 || !isfinite(b->std[c]))) /* NaN and infinities too */
-            return gm__fail(GM_ERR_ARG, "%s: std[%d] is %g; must be finite and non-zero", fn, c, b->std[c]);
         x->map[c] = swap_rb && (c == 0 || c == 2) ? 2 - c : c;
         if (p) {
             x->pre[c] = -p->mean[c];
@@ -503,33 +409,13 @@ static gm_status gm__resize_ops(const char* fn, const gm_mat* src, const gm_mat*
 {
     gm_xform identity = gm_xform_identity();
     gm__side from, to;
-    gm_status s;
-    if ((s = gm__check(fn, "src", src)) != GM_OK || (s = gm__check(fn, "dst", dst)) != GM_OK)
+    gm_status s = gm__check_resize(fn, src, dst, interp, fx, fy);
+    if (s != GM_OK)
         return s;
-    if (interp != GM_INTER_NEAREST && interp != GM_INTER_LINEAR && interp != GM_INTER_AREA &&
-        interp != GM_INTER_LINEAR_EXACT)
-        return gm__fail(GM_ERR_ARG, "%s: interp %d is not GM_INTER_NEAREST (0), _LINEAR (1), _AREA (3) or "
-                        "_LINEAR_EXACT (5)", fn, (int)interp);
-    if (src->dtype != dst->dtype || src->channels != dst->channels) {
-        char from_text[32], to_text[32];
-        return gm__fail(GM_ERR_TYPE, "%s: src is %s but dst is %s; resize keeps the dtype and channels", fn,
-                        gm__type_text(from_text, sizeof from_text, src->dtype, src->channels, src->layout),
-                        gm__type_text(to_text, sizeof to_text, dst->dtype, dst->channels, dst->layout));
-    }
-    if (src->batch != dst->batch)
-        return gm__fail(GM_ERR_SIZE, "%s: src is a batch of %d but dst of %d", fn, (int)src->batch, (int)dst->batch);
-    if (fx > 0.0) {
-        double w = rint((double)src->width * fx), h = rint((double)src->height * fy);
-        if (w != (double)dst->width || h != (double)dst->height)
-            return gm__fail(GM_ERR_SIZE, "%s: src %lldx%lld at fx %g, fy %g makes %.0fx%.0f, but dst is %lldx%lld", fn,
-                            (long long)src->width, (long long)src->height, fx, fy, w, h, (long long)dst->width,
-                            (long long)dst->height);
-    } else {
+    if (fx <= 0.0) {
         fx = (double)dst->width / (double)src->width;
         fy = (double)dst->height / (double)src->height;
     }
-    if ((s = gm__check_place(fn, "src", src, "dst", dst)) != GM_OK)
-        return s;
     if (src->width == dst->width && src->height == dst->height)
         return gm__xform_op(fn, NULL, src, dst, &identity, d);
     from = gm__side_of(src);
