@@ -714,6 +714,38 @@ static gm_status gm__overlay_check(const char* fn, const char* batch, const gm_m
     return GM_OK;
 }
 
+/* gm_overlay_draw's overlay, frame (u8 x3 or x4 interleaved) and sprites. */
+static gm_status gm__check_overlay_draw(const char* fn, const gm_overlay* overlay, const gm_mat* frame,
+                                        const gm_sprite* sprites, int count)
+{
+    gm_status s;
+    if (!overlay)
+        return gm__fail(GM_ERR_ARG, "%s: overlay is NULL", fn);
+    if ((s = gm__check(fn, "frame", frame)) != GM_OK)
+        return s;
+    if (frame->dtype != GM_U8 || (frame->channels != 3 && frame->channels != 4) || frame->layout != GM_HWC)
+        return gm__fail(GM_ERR_TYPE, "%s: frame is %s x%d %s; u8 x3 or x4 interleaved (BGR, RGB, BGRA, RGBA) expected",
+                        fn, gm_dtype_name(frame->dtype), (int)frame->channels, gm__layout_name(frame));
+    return gm__overlay_check(fn, "frame->batch", frame, 1, sprites, count);
+}
+
+/* gm_overlay_draw_yuv's overlay, 8-bit 4:2:0 frame and sprites. */
+static gm_status gm__check_overlay_draw_yuv(const char* fn, const gm_overlay* overlay, const gm_yuv* frame,
+                                            const gm_sprite* sprites, int count)
+{
+    gm_mat planes[3];
+    gm_status s;
+    if (!overlay)
+        return gm__fail(GM_ERR_ARG, "%s: overlay is NULL", fn);
+    if ((s = gm__yuv_check(fn, frame)) != GM_OK)
+        return s;
+    if (frame->format == GM_YUV_P016)
+        return gm__fail(GM_ERR_TYPE, "%s: frame->format is P016; the overlay draws on 8-bit frames (NV12, NV21, "
+                        "I420, YV12)", fn);
+    planes[0] = frame->y, planes[1] = frame->u, planes[2] = frame->v;
+    return gm__overlay_check(fn, "frame->y.batch", planes, gm__yuv_planar(frame) ? 3 : 2, sprites, count);
+}
+
 /* gm_add_weighted's images. */
 
 /* Whether a and b are one view: the same memory in the same shape. */

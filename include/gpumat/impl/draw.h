@@ -389,14 +389,7 @@ GM_API gm_status gm_overlay_draw(gm_overlay* overlay, gm_mat* frame, const gm_sp
     gm__overlay_args* a;
     gm__plan p;
     gm_status s;
-    if (!overlay)
-        return gm__fail(GM_ERR_ARG, "%s: overlay is NULL", fn);
-    if ((s = gm__check(fn, "frame", frame)) != GM_OK)
-        return s;
-    if (frame->dtype != GM_U8 || (frame->channels != 3 && frame->channels != 4) || frame->layout != GM_HWC)
-        return gm__fail(GM_ERR_TYPE, "%s: frame is %s x%d %s; u8 x3 or x4 interleaved (BGR, RGB, BGRA, RGBA) expected",
-                        fn, gm_dtype_name(frame->dtype), (int)frame->channels, gm__layout_name(frame));
-    if ((s = gm__overlay_check(fn, "frame->batch", frame, 1, sprites, count)) != GM_OK)
+    if ((s = gm__check_overlay_draw(fn, overlay, frame, sprites, count)) != GM_OK)
         return s;
     if (!params) {
         memset(&defaults, 0, sizeof defaults);
@@ -424,16 +417,9 @@ GM_API gm_status gm_overlay_draw_yuv(gm_overlay* overlay, gm_yuv* frame, const g
     gm__overlay_job job;
     gm__plan p;
     gm_status s;
-    if (!overlay)
-        return gm__fail(GM_ERR_ARG, "%s: overlay is NULL", fn);
-    if ((s = gm__yuv_check(fn, frame)) != GM_OK)
+    if ((s = gm__check_overlay_draw_yuv(fn, overlay, frame, sprites, count)) != GM_OK)
         return s;
-    if (frame->format == GM_YUV_P016)
-        return gm__fail(GM_ERR_TYPE, "%s: frame->format is P016; the overlay draws on 8-bit frames (NV12, NV21, "
-                        "I420, YV12)", fn);
     planes[0] = frame->y, planes[1] = frame->u, planes[2] = frame->v;
-    if ((s = gm__overlay_check(fn, "frame->y.batch", planes, gm__yuv_planar(frame) ? 3 : 2, sprites, count)) != GM_OK)
-        return s;
     gm__plan_of(&p, fn, GM__OVERLAY_ROW, &frame->y);
     memset(&p.args.overlay, 0, sizeof p.args.overlay);
     p.args.overlay.yuv = 1;
