@@ -658,6 +658,20 @@ static gm_status gm__yuv_image_check(const char* fn, const gm_yuv* frame, const 
 
 /* The overlay's sprites. */
 
+/* The pixels [x0, x1) x [y0, y1) of a width x height frame that a sprite
+ * at (x, y) covers, 0 where it covers none (the sums cannot overflow: x <
+ * width first); the CPU and the GPU path draw these alone. */
+static int gm__sprite_clip(int64_t width, int64_t height, const gm_sprite* s, int64_t r[4])
+{
+    if (s->x >= width || s->y >= height || s->x <= -s->image.width || s->y <= -s->image.height)
+        return 0;
+    r[0] = s->x < 0 ? 0 : s->x;
+    r[1] = s->y < 0 ? 0 : s->y;
+    r[2] = s->x + s->image.width < width ? s->x + s->image.width : width;
+    r[3] = s->y + s->image.height < height ? s->y + s->image.height : height;
+    return 1;
+}
+
 /* Bytes of a sprite's pixel. */
 static int gm__sprite_bytes(const gm_sprite* s) { return s->kind == GM_SPRITE_MASK ? 1 : 4; }
 

@@ -61,7 +61,7 @@ static gm__geometry gm__grid_of_rows(long long width, long long height, long lon
 static gm__geometry gm__grid_of_tiles(long long width, long long height, long long batch, int pixels, int wave)
 {
     gm__geometry g;
-    long long images = batch < 65535 ? batch : 65535, columns = (width + 32 * pixels - 1) / (32 * pixels);
+    long long images = gm__extent(batch), columns = (width + 32 * pixels - 1) / (32 * pixels);
     long long run = wave > 0 ? 16 : 4, per_wave = wave / GM__BLOCK_WARPS, r, cost, least = -1;
     while (run > 1 && gm__tile_blocks(columns, height, images, run) < per_wave)
         run /= 2;
