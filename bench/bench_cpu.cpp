@@ -299,18 +299,19 @@ void cases(FILE* out, const std::string& size, int n, int w, int h, int threads)
     // naive loop samples bilinearly in float
     const struct {
         const char* name;
-        int interp, num, den;
-    } resizes[] = {{"resize u8 x3 LINEAR 2/3", GM_INTER_LINEAR, 2, 3},
-                   {"resize u8 x3 LINEAR_EXACT 2/3", GM_INTER_LINEAR_EXACT, 2, 3},
-                   {"resize u8 x3 AREA 1/2", GM_INTER_AREA, 1, 2},
-                   {"resize u8 x3 AREA 5/16", GM_INTER_AREA, 5, 16}};
+        gm_interp interp;
+        int cv_interp, num, den;
+    } resizes[] = {{"resize u8 x3 LINEAR 2/3", GM_INTER_LINEAR, cv::INTER_LINEAR, 2, 3},
+                   {"resize u8 x3 LINEAR_EXACT 2/3", GM_INTER_LINEAR_EXACT, cv::INTER_LINEAR_EXACT, 2, 3},
+                   {"resize u8 x3 AREA 1/2", GM_INTER_AREA, cv::INTER_AREA, 1, 2},
+                   {"resize u8 x3 AREA 5/16", GM_INTER_AREA, cv::INTER_AREA, 5, 16}};
     for (const auto& z : resizes) {
         Images small(n, w * z.num / z.den, h * z.num / z.den, 3, CV_8U, false, GM_U8);
         record(out, z.name, size, threads,
-               [&] { check(gm_resize(&bgr.m, &small.m, (gm_interp)z.interp, NULL), "resize"); },
+               [&] { check(gm_resize(&bgr.m, &small.m, z.interp, NULL), "resize"); },
                [&] {
                    for (int i = 0; i < n; ++i)
-                       cv::resize(bgr.item[i], small.item[i], small.item[i].size(), 0, 0, z.interp);
+                       cv::resize(bgr.item[i], small.item[i], small.item[i].size(), 0, 0, z.cv_interp);
                },
                [&] { naive_resize(bgr, small); });
     }

@@ -1022,6 +1022,9 @@ void test_blobs()
 
 // ------------------------------------------------------------------- resize
 
+// OpenCV's INTER_* flag of each gm_interp (gpumat numbers its own: zero is LINEAR).
+const int kCvInterp[] = {cv::INTER_LINEAR, cv::INTER_NEAREST, cv::INTER_AREA, cv::INTER_LINEAR_EXACT};
+
 // cv::resize of src (dtype d) to w x h, or at fx, fy when fx > 0. The dtypes
 // OpenCV 4 cannot resize are resized as the wider dtype holding the same
 // values and rounded back, as gpumat documents: s8 as s16, s32 as f64, f16
@@ -1107,7 +1110,7 @@ void resize_case(Group& g, gm_dtype d, int ch, int sw, int sh, int dw, int dh, d
             p.status("gm_resize", gm_resize(&src.m, &dst.m, (gm_interp)interp, NULL));
         p.add(intact(src, "the source"));
         p.add(intact(dst, "the padding of the destination"));
-        cv::Mat exp = expected_resize(image, d, dw, dh, fx, fy, interp);
+        cv::Mat exp = expected_resize(image, d, dw, dh, fx, fy, kCvInterp[interp]);
         if (dst_planar) {
             std::vector<cv::Mat> planes;
             cv::split(exp, planes);
@@ -1230,8 +1233,6 @@ Place rule_place(int rule, int W, int H, int Wn, int Hn, bool top_left, bool no_
     return p;
 }
 
-const int kPrepInterp[] = {GM_INTER_LINEAR, GM_INTER_NEAREST, GM_INTER_AREA, GM_INTER_LINEAR_EXACT};
-
 // Whether pp's letterbox rule has top_left and no_upscale, as its framework
 // does (gpumat/prep.h refuses the others): ultralytics both, DeepStream
 // top_left (no symmetric-padding), OpenCV dnn neither.
@@ -1250,7 +1251,7 @@ bool has_no_upscale(const gm_prep& pp)
 // (letterbox) or the centre cut of blobFromImage(crop = true).
 cv::Mat prep_placed(const cv::Mat& crop, const gm_prep& pp, int Wn, int Hn)
 {
-    int interp = kPrepInterp[pp.interp];
+    int interp = kCvInterp[pp.interp];
     cv::Mat resized, out;
     if (pp.fit == GM_FIT_STRETCH) {
         cv::resize(crop, out, cv::Size(Wn, Hn), 0, 0, interp);

@@ -1112,7 +1112,7 @@ static void test_resize(void)
 
     EXPECT(gm_resize(NULL, &d3.m, GM_INTER_LINEAR, NULL), GM_ERR_ARG, "gm_resize", "src", &d3, NULL);
     EXPECT(gm_resize(&s3.m, NULL, GM_INTER_LINEAR, NULL), GM_ERR_ARG, "gm_resize", "dst", &s3, NULL);
-    EXPECT(gm_resize(&s3.m, &d3.m, (gm_interp)2, NULL), GM_ERR_ARG, "gm_resize", "interp 2", &s3, &d3, NULL);
+    EXPECT(gm_resize(&s3.m, &d3.m, (gm_interp)4, NULL), GM_ERR_ARG, "gm_resize", "interp 4", &s3, &d3, NULL);
     EXPECT(gm_resize(&s3.m, &d3.m, (gm_interp)-1, NULL), GM_ERR_ARG, "gm_resize", "interp -1", &s3, &d3, NULL);
     EXPECT(gm_resize(&s3.m, &d1.m, GM_INTER_LINEAR, NULL), GM_ERR_TYPE, "gm_resize", "dst is u8 x1", &s3, &d1, NULL);
     EXPECT(gm_resize(&s3.m, &df.m, GM_INTER_AREA, NULL), GM_ERR_TYPE, "gm_resize", "dst is f32 x3", &s3, &df, NULL);
@@ -1417,7 +1417,7 @@ static void test_prep_yuv(void)
     EXPECT(gm_preprocess_yuv(&bad, NULL, &d.m, NULL, NULL, NULL), GM_ERR_ARG, "gm_preprocess_yuv", "matrix 3", &d,
            NULL);
     EXPECT(gm_preprocess_yuv(&nv, NULL, &d.m, &area, NULL, NULL), GM_ERR_ARG, "gm_preprocess_yuv",
-           "prep->interp is GM_PREP_AREA", &d, NULL);
+           "prep->interp is GM_INTER_AREA", &d, NULL);
     memset(&option, 0, sizeof option);
     option.fit = GM_FIT_LETTERBOX, option.rule = GM_LETTERBOX_OPENCV_DNN, option.top_left = 1;
     EXPECT(gm_preprocess_yuv(&nv, NULL, &d.m, &option, NULL, NULL), GM_ERR_ARG, "gm_preprocess_yuv",

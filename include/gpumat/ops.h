@@ -74,14 +74,6 @@ GM_API gm_status gm_blob_from_image(const gm_mat* src, gm_mat* dst, double scale
 GM_API gm_status gm_blob_from_images(const gm_mat* images, int count, gm_mat* dst, double scalefactor,
                                      const double* mean, const double* std, int swap_rb, gm_stream stream);
 
-/* Interpolations of gm_resize, numbered as OpenCV's INTER_* constants. */
-typedef enum gm_interp {
-    GM_INTER_NEAREST = 0,     /* the pixel floor(x * src/dst): no half-pixel offset, as OpenCV */
-    GM_INTER_LINEAR = 1,      /* bilinear, half-pixel centres; u8 in OpenCV's 11-bit fixed point */
-    GM_INTER_AREA = 3,        /* pixel-area mean downscaling; bilinear-like upscaling */
-    GM_INTER_LINEAR_EXACT = 5 /* OpenCV's bit-exact bilinear (fixed point; floating dtypes: LINEAR) */
-} gm_interp;
-
 /* cv::resize(src, dst, dst size, 0, 0, interp): src resampled to dst's size,
  * same dtype, channels and batch; layouts may differ (a planar dst is a
  * resize and a split in one pass). Any dtype, 1-4 channels, ROIs and foreign

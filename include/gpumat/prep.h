@@ -61,14 +61,13 @@ typedef enum gm_letterbox_rule {
     GM_LETTERBOX_DEEPSTREAM = 2
 } gm_letterbox_rule;
 
-/* The interpolation of gm_prep, zero the default: cv::resize's
- * INTER_LINEAR, which every rule above uses. */
-typedef enum gm_prep_interp {
-    GM_PREP_LINEAR = 0,      /* GM_INTER_LINEAR */
-    GM_PREP_NEAREST = 1,     /* GM_INTER_NEAREST */
-    GM_PREP_AREA = 2,        /* GM_INTER_AREA */
-    GM_PREP_LINEAR_EXACT = 3 /* GM_INTER_LINEAR_EXACT */
-} gm_prep_interp;
+/* The interpolation of gm_prep before gm_interp took its place (0.3.0):
+ * the same numbers, kept for one version. */
+typedef gm_interp gm_prep_interp;
+#define GM_PREP_LINEAR GM_INTER_LINEAR
+#define GM_PREP_NEAREST GM_INTER_NEAREST
+#define GM_PREP_AREA GM_INTER_AREA
+#define GM_PREP_LINEAR_EXACT GM_INTER_LINEAR_EXACT
 
 /* How (x - mean) * scale is computed into a f32 blob, zero the default.
  * OpenCV's releases compute it in two ways (measured bit for bit over every
@@ -98,7 +97,7 @@ typedef enum gm_blob_arith {
 typedef struct gm_prep {
     gm_fit fit;
     gm_letterbox_rule rule;
-    gm_prep_interp interp;
+    gm_interp interp;
     int top_left;   /* letterbox, ULTRALYTICS or DEEPSTREAM rule: the image at the top left, all pad right and
                        bottom (ultralytics center=False, DeepStream without symmetric-padding); 0: centred */
     int no_upscale; /* letterbox, ULTRALYTICS rule: never enlarge (ultralytics scaleup=False) */
@@ -233,7 +232,7 @@ GM_API gm_status gm_preprocess_batch(const gm_mat* srcs, const gm_rect* crops, i
  * the result is gm_yuv_convert followed by gm_preprocess, bit for bit. The
  * crop is in luma pixels (odd ones too); the source channels are B, G, R
  * (prep->swap_rb for RGB; prep->pad in that order). prep->interp is
- * GM_PREP_LINEAR, _NEAREST or _LINEAR_EXACT (AREA's cells can be wide; it
+ * GM_INTER_LINEAR, _NEAREST or _LINEAR_EXACT (AREA's cells can be wide; it
  * is not taken). A gray network input is gm_preprocess of frame->y. */
 GM_API gm_status gm_preprocess_yuv(const gm_yuv* frame, const gm_rect* crop, gm_mat* dst, const gm_prep* prep,
                                    gm_prep_geometry* geometry, gm_stream stream);

@@ -539,6 +539,15 @@ static gm_status gm__check_blob(const char* fn, const gm__typed* t, const char* 
     return GM_OK;
 }
 
+/* An interpolation, named name in messages. */
+static gm_status gm__check_interp(const char* fn, const char* name, gm_interp interp)
+{
+    if ((unsigned)interp > GM_INTER_LINEAR_EXACT)
+        return gm__fail(GM_ERR_ARG, "%s: %s %d is not a gm_interp (GM_INTER_LINEAR, _NEAREST, _AREA or "
+                        "_LINEAR_EXACT)", fn, name, (int)interp);
+    return GM_OK;
+}
+
 /* A resize of src into dst by interp, at cv::resize's explicit scales fx,
  * fy (0: the size ratio, any size). */
 static gm_status gm__check_resize(const char* fn, const gm_mat* src, const gm_mat* dst, gm_interp interp, double fx,
@@ -547,10 +556,8 @@ static gm_status gm__check_resize(const char* fn, const gm_mat* src, const gm_ma
     gm_status s;
     if ((s = gm__check(fn, "src", src)) != GM_OK || (s = gm__check(fn, "dst", dst)) != GM_OK)
         return s;
-    if (interp != GM_INTER_NEAREST && interp != GM_INTER_LINEAR && interp != GM_INTER_AREA &&
-        interp != GM_INTER_LINEAR_EXACT)
-        return gm__fail(GM_ERR_ARG, "%s: interp %d is not GM_INTER_NEAREST (0), _LINEAR (1), _AREA (3) or "
-                        "_LINEAR_EXACT (5)", fn, (int)interp);
+    if ((s = gm__check_interp(fn, "interp", interp)) != GM_OK)
+        return s;
     if (src->dtype != dst->dtype || src->channels != dst->channels) {
         char from_text[32], to_text[32];
         return gm__fail(GM_ERR_TYPE, "%s: src is %s but dst is %s; resize keeps the dtype and channels", fn,

@@ -9,13 +9,6 @@
 /* A launch's parameters within what the drivers take (prep.inc). */
 typedef char gm__prep_args_fit[sizeof(gm__prep_args) <= 4096 && sizeof(gm__prep_many) <= 32764 ? 1 : -1];
 
-/* The interpolation gm_prep names, as gm_interp. */
-static gm_interp gm__prep_interp_of(gm_prep_interp i)
-{
-    static const gm_interp interps[] = {GM_INTER_LINEAR, GM_INTER_NEAREST, GM_INTER_AREA, GM_INTER_LINEAR_EXACT};
-    return interps[i];
-}
-
 /* The letterbox of a W x H crop into Wn x Hn by p's rule: the resized size,
  * the pad before each axis and the rule's factor. */
 static void gm__letterbox(int64_t W, int64_t H, int64_t Wn, int64_t Hn, const gm_prep* p, gm_prep_geometry* g)
@@ -118,9 +111,7 @@ static gm_status gm__place(const char* fn, const char* name, const gm_rect* crop
         return gm__fail(GM_ERR_ARG, "%s: prep->fit %d is not a gm_fit", fn, (int)p->fit);
     if ((unsigned)p->rule > GM_LETTERBOX_DEEPSTREAM)
         return gm__fail(GM_ERR_ARG, "%s: prep->rule %d is not a gm_letterbox_rule", fn, (int)p->rule);
-    if ((unsigned)p->interp > GM_PREP_LINEAR_EXACT)
-        return gm__fail(GM_ERR_ARG, "%s: prep->interp %d is not a gm_prep_interp", fn, (int)p->interp);
-    if ((s = gm__prep_options(fn, p)) != GM_OK)
+    if ((s = gm__check_interp(fn, "prep->interp", p->interp)) != GM_OK || (s = gm__prep_options(fn, p)) != GM_OK)
         return s;
     memset(g, 0, sizeof *g);
     g->crop = *crop;
@@ -328,9 +319,9 @@ static gm_status gm__prep_item_of(const char* fn, const char* name, const gm_mat
         it->map.sampler = GM__SAMPLER_NEAREST;
         it->map.scale_x = it->map.scale_y = it->map.inv_x = it->map.inv_y = 1.0;
     } else if (p->fit == GM_FIT_CROP_CENTER) {
-        it->map = gm__resize_map_of(&m, gm__prep_interp_of(p->interp), g->ratio, g->ratio);
+        it->map = gm__resize_map_of(&m, p->interp, g->ratio, g->ratio);
     } else {
-        it->map = gm__resize_map_of(&m, gm__prep_interp_of(p->interp), g->gain_x, g->gain_y);
+        it->map = gm__resize_map_of(&m, p->interp, g->gain_x, g->gain_y);
     }
     it->src = gm__channel_addr(src, 0) + (unsigned long long)(crop->y * src->pitch + crop->x * gm__xstride(src));
     it->src_pitch = src->pitch;
@@ -524,9 +515,9 @@ static gm_status gm__prep_describe(const char* fn, const gm_mat* srcs, const gm_
         return gm__fail(GM_ERR_ARG, "%s: %d items but dst->batch is %d", fn, count, (int)dst->batch);
     if ((s = gm__check_arith(fn, "prep", p->divide, p->arith)) != GM_OK)
         return s;
-    if (frames && p->interp == GM_PREP_AREA)
-        return gm__fail(GM_ERR_ARG, "%s: prep->interp is GM_PREP_AREA, which a frame does not take; "
-                        "GM_PREP_LINEAR, _NEAREST or _LINEAR_EXACT", fn);
+    if (frames && p->interp == GM_INTER_AREA)
+        return gm__fail(GM_ERR_ARG, "%s: prep->interp is GM_INTER_AREA, which a frame does not take; "
+                        "GM_INTER_LINEAR, _NEAREST or _LINEAR_EXACT", fn);
     first = gm__prep_source_at(srcs, frames, 0);
     for (i = 0; i < count; ++i) {
         gm__prep_name(fn, i, name, sizeof name);
