@@ -1035,12 +1035,16 @@ double prep_floor(const std::vector<gm_mat>& srcs, const std::vector<gm_rect>& c
                   const gm_prep& pp)
 {
     double bytes = (double)crops.size() * dst.width * dst.height * dst.channels * gm_dtype_size(dst.dtype);
+    std::vector<gm__prep_place> places(crops.size());
+    gm__plan plan;
+    unsigned kinds;
+    if (gm__check_prep("bench", srcs.data(), NULL, crops.data(), (int)crops.size(), &dst, &pp) != GM_OK ||
+        gm__prep_plan("bench", srcs.data(), NULL, crops.data(), (int)crops.size(), &dst, &pp, &plan, places.data(),
+                      &kinds) != GM_OK)
+        return NAN;
     for (size_t i = 0; i < crops.size(); ++i) {
-        gm_prep_geometry g;
-        gm__prep_item it;
+        const gm__prep_item& it = places[i].item;
         gm__resize_args a;
-        if (gm__prep_item_of("bench", "src", &srcs[i], NULL, &crops[i], &dst, &pp, &g, &it) != GM_OK)
-            return NAN;
         memset(&a, 0, sizeof a);
         a.height = it.height;
         a.map = it.map;
@@ -1759,12 +1763,14 @@ void prep_yuv_one(const char* op, int count, gm_dtype dd, const gm_prep& pp)
             ok = gm_ok(gm_yuv_wrap(&f[i][k], GM_YUV_NV12, (char*)src[i] + k * fbytes, w, h, pitch, coded, GM_DEVICE));
     }
     if (ok) {
-        gm_prep_geometry g;
-        gm__prep_item it;
+        std::vector<gm__prep_place> places(count);
+        gm__plan plan;
+        unsigned kinds;
+        ok = gm_ok(gm__check_prep("bench", NULL, f[0].data(), crops.data(), count, &dv[0], &pp)) &&
+             gm_ok(gm__prep_plan("bench", NULL, f[0].data(), crops.data(), count, &dv[0], &pp, &plan, places.data(),
+                                 &kinds));
+        const gm__prep_item& it = places[0].item;
         gm__resize_args a;
-        gm_mat stand_in = f[0][0].y;
-        stand_in.channels = 3;
-        ok = gm_ok(gm__prep_item_of("bench", "frame", &stand_in, &f[0][0], &crops[0], &dv[0], &pp, &g, &it));
         memset(&a, 0, sizeof a);
         a.height = it.height;
         a.map = it.map;

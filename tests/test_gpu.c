@@ -397,8 +397,9 @@ static gm_status op_prep(const gm_mat* s, gm_mat* d, const void* p)
     const prep_how* h = (const prep_how*)p;
     gm_mat views[300];
     gm_rect crops[300];
-    gm_prep_geometry g;
-    gm__prep_item it;
+    static gm__prep_place places[300];
+    gm__plan plan;
+    unsigned kinds;
     int per_kind[2 * GM__SAMPLER_COUNT] = {0};
     long before = generic_launches, expect = 0;
     int i;
@@ -417,9 +418,10 @@ static gm_status op_prep(const gm_mat* s, gm_mat* d, const void* p)
     else
         st = gm_preprocess_batch(views, crops, h->count, d, &h->prep, NULL, NULL);
     if (st == GM_OK && d->where == GM_DEVICE) {
-        for (i = 0; i < h->count; ++i)
-            if (gm__prep_item_of("op_prep", "src", &views[i], NULL, &crops[i], d, &h->prep, &g, &it) == GM_OK)
-                ++per_kind[gm__prep_kind(views[i].dtype, (int)views[i].channels, 0, &it)];
+        if (gm__check_prep("op_prep", views, NULL, crops, h->count, d, &h->prep) == GM_OK &&
+            gm__prep_plan("op_prep", views, NULL, crops, h->count, d, &h->prep, &plan, places, &kinds) == GM_OK)
+            for (i = 0; i < h->count; ++i)
+                ++per_kind[places[i].kind];
         for (i = 0; i < 2 * GM__SAMPLER_COUNT; ++i)
             expect += (per_kind[i] + GM__PREP_ITEMS_MANY - 1) / GM__PREP_ITEMS_MANY;
         CHECK(generic_launches - before == expect, "gm_preprocess_batch of %d items: %ld launches, %ld expected",

@@ -283,6 +283,7 @@ static void preps(void)
                         gm_mat src[3], dst = fake_sized(dsts[d], 3, GM_CHW, batch, DENSE, DST_BASE, 64, 64);
                         gm_prep pp;
                         gm__plan plan;
+                        gm__prep_place places[3];
                         unsigned kinds;
                         gm_status st;
                         memset(&pp, 0, sizeof pp);
@@ -293,7 +294,9 @@ static void preps(void)
                             fake_sized(srcs[s], channels[c], GM_HWC, 1, PADDED, SRC_BASE, side, i == 4 ? 128 : 40);
                         snprintf(what, sizeof what, "preprocess %s x%d -> %s, %d items, interp %d, arith %d",
                                  gm_dtype_name(srcs[s]), channels[c], gm_dtype_name(dsts[d]), batch, interps[i], arith);
-                        st = gm__prep_describe(what, src, NULL, NULL, batch, &dst, &pp, &plan, &kinds);
+                        st = gm__check_prep(what, src, NULL, NULL, batch, &dst, &pp);
+                        if (st == GM_OK)
+                            st = gm__prep_plan(what, src, NULL, NULL, batch, &dst, &pp, &plan, places, &kinds);
                         CHECK(st == GM_OK, "%s: not described: %s", what, gm_last_error());
                         if (st != GM_OK)
                             continue;
@@ -322,6 +325,7 @@ static void prep_frames(void)
                 gm_yuv frames[3];
                 gm_prep pp;
                 gm__plan plan;
+                gm__prep_place places[3];
                 unsigned kinds;
                 gm_status st;
                 memset(&pp, 0, sizeof pp);
@@ -335,7 +339,9 @@ static void prep_frames(void)
                 frames[1] = frames[2] = frames[0];
                 snprintf(what, sizeof what, "preprocess NV12 -> %s, %d items, interp %d, arith %d",
                          gm_dtype_name(dsts[d]), batch, interps[i], arith);
-                st = gm__prep_describe(what, NULL, frames, NULL, batch, &dst, &pp, &plan, &kinds);
+                st = gm__check_prep(what, NULL, frames, NULL, batch, &dst, &pp);
+                if (st == GM_OK)
+                    st = gm__prep_plan(what, NULL, frames, NULL, batch, &dst, &pp, &plan, places, &kinds);
                 CHECK(st == GM_OK, "%s: not described: %s", what, gm_last_error());
                 if (st != GM_OK)
                     continue;

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 static int gm__mul(int64_t a, int64_t b, int64_t* r)
 {
@@ -38,6 +39,16 @@ static int64_t gm__row_bytes(const gm_mat* m)
 {
     int64_t r;
     return gm__mul(m->width, gm__xstride(m), &r) ? r : -1;
+}
+
+/* Image i of a batch (0 <= i < m->batch) as a view of its own. */
+static gm_mat gm__item_at(const gm_mat* m, int i)
+{
+    gm_mat v = *m;
+    v.data = (char*)m->data + i * m->batch_pitch;
+    v.batch = 1;
+    v.owned = NULL;
+    return v;
 }
 
 /* Offset of the last byte + 1, or -1 on overflow. Every term is non-negative,
@@ -539,6 +550,56 @@ static gm_status gm__check_blob(const char* fn, const gm__typed* t, const char* 
     return GM_OK;
 }
 
+/* count images (fn: gm_blob_from_images or its _with_params form) into
+ * batched dst, each a blob as gm__check_blob's; a bad images[count - 1] is
+ * found before anything is written. */
+static gm_status gm__check_blob_images(const char* fn, const gm_mat* images, int count, const gm_mat* dst,
+                                       const gm_blob_params* p, int swap_rb, const double* std)
+{
+    char name[32];
+    gm_mat item;
+    int i;
+    gm_status s;
+    if (!images)
+        return gm__fail(GM_ERR_ARG, "%s: images is NULL", fn);
+    if ((s = gm__check(fn, "dst", dst)) != GM_OK)
+        return s;
+    if (count < 1 || count != dst->batch)
+        return gm__fail(GM_ERR_ARG, "%s: count %d does not match dst->batch %d", fn, count, (int)dst->batch);
+    for (i = 0; i < count; ++i) {
+        snprintf(name, sizeof name, "images[%d]", i);
+        if (images[i].batch != 1)
+            return gm__fail(GM_ERR_ARG, "%s: %s is a batch of %d; single images expected", fn, name,
+                            (int)images[i].batch);
+        if (i > 0 && (images[i].width != images[0].width || images[i].height != images[0].height ||
+                      images[i].dtype != images[0].dtype || images[i].channels != images[0].channels)) {
+            char is[32], first[32];
+            return gm__fail(images[i].width != images[0].width || images[i].height != images[0].height ? GM_ERR_SIZE
+                                                                                                        : GM_ERR_TYPE,
+                            "%s: %s is %lldx%lld %s but images[0] is %lldx%lld %s", fn, name,
+                            (long long)images[i].width, (long long)images[i].height,
+                            gm__type_text(is, sizeof is, images[i].dtype, images[i].channels, images[i].layout),
+                            (long long)images[0].width, (long long)images[0].height,
+                            gm__type_text(first, sizeof first, images[0].dtype, images[0].channels, images[0].layout));
+        }
+        item = gm__item_at(dst, i);
+        if ((s = gm__check_blob(fn, NULL, name, &images[i], &item, p, swap_rb, std)) != GM_OK)
+            return s;
+        /* read while other items are written: no byte of dst at all */
+        if (gm__overlap(&images[i], dst))
+            return gm__fail(GM_ERR_OVERLAP, "%s: %s and dst overlap", fn, name);
+    }
+    return GM_OK;
+}
+
+/* cv::resize's explicit scales. */
+static gm_status gm__check_scale(const char* fn, double fx, double fy)
+{
+    if (!(fx > 0.0 && isfinite(fx)) || !(fy > 0.0 && isfinite(fy)))
+        return gm__fail(GM_ERR_ARG, "%s: fx %g and fy %g must be positive and finite", fn, fx, fy);
+    return GM_OK;
+}
+
 /* An interpolation, named name in messages. */
 static gm_status gm__check_interp(const char* fn, const char* name, gm_interp interp)
 {
@@ -660,6 +721,305 @@ static gm_status gm__yuv_image_check(const char* fn, const gm_yuv* frame, const 
         (s = gm__check_place(fn, "frame->u", &frame->u, name, image)) != GM_OK ||
         (gm__yuv_planar(frame) && (s = gm__check_place(fn, "frame->v", &frame->v, name, image)) != GM_OK))
         return s;
+    return GM_OK;
+}
+
+/* The pre-process (gpumat/prep.h). */
+
+/* Source i of a batch as the kernels read it: srcs[i], or frames[i] as
+ * the u8 BGR image that cvtColor makes of it (a stand-in that gives sizes
+ * and types; its data is the luma's). */
+static gm_mat gm__prep_source_at(const gm_mat* srcs, const gm_yuv* frames, int i)
+{
+    gm_mat m;
+    if (!frames)
+        return srcs[i];
+    m = frames[i].y;
+    m.channels = 3;
+    return m;
+}
+
+/* What messages call the sources of the public function fn: src, srcs,
+ * frame or frames (an internal caller's: srcs). */
+static const char* gm__prep_sources_name(const char* fn)
+{
+    static const char* const names[][2] = {{"gm_preprocess", "src"}, {"gm_preprocess_batch", "srcs"},
+                                           {"gm_preprocess_yuv", "frame"}, {"gm_preprocess_yuv_batch", "frames"}};
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; ++i)
+        if (!strcmp(fn, names[i][0]))
+            return names[i][1];
+    return "srcs";
+}
+
+/* What messages call source i of fn: src or frame alone, else srcs[i] or
+ * frames[i]. */
+static void gm__prep_name(const char* fn, int i, char* name, size_t size)
+{
+    const char* sources = gm__prep_sources_name(fn);
+    if (!strcmp(sources, "src") || !strcmp(sources, "frame"))
+        snprintf(name, size, "%s", sources);
+    else
+        snprintf(name, size, "%s[%d]", sources, i);
+}
+
+/* The kernel row of a launch by sampler I, of frames or of images S x C
+ * into D, whose product is computed as arith says (GM_BLOB_DOUBLE: the
+ * prep_double rows, templates/prep_double.cu); -1 where there is none. */
+static int gm__prep_kernel_of(int frames, gm_blob_arith arith, gm_dtype S, gm_dtype D, int C, int I)
+{
+    if (frames)
+        return arith == GM_BLOB_DOUBLE ? gm__prep_yuv_double_row[D][I] : gm__prep_yuv_row[D][I];
+    return arith == GM_BLOB_DOUBLE ? gm__prep_double_row[S][D][C - 1][I] : gm__prep_row[S][D][C - 1][I];
+}
+
+/* The letterbox options, and which rules' frameworks have each (prep.h):
+ * bit r for rule r. */
+static const struct {
+    const char* name;
+    unsigned rules;
+} gm__prep_option_rules[] = {{"top_left", 1u << GM_LETTERBOX_ULTRALYTICS | 1u << GM_LETTERBOX_DEEPSTREAM},
+                             {"no_upscale", 1u << GM_LETTERBOX_ULTRALYTICS},
+                             {"stride", 1u << GM_LETTERBOX_ULTRALYTICS}};
+
+/* A crop (named name) placed into a dst_width x dst_height image by p: the
+ * sizes, p's enums, and each letterbox option set only where the
+ * letterbox's rule has it. */
+static gm_status gm__check_placement(const char* fn, const char* name, const gm_rect* crop, int64_t dst_width,
+                                     int64_t dst_height, const gm_prep* p)
+{
+    static const char* const fits[] = {"GM_FIT_STRETCH", "GM_FIT_LETTERBOX", "GM_FIT_CROP_CENTER"};
+    static const char* const rules[] = {"GM_LETTERBOX_ULTRALYTICS", "GM_LETTERBOX_OPENCV_DNN",
+                                        "GM_LETTERBOX_DEEPSTREAM"};
+    const int set[] = {p->top_left != 0, p->no_upscale != 0, p->stride != 0};
+    int64_t W = crop->width, H = crop->height;
+    size_t i;
+    gm_status s;
+    if (W < 1 || H < 1 || W > INT_MAX || H > INT_MAX || dst_width < 1 || dst_height < 1 || dst_width > INT_MAX ||
+        dst_height > INT_MAX)
+        return gm__fail(GM_ERR_SIZE, "%s: %s: a %lldx%lld crop into %lldx%lld; sizes must be 1 to %d", fn, name,
+                        (long long)W, (long long)H, (long long)dst_width, (long long)dst_height, INT_MAX);
+    if ((unsigned)p->fit > GM_FIT_CROP_CENTER)
+        return gm__fail(GM_ERR_ARG, "%s: prep->fit %d is not a gm_fit", fn, (int)p->fit);
+    if ((unsigned)p->rule > GM_LETTERBOX_DEEPSTREAM)
+        return gm__fail(GM_ERR_ARG, "%s: prep->rule %d is not a gm_letterbox_rule", fn, (int)p->rule);
+    if ((s = gm__check_interp(fn, "prep->interp", p->interp)) != GM_OK)
+        return s;
+    if (p->stride < 0)
+        return gm__fail(GM_ERR_ARG, "%s: prep->stride is %d; it must be 0 (off) or more", fn, p->stride);
+    for (i = 0; i < sizeof set / sizeof set[0]; ++i) {
+        if (!set[i])
+            continue;
+        if (p->fit != GM_FIT_LETTERBOX)
+            return gm__fail(GM_ERR_ARG, "%s: prep->%s is an option of GM_FIT_LETTERBOX, and prep->fit is %s", fn,
+                            gm__prep_option_rules[i].name, fits[p->fit]);
+        if (!(gm__prep_option_rules[i].rules >> p->rule & 1))
+            return gm__fail(GM_ERR_ARG, "%s: prep->%s is not an option of %s", fn, gm__prep_option_rules[i].name,
+                            rules[p->rule]);
+    }
+    return GM_OK;
+}
+
+/* gm_prep_geometry_of's arguments. */
+static gm_status gm__check_geometry_of(const char* fn, const gm_rect* crop, int64_t dst_width, int64_t dst_height,
+                                       const gm_prep* p, const gm_prep_geometry* g)
+{
+    if (!crop || !p || !g)
+        return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn, !crop ? "crop" : !p ? "prep" : "geometry");
+    return gm__check_placement(fn, "crop", crop, dst_width, dst_height, p);
+}
+
+/* The placement g the planner made of such a crop (into dst_width x
+ * dst_height): not empty, and of a batch's item i > 0 the size of item 0's
+ * (first), which prep->stride can make smaller than dst. */
+static gm_status gm__check_placed(const char* fn, const char* name, const gm_prep_geometry* g,
+                                  const gm_prep_geometry* first, int64_t dst_width, int64_t dst_height)
+{
+    if (g->width < 1 || g->height < 1)
+        return gm__fail(GM_ERR_SIZE, "%s: %s: the letterbox of a %lldx%lld crop into %lldx%lld is empty "
+                        "(%lldx%lld)", fn, name, (long long)g->crop.width, (long long)g->crop.height,
+                        (long long)dst_width, (long long)dst_height, (long long)g->width, (long long)g->height);
+    if (first && (g->dst_width != first->dst_width || g->dst_height != first->dst_height))
+        return gm__fail(GM_ERR_ARG, "%s: prep->stride: %s comes to %lldx%lld, %s[0] to %lldx%lld; a batch's "
+                        "items must come to one size", fn, name, (long long)g->dst_width, (long long)g->dst_height,
+                        gm__prep_sources_name(fn), (long long)first->dst_width, (long long)first->dst_height);
+    return GM_OK;
+}
+
+/* A box mapped back through geometry g by map (named map_name). */
+static gm_status gm__check_box_map(const char* fn, const char* map_name, const gm_prep_geometry* g, gm_box_map map,
+                                   const double* box, const double* out)
+{
+    if (!g || !box || !out)
+        return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn, !g ? "geometry" : !box ? "box" : "out");
+    if ((unsigned)map > GM_BOX_DEEPSTREAM)
+        return gm__fail(GM_ERR_ARG, "%s: %s %d is not a gm_box_map", fn, map_name, (int)map);
+    if (g->crop.width < 1 || g->crop.height < 1 || g->dst_width < 1 || g->dst_height < 1)
+        return gm__fail(GM_ERR_ARG, "%s: geometry is of a %lldx%lld crop into %lldx%lld; sizes must be 1 or more",
+                        fn, (long long)g->crop.width, (long long)g->crop.height, (long long)g->dst_width,
+                        (long long)g->dst_height);
+    return GM_OK;
+}
+
+/* The factors map divides by, which a geometry made by hand can lack. */
+static gm_status gm__check_box_factors(const char* fn, gm_box_map map, const double div[2])
+{
+    if (!(div[0] > 0.0) || !(div[1] > 0.0) || isinf(div[0]) || isinf(div[1]))
+        return gm__fail(GM_ERR_ARG, "%s: geometry's factors for map %d are %g and %g; they must be above 0 (a "
+                        "geometry gm_prep_geometry_of made has them)", fn, (int)map, div[0], div[1]);
+    return GM_OK;
+}
+
+/* The source channel that destination channel c reads (p->channel_map,
+ * else swap_rb's, else the same; a gray source's only one). */
+static int gm__prep_channel_of(const gm_prep* p, int src_channels, int c)
+{
+    return p->channel_map ? p->channel_map[c] : p->swap_rb && (c == 0 || c == 2) ? 2 - c : src_channels == 1 ? 0 : c;
+}
+
+/* p's channels, arithmetic and pad for a source of src_channels into dst. */
+static gm_status gm__check_prep_channels(const char* fn, int src_channels, const gm_mat* dst, const gm_prep* p)
+{
+    int c, k;
+    if (p->swap_rb && (src_channels < 3 || dst->channels < 3))
+        return gm__fail(GM_ERR_ARG, "%s: prep->swap_rb needs 3 or 4 channels, the source has %d and dst %d", fn,
+                        src_channels, (int)dst->channels);
+    for (c = 0; c < dst->channels; ++c) {
+        k = gm__prep_channel_of(p, src_channels, c);
+        if (k < 0 || k >= src_channels)
+            return gm__fail(GM_ERR_ARG, "%s: destination channel %d would read source channel %d, but the source has "
+                            "%d%s", fn, c, k, src_channels, p->channel_map ? " (prep->channel_map)" : "");
+        if (!isfinite(p->mean[c]) || !isfinite(p->scale[c]))
+            return gm__fail(GM_ERR_ARG, "%s: prep->mean[%d] %g and prep->scale[%d] %g must be finite", fn, c,
+                            p->mean[c], c, p->scale[c]);
+    }
+    for (k = 0; k < src_channels; ++k)
+        if (!isfinite(p->pad[k]))
+            return gm__fail(GM_ERR_ARG, "%s: prep->pad[%d] is %g; must be finite", fn, k, p->pad[k]);
+    return GM_OK;
+}
+
+/* Frame f, source `name` of fn, as a pre-process takes it beside dst. */
+static gm_status gm__check_prep_frame(const char* fn, const char* name, const gm_yuv* f, const gm_mat* dst)
+{
+    char at[64];
+    gm_status s;
+    /* gm__yuv_check's messages say "frame": a batch's say which */
+    if (strcmp(name, "frame"))
+        snprintf(at, sizeof at, "%s: %s", fn, name);
+    else
+        snprintf(at, sizeof at, "%s", fn);
+    if ((s = gm__yuv_check(at, f)) != GM_OK)
+        return s;
+    if (f->format == GM_YUV_P016)
+        return gm__fail(GM_ERR_TYPE, "%s: %s is P016; the pre-process reads 8-bit frames (gm_yuv_convert takes "
+                        "P016)", fn, name);
+    if (f->y.batch != 1)
+        return gm__fail(GM_ERR_ARG, "%s: %s is a batch of %d; single frames expected", fn, name, (int)f->y.batch);
+    if ((s = gm__check_place(at, "frame->y", &f->y, "dst", dst)) != GM_OK ||
+        (s = gm__check_place(at, "frame->u", &f->u, "dst", dst)) != GM_OK ||
+        (gm__yuv_planar(f) && (s = gm__check_place(at, "frame->v", &f->v, "dst", dst)) != GM_OK))
+        return s;
+    return GM_OK;
+}
+
+/* Source `name` of fn (a frame, where frame is not NULL; src its
+ * stand-in, gm__prep_source_at) beside dst and the batch's first source. */
+static gm_status gm__check_prep_source(const char* fn, const char* name, const gm_mat* src, const gm_yuv* frame,
+                                       const gm_mat* first, const gm_mat* dst)
+{
+    gm_status s;
+    if (frame)
+        return gm__check_prep_frame(fn, name, frame, dst);
+    if ((s = gm__check(fn, name, src)) != GM_OK || (s = gm__check_place(fn, name, src, "dst", dst)) != GM_OK)
+        return s;
+    if (src->batch != 1)
+        return gm__fail(GM_ERR_ARG, "%s: %s is a batch of %d; single images expected", fn, name, (int)src->batch);
+    if (src->dtype != first->dtype || src->channels != first->channels)
+        return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d but srcs[0] is %s x%d", fn, name, gm_dtype_name(src->dtype),
+                        (int)src->channels, gm_dtype_name(first->dtype), (int)first->channels);
+    return GM_OK;
+}
+
+/* The crop of source `name` (NULL: the whole), inside it and placed by p
+ * into dst. */
+static gm_status gm__check_prep_crop(const char* fn, const char* name, const gm_mat* src, const gm_rect* crop,
+                                     const gm_mat* dst, const gm_prep* p)
+{
+    gm_rect whole;
+    whole.x = whole.y = 0, whole.width = src->width, whole.height = src->height;
+    if (!crop)
+        crop = &whole;
+    if (crop->width < 1 || crop->height < 1 || crop->x < 0 || crop->y < 0 || crop->x > src->width - crop->width ||
+        crop->y > src->height - crop->height)
+        return gm__fail(GM_ERR_ARG, "%s: the crop %lldx%lld at (%lld, %lld) is not inside %s (%lldx%lld)", fn,
+                        (long long)crop->width, (long long)crop->height, (long long)crop->x, (long long)crop->y, name,
+                        (long long)src->width, (long long)src->height);
+    return gm__check_placement(fn, name, crop, dst->width, dst->height, p);
+}
+
+/* Everything a pre-process of count sources (srcs, or frames) into dst by
+ * p needs before its placements are made (gm__check_placed checks those):
+ * nothing is planned or written unless every item is good. */
+static gm_status gm__check_prep(const char* fn, const gm_mat* srcs, const gm_yuv* frames, const gm_rect* crops,
+                                int count, const gm_mat* dst, const gm_prep* p)
+{
+    gm_mat first, src;
+    char name[32];
+    int i;
+    gm_status s;
+    if ((!srcs && !frames) || !dst || !p)
+        return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn, !srcs && !frames ? gm__prep_sources_name(fn)
+                                                          : !dst ? "dst" : "prep");
+    if ((s = gm__check(fn, "dst", dst)) != GM_OK)
+        return s;
+    if (count < 1 || count != dst->batch)
+        return gm__fail(GM_ERR_ARG, "%s: %d items but dst->batch is %d", fn, count, (int)dst->batch);
+    if ((s = gm__check_arith(fn, "prep", p->divide, p->arith)) != GM_OK)
+        return s;
+    if (frames && p->interp == GM_INTER_AREA)
+        return gm__fail(GM_ERR_ARG, "%s: prep->interp is GM_INTER_AREA, which a frame does not take; "
+                        "GM_INTER_LINEAR, _NEAREST or _LINEAR_EXACT", fn);
+    first = gm__prep_source_at(srcs, frames, 0);
+    for (i = 0; i < count; ++i) {
+        gm__prep_name(fn, i, name, sizeof name);
+        src = gm__prep_source_at(srcs, frames, i);
+        if ((s = gm__check_prep_source(fn, name, &src, frames ? &frames[i] : NULL, &first, dst)) != GM_OK)
+            return s;
+    }
+    if (frames && gm__prep_yuv_row[dst->dtype][GM__SAMPLER_LINEAR] < 0)
+        return gm__fail(GM_ERR_TYPE, "%s: dst is %s; a frame's pre-process writes u8, f16, bf16 or f32", fn,
+                        gm_dtype_name(dst->dtype));
+    if (gm__prep_row[first.dtype][dst->dtype][first.channels - 1][GM__SAMPLER_LINEAR] < 0)
+        return gm__fail(GM_ERR_TYPE, "%s: %s x%d -> %s: the source must be u8, u16 or f32 with 1, 3 or 4 channels, "
+                        "dst u8, f16, bf16 or f32", fn, gm_dtype_name(first.dtype), (int)first.channels,
+                        gm_dtype_name(dst->dtype));
+    if (gm__prep_kernel_of(frames != NULL, p->arith, first.dtype, dst->dtype, (int)first.channels,
+                           GM__SAMPLER_LINEAR) < 0)
+        return gm__fail(GM_ERR_TYPE, "%s: dst is %s; with prep->arith GM_BLOB_DOUBLE it must be f32 or f16 (OpenCV's "
+                        "CV_32F blob, or that rounded)", fn, gm_dtype_name(dst->dtype));
+    if ((s = gm__check_prep_channels(fn, (int)first.channels, dst, p)) != GM_OK)
+        return s;
+    for (i = 0; i < count; ++i) {
+        gm__prep_name(fn, i, name, sizeof name);
+        src = gm__prep_source_at(srcs, frames, i);
+        if ((s = gm__check_prep_crop(fn, name, &src, crops ? &crops[i] : NULL, dst, p)) != GM_OK)
+            return s;
+    }
+    return GM_OK;
+}
+
+/* The blob with params (gpumat/ops.h) that divides or multiplies in
+ * double, which the pre-process kernel computes: a source (named src_name)
+ * and dst it has a row for. */
+static gm_status gm__check_blob_prep(const char* fn, const char* src_name, const gm_mat* src, const gm_mat* dst,
+                                     const gm_blob_params* params)
+{
+    if (gm__prep_kernel_of(0, params->arith, src->dtype, dst->dtype, (int)src->channels, GM__SAMPLER_NEAREST) < 0)
+        return gm__fail(GM_ERR_TYPE, "%s: %s is %s, dst %s; with params->%s the source must be u8, u16 or f32, dst %s "
+                        "(the float product takes any)", fn, src_name, gm_dtype_name(src->dtype),
+                        gm_dtype_name(dst->dtype), params->divide ? "divide" : "arith GM_BLOB_DOUBLE",
+                        params->divide ? "u8, f16, bf16 or f32" : "f32 or f16");
     return GM_OK;
 }
 

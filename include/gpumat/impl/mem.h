@@ -334,16 +334,11 @@ GM_API gm_status gm_item(const gm_mat* m, gm_mat* view, int index)
 {
     static const char fn[] = "gm_item";
     gm_status s = gm__view_of(fn, m, view);
-    gm_mat v;
     if (s != GM_OK)
         return s;
     if (index < 0 || index >= m->batch)
         return gm__fail(GM_ERR_ARG, "%s: index %d is outside 0..%d", fn, index, (int)m->batch - 1);
-    v = *m;
-    v.data = (char*)m->data + index * m->batch_pitch;
-    v.batch = 1;
-    v.owned = NULL;
-    *view = v;
+    *view = gm__item_at(m, index);
     return GM_OK;
 }
 

@@ -207,17 +207,12 @@ typedef struct gm__blob_args {
     const gm_blob_params* params;
 } gm__blob_args;
 
-/* Every check of one blob_from_image(src -> dst), src named src_name in
- * messages, and the transform it is: *x. Writes nothing else. */
-static gm_status gm__blob_xform(const char* fn, const gm__typed* t, const char* src_name, const gm_mat* src,
-                                const gm_mat* dst, const gm__blob_args* b, gm_xform* x)
+/* The transform a checked blob (gm__check_blob) of src is: *x. */
+static void gm__blob_xform(const gm_mat* src, const gm__blob_args* b, gm_xform* x)
 {
     const gm_blob_params* p = b->params;
     const int swap_rb = p ? p->swap_rb : b->swap_rb;
     int c;
-    gm_status s = gm__check_blob(fn, t, src_name, src, dst, p, swap_rb, b->std);
-    if (s != GM_OK)
-        return s;
     *x = gm_xform_identity();
     /* mean and std hold dst->channels (== src->channels) values: no more are read */
     for (c = 0; c < src->channels; ++c) {
@@ -230,7 +225,6 @@ static gm_status gm__blob_xform(const char* fn, const gm__typed* t, const char* 
             x->scale[c] = b->std ? b->scalefactor / b->std[c] : b->scalefactor;
         }
     }
-    return GM_OK;
 }
 
 /* Checks one blob (fn, or the typed function t) and describes it. */
@@ -238,8 +232,12 @@ static gm_status gm__blob_ops_as(const char* fn, const gm__typed* t, const gm_ma
                                  const gm__blob_args* b, gm__ops* d)
 {
     gm_xform x;
-    gm_status s = gm__blob_xform(fn, t, "src", src, dst, b, &x);
-    return s != GM_OK ? s : gm__xform_op(fn, t, src, dst, &x, d);
+    gm_status s = gm__check_blob(fn, t, "src", src, dst, b->params, b->params ? b->params->swap_rb : b->swap_rb,
+                                 b->std);
+    if (s != GM_OK)
+        return s;
+    gm__blob_xform(src, b, &x);
+    return gm__xform_op(fn, t, src, dst, &x, d);
 }
 
 static gm_status gm__blob_ops(const gm__typed* t, const gm_mat* src, const gm_mat* dst, double scalefactor,
@@ -264,46 +262,17 @@ GM_API gm_status gm_blob_from_image(const gm_mat* src, gm_mat* dst, double scale
     return gm__blob(NULL, src, dst, scalefactor, mean, std, swap_rb, stream);
 }
 
-/* Every check of count images into batched dst (fn: gm_blob_from_images
- * or its _with_params form), each image's transform into *x (they share
- * it); a bad images[count - 1] is found before anything is written. */
+/* Checks count images into batched dst (fn: gm_blob_from_images or its
+ * _with_params form, gm__check_blob_images) and gives the transform they
+ * share: *x. */
 static gm_status gm__blob_images_check(const char* fn, const gm_mat* images, int count, const gm_mat* dst,
                                        const gm__blob_args* b, gm_xform* x)
 {
-    char name[32];
-    gm_mat item;
-    int i;
-    gm_status s;
-    if (!images)
-        return gm__fail(GM_ERR_ARG, "%s: images is NULL", fn);
-    if ((s = gm__check(fn, "dst", dst)) != GM_OK)
-        return s;
-    if (count < 1 || count != dst->batch)
-        return gm__fail(GM_ERR_ARG, "%s: count %d does not match dst->batch %d", fn, count, (int)dst->batch);
-    for (i = 0; i < count; ++i) {
-        snprintf(name, sizeof name, "images[%d]", i);
-        if (images[i].batch != 1)
-            return gm__fail(GM_ERR_ARG, "%s: %s is a batch of %d; single images expected", fn, name,
-                            (int)images[i].batch);
-        if (i > 0 && (images[i].width != images[0].width || images[i].height != images[0].height ||
-                      images[i].dtype != images[0].dtype || images[i].channels != images[0].channels)) {
-            char is[32], first[32];
-            return gm__fail(images[i].width != images[0].width || images[i].height != images[0].height ? GM_ERR_SIZE
-                                                                                                        : GM_ERR_TYPE,
-                            "%s: %s is %lldx%lld %s but images[0] is %lldx%lld %s", fn, name,
-                            (long long)images[i].width, (long long)images[i].height,
-                            gm__type_text(is, sizeof is, images[i].dtype, images[i].channels, images[i].layout),
-                            (long long)images[0].width, (long long)images[0].height,
-                            gm__type_text(first, sizeof first, images[0].dtype, images[0].channels, images[0].layout));
-        }
-        if ((s = gm_item(dst, &item, i)) != GM_OK ||
-            (s = gm__blob_xform(fn, NULL, name, &images[i], &item, b, x)) != GM_OK)
-            return s;
-        /* read while other items are written: no byte of dst at all */
-        if (gm__overlap(&images[i], dst))
-            return gm__fail(GM_ERR_OVERLAP, "%s: %s and dst overlap", fn, name);
-    }
-    return GM_OK;
+    gm_status s = gm__check_blob_images(fn, images, count, dst, b->params,
+                                        b->params ? b->params->swap_rb : b->swap_rb, b->std);
+    if (s == GM_OK)
+        gm__blob_xform(&images[0], b, x);
+    return s;
 }
 
 /* The checked images through transform x, one op an image, described and
@@ -437,8 +406,9 @@ GM_API gm_status gm_resize_scale(const gm_mat* src, gm_mat* dst, double fx, doub
 {
     static const char fn[] = "gm_resize_scale";
     gm__ops d;
+    gm_status s;
     d.n = 0;
-    if (!(fx > 0.0 && isfinite(fx)) || !(fy > 0.0 && isfinite(fy)))
-        return gm__fail(GM_ERR_ARG, "%s: fx %g and fy %g must be positive and finite", fn, fx, fy);
+    if ((s = gm__check_scale(fn, fx, fy)) != GM_OK)
+        return s;
     return gm__run_described(gm__resize_ops(fn, src, dst, interp, fx, fy, &d), &d, stream);
 }

@@ -52,39 +52,6 @@ static void gm__letterbox(int64_t W, int64_t H, int64_t Wn, int64_t Hn, const gm
     }
 }
 
-/* The letterbox options, and which rules' frameworks have each (prep.h):
- * bit r for rule r. */
-static const struct {
-    const char* name;
-    unsigned rules;
-} gm__prep_option_rules[] = {{"top_left", 1u << GM_LETTERBOX_ULTRALYTICS | 1u << GM_LETTERBOX_DEEPSTREAM},
-                             {"no_upscale", 1u << GM_LETTERBOX_ULTRALYTICS},
-                             {"stride", 1u << GM_LETTERBOX_ULTRALYTICS}};
-
-/* p's letterbox options: each set one must be the letterbox's and its
- * rule's (p->fit and p->rule are valid enums). */
-static gm_status gm__prep_options(const char* fn, const gm_prep* p)
-{
-    static const char* const fits[] = {"GM_FIT_STRETCH", "GM_FIT_LETTERBOX", "GM_FIT_CROP_CENTER"};
-    static const char* const rules[] = {"GM_LETTERBOX_ULTRALYTICS", "GM_LETTERBOX_OPENCV_DNN",
-                                        "GM_LETTERBOX_DEEPSTREAM"};
-    const int set[] = {p->top_left != 0, p->no_upscale != 0, p->stride != 0};
-    size_t i;
-    if (p->stride < 0)
-        return gm__fail(GM_ERR_ARG, "%s: prep->stride is %d; it must be 0 (off) or more", fn, p->stride);
-    for (i = 0; i < sizeof set / sizeof set[0]; ++i) {
-        if (!set[i])
-            continue;
-        if (p->fit != GM_FIT_LETTERBOX)
-            return gm__fail(GM_ERR_ARG, "%s: prep->%s is an option of GM_FIT_LETTERBOX, and prep->fit is %s", fn,
-                            gm__prep_option_rules[i].name, fits[p->fit]);
-        if (!(gm__prep_option_rules[i].rules >> p->rule & 1))
-            return gm__fail(GM_ERR_ARG, "%s: prep->%s is not an option of %s", fn, gm__prep_option_rules[i].name,
-                            rules[p->rule]);
-    }
-    return GM_OK;
-}
-
 /* How the framework of p's rule maps boxes back (gm_prep_geometry.map). */
 static gm_box_map gm__prep_box_map_of(const gm_prep* p)
 {
@@ -96,23 +63,12 @@ static gm_box_map gm__prep_box_map_of(const gm_prep* p)
                                                                         : GM_BOX_ULTRALYTICS;
 }
 
-/* The placement of a crop (named name in messages) into a dst_width x
- * dst_height image by p. */
-static gm_status gm__place(const char* fn, const char* name, const gm_rect* crop, int64_t dst_width,
-                           int64_t dst_height, const gm_prep* p, gm_prep_geometry* g)
+/* The placement of a crop (checked, gm__check_placement) into a dst_width
+ * x dst_height image by p. */
+static void gm__place(const gm_rect* crop, int64_t dst_width, int64_t dst_height, const gm_prep* p,
+                      gm_prep_geometry* g)
 {
     int64_t W = crop->width, H = crop->height;
-    gm_status s;
-    if (W < 1 || H < 1 || W > INT_MAX || H > INT_MAX || dst_width < 1 || dst_height < 1 || dst_width > INT_MAX ||
-        dst_height > INT_MAX)
-        return gm__fail(GM_ERR_SIZE, "%s: %s: a %lldx%lld crop into %lldx%lld; sizes must be 1 to %d", fn, name,
-                        (long long)W, (long long)H, (long long)dst_width, (long long)dst_height, INT_MAX);
-    if ((unsigned)p->fit > GM_FIT_CROP_CENTER)
-        return gm__fail(GM_ERR_ARG, "%s: prep->fit %d is not a gm_fit", fn, (int)p->fit);
-    if ((unsigned)p->rule > GM_LETTERBOX_DEEPSTREAM)
-        return gm__fail(GM_ERR_ARG, "%s: prep->rule %d is not a gm_letterbox_rule", fn, (int)p->rule);
-    if ((s = gm__check_interp(fn, "prep->interp", p->interp)) != GM_OK || (s = gm__prep_options(fn, p)) != GM_OK)
-        return s;
     memset(g, 0, sizeof *g);
     g->crop = *crop;
     g->fit = p->fit;
@@ -122,11 +78,6 @@ static gm_status gm__place(const char* fn, const char* name, const gm_rect* crop
         g->width = dst_width, g->height = dst_height; /* no one factor: ratio 0 */
     } else if (p->fit == GM_FIT_LETTERBOX) {
         gm__letterbox(W, H, dst_width, dst_height, p, g);
-        if (g->width < 1 || g->height < 1)
-            return gm__fail(GM_ERR_SIZE, "%s: %s: the letterbox of a %lldx%lld crop into %lldx%lld is empty "
-                            "(%lldx%lld)", fn, name, (long long)W, (long long)H, (long long)dst_width,
-                            (long long)dst_height,
-                            (long long)g->width, (long long)g->height);
     } else {
         /* blobFromImage(crop = true): a float factor, cv::resize's explicit
          * scale (sizes rounded half to even), a centre cut by truncation */
@@ -147,16 +98,20 @@ static gm_status gm__place(const char* fn, const char* name, const gm_rect* crop
     else
         g->sample_x = g->gain_x, g->sample_y = g->gain_y;
     g->map = gm__prep_box_map_of(p);
-    return GM_OK;
 }
 
 GM_API gm_status gm_prep_geometry_of(const gm_rect* crop, int64_t dst_width, int64_t dst_height, const gm_prep* p,
                                      gm_prep_geometry* g)
 {
     static const char fn[] = "gm_prep_geometry_of";
-    if (!crop || !p || !g)
-        return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn, !crop ? "crop" : !p ? "prep" : "geometry");
-    return gm__place(fn, "crop", crop, dst_width, dst_height, p, g);
+    gm_prep_geometry placed;
+    gm_status s;
+    if ((s = gm__check_geometry_of(fn, crop, dst_width, dst_height, p, g)) != GM_OK)
+        return s;
+    gm__place(crop, dst_width, dst_height, p, &placed);
+    if ((s = gm__check_placed(fn, "crop", &placed, NULL, dst_width, dst_height)) == GM_OK)
+        *g = placed;
+    return s;
 }
 
 /* ultralytics' scale_boxes without ratio_pad (utils/ops.py) of the release
@@ -184,16 +139,11 @@ static void gm__ultralytics_gains(const gm_prep_geometry* g, gm_box_map map, dou
 static gm_status gm__box_map(const char* fn, const char* map_name, const gm_prep_geometry* g, gm_box_map map,
                              const double box[4], double out[4])
 {
-    double div[2], off[2], v;
+    double div[2] = {0.0, 0.0}, off[2], v;
     int clip = map != GM_BOX_EXACT && map != GM_BOX_DEEPSTREAM, i;
-    if (!g || !box || !out)
-        return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn, !g ? "geometry" : !box ? "box" : "out");
-    if ((unsigned)map > GM_BOX_DEEPSTREAM)
-        return gm__fail(GM_ERR_ARG, "%s: %s %d is not a gm_box_map", fn, map_name, (int)map);
-    if (g->crop.width < 1 || g->crop.height < 1 || g->dst_width < 1 || g->dst_height < 1)
-        return gm__fail(GM_ERR_ARG, "%s: geometry is of a %lldx%lld crop into %lldx%lld; sizes must be 1 or more",
-                        fn, (long long)g->crop.width, (long long)g->crop.height, (long long)g->dst_width,
-                        (long long)g->dst_height);
+    gm_status s = gm__check_box_map(fn, map_name, g, map, box, out);
+    if (s != GM_OK)
+        return s;
     off[0] = (double)g->left, off[1] = (double)g->top;
     switch (map) {
     case GM_BOX_EXACT: /* sample 0: a geometry made by hand before there were such fields */
@@ -217,9 +167,8 @@ static gm_status gm__box_map(const char* fn, const char* map_name, const gm_prep
         div[1] = g->fit == GM_FIT_STRETCH ? g->gain_y : g->ratio;
         break;
     }
-    if (!(div[0] > 0.0) || !(div[1] > 0.0) || isinf(div[0]) || isinf(div[1]))
-        return gm__fail(GM_ERR_ARG, "%s: geometry's factors for map %d are %g and %g; they must be above 0 (a "
-                        "geometry gm_prep_geometry_of made has them)", fn, (int)map, div[0], div[1]);
+    if ((s = gm__check_box_factors(fn, map, div)) != GM_OK)
+        return s;
     for (i = 0; i < 4; ++i) {
         v = (box[i] - off[i & 1]) / div[i & 1];
         if (clip && v < 0.0) /* clip_boxes: to the image ultralytics letterboxed, the crop (NaN stays) */
@@ -275,40 +224,13 @@ GM_API gm_rect gm_prep_rect_to_source_cv(const gm_prep_geometry* g, gm_rect r)
     return o;
 }
 
-/* Source i of a batch as the kernels read it: srcs[i], or frames[i] as
- * the u8 BGR image that cvtColor makes of it (a stand-in that gives sizes
- * and types; its data is the luma's). */
-static gm_mat gm__prep_source_at(const gm_mat* srcs, const gm_yuv* frames, int i)
+/* The kernel's description of a checked crop of src (frame's stand-in,
+ * gm__prep_source_at, where frame is not NULL) placed as g. */
+static void gm__prep_item_of(const gm_mat* src, const gm_yuv* frame, const gm_rect* crop, const gm_prep* p,
+                             const gm_prep_geometry* g, gm__prep_item* it)
 {
-    gm_mat m;
-    if (!frames)
-        return srcs[i];
-    m = frames[i].y;
-    m.channels = 3;
-    return m;
-}
-
-/* Item i of a batch: its placement, and the kernel's description of it;
- * src is frame's stand-in (gm__prep_source_at) where frame is not NULL. */
-static gm_status gm__prep_item_of(const char* fn, const char* name, const gm_mat* src, const gm_yuv* frame,
-                                  const gm_rect* crop, const gm_mat* dst, const gm_prep* p, gm_prep_geometry* g,
-                                  gm__prep_item* it)
-{
-    gm_rect whole;
-    gm_mat m;
+    gm_mat m = *src;
     int64_t es = (int64_t)gm_dtype_size(src->dtype);
-    gm_status s;
-    whole.x = whole.y = 0, whole.width = src->width, whole.height = src->height;
-    if (!crop)
-        crop = &whole;
-    if (crop->width < 1 || crop->height < 1 || crop->x < 0 || crop->y < 0 || crop->x > src->width - crop->width ||
-        crop->y > src->height - crop->height)
-        return gm__fail(GM_ERR_ARG, "%s: the crop %lldx%lld at (%lld, %lld) is not inside %s (%lldx%lld)", fn,
-                        (long long)crop->width, (long long)crop->height, (long long)crop->x, (long long)crop->y, name,
-                        (long long)src->width, (long long)src->height);
-    if ((s = gm__place(fn, name, crop, dst->width, dst->height, p, g)) != GM_OK)
-        return s;
-    m = *src;
     m.width = crop->width;
     m.height = crop->height;
     memset(it, 0, sizeof *it);
@@ -336,40 +258,26 @@ static gm_status gm__prep_item_of(const char* fn, const char* name, const gm_mat
         it->src_pitch = frame->y.pitch;
         it->at.crop.x = crop->x;
         it->at.crop.y = crop->y;
-        return GM_OK;
+        return;
     }
-    it->map.tile = gm__tiles(src->dtype, (int)src->channels, it->at.image.xstride, it->at.image.cstride, &it->map, it->width,
-                             it->height, GM__TILE_PIXELS_PREP, 0);
-    return GM_OK;
+    it->map.tile = gm__tiles(src->dtype, (int)src->channels, it->at.image.xstride, it->at.image.cstride, &it->map,
+                             it->width, it->height, GM__TILE_PIXELS_PREP, 0);
 }
 
-/* The per-launch arguments every item shares: the destination, the channel
- * map, the arithmetic and the pad. */
-static gm_status gm__prep_common(const char* fn, const gm_mat* src, const gm_mat* dst, const gm_prep* p,
-                                 gm__prep_args* a)
+/* The per-launch arguments every item shares (p checked,
+ * gm__check_prep_channels): the destination, the channel map, the
+ * arithmetic and the pad. */
+static void gm__prep_common(const gm_mat* src, const gm_mat* dst, const gm_prep* p, gm__prep_args* a)
 {
     int c, k;
     memset(a, 0, sizeof *a);
-    if (p->swap_rb && (src->channels < 3 || dst->channels < 3))
-        return gm__fail(GM_ERR_ARG, "%s: prep->swap_rb needs 3 or 4 channels, the source has %d and dst %d", fn,
-                        (int)src->channels, (int)dst->channels);
     for (c = 0; c < dst->channels; ++c) {
-        k = p->channel_map ? p->channel_map[c] : p->swap_rb && (c == 0 || c == 2) ? 2 - c : src->channels == 1 ? 0 : c;
-        if (k < 0 || k >= src->channels)
-            return gm__fail(GM_ERR_ARG, "%s: destination channel %d would read source channel %d, but the source has "
-                            "%d%s", fn, c, k, (int)src->channels, p->channel_map ? " (prep->channel_map)" : "");
-        if (!isfinite(p->mean[c]) || !isfinite(p->scale[c]))
-            return gm__fail(GM_ERR_ARG, "%s: prep->mean[%d] %g and prep->scale[%d] %g must be finite", fn, c,
-                            p->mean[c], c, p->scale[c]);
-        a->map[c] = k;
+        a->map[c] = gm__prep_channel_of(p, (int)src->channels, c);
         a->pre[c] = -p->mean[c];
         a->scale[c] = p->scale[c] == 0.0 ? 1.0 : p->scale[c];
     }
-    for (k = 0; k < src->channels; ++k) {
-        if (!isfinite(p->pad[k]))
-            return gm__fail(GM_ERR_ARG, "%s: prep->pad[%d] is %g; must be finite", fn, k, p->pad[k]);
+    for (k = 0; k < src->channels; ++k)
         a->pad[k] = p->pad[k];
-    }
     for (c = 0; c < dst->channels; ++c) {
         unsigned char pad;
         gm__encode_d(GM_U8, &pad, a->pad[a->map[c]]);
@@ -386,31 +294,6 @@ static gm_status gm__prep_common(const char* fn, const gm_mat* src, const gm_mat
                                                                      : (long long)gm_dtype_size(dst->dtype);
     a->channels = dst->channels;
     a->divide = p->divide;
-    return GM_OK;
-}
-
-/* What messages call the sources of the public function fn: src, srcs,
- * frame or frames (an internal caller's: srcs). */
-static const char* gm__prep_sources_name(const char* fn)
-{
-    static const char* const names[][2] = {{"gm_preprocess", "src"}, {"gm_preprocess_batch", "srcs"},
-                                           {"gm_preprocess_yuv", "frame"}, {"gm_preprocess_yuv_batch", "frames"}};
-    size_t i;
-    for (i = 0; i < sizeof names / sizeof names[0]; ++i)
-        if (!strcmp(fn, names[i][0]))
-            return names[i][1];
-    return "srcs";
-}
-
-/* What messages call source i of fn: src or frame alone, else srcs[i] or
- * frames[i]. */
-static void gm__prep_name(const char* fn, int i, char* name, size_t size)
-{
-    const char* sources = gm__prep_sources_name(fn);
-    if (!strcmp(sources, "src") || !strcmp(sources, "frame"))
-        snprintf(name, size, "%s", sources);
-    else
-        snprintf(name, size, "%s[%d]", sources, i);
 }
 
 /* Whether item it, a source of dtype with channels (frame: a frame's),
@@ -460,109 +343,46 @@ static void gm__prep_frame_of(const gm_yuv* f, gm__prep_frame* pf)
     memcpy(pf->bias, y.bias, sizeof pf->bias);
 }
 
-/* Frame f, source `name` of fn, as a pre-process takes it beside dst. */
-static gm_status gm__prep_check_frame(const char* fn, const char* name, const gm_yuv* f, const gm_mat* dst)
-{
-    char at[64];
-    gm_status s;
-    /* gm__yuv_check's messages say "frame": a batch's say which */
-    if (strcmp(name, "frame"))
-        snprintf(at, sizeof at, "%s: %s", fn, name);
-    else
-        snprintf(at, sizeof at, "%s", fn);
-    if ((s = gm__yuv_check(at, f)) != GM_OK)
-        return s;
-    if (f->format == GM_YUV_P016)
-        return gm__fail(GM_ERR_TYPE, "%s: %s is P016; the pre-process reads 8-bit frames (gm_yuv_convert takes "
-                        "P016)", fn, name);
-    if (f->y.batch != 1)
-        return gm__fail(GM_ERR_ARG, "%s: %s is a batch of %d; single frames expected", fn, name, (int)f->y.batch);
-    if ((s = gm__check_place(at, "frame->y", &f->y, "dst", dst)) != GM_OK ||
-        (s = gm__check_place(at, "frame->u", &f->u, "dst", dst)) != GM_OK ||
-        (gm__yuv_planar(f) && (s = gm__check_place(at, "frame->v", &f->v, "dst", dst)) != GM_OK))
-        return s;
-    return GM_OK;
-}
-
-/* The kernel row of a launch by sampler I, of frames or of images S x C
- * into D, whose product is computed as arith says (GM_BLOB_DOUBLE: the
- * prep_double rows, templates/prep_double.cu); -1 where there is none. */
-static int gm__prep_kernel_of(int frames, gm_blob_arith arith, gm_dtype S, gm_dtype D, int C, int I)
-{
-    if (frames)
-        return arith == GM_BLOB_DOUBLE ? gm__prep_yuv_double_row[D][I] : gm__prep_yuv_row[D][I];
-    return arith == GM_BLOB_DOUBLE ? gm__prep_double_row[S][D][C - 1][I] : gm__prep_row[S][D][C - 1][I];
-}
-
-/* Checks a whole batch and describes it: *plan with the arguments every
- * launch shares (no items, no kernel yet), *kinds with bit gm__prep_kind
- * set for the kind of each item. Writes nothing else. */
-static gm_status gm__prep_describe(const char* fn, const gm_mat* srcs, const gm_yuv* frames, const gm_rect* crops,
-                                   int count, const gm_mat* dst, const gm_prep* p, gm__plan* plan, unsigned* kinds)
-{
+/* One item of a batch as planned: its placement, the kernel's description
+ * of it and its kind (gm__prep_kind). */
+typedef struct gm__prep_place {
     gm_prep_geometry g;
-    gm__prep_item it;
+    gm__prep_item item;
+    int kind;
+} gm__prep_place;
+
+/* Plans a checked batch (gm__check_prep), each item's placement made
+ * once: places[0 .. count) the items, *plan the arguments every launch
+ * shares (no items, no kernel yet), *kinds with bit k set where an item is
+ * of kind k. Writes nothing else. */
+static gm_status gm__prep_plan(const char* fn, const gm_mat* srcs, const gm_yuv* frames, const gm_rect* crops,
+                               int count, const gm_mat* dst, const gm_prep* p, gm__plan* plan, gm__prep_place* places,
+                               unsigned* kinds)
+{
+    gm_rect whole;
     gm_mat first, src;
     char name[32];
     int i;
     gm_status s;
-    if ((!srcs && !frames) || !dst || !p)
-        return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn, !srcs && !frames ? gm__prep_sources_name(fn)
-                                                          : !dst ? "dst" : "prep");
-    if ((s = gm__check(fn, "dst", dst)) != GM_OK)
-        return s;
-    if (count < 1 || count != dst->batch)
-        return gm__fail(GM_ERR_ARG, "%s: %d items but dst->batch is %d", fn, count, (int)dst->batch);
-    if ((s = gm__check_arith(fn, "prep", p->divide, p->arith)) != GM_OK)
-        return s;
-    if (frames && p->interp == GM_INTER_AREA)
-        return gm__fail(GM_ERR_ARG, "%s: prep->interp is GM_INTER_AREA, which a frame does not take; "
-                        "GM_INTER_LINEAR, _NEAREST or _LINEAR_EXACT", fn);
     first = gm__prep_source_at(srcs, frames, 0);
-    for (i = 0; i < count; ++i) {
-        gm__prep_name(fn, i, name, sizeof name);
-        src = gm__prep_source_at(srcs, frames, i);
-        if (frames) {
-            if ((s = gm__prep_check_frame(fn, name, &frames[i], dst)) != GM_OK)
-                return s;
-            continue;
-        }
-        if ((s = gm__check(fn, name, &src)) != GM_OK || (s = gm__check_place(fn, name, &src, "dst", dst)) != GM_OK)
-            return s;
-        if (src.batch != 1)
-            return gm__fail(GM_ERR_ARG, "%s: %s is a batch of %d; single images expected", fn, name, (int)src.batch);
-        if (src.dtype != first.dtype || src.channels != first.channels)
-            return gm__fail(GM_ERR_TYPE, "%s: %s is %s x%d but srcs[0] is %s x%d", fn, name, gm_dtype_name(src.dtype),
-                            (int)src.channels, gm_dtype_name(first.dtype), (int)first.channels);
-    }
-    if (frames && gm__prep_yuv_row[dst->dtype][GM__SAMPLER_LINEAR] < 0)
-        return gm__fail(GM_ERR_TYPE, "%s: dst is %s; a frame's pre-process writes u8, f16, bf16 or f32", fn,
-                        gm_dtype_name(dst->dtype));
-    if (gm__prep_row[first.dtype][dst->dtype][first.channels - 1][GM__SAMPLER_LINEAR] < 0)
-        return gm__fail(GM_ERR_TYPE, "%s: %s x%d -> %s: the source must be u8, u16 or f32 with 1, 3 or 4 channels, "
-                        "dst u8, f16, bf16 or f32", fn, gm_dtype_name(first.dtype), (int)first.channels,
-                        gm_dtype_name(dst->dtype));
-    if (gm__prep_kernel_of(frames != NULL, p->arith, first.dtype, dst->dtype, (int)first.channels,
-                           GM__SAMPLER_LINEAR) < 0)
-        return gm__fail(GM_ERR_TYPE, "%s: dst is %s; with prep->arith GM_BLOB_DOUBLE it must be f32 or f16 (OpenCV's "
-                        "CV_32F blob, or that rounded)", fn, gm_dtype_name(dst->dtype));
-    if ((s = gm__prep_common(fn, &first, dst, p, &plan->args.prep)) != GM_OK)
-        return s;
+    gm__prep_common(&first, dst, p, &plan->args.prep);
     *kinds = 0;
     for (i = 0; i < count; ++i) {
-        gm__prep_name(fn, i, name, sizeof name);
+        gm__prep_place* at = &places[i];
+        const gm_rect* crop = crops ? &crops[i] : &whole;
         src = gm__prep_source_at(srcs, frames, i);
-        if ((s = gm__prep_item_of(fn, name, &src, frames ? &frames[i] : NULL, crops ? &crops[i] : NULL, dst, p, &g,
-                                  &it)) != GM_OK)
+        whole.x = whole.y = 0, whole.width = src.width, whole.height = src.height;
+        gm__place(crop, dst->width, dst->height, p, &at->g);
+        gm__prep_name(fn, i, name, sizeof name);
+        if ((s = gm__check_placed(fn, name, &at->g, i ? &places[0].g : NULL, dst->width, dst->height)) != GM_OK)
             return s;
-        if (i > 0 && (g.dst_width != plan->args.prep.width || g.dst_height != plan->args.prep.height))
-            return gm__fail(GM_ERR_ARG, "%s: prep->stride: %s comes to %lldx%lld, %s[0] to %lldx%lld; a batch's "
-                            "items must come to one size", fn, name, (long long)g.dst_width, (long long)g.dst_height,
-                            gm__prep_sources_name(fn), plan->args.prep.width, plan->args.prep.height);
-        plan->args.prep.width = g.dst_width; /* dst's, or with prep->stride the rectangle written */
-        plan->args.prep.height = g.dst_height;
-        *kinds |= 1u << gm__prep_kind(first.dtype, (int)first.channels, frames != NULL, &it);
+        gm__prep_item_of(&src, frames ? &frames[i] : NULL, crop, p, &at->g, &at->item);
+        at->item.dst = gm__channel_addr(dst, 0) + (unsigned long long)((int64_t)i * dst->batch_pitch);
+        at->kind = gm__prep_kind(first.dtype, (int)first.channels, frames != NULL, &at->item);
+        *kinds |= 1u << at->kind;
     }
+    plan->args.prep.width = places[0].g.dst_width; /* dst's, or with prep->stride the rectangle written */
+    plan->args.prep.height = places[0].g.dst_height;
     plan->fn = fn;
     plan->kernel = -1;
     plan->many = NULL;
@@ -639,19 +459,20 @@ static gm_status gm__prep_launch_alike(gm__plan* plan, gm__prep_item* items, gm_
     return s;
 }
 
-/* Checks a whole batch of images (srcs) or frames, then runs it: the items
- * of each kind (gm__prep_kind) in one launch (gm__prep_launch; frames also
- * of one layout, gm__prep_launch_alike), in order (each launch the kernel
- * of its sampler); nothing is written unless every item is good. */
+/* Checks and plans a whole batch of images (srcs) or frames, then runs
+ * it: the items of each kind (gm__prep_kind) in one launch
+ * (gm__prep_launch; frames also of one layout, gm__prep_launch_alike), in
+ * order (each launch the kernel of its sampler); nothing is written unless
+ * every item is good. */
 static gm_status gm__preprocess(const char* fn, const gm_mat* srcs, const gm_yuv* frames, const gm_rect* crops,
                                 int count, gm_mat* dst, const gm_prep* p, gm_prep_geometry* geometry, gm_stream stream)
 {
     gm_prep defaults;
     gm__plan plan;
-    gm_prep_geometry g;
+    gm__prep_place* places;
     gm__prep_item* items;
     gm__prep_frame* layouts = NULL;
-    gm_mat first, src;
+    gm_mat first;
     unsigned kinds = 0;
     int i, n, kind;
     gm_status s = GM_OK;
@@ -659,33 +480,36 @@ static gm_status gm__preprocess(const char* fn, const gm_mat* srcs, const gm_yuv
         memset(&defaults, 0, sizeof defaults);
         p = &defaults;
     }
-    if ((s = gm__prep_describe(fn, srcs, frames, crops, count, dst, p, &plan, &kinds)) != GM_OK)
+    if ((s = gm__check_prep(fn, srcs, frames, crops, count, dst, p)) != GM_OK)
         return s;
     first = gm__prep_source_at(srcs, frames, 0);
-    items = (gm__prep_item*)GM_MALLOC((size_t)count * sizeof *items);
+    places = (gm__prep_place*)GM_MALLOC((size_t)count * sizeof *places);
+    items = places ? (gm__prep_item*)GM_MALLOC((size_t)count * sizeof *items) : NULL;
     if (frames && items && !(layouts = (gm__prep_frame*)GM_MALLOC((size_t)count * sizeof *layouts)))
         GM_FREE(items), items = NULL;
-    if (!items)
+    if (!items) {
+        if (places)
+            GM_FREE(places);
         return gm__fail(GM_ERR_NO_MEMORY, "%s: malloc of %d items failed", fn, count);
+    }
+    s = gm__prep_plan(fn, srcs, frames, crops, count, dst, p, &plan, places, &kinds);
+    for (i = 0; i < count && geometry && s == GM_OK; ++i)
+        geometry[i] = places[i].g;
     for (kind = 0; kind < 2 * GM__SAMPLER_COUNT && s == GM_OK; ++kind) {
         if (!(kinds >> kind & 1))
             continue;
-        plan.kernel = gm__prep_kernel_of(frames != NULL, p->arith, first.dtype, dst->dtype, (int)first.channels,
-                                         kind / 2);
         for (i = n = 0; i < count; ++i) {
-            src = gm__prep_source_at(srcs, frames, i);
-            gm__prep_item_of(fn, "", &src, frames ? &frames[i] : NULL, crops ? &crops[i] : NULL, dst, p, &g,
-                             &items[n]);
-            if (gm__prep_kind(first.dtype, (int)first.channels, frames != NULL, &items[n]) == kind) {
-                if (geometry)
-                    geometry[i] = g;
-                if (frames)
-                    gm__prep_frame_of(&frames[i], &layouts[n]);
-                items[n++].dst = gm__channel_addr(dst, 0) + (unsigned long long)((int64_t)i * dst->batch_pitch);
-            }
+            if (places[i].kind != kind)
+                continue;
+            if (frames)
+                gm__prep_frame_of(&frames[i], &layouts[n]);
+            items[n++] = places[i].item;
         }
+        plan.kernel = gm__prep_kernel_of(frames != NULL, p->arith, first.dtype, dst->dtype, (int)first.channels,
+                                         items[0].map.sampler);
         s = gm__prep_launch_alike(&plan, items, layouts, n, stream);
     }
+    GM_FREE(places);
     GM_FREE(items);
     if (layouts)
         GM_FREE(layouts);
@@ -727,12 +551,9 @@ static gm_status gm__blob_prep(const char* fn, const char* src_name, const gm_ma
 {
     gm_prep p;
     int c;
-    if (gm__prep_kernel_of(0, params->arith, srcs[0].dtype, dst->dtype, (int)srcs[0].channels,
-                           GM__SAMPLER_NEAREST) < 0)
-        return gm__fail(GM_ERR_TYPE, "%s: %s is %s, dst %s; with params->%s the source must be u8, u16 or f32, dst %s "
-                        "(the float product takes any)", fn, src_name, gm_dtype_name(srcs[0].dtype),
-                        gm_dtype_name(dst->dtype), params->divide ? "divide" : "arith GM_BLOB_DOUBLE",
-                        params->divide ? "u8, f16, bf16 or f32" : "f32 or f16");
+    gm_status s;
+    if ((s = gm__check_blob_prep(fn, src_name, &srcs[0], dst, params)) != GM_OK)
+        return s;
     memset(&p, 0, sizeof p);
     p.swap_rb = params->swap_rb;
     p.divide = params->divide;
