@@ -184,6 +184,17 @@ static const char gm__entry_format[] = "%s";
 """ % (source_hash, c_string_lines(cuda), c_escape(ENTRY))
 
 
+def wrap_numbers(numbers, width=112):
+    """numbers as C initialisers, in lines of at most width characters."""
+    lines, line = [], "   "
+    for n in numbers:
+        if len(line) + len(" %d," % n) > width:
+            lines.append(line)
+            line = "   "
+        line += " %d," % n
+    return "\n".join(lines + [line])
+
+
 def emit_catalogue():
     rows = M.catalogue()
     families = "\n".join("    GM__FAMILY_%s," % f.upper() for f in M.FAMILIES)
@@ -227,6 +238,15 @@ def emit_catalogue():
         table("(the frames' rows in double)", "gm__prep_yuv_double_row[GM_DTYPE_COUNT][GM__SAMPLER_COUNT]",
               "prep_yuv_double", [M.DTYPE_NAMES, M.SAMPLERS], lambda k: (k.dst, k.sampler)),
     ]
+    lists = M.kernels_for(rows)
+    starts = [sum(len(x) for x in lists[:i]) for i in range(len(lists) + 1)]
+    tables.append("/* gm_kernels_for's lists (gen/model.py KERNELS_FOR): those of src, dst and\n"
+                  " * channels c are gm__kernels_for_rows[gm__kernels_for_at[i] ..\n"
+                  " * gm__kernels_for_at[i + 1]), i = (src * GM_DTYPE_COUNT + dst) * 4 + c - 1. */\n"
+                  "static const unsigned short gm__kernels_for_at[GM_DTYPE_COUNT * GM_DTYPE_COUNT * 4 + 1] = {\n%s\n};\n"
+                  "static const unsigned short gm__kernels_for_rows[%d] = {\n%s\n};\n"
+                  % (wrap_numbers(starts), starts[-1],
+                     wrap_numbers([i for x in lists for i in x])))
     return banner("the kernel catalogue: families, rows and lookups (implementation only)") + """#ifndef GPUMAT_GEN_CATALOGUE_H
 #define GPUMAT_GEN_CATALOGUE_H
 

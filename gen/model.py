@@ -193,6 +193,40 @@ def catalogue():
     return rows
 
 
+def _same(k, s, d, c):
+    return (k.src, k.dst, k.channels) == (s, d, c)
+
+
+# What gm_kernels_for(src, dst, channels) lists (include/gpumat/jit.h), in
+# this order: for each entry, the rows of its family that an operation of
+# those dtypes and channels written may launch, in catalogue order (the
+# resizes, whose src is their dst, only where src == dst).
+KERNELS_FOR = [
+    ("xform", _same),
+    ("fill", lambda k, s, d, c: True),  # a transform whose every channel is a constant; gm_fill
+    ("xform_fast", _same),  # each layout pair
+    # alike interleaved channels run as one; separate planes (src == dst) one at a time
+    ("xform_fast", lambda k, s, d, c: c > 1 and k.src_layout == k.dst_layout == "hwc" and _same(k, s, d, 1)),
+    ("xform", lambda k, s, d, c: c > 1 and s == d and _same(k, s, d, 1)),
+    ("resize", _same),  # by each sampler of the dtype
+    ("twice", _same),
+    ("prep", _same),  # from channels of src into dst, by each sampler
+    ("prep_yuv", lambda k, s, d, c: s == "u8" and c == 3 and k.dst == d),  # frames, read as BGR
+    ("overlay", lambda k, s, d, c: s == d == "u8" and c >= 3),
+    ("blend", lambda k, s, d, c: s == d == "u8"),
+    ("yuv", lambda k, s, d, c: (k.src, k.dst) == (s, d) and c != 2),  # gray, BGR, BGRA; of P016 frames from u16
+    ("yuv_from", lambda k, s, d, c: s == d == "u8" and c >= 3),
+]
+
+
+def kernels_for(rows):
+    """gm_kernels_for's list of each (src, dst, channels), in that order over
+    DTYPE_NAMES, DTYPE_NAMES and CHANNELS: the rows' indexes (KERNELS_FOR)."""
+    of = {f: [(i, k) for i, k in enumerate(rows) if k.family == f] for f in FAMILIES}
+    return [[i for family, serves in KERNELS_FOR for i, k in of[family] if serves(k, s, d, c)]
+            for s in DTYPE_NAMES for d in DTYPE_NAMES for c in CHANNELS]
+
+
 def size(dtype):
     return DTYPES[DTYPE_NAMES.index(dtype)][2]
 

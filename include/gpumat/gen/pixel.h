@@ -6,8 +6,8 @@
  * templates/overlay.inc, templates/blend.inc and the dispatch gen/stages.py
  * generates, each marked with #line.
  * Do not edit; change gen/ or templates/ and run `make gen`. Inputs (sha256):
- * 3ce4132b9a661c9059753e9d34724245959b633ebb50e27468886ed37f0ffa1a  gen/gen.py
- * 97d55193d516590881068a94ed6efee707eda4504586f9af5f87e87cf5515598  gen/model.py
+ * b197d3fe2b053bce6e81ce01080ec21d8abb7bd890b59c68503e465c0cc4d82d  gen/gen.py
+ * e9b05e0392bf8996a3975e6008349ac9063e35bfe8004fd1102f49b0446b48d3  gen/model.py
  * 1d673cb67cf3ba933b4d3792504fcac85e32c47805a3bca9f1dc0d46ca4ffc69  gen/stages.py
  * f0d0be082aa500ef42b985a4f4cf99da0d53900d98a32dd9a0e3c1b79fe5bb00  templates/prelude_host.h
  * 0a00f145294f9d34f32e37b2df49a8cc2f3b9d2807a8008c1410dc49fafbd6f8  templates/prelude_cuda.cu

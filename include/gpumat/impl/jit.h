@@ -67,7 +67,7 @@ GM_API int gm_kernel_find(const char* name)
 
 GM_API int gm_kernels_for(gm_dtype src, gm_dtype dst, int channels, int* kernels, int max)
 {
-    int found[12 + 4 * GM__SAMPLER_COUNT], n = 0, ls, ld, i;
+    int at, n, i;
     if ((int)src < 0 || (int)src >= GM_DTYPE_COUNT || (int)dst < 0 || (int)dst >= GM_DTYPE_COUNT)
         return gm__fail(GM_ERR_TYPE, "gm_kernels_for: dtype %d -> %d is not a gm_dtype pair", (int)src, (int)dst), 0;
     if (channels < 1 || channels > 4)
@@ -76,45 +76,10 @@ GM_API int gm_kernels_for(gm_dtype src, gm_dtype dst, int channels, int* kernels
         return gm__fail(GM_ERR_ARG, "gm_kernels_for: kernels is NULL but max is %d", max), 0;
     if (max < 0)
         return gm__fail(GM_ERR_ARG, "gm_kernels_for: max %d is negative", max), 0;
-    found[n++] = gm__xform_row[src][dst][channels - 1];
-    found[n++] = GM__FILL_ROW; /* a transform whose every channel is a constant; gm_fill */
-    for (ls = 0; ls < 2; ++ls)
-        for (ld = 0; ld < 2; ++ld)
-            if (gm__fast_row[src][dst][channels - 1][ls][ld] >= 0)
-                found[n++] = gm__fast_row[src][dst][channels - 1][ls][ld];
-    if (channels > 1) {
-        /* alike interleaved channels run as one; separate planes (src == dst) one at a time */
-        found[n++] = gm__fast_row[src][dst][0][GM_HWC][GM_HWC];
-        if (src == dst)
-            found[n++] = gm__xform_row[src][dst][0];
-    }
-    if (src == dst) /* gm_resize, by each sampler of the dtype */
-        for (i = 0; i < GM__SAMPLER_COUNT; ++i)
-            if (gm__resize_row[src][channels - 1][i] >= 0)
-                found[n++] = gm__resize_row[src][channels - 1][i];
-    if (src == dst) /* and its whole-2x kernels */
-        for (i = 0; i < GM__SAMPLER_COUNT; ++i)
-            if (gm__twice_row[src][channels - 1][i] >= 0)
-                found[n++] = gm__twice_row[src][channels - 1][i];
-    for (i = 0; i < GM__SAMPLER_COUNT; ++i) /* gm_preprocess from channels of src into dst, by each sampler */
-        if (gm__prep_row[src][dst][channels - 1][i] >= 0)
-            found[n++] = gm__prep_row[src][dst][channels - 1][i];
-    if (src == GM_U8 && channels == 3) /* gm_preprocess_yuv's frames, read as BGR, by each sampler */
-        for (i = 0; i < GM__SAMPLER_COUNT; ++i)
-            if (gm__prep_yuv_row[dst][i] >= 0)
-                found[n++] = gm__prep_yuv_row[dst][i];
-    if (src == GM_U8 && dst == GM_U8 && channels >= 3) /* gm_overlay_draw's frames */
-        found[n++] = GM__OVERLAY_ROW;
-    if (src == GM_U8 && dst == GM_U8) /* gm_add_weighted */
-        found[n++] = GM__BLEND_ROW;
-    if (src == GM_U8 && dst == GM_U8 && channels != 2) /* gm_yuv_convert's gray, BGR and BGRA */
-        found[n++] = GM__YUV_ROW;
-    if (src == GM_U16 && gm__yuv16_row[dst] >= 0 && channels != 2) /* and of P016 frames */
-        found[n++] = gm__yuv16_row[dst];
-    if (src == GM_U8 && dst == GM_U8 && channels >= 3) /* gm_yuv_from_image's BGR and BGRA */
-        found[n++] = GM__YUV_FROM_ROW;
+    at = ((int)src * GM_DTYPE_COUNT + (int)dst) * 4 + channels - 1;
+    n = gm__kernels_for_at[at + 1] - gm__kernels_for_at[at];
     for (i = 0; i < n && i < max; ++i)
-        kernels[i] = found[i];
+        kernels[i] = gm__kernels_for_rows[gm__kernels_for_at[at] + i];
     return n;
 }
 
