@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Implementation: the CPU path's loops. They run the kernels' own stage
  * functions (templates/codec.inc and pixel.inc: decode, compute, encode),
- * so both paths agree bit for bit. A transform runs along rows (cpu_run.h):
+ * so both paths agree bit for bit. A transform runs along rows (cpu_xform.h):
  * a channel's run of pixels is converted by gm__cpu_convert, and the
  * channels of interleaved pixels are taken apart (gm__cpu_unzip) or put
  * together (gm__cpu_zip) around it. The generated wrappers (gen/cpu_tables.h)
@@ -11,7 +11,7 @@
  * LINEAR_EXACT alike (gm__cpu_exact_h, _v), whole-factor INTER_AREA down
  * columns and along rows (gm__cpu_area_down, _across) or tap by tap
  * (gm__cpu_area_fast_row), the general one row by row (gm__cpu_area_row),
- * nearest by copies (cpu_run.h). */
+ * nearest by copies (cpu_resize.h). */
 
 #include <pthread.h>
 #include <string.h>
@@ -75,7 +75,7 @@ static int gm__cpu_isa(void)
 
 /* Non-temporal stores (past the caches), where the CPU has them: x86-64's
  * SSE2 16-byte store, and AVX's 32-byte one in the AVX2 loops. A large
- * destination is written with them (cpu_run.h): it would not stay in the
+ * destination is written with them (cpu_xform.h): it would not stay in the
  * caches, and an ordinary store that misses first reads the line it
  * writes. They are weakly ordered: a part ends with gm__cpu_fence. */
 #if defined(__x86_64__)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Implementation: the CPU path of the YUV family (gm_yuv_convert,
- * gm_yuv_from_image, and the pre-process's frames through cpu_run.h): rows
+ * gm_yuv_from_image, and the pre-process's frames through cpu_prep.h): rows
  * of 4:2:0 frames to and from images, in the kernels' arithmetic
  * (templates/yuv.inc). */
 

@@ -377,7 +377,7 @@ static gm__resize_args gm__resize_args_of(const gm__op* op)
     return a;
 }
 
-/* The CPU path's form of a transform (cpu_run.h): channels alike and
+/* The CPU path's form of a transform (cpu_xform.h): channels alike and
  * interleaved on both sides become one channel C times as wide, and rows
  * without padding join, so that its runs are long. The channels left. */
 static int gm__cpu_shape(const gm__op* op, gm__xform_args* a)

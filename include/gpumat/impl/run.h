@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Implementation: the runner. A plan (plan.h) runs on the CPU, its
- * family's loop (cpu_run.h, cpu_yuv.h, cpu_draw.h), done on return, or as
- * one launch of its kernel, queued on the stream, in a geometry its family
- * gives. */
+ * family's loop (cpu_xform.h, cpu_resize.h, cpu_prep.h, cpu_yuv.h,
+ * cpu_draw.h), done on return, or as one launch of its kernel, queued on
+ * the stream, in a geometry its family gives. */
 
 #include <string.h>
 
