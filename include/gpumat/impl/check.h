@@ -699,6 +699,52 @@ static gm_status gm__yuv_check(const char* fn, const gm_yuv* f)
     return GM_OK;
 }
 
+/* gm_yuv_wrap's frame (zeroed first), format and sizes; *pitch and
+ * *coded_height given their defaults (0: compact, the height). */
+static gm_status gm__check_yuv_wrap(const char* fn, gm_yuv* frame, gm_yuv_format format, int64_t width,
+                                    int64_t height, int64_t* pitch, int64_t* coded_height)
+{
+    const int planar = format == GM_YUV_I420 || format == GM_YUV_YV12;
+    const int64_t esize = (int64_t)gm_dtype_size(gm__yuv_sample(format));
+    if (!frame)
+        return gm__fail(GM_ERR_ARG, "%s: frame is NULL", fn);
+    memset(frame, 0, sizeof *frame);
+    if ((unsigned)format > GM_YUV_P016)
+        return gm__fail(GM_ERR_ARG, "%s: format %d is not one gpumat/yuv.h names", fn, (int)format);
+    *coded_height = *coded_height ? *coded_height : height;
+    if (width <= 0 || height <= 0 || width % 2 || height % 2 || width > INT64_MAX / 2)
+        return gm__fail(GM_ERR_SIZE, "%s: %lldx%lld; 4:2:0 needs an even width and height", fn, (long long)width,
+                        (long long)height);
+    *pitch = *pitch ? *pitch : width * esize;
+    if (*coded_height < height || *coded_height % 2 || (planar && *pitch % 2))
+        return gm__fail(GM_ERR_SIZE, "%s: coded_height %lld (pitch %lld) for height %lld; it must be even, at least "
+                        "the height, and a planar frame's pitch even", fn, (long long)*coded_height, (long long)*pitch,
+                        (long long)height);
+    if (*pitch < width * esize || *pitch > INT64_MAX / 3 / (*coded_height / 2))
+        return gm__fail(GM_ERR_SIZE, "%s: pitch %lld for width %lld of %s samples", fn, (long long)*pitch,
+                        (long long)width, gm_dtype_name(gm__yuv_sample(format)));
+    return GM_OK;
+}
+
+/* gm_yuv_roi's rectangle of frame. */
+static gm_status gm__check_yuv_roi(const char* fn, const gm_yuv* frame, const gm_yuv* view, int64_t x, int64_t y,
+                                   int64_t width, int64_t height)
+{
+    gm_status s = gm__yuv_check(fn, frame);
+    if (s != GM_OK)
+        return s;
+    if (!view)
+        return gm__fail(GM_ERR_ARG, "%s: view is NULL", fn);
+    if (x % 2 || y % 2 || width % 2 || height % 2)
+        return gm__fail(GM_ERR_ARG, "%s: (%lld, %lld) %lldx%lld; a 4:2:0 rectangle's values are even", fn,
+                        (long long)x, (long long)y, (long long)width, (long long)height);
+    if (x < 0 || y < 0 || width <= 0 || height <= 0 || x > frame->y.width - width || y > frame->y.height - height)
+        return gm__fail(GM_ERR_SIZE, "%s: (%lld, %lld) %lldx%lld is not inside frame->y (%lldx%lld)", fn,
+                        (long long)x, (long long)y, (long long)width, (long long)height, (long long)frame->y.width,
+                        (long long)frame->y.height);
+    return GM_OK;
+}
+
 /* A frame and the image gm_yuv_convert (from 0) or gm_yuv_from_image
  * (from 1) converts it into or from, named `name`. */
 static gm_status gm__yuv_image_check(const char* fn, const gm_yuv* frame, const char* name, const gm_mat* image,
@@ -1203,4 +1249,222 @@ static gm_status gm__copy_many_check(const char* fn, const gm_mat* src, const gm
     snprintf(sn, sizeof sn, "src[%d]", i);
     snprintf(dn, sizeof dn, "dst[%d]", i);
     return gm__copy_check(fn, sn, &src[i], dn, &dst[i]);
+}
+
+/* How the allocating and wrapping functions got their image's description:
+ * a gm_desc (zero fields mean defaults, messages say desc->width) or plain
+ * parameters (zero is zero, messages say width). */
+typedef enum gm__given { GM__GIVEN_DESC, GM__GIVEN_PARAMS } gm__given;
+
+/* Fills the defaults of d into m (without data); row_align for pitch 0. */
+static gm_status gm__from_desc(const char* fn, gm_mat* m, const gm_desc* d, gm__given given, gm_where where,
+                               int64_t row_align)
+{
+    const char* pre = given == GM__GIVEN_DESC ? "desc->" : "";
+    const char* arg = given == GM__GIVEN_DESC ? "desc" : "the image";
+    int defaults = given == GM__GIVEN_DESC;
+    gm_mat t;
+    int64_t row;
+    gm_status s;
+    if (!m)
+        return gm__fail(GM_ERR_ARG, "%s: m is NULL", fn);
+    memset(m, 0, sizeof *m);
+    if (!d)
+        return gm__fail(GM_ERR_ARG, "%s: desc is NULL", fn);
+    memset(&t, 0, sizeof t);
+    t.width = d->width;
+    t.height = d->height;
+    t.channels = d->channels || !defaults ? d->channels : 1;
+    t.batch = d->batch || !defaults ? d->batch : 1;
+    t.dtype = d->dtype;
+    t.layout = d->layout;
+    t.where = where;
+    if ((s = gm__check_fields(fn, arg, pre, &t)) != GM_OK)
+        return s;
+    if (d->width > INT32_MAX || d->height > INT32_MAX)
+        return gm__fail(GM_ERR_SIZE, "%s: %swidth %lld and %sheight %lld must be below 2^31", fn, pre,
+                        (long long)d->width, pre, (long long)d->height);
+    if (!gm__mul(t.width, gm__xstride(&t), &row) || row > INT64_MAX / 2)
+        return gm__fail(GM_ERR_SIZE, "%s: a row of %swidth %lld overflows", fn, pre, (long long)t.width);
+    if (d->pitch < 0)
+        return gm__fail(GM_ERR_SIZE, "%s: %spitch %lld is negative", fn, pre, (long long)d->pitch);
+    t.pitch = d->pitch ? d->pitch : (row + row_align - 1) / row_align * row_align;
+    if (!gm__mul(t.pitch, t.height, &t.plane_pitch))
+        return gm__fail(GM_ERR_SIZE, "%s: %lld rows of %spitch %lld bytes overflow", fn, (long long)t.height, pre,
+                        (long long)t.pitch);
+    if (d->plane_pitch)
+        t.plane_pitch = d->plane_pitch;
+    if (t.layout != GM_CHW)
+        t.plane_pitch = 0;
+    if (!gm__mul(t.layout == GM_CHW ? t.plane_pitch : t.pitch, t.layout == GM_CHW ? t.channels : t.height,
+                 &t.batch_pitch))
+        return gm__fail(GM_ERR_SIZE, "%s: %s overflows 64-bit sizes", fn, arg);
+    if (d->batch_pitch)
+        t.batch_pitch = d->batch_pitch;
+    if ((s = gm__check_layout(fn, arg, pre, &t)) != GM_OK)
+        return s;
+    *m = t;
+    return GM_OK;
+}
+
+/* For a checked GM_DEVICE descriptor: asks the driver whether m->data is
+ * device memory (GM_ERR_LOCATION if not) and whether every byte m spans lies
+ * inside that allocation (GM_ERR_SIZE if not); sets m->device. */
+static gm_status gm__check_device_memory(const char* fn, const char* arg, gm_mat* m)
+{
+    unsigned int type = 0;
+    int ordinal = 0, rc;
+    gm__CUdeviceptr start = 0;
+    size_t size = 0;
+    uintptr_t p = (uintptr_t)m->data;
+    gm_status s = gm__driver_ready(fn);
+    if (s != GM_OK)
+        return s;
+    rc = gm__cu.cuPointerGetAttribute(&type, GM__CU_POINTER_MEMORY_TYPE, (gm__CUdeviceptr)p);
+    if (rc != 0 || type != GM__CU_MEMORYTYPE_DEVICE)
+        return gm__fail(GM_ERR_LOCATION, "%s: %s %p is not device memory", fn, arg, m->data);
+    gm__cu.cuPointerGetAttribute(&ordinal, GM__CU_POINTER_DEVICE_ORDINAL, (gm__CUdeviceptr)p);
+    m->device = ordinal;
+    if (gm__cu.cuPointerGetAttribute(&start, GM__CU_POINTER_RANGE_START, (gm__CUdeviceptr)p) == 0 &&
+        gm__cu.cuPointerGetAttribute(&size, GM__CU_POINTER_RANGE_SIZE, (gm__CUdeviceptr)p) == 0 &&
+        (uint64_t)gm__span(m) > (uint64_t)(start + size - p))
+        return gm__fail(GM_ERR_SIZE, "%s: %s spans %lld bytes but its allocation has %lld from there", fn, arg,
+                        (long long)gm__span(m), (long long)(start + size - p));
+    return GM_OK;
+}
+
+/* What every view function (gm_roi, gm_plane, gm_item) needs. */
+static gm_status gm__view_of(const char* fn, const gm_mat* m, const gm_mat* view)
+{
+    gm_status s = gm__check(fn, "m", m);
+    if (s != GM_OK)
+        return s;
+    if (!view)
+        return gm__fail(GM_ERR_ARG, "%s: view is NULL", fn);
+    return GM_OK;
+}
+
+/* gm_roi's rectangle of m. */
+static gm_status gm__check_roi(const char* fn, const gm_mat* m, const gm_mat* view, int64_t x, int64_t y,
+                               int64_t width, int64_t height)
+{
+    gm_status s = gm__view_of(fn, m, view);
+    if (s != GM_OK)
+        return s;
+    if (width <= 0 || height <= 0)
+        return gm__fail(GM_ERR_SIZE, "%s: %s %lld is not positive", fn, width <= 0 ? "width" : "height",
+                        (long long)(width <= 0 ? width : height));
+    if (x < 0 || y < 0)
+        return gm__fail(GM_ERR_SIZE, "%s: %s %lld is negative", fn, x < 0 ? "x" : "y", (long long)(x < 0 ? x : y));
+    if (x > m->width - width || y > m->height - height)
+        return gm__fail(GM_ERR_SIZE, "%s: the rectangle x %lld, y %lld, width %lld, height %lld is not inside m (%lldx%lld)",
+                        fn, (long long)x, (long long)y, (long long)width, (long long)height, (long long)m->width,
+                        (long long)m->height);
+    return GM_OK;
+}
+
+/* gm_plane's channel of m. */
+static gm_status gm__check_plane(const char* fn, const gm_mat* m, const gm_mat* view, int channel)
+{
+    gm_status s = gm__view_of(fn, m, view);
+    if (s != GM_OK)
+        return s;
+    if (m->layout != GM_CHW && m->channels > 1)
+        return gm__fail(GM_ERR_TYPE, "%s: m is interleaved; only a planar image has planes", fn);
+    if (channel < 0 || channel >= m->channels)
+        return gm__fail(GM_ERR_ARG, "%s: channel %d is outside 0..%d", fn, channel, (int)m->channels - 1);
+    return GM_OK;
+}
+
+/* gm_item's image of m. */
+static gm_status gm__check_item(const char* fn, const gm_mat* m, const gm_mat* view, int index)
+{
+    gm_status s = gm__view_of(fn, m, view);
+    if (s != GM_OK)
+        return s;
+    if (index < 0 || index >= m->batch)
+        return gm__fail(GM_ERR_ARG, "%s: index %d is outside 0..%d", fn, index, (int)m->batch - 1);
+    return GM_OK;
+}
+
+/* A copy's checked pair (named as gm__copy_check): no shared byte where
+ * both are on one side. */
+static gm_status gm__check_copy_apart(const char* fn, const char* src_name, const gm_mat* src, const char* dst_name,
+                                      const gm_mat* dst)
+{
+    if (gm__on_host(src) == gm__on_host(dst) && gm__overlap(src, dst))
+        return gm__fail(GM_ERR_OVERLAP, "%s: %s and %s overlap", fn, src_name, dst_name);
+    return GM_OK;
+}
+
+/* Whether a and b are in the same memory (the host, or one device) and
+ * share a byte. */
+static int gm__overlap_in_place(const gm_mat* a, const gm_mat* b)
+{
+    return gm__on_host(a) == gm__on_host(b) && (gm__on_host(a) || a->device == b->device) && gm__overlap(a, b);
+}
+
+/* gm_copy_many's count pairs: each as gm_copy's, their device pairs on one
+ * device (*device, -1 where every pair is on the host), no destination
+ * sharing a byte with another pair's source or destination. */
+static gm_status gm__check_copies(const char* fn, const gm_mat* src, const gm_mat* dst, int count, int* device)
+{
+    int i, j;
+    gm_status s;
+    *device = -1;
+    if (count < 0 || (count > 0 && (!src || !dst)))
+        return gm__fail(GM_ERR_ARG, count < 0 ? "%s: count %d is negative" : "%s: src or dst is NULL (count %d)", fn,
+                        count);
+    for (i = 0; i < count; ++i) {
+        const gm_mat* d = gm__on_host(&src[i]) ? &dst[i] : &src[i];
+        if ((s = gm__copy_many_check(fn, src, dst, i)) != GM_OK)
+            return s;
+        if (!gm__on_host(d) && *device >= 0 && d->device != *device)
+            return gm__fail(GM_ERR_LOCATION, "%s: pair %d is on device %d, an earlier pair on device %d (one device "
+                            "a call)", fn, i, (int)d->device, *device);
+        if (!gm__on_host(d))
+            *device = (int)d->device;
+    }
+    /* the pairs run in no given order among themselves */
+    for (i = 0; i < count; ++i)
+        for (j = 0; j < count; ++j) {
+            if (gm__overlap_in_place(&dst[i], &src[j]))
+                return gm__fail(GM_ERR_OVERLAP, "%s: dst[%d] and src[%d] overlap", fn, i, j);
+            if (j < i && gm__overlap_in_place(&dst[i], &dst[j]))
+                return gm__fail(GM_ERR_OVERLAP, "%s: dst[%d] and dst[%d] overlap", fn, i, j);
+        }
+    return GM_OK;
+}
+
+/* A host descriptor laid out like m (checked) at host: rows host_pitch apart
+ * (0: compact), planes and images packed. Messages name host and host_pitch. */
+static gm_status gm__host_like(const char* fn, const gm_mat* m, const void* host, int64_t host_pitch, gm_mat* out)
+{
+    int64_t row = gm__row_bytes(m), es = (int64_t)gm_dtype_size(m->dtype);
+    gm_mat t;
+    if (!host)
+        return gm__fail(GM_ERR_ARG, "%s: host is NULL", fn);
+    if (host_pitch < 0)
+        return gm__fail(GM_ERR_SIZE, "%s: host_pitch %lld is negative", fn, (long long)host_pitch);
+    if (host_pitch && host_pitch < row)
+        return gm__fail(GM_ERR_SIZE, "%s: host_pitch %lld is less than a row (%lld bytes)", fn, (long long)host_pitch,
+                        (long long)row);
+    if (host_pitch % es)
+        return gm__fail(GM_ERR_SIZE, "%s: host_pitch %lld is not a multiple of the %lld-byte %s element", fn,
+                        (long long)host_pitch, (long long)es, gm_dtype_name(m->dtype));
+    t = *m;
+    t.data = (void*)(uintptr_t)host;
+    t.where = GM_HOST;
+    t.device = 0;
+    t.owned = NULL;
+    t.pitch = host_pitch ? host_pitch : row;
+    if (!gm__mul(t.pitch, t.height, &t.plane_pitch) ||
+        !gm__mul(t.layout == GM_CHW ? t.plane_pitch : t.pitch, t.layout == GM_CHW ? t.channels : t.height,
+                 &t.batch_pitch))
+        return gm__fail(GM_ERR_SIZE, "%s: host: %lld rows of host_pitch %lld bytes overflow 64-bit sizes", fn,
+                        (long long)t.height, (long long)t.pitch);
+    if (t.layout != GM_CHW)
+        t.plane_pitch = 0;
+    *out = t;
+    return gm__check(fn, "host", out);
 }

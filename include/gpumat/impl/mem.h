@@ -50,62 +50,6 @@ GM_API int64_t gm_row_bytes(const gm_mat* m) { return m ? gm__row_bytes(m) : 0; 
 GM_API int64_t gm_span_bytes(const gm_mat* m) { return m ? gm__span(m) : 0; }
 
 
-/* How the allocating and wrapping functions got their image's description:
- * a gm_desc (zero fields mean defaults, messages say desc->width) or plain
- * parameters (zero is zero, messages say width). */
-typedef enum gm__given { GM__GIVEN_DESC, GM__GIVEN_PARAMS } gm__given;
-
-/* Fills the defaults of d into m (without data); row_align for pitch 0. */
-static gm_status gm__from_desc(const char* fn, gm_mat* m, const gm_desc* d, gm__given given, gm_where where,
-                               int64_t row_align)
-{
-    const char* pre = given == GM__GIVEN_DESC ? "desc->" : "";
-    const char* arg = given == GM__GIVEN_DESC ? "desc" : "the image";
-    int defaults = given == GM__GIVEN_DESC;
-    gm_mat t;
-    int64_t row;
-    gm_status s;
-    if (!m)
-        return gm__fail(GM_ERR_ARG, "%s: m is NULL", fn);
-    memset(m, 0, sizeof *m);
-    if (!d)
-        return gm__fail(GM_ERR_ARG, "%s: desc is NULL", fn);
-    memset(&t, 0, sizeof t);
-    t.width = d->width;
-    t.height = d->height;
-    t.channels = d->channels || !defaults ? d->channels : 1;
-    t.batch = d->batch || !defaults ? d->batch : 1;
-    t.dtype = d->dtype;
-    t.layout = d->layout;
-    t.where = where;
-    if ((s = gm__check_fields(fn, arg, pre, &t)) != GM_OK)
-        return s;
-    if (d->width > INT32_MAX || d->height > INT32_MAX)
-        return gm__fail(GM_ERR_SIZE, "%s: %swidth %lld and %sheight %lld must be below 2^31", fn, pre,
-                        (long long)d->width, pre, (long long)d->height);
-    if (!gm__mul(t.width, gm__xstride(&t), &row) || row > INT64_MAX / 2)
-        return gm__fail(GM_ERR_SIZE, "%s: a row of %swidth %lld overflows", fn, pre, (long long)t.width);
-    if (d->pitch < 0)
-        return gm__fail(GM_ERR_SIZE, "%s: %spitch %lld is negative", fn, pre, (long long)d->pitch);
-    t.pitch = d->pitch ? d->pitch : (row + row_align - 1) / row_align * row_align;
-    if (!gm__mul(t.pitch, t.height, &t.plane_pitch))
-        return gm__fail(GM_ERR_SIZE, "%s: %lld rows of %spitch %lld bytes overflow", fn, (long long)t.height, pre,
-                        (long long)t.pitch);
-    if (d->plane_pitch)
-        t.plane_pitch = d->plane_pitch;
-    if (t.layout != GM_CHW)
-        t.plane_pitch = 0;
-    if (!gm__mul(t.layout == GM_CHW ? t.plane_pitch : t.pitch, t.layout == GM_CHW ? t.channels : t.height,
-                 &t.batch_pitch))
-        return gm__fail(GM_ERR_SIZE, "%s: %s overflows 64-bit sizes", fn, arg);
-    if (d->batch_pitch)
-        t.batch_pitch = d->batch_pitch;
-    if ((s = gm__check_layout(fn, arg, pre, &t)) != GM_OK)
-        return s;
-    *m = t;
-    return GM_OK;
-}
-
 #define GM__HOST_ALIGN 64
 
 static gm_status gm__alloc(const char* fn, gm_mat* m, const gm_desc* d, gm__given given, gm_where where)
@@ -196,32 +140,6 @@ GM_API gm_status gm_alloc_host(gm_mat* m, int64_t width, int64_t height, gm_dtyp
     return gm__alloc_as("gm_alloc_host", m, width, height, dtype, channels, layout, pinned ? GM_PINNED : GM_HOST);
 }
 
-/* For a checked GM_DEVICE descriptor: asks the driver whether m->data is
- * device memory (GM_ERR_LOCATION if not) and whether every byte m spans lies
- * inside that allocation (GM_ERR_SIZE if not); sets m->device. */
-static gm_status gm__check_device_memory(const char* fn, const char* arg, gm_mat* m)
-{
-    unsigned int type = 0;
-    int ordinal = 0, rc;
-    gm__CUdeviceptr start = 0;
-    size_t size = 0;
-    uintptr_t p = (uintptr_t)m->data;
-    gm_status s = gm__driver_ready(fn);
-    if (s != GM_OK)
-        return s;
-    rc = gm__cu.cuPointerGetAttribute(&type, GM__CU_POINTER_MEMORY_TYPE, (gm__CUdeviceptr)p);
-    if (rc != 0 || type != GM__CU_MEMORYTYPE_DEVICE)
-        return gm__fail(GM_ERR_LOCATION, "%s: %s %p is not device memory", fn, arg, m->data);
-    gm__cu.cuPointerGetAttribute(&ordinal, GM__CU_POINTER_DEVICE_ORDINAL, (gm__CUdeviceptr)p);
-    m->device = ordinal;
-    if (gm__cu.cuPointerGetAttribute(&start, GM__CU_POINTER_RANGE_START, (gm__CUdeviceptr)p) == 0 &&
-        gm__cu.cuPointerGetAttribute(&size, GM__CU_POINTER_RANGE_SIZE, (gm__CUdeviceptr)p) == 0 &&
-        (uint64_t)gm__span(m) > (uint64_t)(start + size - p))
-        return gm__fail(GM_ERR_SIZE, "%s: %s spans %lld bytes but its allocation has %lld from there", fn, arg,
-                        (long long)gm__span(m), (long long)(start + size - p));
-    return GM_OK;
-}
-
 static gm_status gm__wrap(const char* fn, gm_mat* m, void* data, const gm_desc* d, gm__given given, gm_where where)
 {
     gm_status s;
@@ -271,32 +189,13 @@ GM_API void gm_free(gm_mat* m)
     memset(m, 0, sizeof *m);
 }
 
-static gm_status gm__view_of(const char* fn, const gm_mat* m, gm_mat* view)
-{
-    gm_status s = gm__check(fn, "m", m);
-    if (s != GM_OK)
-        return s;
-    if (!view)
-        return gm__fail(GM_ERR_ARG, "%s: view is NULL", fn);
-    return GM_OK;
-}
-
 GM_API gm_status gm__roi_as(const char* fn, const gm_mat* m, gm_mat* view, int64_t x, int64_t y, int64_t width,
                             int64_t height)
 {
-    gm_status s = gm__view_of(fn, m, view);
+    gm_status s = gm__check_roi(fn, m, view, x, y, width, height);
     gm_mat v;
     if (s != GM_OK)
         return s;
-    if (width <= 0 || height <= 0)
-        return gm__fail(GM_ERR_SIZE, "%s: %s %lld is not positive", fn, width <= 0 ? "width" : "height",
-                        (long long)(width <= 0 ? width : height));
-    if (x < 0 || y < 0)
-        return gm__fail(GM_ERR_SIZE, "%s: %s %lld is negative", fn, x < 0 ? "x" : "y", (long long)(x < 0 ? x : y));
-    if (x > m->width - width || y > m->height - height)
-        return gm__fail(GM_ERR_SIZE, "%s: the rectangle x %lld, y %lld, width %lld, height %lld is not inside m (%lldx%lld)",
-                        fn, (long long)x, (long long)y, (long long)width, (long long)height, (long long)m->width,
-                        (long long)m->height);
     v = *m;
     v.data = (char*)m->data + y * m->pitch + x * gm__xstride(m);
     v.width = width;
@@ -314,14 +213,10 @@ GM_API gm_status gm_roi(const gm_mat* m, gm_mat* view, int64_t x, int64_t y, int
 GM_API gm_status gm_plane(const gm_mat* m, gm_mat* view, int channel)
 {
     static const char fn[] = "gm_plane";
-    gm_status s = gm__view_of(fn, m, view);
+    gm_status s = gm__check_plane(fn, m, view, channel);
     gm_mat v;
     if (s != GM_OK)
         return s;
-    if (m->layout != GM_CHW && m->channels > 1)
-        return gm__fail(GM_ERR_TYPE, "%s: m is interleaved; only a planar image has planes", fn);
-    if (channel < 0 || channel >= m->channels)
-        return gm__fail(GM_ERR_ARG, "%s: channel %d is outside 0..%d", fn, channel, (int)m->channels - 1);
     v = *m;
     v.data = (char*)m->data + channel * m->plane_pitch;
     v.channels = 1;
@@ -333,11 +228,9 @@ GM_API gm_status gm_plane(const gm_mat* m, gm_mat* view, int channel)
 GM_API gm_status gm_item(const gm_mat* m, gm_mat* view, int index)
 {
     static const char fn[] = "gm_item";
-    gm_status s = gm__view_of(fn, m, view);
+    gm_status s = gm__check_item(fn, m, view, index);
     if (s != GM_OK)
         return s;
-    if (index < 0 || index >= m->batch)
-        return gm__fail(GM_ERR_ARG, "%s: index %d is outside 0..%d", fn, index, (int)m->batch - 1);
     *view = gm__item_at(m, index);
     return GM_OK;
 }
@@ -416,8 +309,8 @@ static gm_status gm__copy(const char* fn, const char* src_name, const gm_mat* sr
     gm__CUcontext ctx;
     int rc, dev;
     gm_status s;
-    if (gm__on_host(src) == gm__on_host(dst) && gm__overlap(src, dst))
-        return gm__fail(GM_ERR_OVERLAP, "%s: %s and %s overlap", fn, src_name, dst_name);
+    if ((s = gm__check_copy_apart(fn, src_name, src, dst_name, dst)) != GM_OK)
+        return s;
     if (gm__on_host(src) && gm__on_host(dst)) {
         gm__copy_blocks(src, dst, gm__copy_host, NULL);
         return GM_OK;
@@ -471,42 +364,16 @@ static int gm__copy_count(void* ctx, const gm__memcpy2d* p)
     return 0;
 }
 
-/* Whether a and b are in the same memory (the host, or one device) and
- * share a byte. */
-static int gm__overlap_in_place(const gm_mat* a, const gm_mat* b)
-{
-    return gm__on_host(a) == gm__on_host(b) && (gm__on_host(a) || a->device == b->device) && gm__overlap(a, b);
-}
-
 GM_API gm_status gm_copy_many(const gm_mat* src, gm_mat* dst, int count, gm_stream stream)
 {
     static const char fn[] = "gm_copy_many";
     gm__CUcontext ctx;
     gm__copy_ops ops;
-    int i, j, rc = 0, dev, device = -1;
+    int i, rc = 0, dev, device;
     size_t failed, blocks = 0;
     gm_status s;
-    if (count < 0 || (count > 0 && (!src || !dst)))
-        return gm__fail(GM_ERR_ARG, count < 0 ? "%s: count %d is negative" : "%s: src or dst is NULL (count %d)", fn,
-                        count);
-    for (i = 0; i < count; ++i) {
-        const gm_mat* d = gm__on_host(&src[i]) ? &dst[i] : &src[i];
-        if ((s = gm__copy_many_check(fn, src, dst, i)) != GM_OK)
-            return s;
-        if (!gm__on_host(d) && device >= 0 && d->device != device)
-            return gm__fail(GM_ERR_LOCATION, "%s: pair %d is on device %d, an earlier pair on device %d (one device "
-                            "a call)", fn, i, (int)d->device, device);
-        if (!gm__on_host(d))
-            device = (int)d->device;
-    }
-    /* the pairs run in no given order among themselves */
-    for (i = 0; i < count; ++i)
-        for (j = 0; j < count; ++j) {
-            if (gm__overlap_in_place(&dst[i], &src[j]))
-                return gm__fail(GM_ERR_OVERLAP, "%s: dst[%d] and src[%d] overlap", fn, i, j);
-            if (j < i && gm__overlap_in_place(&dst[i], &dst[j]))
-                return gm__fail(GM_ERR_OVERLAP, "%s: dst[%d] and dst[%d] overlap", fn, i, j);
-        }
+    if ((s = gm__check_copies(fn, src, dst, count, &device)) != GM_OK)
+        return s;
     for (i = 0; i < count; ++i)
         gm__copy_blocks(&src[i], &dst[i], gm__on_host(&src[i]) && gm__on_host(&dst[i]) ? gm__copy_host : gm__copy_count,
                         &blocks);
@@ -531,39 +398,6 @@ GM_API gm_status gm_copy_many(const gm_mat* src, gm_mat* dst, int count, gm_stre
                                      : gm__cu.cuMemcpy3DBatchAsync_v1(ops.n, ops.op, &failed, 0, stream);
     GM_FREE(ops.op);
     return rc ? gm__cuda_fail(fn, "cuMemcpy3DBatchAsync", rc) : GM_OK;
-}
-
-/* A host descriptor laid out like m (checked) at host: rows host_pitch apart
- * (0: compact), planes and images packed. Messages name host and host_pitch. */
-static gm_status gm__host_like(const char* fn, const gm_mat* m, const void* host, int64_t host_pitch, gm_mat* out)
-{
-    int64_t row = gm__row_bytes(m), es = (int64_t)gm_dtype_size(m->dtype);
-    gm_mat t;
-    if (!host)
-        return gm__fail(GM_ERR_ARG, "%s: host is NULL", fn);
-    if (host_pitch < 0)
-        return gm__fail(GM_ERR_SIZE, "%s: host_pitch %lld is negative", fn, (long long)host_pitch);
-    if (host_pitch && host_pitch < row)
-        return gm__fail(GM_ERR_SIZE, "%s: host_pitch %lld is less than a row (%lld bytes)", fn, (long long)host_pitch,
-                        (long long)row);
-    if (host_pitch % es)
-        return gm__fail(GM_ERR_SIZE, "%s: host_pitch %lld is not a multiple of the %lld-byte %s element", fn,
-                        (long long)host_pitch, (long long)es, gm_dtype_name(m->dtype));
-    t = *m;
-    t.data = (void*)(uintptr_t)host;
-    t.where = GM_HOST;
-    t.device = 0;
-    t.owned = NULL;
-    t.pitch = host_pitch ? host_pitch : row;
-    if (!gm__mul(t.pitch, t.height, &t.plane_pitch) ||
-        !gm__mul(t.layout == GM_CHW ? t.plane_pitch : t.pitch, t.layout == GM_CHW ? t.channels : t.height,
-                 &t.batch_pitch))
-        return gm__fail(GM_ERR_SIZE, "%s: host: %lld rows of host_pitch %lld bytes overflow 64-bit sizes", fn,
-                        (long long)t.height, (long long)t.pitch);
-    if (t.layout != GM_CHW)
-        t.plane_pitch = 0;
-    *out = t;
-    return gm__check(fn, "host", out);
 }
 
 /* gm_upload and its _sync form: host memory laid out like dst -> dst. */

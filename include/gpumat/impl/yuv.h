@@ -36,24 +36,9 @@ GM_API gm_status gm_yuv_wrap(gm_yuv* frame, gm_yuv_format format, void* data, in
     gm_status s;
     int planar = format == GM_YUV_I420 || format == GM_YUV_YV12;
     gm_dtype sample = gm__yuv_sample(format);
-    int64_t luma, half, esize = (int64_t)gm_dtype_size(sample);
-    if (!frame)
-        return gm__fail(GM_ERR_ARG, "%s: frame is NULL", fn);
-    memset(frame, 0, sizeof *frame);
-    if ((unsigned)format > GM_YUV_P016)
-        return gm__fail(GM_ERR_ARG, "%s: format %d is not one gpumat/yuv.h names", fn, (int)format);
-    coded_height = coded_height ? coded_height : height;
-    if (width <= 0 || height <= 0 || width % 2 || height % 2 || width > INT64_MAX / 2)
-        return gm__fail(GM_ERR_SIZE, "%s: %lldx%lld; 4:2:0 needs an even width and height", fn, (long long)width,
-                        (long long)height);
-    pitch = pitch ? pitch : width * esize;
-    if (coded_height < height || coded_height % 2 || (planar && pitch % 2))
-        return gm__fail(GM_ERR_SIZE, "%s: coded_height %lld (pitch %lld) for height %lld; it must be even, at least "
-                        "the height, and a planar frame's pitch even", fn, (long long)coded_height, (long long)pitch,
-                        (long long)height);
-    if (pitch < width * esize || pitch > INT64_MAX / 3 / (coded_height / 2))
-        return gm__fail(GM_ERR_SIZE, "%s: pitch %lld for width %lld of %s samples", fn, (long long)pitch,
-                        (long long)width, gm_dtype_name(sample));
+    int64_t luma, half;
+    if ((s = gm__check_yuv_wrap(fn, frame, format, width, height, &pitch, &coded_height)) != GM_OK)
+        return s;
     memset(&f, 0, sizeof f);
     f.format = format;
     luma = pitch * coded_height, half = pitch / 2 * (coded_height / 2);
@@ -77,18 +62,9 @@ GM_API gm_status gm_yuv_roi(const gm_yuv* frame, gm_yuv* view, int64_t x, int64_
 {
     static const char fn[] = "gm_yuv_roi";
     gm_yuv v;
-    gm_status s = gm__yuv_check(fn, frame);
+    gm_status s = gm__check_yuv_roi(fn, frame, view, x, y, width, height);
     if (s != GM_OK)
         return s;
-    if (!view)
-        return gm__fail(GM_ERR_ARG, "%s: view is NULL", fn);
-    if (x % 2 || y % 2 || width % 2 || height % 2)
-        return gm__fail(GM_ERR_ARG, "%s: (%lld, %lld) %lldx%lld; a 4:2:0 rectangle's values are even", fn,
-                        (long long)x, (long long)y, (long long)width, (long long)height);
-    if (x < 0 || y < 0 || width <= 0 || height <= 0 || x > frame->y.width - width || y > frame->y.height - height)
-        return gm__fail(GM_ERR_SIZE, "%s: (%lld, %lld) %lldx%lld is not inside frame->y (%lldx%lld)", fn,
-                        (long long)x, (long long)y, (long long)width, (long long)height, (long long)frame->y.width,
-                        (long long)frame->y.height);
     v = *frame;
     if ((s = gm__roi_as(fn, &frame->y, &v.y, x, y, width, height)) != GM_OK ||
         (s = gm__roi_as(fn, &frame->u, &v.u, x / 2, y / 2, width / 2, height / 2)) != GM_OK ||
