@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Implementation: gm_preprocess (gpumat/prep.h). The host computes each
- * item's placement by the rule asked for and cv::resize's sampler for it
- * (ops.h), then one launch per sampler (templates/prep.inc) writes the
- * destination images. */
-
-#include <limits.h>
+/* Implementation: gm_preprocess (gpumat/prep.h). After the check step
+ * (check.h), the host computes each item's placement by the rule asked for
+ * and cv::resize's sampler for it (ops.h), once, then one launch per
+ * sampler (templates/prep.inc) writes the destination images. */
 
 /* A launch's parameters within what the drivers take (prep.inc). */
 typedef char gm__prep_args_fit[sizeof(gm__prep_args) <= 4096 && sizeof(gm__prep_many) <= 32764 ? 1 : -1];
