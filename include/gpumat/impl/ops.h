@@ -207,11 +207,14 @@ typedef struct gm__blob_args {
     const gm_blob_params* params;
 } gm__blob_args;
 
+/* Whether a blob in either form swaps R and B. */
+static int gm__blob_swap_rb(const gm__blob_args* b) { return b->params ? b->params->swap_rb : b->swap_rb; }
+
 /* The transform a checked blob (gm__check_blob) of src is: *x. */
 static void gm__blob_xform(const gm_mat* src, const gm__blob_args* b, gm_xform* x)
 {
     const gm_blob_params* p = b->params;
-    const int swap_rb = p ? p->swap_rb : b->swap_rb;
+    const int swap_rb = gm__blob_swap_rb(b);
     int c;
     *x = gm_xform_identity();
     /* mean and std hold dst->channels (== src->channels) values: no more are read */
@@ -232,8 +235,7 @@ static gm_status gm__blob_ops_as(const char* fn, const gm__typed* t, const gm_ma
                                  const gm__blob_args* b, gm__ops* d)
 {
     gm_xform x;
-    gm_status s = gm__check_blob(fn, t, "src", src, dst, b->params, b->params ? b->params->swap_rb : b->swap_rb,
-                                 b->std);
+    gm_status s = gm__check_blob(fn, t, "src", src, dst, b->params, gm__blob_swap_rb(b), b->std);
     if (s != GM_OK)
         return s;
     gm__blob_xform(src, b, &x);
@@ -268,8 +270,7 @@ GM_API gm_status gm_blob_from_image(const gm_mat* src, gm_mat* dst, double scale
 static gm_status gm__blob_images_check(const char* fn, const gm_mat* images, int count, const gm_mat* dst,
                                        const gm__blob_args* b, gm_xform* x)
 {
-    gm_status s = gm__check_blob_images(fn, images, count, dst, b->params,
-                                        b->params ? b->params->swap_rb : b->swap_rb, b->std);
+    gm_status s = gm__check_blob_images(fn, images, count, dst, b->params, gm__blob_swap_rb(b), b->std);
     if (s == GM_OK)
         gm__blob_xform(&images[0], b, x);
     return s;
