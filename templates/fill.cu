@@ -29,7 +29,7 @@ __device__ __forceinline__ void gm__fill(const gm__fill_args& a)
         long long row = t / per_row, y = row % a.height, b = row / a.height % a.batch;
         int s = (int)(row / a.height / a.batch);
         const unsigned int* p = pattern[s];
-        unsigned long long start = a.dst[s] + b * a.bstride + y * a.pitch, end = start + a.bytes;
+        unsigned long long start = a.dst.chan[s] + (unsigned long long)gm__view_at(&a.dst, b, y, 0), end = start + a.bytes;
         unsigned long long q = (start & ~15ull) + 16 * (t % per_row * 32 * GM__FILL_CHUNKS + lane);
         int phase = (int)((long long)(q - start) % period);
         phase += phase < 0 ? period : 0;

@@ -12,15 +12,15 @@
  * 8e2199c975956e6cc141ec06f86a905e8daa8284848cb3594ea98ebe8cc3710f  templates/resize.inc
  * 3109b22f7460e73a6d44199eaa426f0022ba1089259e8616ad2f66bfabdc8ee0  templates/yuv.inc
  * 2d124fefb4bbbbe8b7414b876b2ac1c7e5399cc3b1b0bb5fdd1b1dd5ed1b4ebb  templates/prep.inc
- * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
+ * ab7a2086a2567e5d15e3a02bdbc5fee698997a7956d50d7be2cd14567af4ac22  templates/fill.inc
  * af26df193c9219c5552f7e498c54d9d51671d5edf6aec059f67af124389b7ddc  templates/overlay.inc
- * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
+ * da886a91b1809b029a057b1b1b90f03918dabad5ba8c14261cbbbd4cc3a12fb0  templates/blend.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * d9df2330c0a33f1bf01ef1289ea90efa4ba555f34746004076b110c061558040  templates/xform_fast.cu
  * 459f81753e4e827b93682e6a340476c413c9318f5c9ec9627b121ef75b816a81  templates/resize.cu
  * df807c2307d7c3a558d4c2471005e8ee5301410b21b0d58377cf8a938033658e  templates/prep.cu
  * f1024b23dea59cc9ec58ce87b89e876e089c5f5eb10c60efe946cbf282f2cf5b  templates/twice.cu
- * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
+ * b0a1f1424b59de885ab41faa9beeffca0abe92e6d36a1ed96eb03cda566184ba  templates/fill.cu
  * 86cbe15d0f24425404d735564d75fb2b559435fde84bffc241a6926cd113223c  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
  * 25a707ff3f1ef91035c80e62df396bc28800120bae3b5286362894010efc7b17  templates/yuv.cu

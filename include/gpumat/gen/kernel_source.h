@@ -12,15 +12,15 @@
  * 8e2199c975956e6cc141ec06f86a905e8daa8284848cb3594ea98ebe8cc3710f  templates/resize.inc
  * 3109b22f7460e73a6d44199eaa426f0022ba1089259e8616ad2f66bfabdc8ee0  templates/yuv.inc
  * 2d124fefb4bbbbe8b7414b876b2ac1c7e5399cc3b1b0bb5fdd1b1dd5ed1b4ebb  templates/prep.inc
- * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
+ * ab7a2086a2567e5d15e3a02bdbc5fee698997a7956d50d7be2cd14567af4ac22  templates/fill.inc
  * af26df193c9219c5552f7e498c54d9d51671d5edf6aec059f67af124389b7ddc  templates/overlay.inc
- * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
+ * da886a91b1809b029a057b1b1b90f03918dabad5ba8c14261cbbbd4cc3a12fb0  templates/blend.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * d9df2330c0a33f1bf01ef1289ea90efa4ba555f34746004076b110c061558040  templates/xform_fast.cu
  * 459f81753e4e827b93682e6a340476c413c9318f5c9ec9627b121ef75b816a81  templates/resize.cu
  * df807c2307d7c3a558d4c2471005e8ee5301410b21b0d58377cf8a938033658e  templates/prep.cu
  * f1024b23dea59cc9ec58ce87b89e876e089c5f5eb10c60efe946cbf282f2cf5b  templates/twice.cu
- * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
+ * b0a1f1424b59de885ab41faa9beeffca0abe92e6d36a1ed96eb03cda566184ba  templates/fill.cu
  * 86cbe15d0f24425404d735564d75fb2b559435fde84bffc241a6926cd113223c  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
  * 25a707ff3f1ef91035c80e62df396bc28800120bae3b5286362894010efc7b17  templates/yuv.cu
@@ -34,7 +34,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0xe37a5d095c5780eaull
+#define GM__KERNEL_SOURCE_HASH 0x031c4904d927d38aull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -1824,15 +1824,16 @@ static const char* const gm__kernel_src[] = {
     "    }\n",
     "}\n",
     "#line 2 \"templates/fill.inc\"\n",
-    "/* Arguments of a fill (templates/fill.cu): rows of `bytes` bytes, row y of\n",
-    " * stream s (the interleaved image, or each plane) of item b starting at\n",
-    " * dst[s] + b * bstride + y * pitch, each the stream's pattern of `period`\n",
+    "/* Arguments of a fill (templates/fill.cu): rows of `bytes` bytes of the\n",
+    " * gm__view dst (templates/pixel.inc), row y of stream s (the interleaved\n",
+    " * image, or each plane) of item b starting at dst.chan[s] + b *\n",
+    " * dst.bstride + y * dst.pitch, each the stream's pattern of `period`\n",
     " * bytes (a pixel, or a plane's element; 1 to 32) repeated from its first\n",
     " * byte. pattern[s] holds it repeated over 64 bytes, so that the 16 bytes\n",
     " * from any phase of it, and the word after, are in order there. */\n",
     "typedef struct gm__fill_args {\n",
-    "    unsigned long long dst[4];\n",
-    "    long long bytes, height, batch, pitch, bstride;\n",
+    "    gm__view dst;\n",
+    "    long long bytes, height, batch;\n",
     "    int streams, period;\n",
     "    unsigned int pattern[4][16];\n",
     "} gm__fill_args;\n",
@@ -1991,13 +1992,13 @@ static const char* const gm__kernel_src[] = {
     " * and the CPU path, and the arguments the host hands the kernel. */\n",
     "\n",
     "/* One launch: rows of `bytes` u8 values in three images, sources 0 and 1\n",
-    " * and the destination (index 2): row y of plane p of item b of image k at\n",
-    " * data[k] + b * bstride[k] + p * ppitch[k] + y * pitch[k] (an interleaved\n",
-    " * image is one plane). vectors: every row of the three starts on a 16-byte\n",
-    " * boundary. */\n",
+    " * and the destination (index 2), each a gm__view (templates/pixel.inc):\n",
+    " * row y of plane p of item b of image k at image[k].chan[p] + b *\n",
+    " * bstride + y * pitch (an interleaved image is one plane, chan[0]'s rows\n",
+    " * of its pixels' bytes). vectors: every row of the three starts on a\n",
+    " * 16-byte boundary. */\n",
     "typedef struct gm__blend_args {\n",
-    "    unsigned long long data[3];\n",
-    "    long long pitch[3], ppitch[3], bstride[3];\n",
+    "    gm__view image[3];\n",
     "    long long bytes, height;\n",
     "    int planes, batch, vectors;\n",
     "    float alpha, beta, gamma;\n",
@@ -2012,7 +2013,7 @@ static const char* const gm__kernel_src[] = {
     "{\n",
     "    int k;\n",
     "    for (k = 0; k < 3; ++k)\n",
-    "        at[k] = a->data[k] + (unsigned long long)(b * a->bstride[k] + p * a->ppitch[k] + y * a->pitch[k]);\n",
+    "        at[k] = a->image[k].chan[p] + (unsigned long long)gm__view_at(&a->image[k], b, y, 0);\n",
     "}\n",
     "\n",
     "/* cv::addWeighted of u8 values x and y as OpenCV computes it on a CPU with\n",
@@ -3814,7 +3815,7 @@ static const char* const gm__kernel_src[] = {
     "        long long row = t / per_row, y = row % a.height, b = row / a.height % a.batch;\n",
     "        int s = (int)(row / a.height / a.batch);\n",
     "        const unsigned int* p = pattern[s];\n",
-    "        unsigned long long start = a.dst[s] + b * a.bstride + y * a.pitch, end = start + a.bytes;\n",
+    "        unsigned long long start = a.dst.chan[s] + (unsigned long long)gm__view_at(&a.dst, b, y, 0), end = start + a.bytes;\n",
     "        unsigned long long q = (start & ~15ull) + 16 * (t % per_row * 32 * GM__FILL_CHUNKS + lane);\n",
     "        int phase = (int)((long long)(q - start) % period);\n",
     "        phase += phase < 0 ? period : 0;\n",

@@ -16,15 +16,15 @@
  * 8e2199c975956e6cc141ec06f86a905e8daa8284848cb3594ea98ebe8cc3710f  templates/resize.inc
  * 3109b22f7460e73a6d44199eaa426f0022ba1089259e8616ad2f66bfabdc8ee0  templates/yuv.inc
  * 2d124fefb4bbbbe8b7414b876b2ac1c7e5399cc3b1b0bb5fdd1b1dd5ed1b4ebb  templates/prep.inc
- * d86c7098c8786cd405d6d218d655f253cd963229709438145e8738cbc22e3d73  templates/fill.inc
+ * ab7a2086a2567e5d15e3a02bdbc5fee698997a7956d50d7be2cd14567af4ac22  templates/fill.inc
  * af26df193c9219c5552f7e498c54d9d51671d5edf6aec059f67af124389b7ddc  templates/overlay.inc
- * 5658c96e24db2fef36dbc089ba33292395c18eb290f102335edb3d849b24cc14  templates/blend.inc
+ * da886a91b1809b029a057b1b1b90f03918dabad5ba8c14261cbbbd4cc3a12fb0  templates/blend.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * d9df2330c0a33f1bf01ef1289ea90efa4ba555f34746004076b110c061558040  templates/xform_fast.cu
  * 459f81753e4e827b93682e6a340476c413c9318f5c9ec9627b121ef75b816a81  templates/resize.cu
  * df807c2307d7c3a558d4c2471005e8ee5301410b21b0d58377cf8a938033658e  templates/prep.cu
  * f1024b23dea59cc9ec58ce87b89e876e089c5f5eb10c60efe946cbf282f2cf5b  templates/twice.cu
- * 28a9658dcc22f076fd89c481df658774cac8a2b5f9dae8da2f69c1378bfd6adb  templates/fill.cu
+ * b0a1f1424b59de885ab41faa9beeffca0abe92e6d36a1ed96eb03cda566184ba  templates/fill.cu
  * 86cbe15d0f24425404d735564d75fb2b559435fde84bffc241a6926cd113223c  templates/overlay.cu
  * 4e4d0159f08a379444b7263a83705690bae07b9e15e0ca11de1dc968b886431f  templates/blend.cu
  * 25a707ff3f1ef91035c80e62df396bc28800120bae3b5286362894010efc7b17  templates/yuv.cu
@@ -1767,15 +1767,16 @@ GM__FN void gm__prep_run(int S, int D, int C, int frame, int arith, const gm__pr
     }
 }
 #line 2 "templates/fill.inc"
-/* Arguments of a fill (templates/fill.cu): rows of `bytes` bytes, row y of
- * stream s (the interleaved image, or each plane) of item b starting at
- * dst[s] + b * bstride + y * pitch, each the stream's pattern of `period`
+/* Arguments of a fill (templates/fill.cu): rows of `bytes` bytes of the
+ * gm__view dst (templates/pixel.inc), row y of stream s (the interleaved
+ * image, or each plane) of item b starting at dst.chan[s] + b *
+ * dst.bstride + y * dst.pitch, each the stream's pattern of `period`
  * bytes (a pixel, or a plane's element; 1 to 32) repeated from its first
  * byte. pattern[s] holds it repeated over 64 bytes, so that the 16 bytes
  * from any phase of it, and the word after, are in order there. */
 typedef struct gm__fill_args {
-    unsigned long long dst[4];
-    long long bytes, height, batch, pitch, bstride;
+    gm__view dst;
+    long long bytes, height, batch;
     int streams, period;
     unsigned int pattern[4][16];
 } gm__fill_args;
@@ -1934,13 +1935,13 @@ GM__FN void gm__overlay_block(const gm__yuv_args* f, int kind, const unsigned ch
  * and the CPU path, and the arguments the host hands the kernel. */
 
 /* One launch: rows of `bytes` u8 values in three images, sources 0 and 1
- * and the destination (index 2): row y of plane p of item b of image k at
- * data[k] + b * bstride[k] + p * ppitch[k] + y * pitch[k] (an interleaved
- * image is one plane). vectors: every row of the three starts on a 16-byte
- * boundary. */
+ * and the destination (index 2), each a gm__view (templates/pixel.inc):
+ * row y of plane p of item b of image k at image[k].chan[p] + b *
+ * bstride + y * pitch (an interleaved image is one plane, chan[0]'s rows
+ * of its pixels' bytes). vectors: every row of the three starts on a
+ * 16-byte boundary. */
 typedef struct gm__blend_args {
-    unsigned long long data[3];
-    long long pitch[3], ppitch[3], bstride[3];
+    gm__view image[3];
     long long bytes, height;
     int planes, batch, vectors;
     float alpha, beta, gamma;
@@ -1955,7 +1956,7 @@ GM__FN void gm__blend_rows(const gm__blend_args* a, long long b, long long p, lo
 {
     int k;
     for (k = 0; k < 3; ++k)
-        at[k] = a->data[k] + (unsigned long long)(b * a->bstride[k] + p * a->ppitch[k] + y * a->pitch[k]);
+        at[k] = a->image[k].chan[p] + (unsigned long long)gm__view_at(&a->image[k], b, y, 0);
 }
 
 /* cv::addWeighted of u8 values x and y as OpenCV computes it on a CPU with

@@ -439,17 +439,15 @@ static void gm__blend_args_of(gm__blend_args* a, const gm_mat* src1, const gm_ma
     m[0] = src1, m[1] = src2, m[2] = dst;
     memset(a, 0, sizeof *a);
     a->vectors = 1;
-    for (k = 0; k < 3; ++k) {
-        a->data[k] = (unsigned long long)(uintptr_t)m[k]->data;
-        a->pitch[k] = m[k]->pitch;
-        a->ppitch[k] = planar ? m[k]->plane_pitch : 0;
-        a->bstride[k] = m[k]->batch_pitch;
-        a->vectors &= (a->data[k] | (unsigned long long)a->pitch[k] | (unsigned long long)a->ppitch[k] |
-                       (unsigned long long)(dst->batch > 1 ? a->bstride[k] : 0)) % 16 == 0;
+    a->planes = planar ? (int)dst->channels : 1;
+    for (k = 0; k < 3; ++k) { /* the planes lie evenly apart: planes 0 and 1 tell where they all start */
+        const gm__view* v = &a->image[k];
+        a->image[k] = gm__side_of(m[k]).view;
+        a->vectors &= (v->chan[0] | (a->planes > 1 ? v->chan[1] : 0) | (unsigned long long)v->pitch |
+                       (unsigned long long)(dst->batch > 1 ? v->bstride : 0)) % 16 == 0;
     }
     a->bytes = dst->width * (planar ? 1 : dst->channels);
     a->height = dst->height;
-    a->planes = planar ? (int)dst->channels : 1;
     a->batch = (int)dst->batch;
     a->alpha = (float)alpha;
     a->beta = (float)beta;

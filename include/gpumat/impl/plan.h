@@ -414,23 +414,21 @@ static gm__fill_args gm__fill_args_of(const gm__op* op)
     unsigned char value[4][8];
     int es = gm__dtype_sizes[op->dst.dtype], planar = gm__side_layout(&op->dst) == GM_CHW, c, s, i;
     memset(&a, 0, sizeof a);
+    a.dst = op->dst.view;
     for (c = 0; c < op->dst.channels; ++c)
         gm__constant(op->src.dtype, op->dst.dtype, value[c], op->xform.offset[c]);
     a.streams = planar ? op->dst.channels : 1;
     a.period = planar ? es : es * op->dst.channels;
     for (s = 0; s < a.streams; ++s) {
         unsigned char* p = (unsigned char*)a.pattern[s];
-        a.dst[s] = op->dst.view.chan[s];
         for (i = 0; i < (int)sizeof a.pattern[s]; ++i)
             p[i] = value[planar ? s : i % a.period / es][i % es];
     }
     a.bytes = op->width * a.period;
     a.height = op->height;
     a.batch = op->batch;
-    a.pitch = op->dst.view.pitch;
-    a.bstride = op->dst.view.bstride;
-    if (a.height > 1 && a.pitch == a.bytes) {
-        if (a.batch > 1 && a.bstride == a.height * a.pitch) {
+    if (a.height > 1 && a.dst.pitch == a.bytes) {
+        if (a.batch > 1 && a.dst.bstride == a.height * a.dst.pitch) {
             a.height *= a.batch;
             a.batch = 1;
         }
