@@ -87,6 +87,7 @@
 #include "gpumat/yuv.h"
 #include "gpumat/prep.h"
 #include "gpumat/draw.h"
+#include "gpumat/warp.h"
 #include "gpumat/interop.h"
 #include "gpumat/jit.h"
 #include "gpumat/gen/views.h"
@@ -134,6 +135,7 @@
 #include "gpumat/impl/yuv.h"
 #include "gpumat/impl/prep.h"
 #include "gpumat/impl/draw.h"
+#include "gpumat/impl/warp.h"
 #include "gpumat/impl/jit.h"
 #include "gpumat/impl/interop.h"
 #endif

@@ -2318,6 +2318,138 @@ void test_yuv()
 // then the baseline loops (impl/cpu.h) on 3 threads cutting every image into
 // parts, writing past the caches; one of the two alone where named (make
 // check runs oracle default, make test that and oracle_cxx).
+// ------------------------------------------------------------ warp matrices
+
+// Where the doubles a and b (n of them) differ bit for bit: a description.
+std::string matrix_problem(const double* a, const double* b, int n)
+{
+    for (int i = 0; i < n; ++i)
+        if (memcmp(&a[i], &b[i], sizeof a[i]) != 0)
+            return strf("entry %d: gpumat %.17g, OpenCV %.17g", i, a[i], b[i]);
+    return "";
+}
+
+// A random coordinate: mostly within a frame, some far outside, some on
+// few bits (integers, halves) where ties and cancellations happen.
+float warp_coord()
+{
+    const int kind = (int)rand_int(0, 3);
+    return kind == 0 ? (float)(int)rand_int(-50, 2000) : kind == 1 ? (float)(int)rand_int(-4000, 4000) * 0.5f
+                                                         : (float)t_uniform(-3000.0, 5000.0);
+}
+
+// The similarity by Umeyama's algorithm as written (the SVD of the
+// covariance, the reflection correction, the scale from the singular
+// values), in double through OpenCV's SVD.
+void umeyama(const double* src, const double* dst, int n, double* M)
+{
+    double ms[2] = {0, 0}, md[2] = {0, 0}, var = 0;
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < 2; ++k)
+            ms[k] += src[2 * i + k] / n, md[k] += dst[2 * i + k] / n;
+    cv::Matx22d cov(0, 0, 0, 0);
+    for (int i = 0; i < n; ++i) {
+        const double s[2] = {src[2 * i] - ms[0], src[2 * i + 1] - ms[1]};
+        const double d[2] = {dst[2 * i] - md[0], dst[2 * i + 1] - md[1]};
+        for (int r = 0; r < 2; ++r)
+            for (int c = 0; c < 2; ++c)
+                cov(r, c) += d[r] * s[c] / n;
+        var += (s[0] * s[0] + s[1] * s[1]) / n;
+    }
+    cv::Mat w, u, vt;
+    cv::SVD::compute(cv::Mat(cov), w, u, vt);
+    // the reflection correction as skimage makes it: by the sign of det(U) det(V), which is det(cov)'s
+    // where the covariance has full rank and still defined where it has rank 1 (two points)
+    const double d = cv::determinant(u) * cv::determinant(vt) < 0 ? -1 : 1;
+    cv::Matx22d D(1, 0, 0, d), U(u), Vt(vt), R = U * D * Vt;
+    const double scale = (w.at<double>(0) + d * w.at<double>(1)) / var;
+    M[0] = scale * R(0, 0), M[1] = scale * R(0, 1), M[3] = scale * R(1, 0), M[4] = scale * R(1, 1);
+    M[2] = md[0] - (M[0] * ms[0] + M[1] * ms[1]);
+    M[5] = md[1] - (M[3] * ms[0] + M[4] * ms[1]);
+}
+
+// gm_rotation_matrix, gm_affine_from_points, gm_perspective_from_points
+// and gm_invert_affine against OpenCV bit for bit (where OpenCV finds a
+// system singular it returns zeros, and gpumat refuses: both are checked);
+// gm_similarity_from_points against umeyama above.
+void test_warp_matrices()
+{
+    Group g("warp_mat");
+    static const double kAngles[] = {0, 90, -90, 180, 270, 45, 30, -135, 360, 720.5};
+    for (int i = 0; i < 400; ++i) {
+        const float cx = warp_coord(), cy = warp_coord();
+        const double angle = i < 10 ? kAngles[i] : t_uniform(-720.0, 720.0);
+        const double scale = i % 5 == 0 ? 1.0 : t_uniform(0.01, 8.0);
+        double M[6];
+        const gm_status s = gm_rotation_matrix(cx, cy, angle, scale, M);
+        cv::Mat cv_m = cv::getRotationMatrix2D(cv::Point2f(cx, cy), angle, scale);
+        verdict(g, strf("rotation about (%.9g, %.9g) by %.17g, scale %.17g", cx, cy, angle, scale),
+                s != GM_OK ? gm_last_error() : matrix_problem(M, cv_m.ptr<double>(), 6));
+    }
+    for (int i = 0; i < 1200; ++i) {
+        const int n = i % 2 ? 3 : 4;
+        cv::Point2f sp[4], dp[4];
+        float src[8], dst[8];
+        for (int k = 0; k < n; ++k) {
+            sp[k] = cv::Point2f(warp_coord(), warp_coord()), dp[k] = cv::Point2f(warp_coord(), warp_coord());
+            if (i % 50 == 7 && k == n - 1) // collinear with the first two (or the same point): singular
+                sp[k] = sp[0] + (sp[1] - sp[0]) * (float)(int)rand_int(0, 3);
+            src[2 * k] = sp[k].x, src[2 * k + 1] = sp[k].y, dst[2 * k] = dp[k].x, dst[2 * k + 1] = dp[k].y;
+        }
+        double M[9];
+        const gm_status s = n == 3 ? gm_affine_from_points(src, dst, M) : gm_perspective_from_points(src, dst, M);
+        cv::Mat cv_m = n == 3 ? cv::getAffineTransform(sp, dp) : cv::getPerspectiveTransform(sp, dp);
+        const int entries = n == 3 ? 6 : 9;
+        bool zeros = true;
+        for (int k = 0; k < 8 && k < entries; ++k)
+            zeros = zeros && cv_m.ptr<double>()[k] == 0.0;
+        std::string problem;
+        if (s != GM_OK && !zeros)
+            problem = strf("gpumat refused (%s) where OpenCV solved", gm_last_error());
+        else if (s == GM_OK && zeros)
+            problem = "gpumat solved where OpenCV found the system singular";
+        else if (s == GM_OK)
+            problem = matrix_problem(M, cv_m.ptr<double>(), entries);
+        verdict(g, strf("%s from points %d", n == 3 ? "affine" : "perspective", i), problem);
+        if (n == 3 && s == GM_OK) {
+            double inv[6];
+            cv::Mat cv_inv;
+            cv::invertAffineTransform(cv_m, cv_inv);
+            const gm_status si = gm_invert_affine(M, inv);
+            verdict(g, strf("inverse of affine %d", i), si != GM_OK ? gm_last_error() : matrix_problem(inv, cv_inv.ptr<double>(), 6));
+        }
+    }
+    for (int i = 0; i < 300; ++i) {
+        const int n = 2 + i % 6;
+        double src[14], dst[14], M[6], want[6];
+        const double angle = t_uniform(-3.2, 3.2), scale = t_uniform(0.05, 6.0);
+        for (int k = 0; k < n; ++k) { // a similarity of the points, plus noise
+            src[2 * k] = t_uniform(-500.0, 1500.0), src[2 * k + 1] = t_uniform(-500.0, 1500.0);
+            dst[2 * k] = scale * (cos(angle) * src[2 * k] - sin(angle) * src[2 * k + 1]) + 40 + t_uniform(-3.0, 3.0);
+            dst[2 * k + 1] = scale * (sin(angle) * src[2 * k] + cos(angle) * src[2 * k + 1]) - 7 + t_uniform(-3.0, 3.0);
+        }
+        if (i % 7 == 3) // a reflection of the points: the best rotation is what Umeyama's correction gives
+            for (int k = 0; k < n; ++k)
+                dst[2 * k] = -dst[2 * k];
+        umeyama(src, dst, n, want);
+        std::string problem;
+        if (gm_similarity_from_points(src, dst, n, M) != GM_OK)
+            problem = gm_last_error();
+        for (int k = 0; k < 6 && problem.empty(); ++k)
+            if (!(fabs(M[k] - want[k]) <= 1e-9 * (1 + fabs(want[k]))))
+                problem = strf("entry %d: gpumat %.17g, Umeyama %.17g", k, M[k], want[k]);
+        verdict(g, strf("similarity of %d points, case %d", n, i), problem);
+    }
+    static const double ref[10] = GM_ARCFACE_112;
+    static const double identity[6] = {1, 0, 0, 0, 1, 0};
+    double M[6];
+    std::string problem = gm_similarity_from_points(ref, ref, 5, M) != GM_OK ? gm_last_error() : "";
+    for (int k = 0; k < 6 && problem.empty(); ++k)
+        if (M[k] != identity[k]) // by value: sin 0 may come out as -0
+            problem = strf("entry %d: %.17g, not %g", k, M[k], identity[k]);
+    verdict(g, "similarity of ArcFace's landmarks onto themselves", problem);
+}
+
 int main(int argc, char** argv)
 {
     std::string pass = argc > 1 ? argv[1] : "";
@@ -2337,6 +2469,7 @@ int main(int argc, char** argv)
         test_fill();
         test_add_weighted();
         test_yuv();
+        test_warp_matrices();
     }
     if (pass != "default") {
         gm__tune.cpu_isa = 0;

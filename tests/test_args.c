@@ -1167,6 +1167,51 @@ static void test_fill(void)
     timg_free(&d3);
 }
 
+/* The warp matrices (gpumat/warp.h): refusals name the argument and leave
+ * the result as it was. */
+static void test_warp_matrices(void)
+{
+    static const float tri[6] = {0, 0, 10, 1, 2, 9}, line[6] = {0, 0, 1, 1, 2, 2};
+    static const float quad[8] = {0, 0, 10, 0, 10, 10, 0, 10}, flat[8] = {0, 0, 1, 0, 2, 0, 0, 5};
+    static const double pts[6] = {1, 2, 5, 1, 3, 7}, same[6] = {4, 4, 4, 4, 4, 4};
+    const float nan_f = (float)NAN;
+    float bad_tri[6], bad_quad[8];
+    double M[9], keep[9], sing[6] = {1, 2, 3, 2, 4, 6}, bad[6];
+    int i;
+    memcpy(bad_tri, tri, sizeof tri), memcpy(bad_quad, quad, sizeof quad), memcpy(bad, pts, sizeof bad);
+    bad_tri[3] = nan_f, bad_quad[5] = (float)INFINITY, bad[4] = NAN;
+    for (i = 0; i < 9; ++i)
+        keep[i] = M[i] = 1000 + i;
+#define KEPT(what) count_ok(memcmp(M, keep, sizeof M) == 0, __LINE__, "the matrix was written", what)
+    EXPECT(gm_rotation_matrix(1, 2, 30, 1, NULL), GM_ERR_ARG, "gm_rotation_matrix", "M", NULL);
+    EXPECT(gm_rotation_matrix(nan_f, 2, 30, 1, M), GM_ERR_ARG, "gm_rotation_matrix", "center_x", NULL);
+    EXPECT(gm_rotation_matrix(1, 2, INFINITY, 1, M), GM_ERR_ARG, "gm_rotation_matrix", "angle", NULL);
+    EXPECT(gm_rotation_matrix(1, 2, 30, NAN, M), GM_ERR_ARG, "gm_rotation_matrix", "scale", NULL);
+    KEPT("gm_rotation_matrix");
+    EXPECT(gm_affine_from_points(NULL, tri, M), GM_ERR_ARG, "gm_affine_from_points", "src", NULL);
+    EXPECT(gm_affine_from_points(tri, NULL, M), GM_ERR_ARG, "gm_affine_from_points", "dst", NULL);
+    EXPECT(gm_affine_from_points(tri, tri, NULL), GM_ERR_ARG, "gm_affine_from_points", "M", NULL);
+    EXPECT(gm_affine_from_points(tri, bad_tri, M), GM_ERR_ARG, "gm_affine_from_points", "dst[3]", NULL);
+    EXPECT(gm_affine_from_points(line, tri, M), GM_ERR_ARG, "gm_affine_from_points", "collinear", NULL);
+    KEPT("gm_affine_from_points");
+    EXPECT(gm_perspective_from_points(bad_quad, quad, M), GM_ERR_ARG, "gm_perspective_from_points", "src[5]", NULL);
+    EXPECT(gm_perspective_from_points(flat, quad, M), GM_ERR_ARG, "gm_perspective_from_points", "collinear", NULL);
+    EXPECT(gm_perspective_from_points(quad, quad, NULL), GM_ERR_ARG, "gm_perspective_from_points", "M", NULL);
+    KEPT("gm_perspective_from_points");
+    EXPECT(gm_invert_affine(NULL, M), GM_ERR_ARG, "gm_invert_affine", "M", NULL);
+    EXPECT(gm_invert_affine(pts, NULL), GM_ERR_ARG, "gm_invert_affine", "inverse", NULL);
+    EXPECT(gm_invert_affine(bad, M), GM_ERR_ARG, "gm_invert_affine", "M[4]", NULL);
+    EXPECT(gm_invert_affine(sing, M), GM_ERR_ARG, "gm_invert_affine", "singular", NULL);
+    KEPT("gm_invert_affine");
+    EXPECT(gm_similarity_from_points(pts, pts, 1, M), GM_ERR_ARG, "gm_similarity_from_points", "count 1", NULL);
+    EXPECT(gm_similarity_from_points(NULL, pts, 3, M), GM_ERR_ARG, "gm_similarity_from_points", "src", NULL);
+    EXPECT(gm_similarity_from_points(pts, bad, 3, M), GM_ERR_ARG, "gm_similarity_from_points", "dst[4]", NULL);
+    EXPECT(gm_similarity_from_points(same, pts, 3, M), GM_ERR_ARG, "gm_similarity_from_points", "coincide", NULL);
+    EXPECT(gm_similarity_from_points(pts, pts, 3, NULL), GM_ERR_ARG, "gm_similarity_from_points", "M", NULL);
+    KEPT("gm_similarity_from_points");
+#undef KEPT
+}
+
 static void test_add_weighted(void)
 {
     timg a, b, d, f32, small, chw, four;
@@ -2451,6 +2496,7 @@ int main(int argc, char** argv)
     test_overlay();
     test_overlay_yuv();
     test_add_weighted();
+    test_warp_matrices();
     test_yuv();
     test_yuv16();
     test_prep_yuv();

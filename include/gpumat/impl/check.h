@@ -1468,3 +1468,74 @@ static gm_status gm__host_like(const char* fn, const gm_mat* m, const void* host
     *out = t;
     return gm__check(fn, "host", out);
 }
+
+/* Warp matrices (gpumat/warp.h). */
+
+/* The index of the first of the count values at v that is not finite,
+ * else -1. */
+static int gm__nonfinite_at(const double* v, int count)
+{
+    int i;
+    for (i = 0; i < count; ++i)
+        if (!isfinite(v[i]))
+            return i;
+    return -1;
+}
+
+/* count values of v, named name, where v is not NULL and each is finite. */
+static gm_status gm__check_values(const char* fn, const char* name, const double* v, int count)
+{
+    int i;
+    if (!v)
+        return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn, name);
+    if ((i = gm__nonfinite_at(v, count)) >= 0)
+        return gm__fail(GM_ERR_ARG, "%s: %s[%d] is %g, not finite", fn, name, i, v[i]);
+    return GM_OK;
+}
+
+static gm_status gm__check_rotation(const char* fn, float center_x, float center_y, double angle, double scale,
+                                    const double* M)
+{
+    const double v[4] = {center_x, center_y, angle, scale};
+    static const char* const names[4] = {"center_x", "center_y", "angle", "scale"};
+    const int i = gm__nonfinite_at(v, 4);
+    if (!M)
+        return gm__fail(GM_ERR_ARG, "%s: M is NULL", fn);
+    if (i >= 0)
+        return gm__fail(GM_ERR_ARG, "%s: %s is %g, not finite", fn, names[i], v[i]);
+    return GM_OK;
+}
+
+/* count (x, y) points at src and dst (single precision), M the result. */
+static gm_status gm__check_warp_points(const char* fn, const float* src, const float* dst, int count, const double* M)
+{
+    const float* p[2];
+    static const char* const names[2] = {"src", "dst"};
+    int k, i;
+    p[0] = src, p[1] = dst;
+    for (k = 0; k < 2; ++k) {
+        if (!p[k])
+            return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn, names[k]);
+        for (i = 0; i < 2 * count; ++i)
+            if (!isfinite(p[k][i]))
+                return gm__fail(GM_ERR_ARG, "%s: %s[%d] is %g, not finite", fn, names[k], i, (double)p[k][i]);
+    }
+    return M ? GM_OK : gm__fail(GM_ERR_ARG, "%s: M is NULL", fn);
+}
+
+static gm_status gm__check_affine(const char* fn, const double* M, const double* inverse)
+{
+    const gm_status s = gm__check_values(fn, "M", M, 6);
+    return s != GM_OK || inverse ? s : gm__fail(GM_ERR_ARG, "%s: inverse is NULL", fn);
+}
+
+static gm_status gm__check_similarity(const char* fn, const double* src, const double* dst, int count, const double* M)
+{
+    gm_status s;
+    if (count < 2)
+        return gm__fail(GM_ERR_ARG, "%s: count %d is less than 2 points", fn, count);
+    if ((s = gm__check_values(fn, "src", src, 2 * count)) != GM_OK ||
+        (s = gm__check_values(fn, "dst", dst, 2 * count)) != GM_OK)
+        return s;
+    return M ? GM_OK : gm__fail(GM_ERR_ARG, "%s: M is NULL", fn);
+}
