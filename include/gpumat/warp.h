@@ -20,7 +20,9 @@ extern "C" {
  * left eye, right eye, nose tip, left and right mouth corners, as (x, y)
  * pairs; the destination points of gm_similarity_from_points for a
  * recogniser's input (`static const double ref[10] = GM_ARCFACE_112;`).
- * For a square crop of size S, scale each by S / 112.0. */
+ * InsightFace's norm_crop for a square crop of S pixels: where S is a
+ * multiple of 112, each coordinate times S / 112; where a multiple of 128,
+ * times S / 128, and x plus 8 S / 128. */
 #define GM_ARCFACE_112 {38.2946, 51.6963, 73.5318, 51.5014, 56.0252, 71.7366, 41.5493, 92.3655, 70.7299, 92.2041}
 
 /* cv::getRotationMatrix2D: a rotation by `angle` degrees (counter-clockwise
