@@ -151,7 +151,7 @@ LINK_LIB = $(CC) -std=c99 $(CFLAGS) $(WARN) -DGPUMAT_NO_IMPLEMENTATION -Iinclude
 # `make examples`: the programs in examples/ (tests/examples.sh runs them)
 # and the shared library examples/python/ loads (`make python`). The demo,
 # what `make` runs, is built as they are.
-EXAMPLES := $(addprefix $(BUILD)/,trt_input mask_overlay pipeline wrap_foreign yolo_letterbox classify_crops draw_labels nvdec_batch deepstream_surface)
+EXAMPLES := $(addprefix $(BUILD)/,trt_input mask_overlay pipeline wrap_foreign yolo_letterbox classify_crops draw_labels nvdec_batch deepstream_surface align_faces rectify_plate)
 .PHONY: examples python
 examples: $(EXAMPLES) python
 python: $(BUILD)/libgpumat.so

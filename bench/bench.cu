@@ -1862,6 +1862,126 @@ void yuv_section()
     prep_yuv_one("prep_letterbox_batch_nv12_f32", 32, GM_F32, yolo);
 }
 
+// ---------------------------------------------------------------- warps
+
+// A naive warp of u8 pixels: a thread a destination pixel of item z, its
+// source position in float from that item's destination -> source matrix,
+// bilinear in float with zero outside, rounded; what a float-sampling warp
+// (CV-CUDA's) does, not OpenCV's bits.
+__global__ void naive_warp(const unsigned char* src, size_t spitch, int sw, int sh, unsigned char* dst, int w, int h,
+                           const float* M, int channels)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y, b = blockIdx.z;
+    if (x >= w)
+        return;
+    const float* m = M + 6 * b;
+    const float fx = m[0] * x + m[1] * y + m[2], fy = m[3] * x + m[4] * y + m[5];
+    const int x0 = (int)floorf(fx), y0 = (int)floorf(fy);
+    const float ax = fx - x0, ay = fy - y0;
+    unsigned char* d = dst + (((size_t)b * h + y) * w + x) * channels;
+    for (int c = 0; c < channels; ++c) {
+        float v = 0;
+        for (int k = 0; k < 4; ++k) {
+            const int tx = x0 + (k & 1), ty = y0 + (k >> 1);
+            const float wt = (k & 1 ? ax : 1 - ax) * (k >> 1 ? ay : 1 - ay);
+            if (tx >= 0 && ty >= 0 && tx < sw && ty < sh)
+                v += wt * src[ty * spitch + (size_t)tx * channels + c];
+        }
+        d[c] = (unsigned char)min(max(__float2int_rn(v), 0), 255);
+    }
+}
+
+// gm_warp_affine (gm_warp_perspective where perspective) of a w x h u8 x3
+// frame into count images of dw x dh: count > 1, the frame's faces, each
+// box (60-300 pixels) by its own similarity onto dw x dh (per_item); else
+// the whole frame by one matrix, rotated by 10 degrees about its centre
+// (mildly tilted where perspective). Beside the bytes alone and, for
+// LINEAR affine, the naive kernel. Bytes: the destination written and as
+// many read.
+void warp_one(int w, int h, int dw, int dh, int count, gm_interp interp, bool perspective)
+{
+    const int channels = 3, n = perspective ? 9 : 6;
+    const size_t sbytes = (size_t)w * h * channels, dbytes = (size_t)dw * dh * channels * count;
+    static const char* const interps[] = {"linear", "nearest", "area", "linear_exact", "cubic"};
+    const std::string op = std::string(perspective ? "warp_perspective" : "warp_affine") + "_u8_c3_" + interps[interp],
+                      size = std::to_string(w) + "x" + std::to_string(h) + "->" +
+                             (count > 1 ? std::to_string(count) + "x" : std::string()) + std::to_string(dw) + "x" +
+                             std::to_string(dh);
+    gm_desc sd = desc_of(w, h, 1, channels, GM_U8, GM_HWC), dd = desc_of(dw, dh, count, channels, GM_U8, GM_HWC);
+    gm_mat s[SETS], d[SETS];
+    void* src[SETS] = {0};
+    void* dst[SETS] = {0};
+    float* inv = NULL;
+    std::vector<double> M((size_t)count * n);
+    std::vector<float> inverse((size_t)count * 6);
+    gm_warp_params params;
+    Row r("warp", op, size, "gpumat"), naive("warp", op, size, "naive");
+    Timing t;
+    bool ok = true;
+    memset(&params, 0, sizeof params);
+    params.interp = interp;
+    params.per_item = count > 1;
+    for (int i = 0; i < count; ++i) {
+        double* m = &M[(size_t)i * n];
+        const double box = count > 1 ? 60 + (double)(rnd() % 240) : 0;
+        const float cx = count > 1 ? (float)(box / 2 + (double)(rnd() % (uint64_t)(w - box))) : w / 2.0f;
+        const float cy = count > 1 ? (float)(box / 2 + (double)(rnd() % (uint64_t)(h - box))) : h / 2.0f;
+        gm_rotation_matrix(cx, cy, count > 1 ? (double)(rnd() % 60) - 30 : 10, count > 1 ? dw / box : 1, m);
+        m[2] += dw / 2.0 - cx, m[5] += dh / 2.0 - cy; /* the box's centre onto the destination's */
+        if (perspective) {
+            m[6] = 2e-5, m[7] = -1e-5, m[8] = 1;
+            continue;
+        }
+        double back[6];
+        gm_invert_affine(m, back);
+        for (int k = 0; k < 6; ++k)
+            inverse[(size_t)i * 6 + k] = (float)back[k];
+    }
+    for (int i = 0; ok && i < SETS; ++i)
+        ok = CUDA_OK(cudaMalloc(&src[i], sbytes)) && CUDA_OK(cudaMalloc(&dst[i], dbytes)) &&
+             fill_random(src[i], sbytes, GM_U8, 0, 0) && gm_ok(gm_wrap_desc(&s[i], src[i], &sd, GM_DEVICE)) &&
+             gm_ok(gm_wrap_desc(&d[i], dst[i], &dd, GM_DEVICE));
+    ok = ok && CUDA_OK(cudaMalloc(&inv, inverse.size() * sizeof(float))) &&
+         CUDA_OK(cudaMemcpy(inv, inverse.data(), inverse.size() * sizeof(float), cudaMemcpyHostToDevice));
+    r.bytes = naive.bytes = 2.0 * (double)dbytes;
+    ok = ok && time_call(
+                   [&](int i) {
+                       return gm_ok(perspective ? gm_warp_perspective(&s[i], &d[i], M.data(), &params, (gm_stream)g_stream)
+                                                : gm_warp_affine(&s[i], &d[i], M.data(), &params, (gm_stream)g_stream));
+                   },
+                   true, &t);
+    emit(ok ? (r.us = t.us, r.latency_us = t.latency_us, r) : r.error());
+    if (ok)
+        bytes_peer(r, (double)dbytes, src, sbytes, dst);
+    if (ok && !perspective && interp == GM_INTER_LINEAR) {
+        ok = time_call(
+            [&](int i) {
+                naive_warp<<<dim3((dw + 127) / 128, dh, count), 128, 0, g_stream>>>(
+                    (const unsigned char*)src[i], (size_t)w * channels, w, h, (unsigned char*)dst[i], dw, dh, inv,
+                    channels);
+                return CUDA_OK(cudaGetLastError());
+            },
+            true, &t);
+        emit(ok ? (naive.us = t.us, naive.latency_us = t.latency_us, naive) : naive.error());
+    }
+    for (int i = 0; i < SETS; ++i)
+        cudaFree(src[i]), cudaFree(dst[i]);
+    cudaFree(inv);
+}
+
+// The warps: 64 faces of a 1080p frame into 112x112 (ArcFace's input) by
+// each interpolation, and whole frames rotated or tilted.
+void warp_section()
+{
+    for (gm_interp interp : {GM_INTER_LINEAR, GM_INTER_NEAREST, GM_INTER_CUBIC})
+        warp_one(1920, 1080, 112, 112, 64, interp, false);
+    warp_one(1920, 1080, 112, 112, 8, GM_INTER_LINEAR, false);
+    for (gm_interp interp : {GM_INTER_LINEAR, GM_INTER_CUBIC}) {
+        warp_one(1920, 1080, 1920, 1080, 1, interp, false);
+        warp_one(1920, 1080, 1920, 1080, 1, interp, true);
+    }
+}
+
 // The CUDA runtime's primary context, made current here, is the one gpumat
 // then uses (it takes the context current on the calling thread).
 bool setup()
@@ -1884,7 +2004,7 @@ int main(int argc, char** argv)
 {
     /* CASE (optional): only the cases whose "op size" contains it, e.g.
      * "merge_f32_u8 3840", for a profiler run (ncu), or "host" for the host
-     * overhead alone, "resize" for gm_resize alone, "preprocess" for gm_preprocess alone, "draw" for gm_fill, the overlay and gm_add_weighted alone, "yuv" for gm_yuv_convert and gm_yuv_from_image alone, or the sweep's configurations whose "transform SRC DST
+     * overhead alone, "resize" for gm_resize alone, "preprocess" for gm_preprocess alone, "draw" for gm_fill, the overlay and gm_add_weighted alone, "yuv" for gm_yuv_convert and gm_yuv_from_image alone, "warp" for the warps alone, or the sweep's configurations whose "transform SRC DST
      * cN LAYOUT" contains it, e.g. "transform u8 f32 c1"; no NVRTC section
      * then. */
     const char* only = argc == 3 ? argv[2] : NULL;
@@ -1924,6 +2044,8 @@ int main(int argc, char** argv)
         draw_section();
     if (!only || !strcmp(only, "yuv"))
         yuv_section();
+    if (!only || !strcmp(only, "warp"))
+        warp_section();
     if (!only || !strncmp(only, "transform", 9))
         sweep_section(only);
     if (!only)

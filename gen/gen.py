@@ -22,7 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPDX = "SPDX-License-Identifier: MIT"
 # Each family's template is templates/<family>.cu (gen/model.py FAMILIES).
 FAMILY_TEMPLATES = tuple(f + ".cu" for f in M.FAMILIES)
-TEMPLATES = ("prelude_host.h", "prelude_cuda.cu", "codec.inc", "pixel.inc", "resize.inc", "yuv.inc", "prep.inc", "fill.inc", "overlay.inc", "blend.inc") + FAMILY_TEMPLATES
+TEMPLATES = ("prelude_host.h", "prelude_cuda.cu", "codec.inc", "pixel.inc", "resize.inc", "yuv.inc", "prep.inc", "fill.inc", "overlay.inc", "blend.inc", "warp.inc") + FAMILY_TEMPLATES
 # Every file the output depends on. Each banner records their hashes in
 # sha256sum's format, so `make` tells by content (not file times) whether the
 # committed headers are stale, without running Python.
@@ -237,6 +237,9 @@ def emit_catalogue():
               [M.DTYPE_NAMES, M.DTYPE_NAMES, M.CHANNELS, M.SAMPLERS], lambda k: (k.src, k.dst, k.channels, k.sampler)),
         table("(the frames' rows in double)", "gm__prep_yuv_double_row[GM_DTYPE_COUNT][GM__SAMPLER_COUNT]",
               "prep_yuv_double", [M.DTYPE_NAMES, M.SAMPLERS], lambda k: (k.dst, k.sampler)),
+        table("The row of the warp kernel, -1 where there is none:\n * [dtype][channels - 1][sampler].",
+              "gm__warp_row[GM_DTYPE_COUNT][4][GM__SAMPLER_COUNT]", "warp",
+              [M.DTYPE_NAMES, M.CHANNELS, M.SAMPLERS], lambda k: (k.src, k.channels, k.sampler)),
     ]
     lists = M.kernels_for(rows)
     starts = [sum(len(x) for x in lists[:i]) for i in range(len(lists) + 1)]
@@ -372,6 +375,11 @@ def emit_cpu_tables():
                 "gm__cpu_prep_fn gm__cpu_prep_fns[GM_DTYPE_COUNT][GM_DTYPE_COUNT]",
                 "\n".join("    {%s}," % ", ".join("gm__cpu_prep_%s_%s" % (s, d) if s in M.PREP_SRC and
                                                    d in M.PREP_DST else "0" for d in dtypes) for s in dtypes)),
+        "/* The warp's per-pixel loop, per dtype. */\n%s\n\ntypedef void (*gm__cpu_warp_fn)(const gm__warp_args*, "
+        "int, int, long long, long long);\nstatic const gm__cpu_warp_fn gm__cpu_warp_fns[GM_DTYPE_COUNT] = {%s};\n"
+        % ("\n".join("static void gm__cpu_warp_%s(const gm__warp_args* a, int c, int sampler, long long begin, "
+                     "long long end) { gm__cpu_warp_loop(%s, c, sampler, a, begin, end); }" % (t, M.enum(t))
+                     for t in dtypes), plain(lambda t: "gm__cpu_warp_" + t)),
     ]
     return banner("the CPU path's loops instantiated per dtype and their dispatch tables (implementation "
                   "only; impl/cpu.h's macros)") + """#ifndef GPUMAT_GEN_CPU_TABLES_H

@@ -59,7 +59,7 @@ def specs():
 # The kernel families: each is a template (templates/<family>.cu, whose entry
 # macro GM__ENTRY_<FAMILY> turns a row into a kernel) and the rows below.
 FAMILIES = ["xform", "xform_fast", "resize", "prep", "twice", "fill", "overlay", "blend", "yuv", "yuv_from", "prep_yuv",
-            "prep_double", "prep_yuv_double"]
+            "prep_double", "prep_yuv_double", "warp"]
 
 # How the runner (include/gpumat/impl/run.h) carries out a plan of each
 # family: the function that sizes its launch (gm__grid_<name>) and the CPU
@@ -69,14 +69,16 @@ FAMILY_RUNNERS = {"xform": ("xform", "xform"), "xform_fast": ("fast", None), "re
                   "prep": ("prep", "prep"), "twice": ("twice", None), "fill": ("fill", None),
                   "overlay": ("overlay", "overlay"), "blend": ("blend", "blend"), "yuv": ("yuv", "yuv"),
                   "yuv_from": ("yuv", "yuv"), "prep_yuv": ("prep", "prep"), "prep_double": ("prep", "prep"),
-                  "prep_yuv_double": ("prep", "prep")}
+                  "prep_yuv_double": ("prep", "prep"), "warp": ("warp", "warp")}
 assert sorted(FAMILY_RUNNERS) == sorted(FAMILIES)
 
 # What a resize kernel computes (templates/resize.inc): cv::resize's
 # algorithms, which the host picks from the interpolation and the scales as
 # cv::resize does (INTER_AREA is area_fast for integer factors, area for
-# other downscales, linear with area coefficients for upscales).
-SAMPLERS = ["nearest", "linear", "area_fast", "area", "linear_exact"]
+# other downscales, linear with area coefficients for upscales). cubic:
+# the warps' INTER_CUBIC (no resize takes it yet).
+SAMPLERS = ["nearest", "linear", "area_fast", "area", "linear_exact", "cubic"]
+RESIZE_SAMPLERS = SAMPLERS[:5]
 # The dtypes of linear_exact's fixed point (OpenCV's resize_bitExact; floating
 # dtypes run linear instead, as OpenCV does).
 EXACT_DTYPES = ["u8", "s8", "u16", "s16", "s32"]
@@ -96,6 +98,9 @@ PREP_YUV_SAMPLERS = ["nearest", "linear", "area_fast", "linear_exact"]
 # CV_32F, and f16 as that value rounded. Rows of their own (prep_double,
 # prep_yuv_double), so that the float rows compile as they would without.
 PREP_DOUBLE_DST = ["f16", "f32"]
+
+# How the warps sample (templates/warp.inc): cv::remap's interpolations.
+WARP_SAMPLERS = ["nearest", "linear", "cubic"]
 
 # What gm_yuv_convert turns P016 frames into (templates/yuv.cu).
 YUV16_DST = ["u8", "u16", "f32"]
@@ -146,6 +151,8 @@ class Kernel:
             self.name = name("yuv", "u8") if src == "u8" else name("yuv", "p016", dst)
         elif family == "yuv_from":
             self.name = name("yuv", "from", "u8")
+        elif family == "warp":
+            self.name = name("warp", src, "c%d" % channels, sampler)
         else:
             self.name = name("xform", src, dst, "c%d" % channels, *((src_layout, dst_layout) if fast else ()))
 
@@ -169,15 +176,17 @@ def catalogue():
     gm_yuv_from_image's BGR or BGRA to those frames (the format, channels
     and order are launch arguments). Then the pre-process of 4:2:0 frames
     read as u8 BGR into each destination dtype, by each sampler a frame
-    takes. Last, both pre-processes again with the product in double, into
-    each of PREP_DOUBLE_DST."""
+    takes. Then both pre-processes again with the product in double, into
+    each of PREP_DOUBLE_DST. Last, the warps of each dtype and channel count
+    by each of WARP_SAMPLERS (affine or perspective, the border and the
+    layouts are launch arguments)."""
     rows = [Kernel("xform", s, d, c) for s, d, c in specs()]
     rows += [Kernel("xform_fast", s, d, c, ls, ld) for s, d, c in specs() for ls in LAYOUTS for ld in LAYOUTS
              if c > 1 or ls == ld == "hwc"]
-    rows += [Kernel("resize", t, t, c, sampler=r) for t in DTYPE_NAMES for c in CHANNELS for r in SAMPLERS
+    rows += [Kernel("resize", t, t, c, sampler=r) for t in DTYPE_NAMES for c in CHANNELS for r in RESIZE_SAMPLERS
              if r != "linear_exact" or t in EXACT_DTYPES]
     rows += [Kernel("prep", s, d, c, sampler=r) for s in PREP_SRC for d in PREP_DST for c in BLOB_CHANNELS
-             for r in SAMPLERS if r != "linear_exact" or s in EXACT_DTYPES]
+             for r in RESIZE_SAMPLERS if r != "linear_exact" or s in EXACT_DTYPES]
     rows += [Kernel("twice", t, t, c, sampler=r) for t in TWICE_DTYPES for c in CHANNELS for r in TWICE_SAMPLERS
              if r == "linear" or c != 2 or t != "u8"]
     rows += [Kernel("fill", "u8", "u8", 1)]
@@ -188,8 +197,9 @@ def catalogue():
     rows += [Kernel("yuv_from", "u8", "u8", 3)]
     rows += [Kernel("prep_yuv", "u8", d, 3, sampler=r) for d in PREP_DST for r in PREP_YUV_SAMPLERS]
     rows += [Kernel("prep_double", s, d, c, sampler=r) for s in PREP_SRC for d in PREP_DOUBLE_DST for c in BLOB_CHANNELS
-             for r in SAMPLERS if r != "linear_exact" or s in EXACT_DTYPES]
+             for r in RESIZE_SAMPLERS if r != "linear_exact" or s in EXACT_DTYPES]
     rows += [Kernel("prep_yuv_double", "u8", d, 3, sampler=r) for d in PREP_DOUBLE_DST for r in PREP_YUV_SAMPLERS]
+    rows += [Kernel("warp", t, t, c, sampler=r) for t in DTYPE_NAMES for c in CHANNELS for r in WARP_SAMPLERS]
     return rows
 
 
@@ -216,6 +226,7 @@ KERNELS_FOR = [
     ("blend", lambda k, s, d, c: s == d == "u8"),
     ("yuv", lambda k, s, d, c: (k.src, k.dst) == (s, d) and c != 2),  # gray, BGR, BGRA; of P016 frames from u16
     ("yuv_from", lambda k, s, d, c: s == d == "u8" and c >= 3),
+    ("warp", _same),  # by each sampler
 ]
 
 

@@ -112,4 +112,5 @@ def pieces(template):
             ("prep.inc", template("prep.inc")),
             ("fill.inc", template("fill.inc")),
             ("overlay.inc", template("overlay.inc")),
-            ("blend.inc", template("blend.inc"))]
+            ("blend.inc", template("blend.inc")),
+            ("warp.inc", template("warp.inc"))]

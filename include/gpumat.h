@@ -130,6 +130,7 @@
 #include "gpumat/impl/cpu_xform.h"
 #include "gpumat/impl/cpu_resize.h"
 #include "gpumat/impl/cpu_prep.h"
+#include "gpumat/impl/cpu_warp.h"
 #include "gpumat/impl/run.h"
 #include "gpumat/impl/ops.h"
 #include "gpumat/impl/yuv.h"

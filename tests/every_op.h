@@ -227,6 +227,30 @@ static void op_copy_many(op_run* r)
     r->out = host;
 }
 
+/* Each frame of the batch, its far corner turned by 20 degrees and scaled
+ * into 23x17 by its own matrix (bicubic, reflected), then the last frame
+ * tilted onto an image by a perspective (bilinear, replicated). */
+static void op_warp(op_run* r)
+{
+    gm_mat *src = op_frame_of(r, 0), *dst = op_new(r, 23, 17, GM_U8, 3, GM_HWC), *last = op_last(r, src);
+    gm_mat* tilted = &r->mats[r->n++];
+    static const double tilt[9] = {1.1, 0.05, -4, -0.02, 0.9, 3, 2e-4, -1e-4, 1};
+    double M[4 * 6];
+    gm_warp_params p;
+    int i;
+    memset(&p, 0, sizeof p);
+    p.interp = GM_INTER_CUBIC, p.border = GM_BORDER_REFLECT, p.per_item = 1;
+    for (i = 0; i < op_batch; ++i) {
+        OP_DO(r, gm_rotation_matrix((float)(op_w - 12 - i), (float)(op_h - 9), 20 + i, 0.8, M + 6 * i));
+        M[6 * i + 2] -= op_w - 24, M[6 * i + 5] -= op_h - 18; /* the corner onto the destination */
+    }
+    OP_DO(r, gm_warp_affine(src, dst, M, &p, r->stream));
+    p.interp = GM_INTER_LINEAR, p.border = GM_BORDER_REPLICATE, p.per_item = 0;
+    OP_DO(r, gm_item(dst, tilted, (int)dst->batch - 1));
+    OP_DO(r, gm_warp_perspective(last, tilted, tilt, &p, r->stream));
+    r->out = dst;
+}
+
 typedef struct op {
     const char* name;
     void (*run)(op_run* r);
@@ -237,7 +261,7 @@ static const op every_op[] = {{"convert", op_convert},         {"split + merge",
                               {"resize", op_resize},           {"preprocess", op_preprocess},
                               {"fill", op_fill},               {"overlay", op_overlay},
                               {"add_weighted", op_add_weighted}, {"copy_many", op_copy_many},
-                              {"yuv", op_yuv}};
+                              {"yuv", op_yuv},                 {"warp", op_warp}};
 enum { OPS = (int)(sizeof every_op / sizeof every_op[0]) };
 
 /* Bytes an image has, compact. */

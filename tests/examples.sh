@@ -26,6 +26,8 @@ example classify_crops "$B/classify_crops"
 example draw_labels "$B/draw_labels"
 example nvdec_batch "$B/nvdec_batch"
 example deepstream_surface "$B/deepstream_surface"
+example align_faces "$B/align_faces"
+example rectify_plate "$B/rectify_plate"
 example python python3 examples/python/roundtrip.py "$B/libgpumat.so"
 # numpy through DLPack on the CPU path: python3 if it has numpy, else Debian's
 # /usr/bin/python3 (python3-numpy), else SKIP (not a pass).

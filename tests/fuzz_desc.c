@@ -5,7 +5,9 @@
  * fuzzed places) and an operation runs between them: gm_convert,
  * gm_transform (fuzzed map and parameters), gm_split, gm_merge,
  * gm_blob_from_image, gm_copy, gm_split_planes / gm_merge_planes, gm_upload
- * / gm_download; sometimes the destination is a view into the source's own
+ * / gm_download, gm_warp_affine / gm_warp_perspective (fuzzed matrices,
+ * one an item or one for all, and gm_warp_params whose enums may be
+ * anything); sometimes the destination is a view into the source's own
  * buffer. Properties: no sanitizer report (ASan sees any byte outside a
  * buffer); a refusal's message starts with the function's name; no byte
  * outside the destination's rows changes, and a source in its own buffer not
@@ -156,6 +158,27 @@ static const char* run_op(reader* in, int op, const gm_mat* src, gm_mat* dst, gm
     case 5: *s = gm_copy(src, dst, NULL); return "gm_copy";
     case 6: *s = gm_split_planes(src, planes, NULL); return "gm_split_planes";
     case 7: *s = gm_merge_planes(planes, nplanes, dst, NULL); return "gm_merge_planes";
+    case 10:
+    case 11: {
+        /* as many matrices as the destination has items where per_item asks for them (the contract) */
+        gm_warp_params p;
+        double* M;
+        int64_t k, n = 9 * (dst->batch >= 1 && dst->batch <= 64 ? dst->batch : 1);
+        memset(&p, 0, sizeof p);
+        p.interp = (gm_interp)field(in, -1, 7);
+        p.border = (gm_border)field(in, -1, 8);
+        for (c = 0; c < 4; ++c)
+            p.value[c] = number(in);
+        p.inverse = (int)(take(in, 1) & 1);
+        p.per_item = (int)(take(in, 1) & 1) && n == 9 * dst->batch;
+        if (!(M = (double*)malloc((size_t)n * sizeof *M)))
+            return NULL;
+        for (k = 0; k < n; ++k)
+            M[k] = take(in, 1) & 3 ? (double)field(in, -8, 17) / 4 : number(in);
+        *s = op == 10 ? gm_warp_affine(src, dst, M, &p, NULL) : gm_warp_perspective(src, dst, M, &p, NULL);
+        free(M);
+        return op == 10 ? "gm_warp_affine" : "gm_warp_perspective";
+    }
     default:
         need = host_bytes(op == 8 ? dst : src, host_pitch);
         if (!need || !(host = (unsigned char*)malloc((size_t)need)))
@@ -175,7 +198,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     image a, b, p[4];
     gm_mat src, dst, planes[4];
     unsigned char *before = NULL, *mask = NULL;
-    int op = (int)(take(&in, 1) % 10), shared = (int)(take(&in, 1) % 4 == 0), nplanes = 0, k;
+    int op = (int)(take(&in, 1) % 12), shared = (int)(take(&in, 1) % 4 == 0), nplanes = 0, k;
     const char* fn;
     gm_status s;
     memset(p, 0, sizeof p);

@@ -276,28 +276,40 @@ Region interleaved(gm_dtype d, int ch, int w, int h, bool roi, int extra_right =
 
 // A planar (CHW) image: planes one above the other in a 1-channel parent,
 // separated by a gap of sentinel rows when roi, so plane_pitch is foreign too.
-Region planar(gm_dtype d, int ch, int w, int h, bool roi)
+// count w x h rectangles of cn-channel elements one above the other in a
+// parent, gap sentinel rows apart (padded by 5-15 px where roi): views[i]
+// is rectangle i; m is desc at the first, the parent's pitch, and the bytes
+// from one rectangle to the next in its field `between` (plane_pitch,
+// batch_pitch).
+Region stack_of(gm_dtype d, int cn, int w, int h, int count, int gap, bool roi, gm_desc desc,
+                int64_t gm_desc::*between)
 {
     Region r;
-    int l = pad(roi), t = pad(roi), rt = pad(roi), b = pad(roi), gap = pad(roi);
-    r.parent.create(t + ch * h + (ch - 1) * gap + b, w + l + rt, CV_MAKETYPE(cv_depth(d), 1));
+    int l = pad(roi), t = pad(roi), rt = pad(roi), b = pad(roi);
+    r.parent.create(t + count * h + (count - 1) * gap + b, w + l + rt, CV_MAKETYPE(cv_depth(d), cn));
     fill_bytes(r.parent);
-    for (int c = 0; c < ch; ++c) {
-        cv::Rect rect(l, t + c * (h + gap), w, h);
+    for (int i = 0; i < count; ++i) {
+        cv::Rect rect(l, t + i * (h + gap), w, h);
         r.live.push_back(rect);
         r.views.push_back(r.parent(rect));
     }
+    desc.pitch = (int64_t)r.parent.step;
+    desc.*between = (int64_t)(h + gap) * desc.pitch;
+    if (gm_wrap_desc(&r.m, r.view().data, &desc, GM_HOST) != GM_OK)
+        r.error = strf("gm_wrap_desc: %s", gm_last_error());
+    return r;
+}
+
+Region planar(gm_dtype d, int ch, int w, int h, bool roi)
+{
     gm_desc desc{};
+    const int gap = pad(roi);
     desc.width = w;
     desc.height = h;
     desc.channels = ch;
     desc.dtype = d;
     desc.layout = GM_CHW;
-    desc.pitch = (int64_t)r.parent.step;
-    desc.plane_pitch = (int64_t)(h + gap) * (int64_t)r.parent.step;
-    if (gm_wrap_desc(&r.m, r.view().data, &desc, GM_HOST) != GM_OK)
-        r.error = strf("gm_wrap_desc: %s", gm_last_error());
-    return r;
+    return stack_of(d, 1, w, h, ch, gap, roi, desc, &gm_desc::plane_pitch);
 }
 
 // "" when nothing outside r.live changed since arm(); else where it did.
@@ -2450,6 +2462,245 @@ void test_warp_matrices()
     verdict(g, "similarity of ArcFace's landmarks onto themselves", problem);
 }
 
+// -------------------------------------------------------------------- warps
+
+// A forward matrix (source to destination; 9 entries where perspective)
+// of one of several kinds for a sw x sh source and a dw x dh destination:
+// a rotation and scale about a point, random entries, entries on halves
+// and whole numbers (ties in the fixed point), scales far from 1, and for
+// perspective a quad's corners moved about.
+void warp_matrix(int kind, bool perspective, int sw, int sh, int dw, int dh, double* M)
+{
+    if (perspective) {
+        cv::Point2f s[4] = {{0, 0}, {(float)sw, 0}, {(float)sw, (float)sh}, {0, (float)sh}}, d[4];
+        const float spread = kind == 3 ? 3.0f : 0.3f;
+        for (int k = 0; k < 4; ++k) {
+            d[k] = cv::Point2f((float)(s[k].x * dw / sw), (float)(s[k].y * dh / sh));
+            d[k] += cv::Point2f((float)t_uniform(-spread, spread) * dw, (float)t_uniform(-spread, spread) * dh);
+            if (kind == 2)
+                d[k] = cv::Point2f(std::round(d[k].x * 2) / 2, std::round(d[k].y * 2) / 2);
+        }
+        cv::Mat m = cv::getPerspectiveTransform(s, d);
+        memcpy(M, m.ptr<double>(), 9 * sizeof(double));
+        return;
+    }
+    if (kind == 0) {
+        const double scale = (double)dw / sw * t_uniform(0.5, 2.0);
+        cv::Mat m = cv::getRotationMatrix2D(cv::Point2f((float)t_uniform(0, sw), (float)t_uniform(0, sh)),
+                                            t_uniform(-180, 180), scale);
+        memcpy(M, m.ptr<double>(), 6 * sizeof(double));
+        M[2] += t_uniform(-dw, dw), M[5] += t_uniform(-dh, dh);
+        return;
+    }
+    static const double kSteps[] = {-2, -1, -0.5, 0, 0.5, 1, 1.5, 2};
+    for (int k = 0; k < 6; ++k) {
+        const bool shift = k == 2 || k == 5;
+        const double size = k < 3 ? dw : dh;
+        M[k] = kind == 2 ? (shift ? (double)rand_int(-2 * (int64_t)size, 2 * (int64_t)size) / 2 : kSteps[rand_int(0, 7)])
+                         : shift ? t_uniform(-size, size) : t_uniform(-2, 2);
+        if (kind == 3 && !shift)
+            M[k] *= rand_int(0, 1) ? 1e-3 : 40.0;
+    }
+}
+
+// The source values of a warp as OpenCV warps them: the dtypes it has as
+// they are, s8 as s16, s32 as f64, f16 as f32 and bf16's floats.
+cv::Mat warp_wide(const cv::Mat& m, gm_dtype d)
+{
+    cv::Mat wide;
+    const int via = d == GM_S8 ? CV_16S : d == GM_S32 ? CV_64F : d == GM_F16 ? CV_32F : -1;
+    if (d == GM_BF16)
+        return opencv_source(m, d);
+    if (via < 0)
+        return m.clone();
+    m.convertTo(wide, via);
+    return wide;
+}
+
+// OpenCV's result back in d (bf16 rounded to nearest even, the others by
+// convertTo; s32 clamped first: gpumat saturates where x86 OpenCV's
+// rounding gives INT_MIN, as codec.inc says, and a cubic overshoots).
+cv::Mat warp_narrow(const cv::Mat& out, gm_dtype d)
+{
+    cv::Mat back;
+    if (d == GM_S32) {
+        cv::Mat clamped = cv::min(cv::max(out, -2147483648.0), 2147483647.0);
+        clamped.convertTo(back, CV_32S);
+        return back;
+    }
+    if (d == GM_BF16) {
+        back.create(out.rows, out.cols, CV_16UC(out.channels()));
+        for (int y = 0; y < out.rows; ++y)
+            for (int i = 0; i < out.cols * out.channels(); ++i)
+                back.ptr<uint16_t>(y)[i] = float_to_bf16(out.ptr<float>(y)[i]);
+        return back;
+    }
+    if (out.depth() == cv_depth(d))
+        return out;
+    out.convertTo(back, cv_depth(d));
+    return back;
+}
+
+// A border value as gpumat stores it in dtype d (the floats narrower than
+// f32 by way of f32), read back as double: what OpenCV's warp of the wider
+// dtype must be given to warp what gpumat does.
+double warp_value_in(gm_dtype d, double v)
+{
+    float f = (float)v;
+    uint8_t bits[8];
+    gm_mat wide, one;
+    const bool narrow_float = d == GM_F16 || d == GM_BF16;
+    gm_wrap(&wide, narrow_float ? (void*)&f : (void*)&v, 1, 1, narrow_float ? GM_F32 : GM_F64, 1, GM_HWC, 8, GM_HOST);
+    gm_wrap(&one, bits, 1, 1, d, 1, GM_HWC, 8, GM_HOST);
+    gm_convert(&wide, &one, 1.0, 0.0, NULL);
+    gm_convert(&one, &wide, 1.0, 0.0, NULL);
+    return narrow_float ? (double)f : v;
+}
+
+// A batch of items interleaved w x h images, one above the other in one
+// parent with rows of sentinels between them (batch_pitch foreign too): views[i] is item i.
+Region stacked(gm_dtype d, int ch, int w, int h, int items, bool roi)
+{
+    gm_desc desc{};
+    desc.width = w;
+    desc.height = h;
+    desc.channels = ch;
+    desc.batch = items;
+    desc.dtype = d;
+    return stack_of(d, ch, w, h, items, (int)rand_int(1, 9), roi, desc, &gm_desc::batch_pitch);
+}
+
+// One warp of an sw x sh image into dw x dh (items: a batch, each item its
+// own matrix where per_item, from one source image where shared), compared
+// item by item with cv::warpAffine / cv::warpPerspective of the same flags.
+void warp_case(Group& g, gm_dtype d, int ch, int sw, int sh, int dw, int dh, bool perspective, int kind, int interp,
+               int border, bool inverse, bool roi, bool src_planar, bool dst_planar, int items = 1,
+               bool per_item = false, bool shared = false)
+{
+    static const int kCv[] = {cv::INTER_LINEAR, cv::INTER_NEAREST, cv::INTER_AREA, -1, cv::INTER_CUBIC};
+    const int n = perspective ? 9 : 6, src_items = shared ? 1 : items;
+    std::vector<double> M((size_t)n * items);
+    for (int i = 0; i < items; ++i) {
+        double* m = &M[(size_t)i * n];
+        do // a forward matrix must have an inverse (gpumat refuses one without, OpenCV warps by zeros)
+            warp_matrix(kind, perspective, sw, sh, dw, dh, m);
+        while (!inverse && (perspective ? cv::determinant(cv::Mat(3, 3, CV_64F, m)) : m[0] * m[4] - m[1] * m[3]) == 0);
+    }
+    gm_warp_params params{};
+    params.interp = (gm_interp)interp;
+    params.border = (gm_border)border;
+    params.inverse = inverse;
+    params.per_item = per_item;
+    cv::Scalar value;
+    for (int c = 0; c < 4; ++c)
+        params.value[c] = value[c] = is_float(d) ? rand_real(1e4) : (double)rand_int(-300, 70000) * 0.25;
+    std::string name = strf("warp%s %s c%d %dx%d -> %dx%d kind %d interp %d border %d%s%s%s%s x%d%s%s",
+                            perspective ? " perspective" : " affine", gm_dtype_name(d), ch, sw, sh, dw, dh, kind,
+                            interp, border, inverse ? " inverse" : "", roi ? " roi" : "",
+                            src_planar ? " planar src" : "", dst_planar ? " planar dst" : "", items,
+                            per_item ? " per item" : "", shared ? " shared source" : "");
+    Problems p;
+    // one item: interleaved or planar; a batch: stacked interleaved items
+    Region src = items > 1 ? stacked(d, ch, sw, sh, src_items, roi)
+                           : src_planar ? planar(d, ch, sw, sh, roi) : interleaved(d, ch, sw, sh, roi);
+    Region dst = items > 1 ? stacked(d, ch, dw, dh, items, roi)
+                           : dst_planar ? planar(d, ch, dw, dh, roi) : interleaved(d, ch, dw, dh, roi);
+    src_planar = src_planar && items == 1, dst_planar = dst_planar && items == 1;
+    std::vector<cv::Mat> image, before;
+    for (int i = 0; i < src_items; ++i) {
+        image.emplace_back(sh, sw, CV_MAKETYPE(cv_depth(d), ch));
+        fill_resize(image.back(), d);
+    }
+    for (int i = 0; i < items; ++i) {
+        before.emplace_back(dh, dw, CV_MAKETYPE(cv_depth(d), ch));
+        fill_resize(before.back(), d); // what a transparent border leaves
+    }
+    p.add(src.error);
+    p.add(dst.error);
+    if (p.text.empty()) {
+        // item i of r (a plane of the one item where planar)
+        auto put = [&](Region& r, const std::vector<cv::Mat>& m, bool planar_side) {
+            for (size_t i = 0; i < m.size(); ++i) {
+                if (planar_side) {
+                    std::vector<cv::Mat> planes;
+                    cv::split(m[i], planes);
+                    for (int c = 0; c < ch; ++c)
+                        planes[c].copyTo(r.views[c]);
+                } else {
+                    m[i].copyTo(r.views[i]);
+                }
+            }
+            r.arm();
+        };
+        put(src, image, src_planar);
+        put(dst, before, dst_planar);
+        gm_mat s = src.m, t = dst.m;
+        const gm_status st = perspective ? gm_warp_perspective(&s, &t, M.data(), &params, NULL)
+                                         : gm_warp_affine(&s, &t, M.data(), &params, NULL);
+        p.status(perspective ? "gm_warp_perspective" : "gm_warp_affine", st);
+        long bad = 0, total = 0;
+        for (int i = 0; i < items && p.text.empty(); ++i) {
+            cv::Scalar v = value;
+            for (int c = 0; c < 4; ++c) // the value as the dtype holds it, for the dtypes warped as wider ones
+                v[c] = d == GM_S8 || d == GM_S32 || d == GM_F16 || d == GM_BF16 ? warp_value_in(d, value[c]) : value[c];
+            cv::Mat out = warp_wide(before[i], d), in = warp_wide(image[shared ? 0 : i], d);
+            cv::Mat m(perspective ? 3 : 2, 3, CV_64F, &M[(size_t)(per_item ? i : 0) * n]);
+            const int flags = kCv[interp] | (inverse ? cv::WARP_INVERSE_MAP : 0);
+            if (perspective)
+                cv::warpPerspective(in, out, m, cv::Size(dw, dh), flags, border, v);
+            else
+                cv::warpAffine(in, out, m, cv::Size(dw, dh), flags, border, v);
+            cv::Mat exp = warp_narrow(out, d);
+            if (dst_planar) {
+                std::vector<cv::Mat> planes;
+                cv::split(exp, planes);
+                for (int c = 0; c < ch; ++c)
+                    bad += compare(name, dst.views[c], planes[c], d, c);
+            } else {
+                bad += compare(name, dst.views[i], exp, d);
+            }
+            total += (long)exp.total() * ch;
+        }
+        p.add(intact(src, "the source"));
+        p.add(intact(dst, "the padding of the destination"));
+        p.diff(bad, total);
+    }
+    verdict(g, name, p.text);
+}
+
+// cv::warpAffine and cv::warpPerspective against gm_warp_affine and
+// gm_warp_perspective: every dtype, channel count, interpolation and
+// border, matrices of every kind, forward and inverse, ROIs and planar
+// sides; then batches (each item its matrix, or one source for all).
+void test_warps()
+{
+    Group g("warp");
+    const int interps[] = {GM_INTER_NEAREST, GM_INTER_LINEAR, GM_INTER_CUBIC};
+    int n = 0;
+    for (gm_dtype d : kDtypes)
+        for (int ch = 1; ch <= 4; ++ch)
+            for (int interp : interps)
+                for (int border = GM_BORDER_CONSTANT; border <= GM_BORDER_TRANSPARENT; ++border)
+                    for (int r = 0; r < 2; ++r) {
+                        ++n;
+                        const bool perspective = n % 3 == 0;
+                        const int sw = r ? (int)rand_int(1, 6) : (int)rand_int(2, 48);
+                        const int sh = r ? (int)rand_int(1, 6) : (int)rand_int(2, 40);
+                        warp_case(g, d, ch, sw, sh, (int)rand_int(1, 40), (int)rand_int(1, 36), perspective,
+                                  (int)rand_int(0, 3), n % 17 == 0 ? GM_INTER_AREA : interp, border, n % 4 == 1,
+                                  n % 2 == 0, n % 5 == 1, n % 7 == 3);
+                    }
+    // a frame's faces into 112x112, a rotated box upright, a plate rectified
+    for (int interp : interps) {
+        warp_case(g, GM_U8, 3, 640, 360, 112, 112, false, 0, interp, GM_BORDER_CONSTANT, false, true, false, false);
+        warp_case(g, GM_U8, 3, 333, 250, 200, 64, true, 0, interp, GM_BORDER_REPLICATE, false, false, false, true);
+        warp_case(g, GM_F32, 1, 120, 90, 130, 70, false, 1, interp, GM_BORDER_REFLECT_101, true, true, true, false);
+    }
+    for (int i = 0; i < 24; ++i)
+        warp_case(g, kDtypes[i % 9], 1 + i % 4, 30, 20, 17, 15, i % 2 == 1, i % 4, interps[i % 3], i % 6, i % 5 == 0,
+                  false, false, i % 3 == 0, 3, i % 2 == 0, i % 4 < 2);
+}
+
 int main(int argc, char** argv)
 {
     std::string pass = argc > 1 ? argv[1] : "";
@@ -2470,6 +2721,7 @@ int main(int argc, char** argv)
         test_add_weighted();
         test_yuv();
         test_warp_matrices();
+        test_warps();
     }
     if (pass != "default") {
         gm__tune.cpu_isa = 0;
@@ -2484,6 +2736,7 @@ int main(int argc, char** argv)
         test_preprocess();
         test_fill();
         test_add_weighted();
+        test_warps();
     }
     return t_summary("oracle");
 }

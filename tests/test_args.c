@@ -1212,6 +1212,65 @@ static void test_warp_matrices(void)
 #undef KEPT
 }
 
+/* gm_warp_affine and gm_warp_perspective refuse, naming the argument,
+ * and write nothing. */
+static void test_warps(void)
+{
+    static const double id6[6] = {1, 0, 0, 0, 1, 0}, flat6[6] = {1, 2, 0, 2, 4, 0};
+    static const double id9[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, flat9[9] = {1, 2, 3, 2, 4, 6, 0, 0, 1};
+    double nan6[6], three[18];
+    timg a, d, f32, four, batch3, batch2;
+    gm_mat wide, over = {0}, dev;
+    gm_warp_params p;
+    memcpy(nan6, id6, sizeof nan6), memcpy(three, id6, sizeof id6), memcpy(three + 6, flat6, sizeof flat6);
+    memcpy(three + 12, id6, sizeof id6);
+    nan6[5] = NAN;
+    memset(&p, 0, sizeof p);
+    timg_make(&a, 9, 7, GM_U8, 3, GM_HWC, 1);
+    timg_make(&d, 5, 4, GM_U8, 3, GM_HWC, 1);
+    timg_make(&f32, 5, 4, GM_F32, 3, GM_HWC, 1);
+    timg_make(&four, 5, 4, GM_U8, 4, GM_HWC, 1);
+    timg_make(&batch3, 5, 4, GM_U8, 3, GM_HWC, 3);
+    timg_make(&batch2, 9, 7, GM_U8, 3, GM_HWC, 2);
+    EXPECT(gm_warp_affine(NULL, &d.m, id6, NULL, NULL), GM_ERR_ARG, "gm_warp_affine", "src", &d, NULL);
+    EXPECT(gm_warp_affine(&a.m, NULL, id6, NULL, NULL), GM_ERR_ARG, "gm_warp_affine", "dst", &a, NULL);
+    EXPECT(gm_warp_affine(&a.m, &d.m, NULL, NULL, NULL), GM_ERR_ARG, "gm_warp_affine", "M is NULL", &a, &d, NULL);
+    EXPECT(gm_warp_affine(&a.m, &d.m, nan6, NULL, NULL), GM_ERR_ARG, "gm_warp_affine", "M[5]", &a, &d, NULL);
+    EXPECT(gm_warp_affine(&a.m, &d.m, flat6, NULL, NULL), GM_ERR_ARG, "gm_warp_affine", "singular", &a, &d, NULL);
+    EXPECT(gm_warp_perspective(&a.m, &d.m, flat9, NULL, NULL), GM_ERR_ARG, "gm_warp_perspective", "singular", &a,
+           &d, NULL);
+    p.inverse = 1; /* as a destination -> source map, any finite matrix */
+    EXPECT(gm_warp_perspective(&a.m, &d.m, flat9, &p, NULL), GM_OK, "gm_warp_perspective", NULL, &a, NULL);
+    timg_snap(&d);
+    p.inverse = 0, p.per_item = 1; /* item 1's matrix is singular: nothing runs, item 0 included */
+    EXPECT(gm_warp_affine(&a.m, &batch3.m, three, &p, NULL), GM_ERR_ARG, "gm_warp_affine", "item 1", &a, &batch3,
+           NULL);
+    p.per_item = 0, p.interp = GM_INTER_LINEAR_EXACT;
+    EXPECT(gm_warp_affine(&a.m, &d.m, id6, &p, NULL), GM_ERR_ARG, "gm_warp_affine", "params->interp", &a, &d, NULL);
+    p.interp = (gm_interp)9;
+    EXPECT(gm_warp_perspective(&a.m, &d.m, id9, &p, NULL), GM_ERR_ARG, "gm_warp_perspective", "params->interp", &a,
+           &d, NULL);
+    p.interp = GM_INTER_CUBIC, p.border = (gm_border)6;
+    EXPECT(gm_warp_affine(&a.m, &d.m, id6, &p, NULL), GM_ERR_ARG, "gm_warp_affine", "params->border", &a, &d, NULL);
+    p.border = GM_BORDER_TRANSPARENT;
+    EXPECT(gm_warp_affine(&a.m, &f32.m, id6, &p, NULL), GM_ERR_TYPE, "gm_warp_affine", "dst is f32", &a, &f32, NULL);
+    EXPECT(gm_warp_affine(&a.m, &four.m, id6, &p, NULL), GM_ERR_TYPE, "gm_warp_affine", "src is u8", &a, &four, NULL);
+    EXPECT(gm_warp_affine(&batch2.m, &batch3.m, id6, &p, NULL), GM_ERR_SIZE, "gm_warp_affine", "batch of 2", &batch2,
+           &batch3, NULL);
+    wide = a.m;
+    wide.width = 32767, wide.pitch = 32767 * 3; /* never read: refused first */
+    wide.batch_pitch = wide.pitch * wide.height;
+    EXPECT(gm_warp_affine(&wide, &d.m, id6, &p, NULL), GM_ERR_SIZE, "gm_warp_affine", "32767", &d, NULL);
+    dev = fake_device(&d);
+    EXPECT(gm_warp_affine(&a.m, &dev, id6, &p, NULL), GM_ERR_LOCATION, "gm_warp_affine", "dst", &a, NULL);
+    over = a.m; /* a view of a's second row onward */
+    over.data = (unsigned char*)a.m.data + a.m.pitch;
+    over.height = a.m.height - 1;
+    over.batch_pitch = over.pitch * over.height;
+    EXPECT(gm_warp_affine(&a.m, &over, id6, &p, NULL), GM_ERR_OVERLAP, "gm_warp_affine", "overlap", &a, NULL);
+    timg_free(&a), timg_free(&d), timg_free(&f32), timg_free(&four), timg_free(&batch3), timg_free(&batch2);
+}
+
 static void test_add_weighted(void)
 {
     timg a, b, d, f32, small, chw, four;
@@ -2497,6 +2556,7 @@ int main(int argc, char** argv)
     test_overlay_yuv();
     test_add_weighted();
     test_warp_matrices();
+    test_warps();
     test_yuv();
     test_yuv16();
     test_prep_yuv();

@@ -383,6 +383,96 @@ static void resizes(int some)
     printf("gpu: %d resize cases\n", cases);
 }
 
+/* A warp: the matrices (per item where params.per_item) and the params. */
+typedef struct warp_how {
+    double M[3 * 9];
+    gm_warp_params params;
+    int perspective;
+} warp_how;
+
+static gm_status op_warp(const gm_mat* s, gm_mat* d, const void* p)
+{
+    const warp_how* h = (const warp_how*)p;
+    return h->perspective ? gm_warp_perspective(s, d, h->M, &h->params, NULL)
+                          : gm_warp_affine(s, d, h->M, &h->params, NULL);
+}
+
+/* Item i's forward matrix of a sw x sh source and a dw x dh destination:
+ * a rotation and scale about a point of the source, moved about, or a
+ * quad of the destination's corners moved about; some reach far past the
+ * source, so every border path runs. */
+static void warp_matrix(int perspective, int64_t sw, int64_t sh, int64_t dw, int64_t dh, double* M)
+{
+    if (perspective) {
+        float s[8] = {0, 0, 0, 0, 0, 0, 0, 0}, d[8];
+        int k;
+        s[2] = s[4] = (float)sw, s[5] = s[7] = (float)sh;
+        for (k = 0; k < 8; ++k)
+            d[k] = s[k] * (float)(k % 2 ? (double)dh / sh : (double)dw / sw) +
+                   (float)t_uniform(-0.4, 0.4) * (float)(k % 2 ? dh : dw);
+        if (gm_perspective_from_points(s, d, M) == GM_OK)
+            return;
+        memset(M, 0, 9 * sizeof *M);
+        M[0] = M[4] = M[8] = 1;
+        return;
+    }
+    gm_rotation_matrix((float)t_uniform(0, (double)sw), (float)t_uniform(0, (double)sh), t_uniform(-180, 180),
+                       (double)dw / sw * t_uniform(0.4, 2.5), M);
+    M[2] += t_uniform(-0.5, 0.5) * dw, M[5] += t_uniform(-0.5, 0.5) * dh;
+}
+
+/* Every warp kernel (each dtype, channel count and sampler) against the
+ * CPU path, by every border, affine and perspective, forward and inverse,
+ * random layouts, batches of 3 (each item its matrix, or one source for
+ * all) and 1; some: u8 x3 and f32 x1 only (under compute-sanitizer). */
+static void warps(int some)
+{
+    static const gm_interp interps[] = {GM_INTER_NEAREST, GM_INTER_LINEAR, GM_INTER_CUBIC};
+    int T, c, i, border, k = 0, cases = 0;
+    char what[200];
+    for (T = 0; T < GM_DTYPE_COUNT; ++T)
+        for (c = 1; c <= 4; ++c) {
+            if (some && !((T == GM_U8 && c == 3) || (T == GM_F32 && c == 1)))
+                continue;
+            for (i = 0; i < 3; ++i)
+                for (border = GM_BORDER_CONSTANT; border <= GM_BORDER_TRANSPARENT; ++border, ++k) {
+                    pair src, dst;
+                    warp_how h;
+                    int m, batch = k % 3 == 0 ? 3 : 1, shared = k % 6 == 3;
+                    int64_t sw = rnd(1, 60), sh = rnd(1, 40), dw = rnd(1, 50), dh = rnd(1, 40);
+                    gm_layout ls = (gm_layout)(k & 1), ld = (gm_layout)((k >> 1) & 1);
+                    memset(&h, 0, sizeof h);
+                    h.perspective = k % 4 >= 2;
+                    h.params.interp = interps[i];
+                    h.params.border = (gm_border)border;
+                    h.params.inverse = k % 5 == 0;
+                    h.params.per_item = batch > 1 && k % 2 == 0;
+                    for (m = 0; m < 4; ++m)
+                        h.params.value[m] = t_uniform(-100, 300);
+                    for (m = 0; m < 3; ++m)
+                        warp_matrix(h.perspective, sw, sh, dw, dh, h.M + 9 * m);
+                    if (!h.perspective) /* the affine matrices one after another */
+                        for (m = 1; m < 3; ++m)
+                            memmove(h.M + 6 * m, h.M + 9 * m, 6 * sizeof *h.M);
+                    snprintf(what, sizeof what, "warp %s %s x%d %s -> %s %lldx%lld -> %lldx%lld b%d%s%s interp %d "
+                             "border %d%s", h.perspective ? "perspective" : "affine", gm_dtype_name((gm_dtype)T), c,
+                             ls ? "chw" : "hwc", ld ? "chw" : "hwc", (long long)sw, (long long)sh, (long long)dw,
+                             (long long)dh, batch, h.params.per_item ? " per item" : "", shared ? " shared" : "",
+                             (int)h.params.interp, border, h.params.inverse ? " inverse" : "");
+                    if (!make_pair(&src, sw, sh, shared ? 1 : batch, (gm_dtype)T, c, ls) ||
+                        !make_pair(&dst, dw, dh, batch, (gm_dtype)T, c, ld)) {
+                        CHECK(0, "%s: setup failed", what);
+                        continue;
+                    }
+                    compare_op(what, &src, &dst, op_warp, &h);
+                    ++cases;
+                    free_pair(&src);
+                    free_pair(&dst);
+                }
+        }
+    printf("gpu: %d warp cases\n", cases);
+}
+
 /* A gm_preprocess_batch of count items of one frame: item i is a view of
  * the frame's top-left (i % 3 + 1) / 3 (sizes differ) cropped to a rectangle
  * that moves with i, or the whole view. On the GPU it takes one launch for
@@ -1846,7 +1936,9 @@ int main(int argc, char** argv)
 {
     char name[256] = "";
     int major = 0, minor = 0;
-    gm_status s = gm_device(&major, &minor, name, sizeof name);
+    gm_status s;
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a run cut off by a time limit still shows how far it came */
+    s = gm_device(&major, &minor, name, sizeof name);
     if (s != GM_OK) {
         SKIP("GPU tests: %s (%s)", gm_status_string(s), gm_last_error());
         return t_summary("gpu");
@@ -1861,6 +1953,7 @@ int main(int argc, char** argv)
         exact_ends = 1;
         fast_paths();
         resizes(1);
+        warps(1);
         preps(1, 0);
         preps(1, 1);
         tiles(1);
@@ -1871,6 +1964,7 @@ int main(int argc, char** argv)
         every_specialization();
         fast_paths();
         resizes(0);
+        warps(0);
         preps(0, 0);
         preps(0, 1);
         tiles(0);

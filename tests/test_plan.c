@@ -1,5 +1,5 @@
 /* The planner, without a GPU: every operation (transform, convert, split,
- * merge, blob, split_planes, merge_planes, resize) on every dtype pair, channel
+ * merge, blob, split_planes, merge_planes, resize, warp) on every dtype pair, channel
  * count and layout pair, on device descriptors (never dereferenced) that are
  * aligned with padded rows, aligned and dense, or misaligned, asks the
  * planner which kernel each of its ops would launch. That kernel must be in
@@ -374,6 +374,36 @@ static void fills(void)
                 }
 }
 
+/* The warps' row for each dtype, channel count and interpolation (AREA
+ * takes LINEAR's, as in OpenCV): a warp row of those fields, which
+ * gm_kernels_for lists for the dtype and channels. */
+static void warps(void)
+{
+    static const gm_interp interps[] = {GM_INTER_NEAREST, GM_INTER_LINEAR, GM_INTER_AREA, GM_INTER_CUBIC};
+    static const int samplers[] = {GM__SAMPLER_NEAREST, GM__SAMPLER_LINEAR, GM__SAMPLER_LINEAR, GM__SAMPLER_CUBIC};
+    int T, c, i, k, n, list[32];
+    for (T = 0; T < GM_DTYPE_COUNT; ++T)
+        for (c = 1; c <= 4; ++c)
+            for (i = 0; i < 4; ++i) {
+                const gm_mat dst = fake((gm_dtype)T, c, (gm_layout)(i & 1), 2, DENSE, DST_BASE);
+                const int row = gm__warp_kernel(&dst, interps[i]);
+                const gm__kernel_row* r = &gm__kernels[row < 0 ? 0 : row];
+                CHECK(row >= 0 && r->family == GM__FAMILY_WARP && r->src == T && r->channels == c &&
+                          r->sampler == samplers[i], "warp %s x%d interp %d: row %d", gm_dtype_name((gm_dtype)T), c,
+                      (int)interps[i], row);
+                if (row < 0)
+                    continue;
+                reached[row] = 1;
+                n = gm_kernels_for((gm_dtype)T, (gm_dtype)T, c, list, 32);
+                for (k = 0; k < n && list[k] != row; ++k)
+                    ;
+                CHECK(k < n, "gm_kernels_for(%s, %s, %d) lacks %s", gm_dtype_name((gm_dtype)T),
+                      gm_dtype_name((gm_dtype)T), c, r->name);
+                if (k < n)
+                    reached_in_list[T][T][c - 1] |= 1u << k;
+            }
+}
+
 /* gm_overlay_draw, gm_add_weighted, gm_yuv_convert and gm_yuv_from_image
  * launch their kernels without a plan (test_gpu checks that they run):
  * gm_kernels_for must list each for the images of dtype dst it writes or
@@ -408,6 +438,7 @@ int main(void)
     preps();
     prep_frames();
     fills();
+    warps();
     unplanned(GM__OVERLAY_ROW, "overlay", GM_U8, GM_U8, 0xc);
     unplanned(GM__BLEND_ROW, "blend", GM_U8, GM_U8, 0xf);
     unplanned(GM__YUV_ROW, "YUV conversion", GM_U8, GM_U8, 0xd);

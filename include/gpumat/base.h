@@ -60,14 +60,15 @@ typedef enum gm_layout { GM_HWC = 0, GM_CHW = 1 } gm_layout;
  * is ever in GM_AUTO memory. */
 typedef enum gm_where { GM_HOST = 0, GM_PINNED = 1, GM_DEVICE = 2, GM_AUTO = 3 } gm_where;
 
-/* How a resampling operation interpolates (gm_resize, gm_prep), zero the
- * default: cv::resize's INTER_LINEAR. Not OpenCV's INTER_* numbers (there
- * NEAREST is 0): pass these names, not cv2's integers. */
+/* How a resampling operation interpolates (gm_resize, gm_prep, the warps),
+ * zero the default: cv::resize's INTER_LINEAR. Not OpenCV's INTER_* numbers
+ * (there NEAREST is 0): pass these names, not cv2's integers. */
 typedef enum gm_interp {
-    GM_INTER_LINEAR = 0,      /* bilinear, half-pixel centres; u8 in OpenCV's 11-bit fixed point */
-    GM_INTER_NEAREST = 1,     /* the pixel floor(x * src/dst): no half-pixel offset, as OpenCV */
-    GM_INTER_AREA = 2,        /* pixel-area mean downscaling; bilinear-like upscaling */
-    GM_INTER_LINEAR_EXACT = 3 /* OpenCV's bit-exact bilinear (fixed point; floating dtypes: LINEAR) */
+    GM_INTER_LINEAR = 0,       /* bilinear, half-pixel centres; u8 in OpenCV's 11-bit fixed point */
+    GM_INTER_NEAREST = 1,      /* the pixel floor(x * src/dst): no half-pixel offset, as OpenCV */
+    GM_INTER_AREA = 2,         /* pixel-area mean downscaling; bilinear-like upscaling */
+    GM_INTER_LINEAR_EXACT = 3, /* OpenCV's bit-exact bilinear (fixed point; floating dtypes: LINEAR) */
+    GM_INTER_CUBIC = 4         /* bicubic (A = -0.75); the warps only (gpumat/warp.h) */
 } gm_interp;
 
 /* A CUDA stream (cudaStream_t or CUstream, cast); NULL is the default stream. */

@@ -147,7 +147,7 @@ GM_API gm_status gm_kernel_compile(int index, int arch, size_t* image_size);
  * gm_prep_double_<src>_<dst>_c<N>_<sampler> and
  * gm_prep_yuv_double_<dst>_<sampler>, for gm_kernel_find or make aot), and
  * each kernel in it runs for some such operation. Writes up
- * to max indexes to kernels and returns how many there are (at most 28); 0
+ * to max indexes to kernels and returns how many there are (at most 31); 0
  * for a bad dtype, channel count, or kernels NULL with max > 0
  * (gm_last_error says which). */
 GM_API int gm_kernels_for(gm_dtype src, gm_dtype dst, int channels, int* kernels, int max);

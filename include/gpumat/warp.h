@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* gpumat/warp.h: the matrices of geometric warps, computed on the host in
- * double as OpenCV's imgproc computes them (getRotationMatrix2D,
- * getAffineTransform, getPerspectiveTransform, invertAffineTransform; equal
- * bit for bit with OpenCV 4.6, tests/oracle.cpp), and the least-squares
- * similarity face alignment takes from landmarks. A 2x3 matrix is 6
- * doubles, row by row, (x, y) -> (M[0] x + M[1] y + M[2], M[3] x + M[4] y +
- * M[5]); a 3x3 one is 9, its result divided by (M[6] x + M[7] y + M[8]).
- * Points are (x, y) pairs one after another. */
+/* gpumat/warp.h: geometric warps (cv::warpAffine, cv::warpPerspective) and
+ * their matrices, computed on the host in double as OpenCV's imgproc
+ * computes them (getRotationMatrix2D, getAffineTransform,
+ * getPerspectiveTransform, invertAffineTransform; equal bit for bit with
+ * OpenCV 4.6, tests/oracle.cpp), and the least-squares similarity face
+ * alignment takes from landmarks. A 2x3 matrix is 6 doubles, row by row,
+ * (x, y) -> (M[0] x + M[1] y + M[2], M[3] x + M[4] y + M[5]); a 3x3 one is
+ * 9, its result divided by (M[6] x + M[7] y + M[8]). Points are (x, y)
+ * pairs one after another. */
 #ifndef GPUMAT_WARP_H
 #define GPUMAT_WARP_H
 
@@ -15,6 +16,48 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* What a warp does with a destination pixel whose source taps fall outside
+ * the source: cv::BORDER_* (the same numbers). */
+typedef enum gm_border {
+    GM_BORDER_CONSTANT = 0,    /* a tap outside is the border value: iiii|abcd|iiii */
+    GM_BORDER_REPLICATE = 1,   /* aaaa|abcd|dddd */
+    GM_BORDER_REFLECT = 2,     /* dcba|abcd|dcba */
+    GM_BORDER_WRAP = 3,        /* abcd|abcd|abcd */
+    GM_BORDER_REFLECT_101 = 4, /* dcb|abcd|cba */
+    GM_BORDER_TRANSPARENT = 5  /* the pixel is left as it was in dst */
+} gm_border;
+
+/* How a warp samples; all zeros (or a NULL pointer) is cv::warpAffine's
+ * default: bilinear, a constant border of 0, M mapping source to
+ * destination, one matrix for every item. */
+typedef struct gm_warp_params {
+    gm_interp interp;    /* GM_INTER_LINEAR, _NEAREST or _CUBIC; _AREA is LINEAR, as in OpenCV */
+    gm_border border;
+    double value[4];     /* GM_BORDER_CONSTANT's value per channel (cv::Scalar), saturated to the dtype */
+    int inverse;         /* nonzero: M maps destination to source (cv::WARP_INVERSE_MAP) */
+    int per_item;        /* nonzero: M holds dst->batch matrices, one an item, one after another */
+} gm_warp_params;
+
+/* cv::warpAffine(src, dst, M, dst size, flags, border, value): each
+ * destination pixel (x, y) of dst's size samples src at M^-1 (x, y) (at
+ * M (x, y) with params->inverse). Any dtype, 1-4 channels, either layout
+ * on each side, ROIs and foreign pitches; src and dst of one dtype and
+ * channel count; dst->batch items, from src's items one to one or all from
+ * src's one image (src->batch 1), each by its matrix (per_item) or all by
+ * M. Bit-exact with OpenCV 4.6's CPU warpAffine (its fixed point: 1/32 of
+ * a pixel, u8 in 15-bit weights) for u8, u16, s16, f32 and f64; s8, s32,
+ * f16 and bf16, which OpenCV does not warp, as s16, f64 and f32 hold them
+ * (gpumat/ops.h's gm_resize says the same), rounded back. The CPU path
+ * gives the same bits. A singular forward matrix is GM_ERR_ARG (OpenCV
+ * warps by zeros then); src and dst must not overlap. */
+GM_API gm_status gm_warp_affine(const gm_mat* src, gm_mat* dst, const double* M, const gm_warp_params* params,
+                                gm_stream stream);
+
+/* cv::warpPerspective: as gm_warp_affine with 3x3 matrices (9 doubles
+ * each), inverted (without params->inverse) as cv::invert inverts them. */
+GM_API gm_status gm_warp_perspective(const gm_mat* src, gm_mat* dst, const double* M, const gm_warp_params* params,
+                                     gm_stream stream);
 
 /* The five landmarks of ArcFace's (InsightFace's) 112x112 aligned face:
  * left eye, right eye, nose tip, left and right mouth corners, as (x, y)

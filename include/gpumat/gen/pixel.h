@@ -3,12 +3,12 @@
  * path, as the kernels run them: templates/prelude_host.h,
  * templates/codec.inc, templates/pixel.inc, templates/resize.inc,
  * templates/yuv.inc, templates/prep.inc, templates/fill.inc,
- * templates/overlay.inc, templates/blend.inc and the dispatch gen/stages.py
- * generates, each marked with #line.
+ * templates/overlay.inc, templates/blend.inc, templates/warp.inc and the
+ * dispatch gen/stages.py generates, each marked with #line.
  * Do not edit; change gen/ or templates/ and run `make gen`. Inputs (sha256):
- * b197d3fe2b053bce6e81ce01080ec21d8abb7bd890b59c68503e465c0cc4d82d  gen/gen.py
- * e9b05e0392bf8996a3975e6008349ac9063e35bfe8004fd1102f49b0446b48d3  gen/model.py
- * 1d673cb67cf3ba933b4d3792504fcac85e32c47805a3bca9f1dc0d46ca4ffc69  gen/stages.py
+ * d280778ce9d15c4ca7fd9a0d4b924a4e52edd95a37cc2d880dcc6adfa8957547  gen/gen.py
+ * 253c6210aac365824735ff22f047514aebe668ac06c662c8328812b8b86cfeb0  gen/model.py
+ * 3fa0dbb1a5629ed291c5e3b303497f8ee4dd4f664ce06c973f0372edfdbadf04  gen/stages.py
  * f0d0be082aa500ef42b985a4f4cf99da0d53900d98a32dd9a0e3c1b79fe5bb00  templates/prelude_host.h
  * 0a00f145294f9d34f32e37b2df49a8cc2f3b9d2807a8008c1410dc49fafbd6f8  templates/prelude_cuda.cu
  * 00387295f07b4928e5ed7c5922a49881489a2b6094872a77e00bc2bf18a473b1  templates/codec.inc
@@ -19,6 +19,7 @@
  * ab7a2086a2567e5d15e3a02bdbc5fee698997a7956d50d7be2cd14567af4ac22  templates/fill.inc
  * af26df193c9219c5552f7e498c54d9d51671d5edf6aec059f67af124389b7ddc  templates/overlay.inc
  * da886a91b1809b029a057b1b1b90f03918dabad5ba8c14261cbbbd4cc3a12fb0  templates/blend.inc
+ * 78b4283fecd5a802044b7571e9552ff396994fbc83093cccd9a007a37dd8c663  templates/warp.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * d9df2330c0a33f1bf01ef1289ea90efa4ba555f34746004076b110c061558040  templates/xform_fast.cu
  * 459f81753e4e827b93682e6a340476c413c9318f5c9ec9627b121ef75b816a81  templates/resize.cu
@@ -32,6 +33,7 @@
  * c699a389c55ff266ba914eddaac84f5b54907d102cf5da92a8748b27c4800a07  templates/prep_yuv.cu
  * 0dbff29374732b892899e9590aa2c3a08b845fc10ddb226028cf7554f66c5221  templates/prep_double.cu
  * 21c6fef758ced64457576593b53631aeecd5cc1dd68241b1058fce630ae4013f  templates/prep_yuv_double.cu
+ * 87a891bf6cf0fa6496bb608c42c4ab18af0dd57779cecf41936ab88d1516e573  templates/warp.cu
  */
 #ifndef GPUMAT_GEN_PIXEL_H
 #define GPUMAT_GEN_PIXEL_H
@@ -693,7 +695,7 @@ GM__FN void gm__pixel(int S, int D, int CD, const gm__xform_args* a, long long b
  * The samplers (GM__SAMPLER_..., gen/model.py SAMPLERS) are what runs, after
  * the host has applied cv::resize's reroutes (ops.h). */
 
-enum { GM__SAMPLER_NEAREST = 0, GM__SAMPLER_LINEAR = 1, GM__SAMPLER_AREA_FAST = 2, GM__SAMPLER_AREA = 3, GM__SAMPLER_LINEAR_EXACT = 4, GM__SAMPLER_COUNT };
+enum { GM__SAMPLER_NEAREST = 0, GM__SAMPLER_LINEAR = 1, GM__SAMPLER_AREA_FAST = 2, GM__SAMPLER_AREA = 3, GM__SAMPLER_LINEAR_EXACT = 4, GM__SAMPLER_CUBIC = 5, GM__SAMPLER_COUNT };
 
 /* How a resize samples its source (the host decides it as cv::resize does,
  * ops.h): the sampler (GM__SAMPLER_...; -1 in a plan: no resize), the
@@ -1969,6 +1971,412 @@ GM__FN unsigned char gm__blend_u8(unsigned x, unsigned y, float alpha, float bet
      * a GPU at the arithmetic's rate, not the conversions' */
     const float fx = GM__BITS_F32(0x4b000000u + x) - 8388608.0f, fy = GM__BITS_F32(0x4b000000u + y) - 8388608.0f;
     return (unsigned char)gm__round_clamp_f(GM__FMA_F(fx, alpha, GM__FMA_F(fy, beta, gamma)), 0.0f, 255.0f);
+}
+#line 2 "templates/warp.inc"
+/* The warp stage of gm_warp_affine and gm_warp_perspective: OpenCV 4.x's
+ * cv::warpAffine and cv::warpPerspective per destination pixel, for the CPU
+ * path and every kernel alike (the same functions, so the two agree bit for
+ * bit). A destination pixel's source position is computed as OpenCV
+ * computes it, in double, rounded to 1/32 of a pixel (INTER_BITS 5; the
+ * affine's steps in 1/1024, AB_BITS 10), then sampled as cv::remap samples
+ * its CV_16SC2 map and CV_16U fractions: u8 by 15-bit integer weights, the
+ * other dtypes by float weights, in OpenCV's order of operations and with
+ * its borders. OpenCV has no warp of s8, s32, f16 or bf16: gpumat warps
+ * them as the wider dtype holding the same values (resize.inc's work
+ * types: s8 as s16, s32 as f64, f16 and bf16 as f32), rounded back. The
+ * includer defines GM__MUL_D and GM__MUL_F (resize.inc). */
+
+/* Matrices one launch carries: one an item, or one for all. */
+#define GM__WARP_ITEMS 40
+
+/* cv::BORDER_* numbers (gpumat/warp.h's gm_border). */
+enum { GM__BORDER_CONSTANT = 0, GM__BORDER_REPLICATE = 1, GM__BORDER_REFLECT = 2, GM__BORDER_WRAP = 3,
+       GM__BORDER_REFLECT_101 = 4, GM__BORDER_TRANSPARENT = 5 };
+
+/* Arguments of one warp launch: the source (src_width x src_height; a
+ * bstride of 0 where every item warps the same image) and the destination
+ * (width x height, batch items), each item's matrix from destination to
+ * source (M[0] for all where matrices is 1; a 2x3 matrix in its first 6),
+ * the border, its value per channel as the dtype's bits, and the
+ * perspective's block width: OpenCV computes a row's positions from the
+ * start of each block of that many pixels. */
+typedef struct gm__warp_args {
+    gm__view src, dst;
+    long long src_width, src_height;
+    long long width, height, batch;
+    double M[GM__WARP_ITEMS][9];
+    unsigned char value[4][8];
+    int perspective, border, matrices, block_width;
+} gm__warp_args;
+
+/* A source position: the top-left tap (OpenCV's shorts) and the fractions
+ * in 1/32 of a pixel. */
+typedef struct gm__warp_at {
+    int x, y, fx, fy;
+} gm__warp_at;
+
+/* x86 OpenCV's cvRound of a double: half to even, and INT_MIN outside the
+ * int range and for NaN (what cvtsd2si gives). */
+GM__FN int gm__cv_round(double v)
+{
+    return v >= -2147483648.5 && v < 2147483647.5 ? (int)rint(v) : -2147483647 - 1;
+}
+
+GM__FN int gm__short_of(int v)
+{
+    return v < -32768 ? -32768 : v > 32767 ? 32767 : v;
+}
+
+/* The position of (x, y) from a's 1/32 or whole-pixel (nearest) coordinate
+ * X, Y, as OpenCV splits them. */
+GM__FN gm__warp_at gm__warp_split(int nearest, int X, int Y)
+{
+    gm__warp_at p;
+    p.x = gm__short_of(nearest ? X : X >> 5);
+    p.y = gm__short_of(nearest ? Y : Y >> 5);
+    p.fx = nearest ? 0 : X & 31;
+    p.fy = nearest ? 0 : Y & 31;
+    return p;
+}
+
+/* cv::warpAffine: a row's start (M[1] y + M[2], M[4] y + M[5]) and a
+ * column's step (M[0] x, M[3] x), each in 1/1024 of a pixel rounded, added
+ * in int (wrapping, as x86 does) with half of the result's unit, then
+ * shifted down to 1/32 or to whole pixels. */
+GM__FN gm__warp_at gm__warp_affine_at(const double* M, int nearest, long long x, long long y)
+{
+    const unsigned half = nearest ? 512u : 16u, shift = nearest ? 10 : 5;
+    const unsigned X = (unsigned)gm__cv_round(GM__MUL_D(GM__MUL_D(M[1], (double)y) + M[2], 1024.0)) + half +
+                       (unsigned)gm__cv_round(GM__MUL_D(GM__MUL_D(M[0], (double)x), 1024.0));
+    const unsigned Y = (unsigned)gm__cv_round(GM__MUL_D(GM__MUL_D(M[4], (double)y) + M[5], 1024.0)) + half +
+                       (unsigned)gm__cv_round(GM__MUL_D(GM__MUL_D(M[3], (double)x), 1024.0));
+    return gm__warp_split(nearest, (int)X >> shift, (int)Y >> shift);
+}
+
+/* x86 OpenCV's std::max(INT_MIN, std::min(INT_MAX, v)), rounded: NaN
+ * becomes INT_MAX. */
+GM__FN int gm__warp_round(double v)
+{
+    v = v < 2147483647.0 ? v : 2147483647.0;
+    return gm__cv_round(-2147483648.0 < v ? v : -2147483648.0);
+}
+
+/* cv::warpPerspective: the row's sums at the start x0 of x's block, the
+ * column's terms from there, the quotient's scale (1 or 32) divided by W
+ * and multiplied, then rounded. */
+GM__FN gm__warp_at gm__warp_perspective_at(const double* M, int nearest, long long block_width, long long x,
+                                           long long y)
+{
+    const long long x0 = x - x % block_width;
+    const double dx = (double)(x - x0), dy = (double)y, fx0 = (double)x0;
+    const double X0 = GM__MUL_D(M[0], fx0) + GM__MUL_D(M[1], dy) + M[2];
+    const double Y0 = GM__MUL_D(M[3], fx0) + GM__MUL_D(M[4], dy) + M[5];
+    double W = GM__MUL_D(M[6], fx0) + GM__MUL_D(M[7], dy) + M[8] + GM__MUL_D(M[6], dx);
+    W = W != 0.0 ? (nearest ? 1.0 : 32.0) / W : 0.0;
+    return gm__warp_split(nearest, gm__warp_round(GM__MUL_D(X0 + GM__MUL_D(M[0], dx), W)),
+                          gm__warp_round(GM__MUL_D(Y0 + GM__MUL_D(M[3], dx), W)));
+}
+
+/* cv::borderInterpolate: where p of a row or column of n pixels reads,
+ * -1 for the constant (and where a transparent border has no tap).
+ * REFLECT and REFLECT_101 in closed form: they repeat every 2n and
+ * 2n - 2 pixels. */
+GM__FN long long gm__border_at(long long p, long long n, int border)
+{
+    long long period, q;
+    if ((unsigned long long)p < (unsigned long long)n)
+        return p;
+    switch (border) {
+    case GM__BORDER_REPLICATE:
+        return p < 0 ? 0 : n - 1;
+    case GM__BORDER_WRAP:
+        q = p % n;
+        return q < 0 ? q + n : q;
+    case GM__BORDER_REFLECT:
+    case GM__BORDER_REFLECT_101:
+        if (n == 1)
+            return 0;
+        period = 2 * n - 2 * (border == GM__BORDER_REFLECT_101);
+        q = p % period;
+        q = q < 0 ? q + period : q;
+        return q < n ? q : period - 1 + (border == GM__BORDER_REFLECT_101) - q;
+    }
+    return -1;
+}
+
+/* cv::remap's interpolation coefficients of fraction f (in 1/32) along one
+ * axis: INTER_LINEAR's 2 or INTER_CUBIC's 4 (A = -0.75), in float. */
+GM__FN void gm__warp_coeffs(int I, int f, float* c)
+{
+    const float A = -0.75f, x = (float)f * 0.03125f, y = 1.0f - x;
+    if (I == GM__SAMPLER_LINEAR) {
+        c[0] = y;
+        c[1] = x;
+        return;
+    }
+    c[0] = GM__MUL_F(GM__MUL_F(GM__MUL_F(A, x + 1.0f) - 5 * A, x + 1.0f) + 8 * A, x + 1.0f) - 4 * A;
+    c[1] = GM__MUL_F(GM__MUL_F(GM__MUL_F(A + 2, x) - (A + 3), x), x) + 1.0f;
+    c[2] = GM__MUL_F(GM__MUL_F(GM__MUL_F(A + 2, y) - (A + 3), y), y) + 1.0f;
+    c[3] = 1.0f - c[0] - c[1] - c[2];
+}
+
+/* The n x n weights (n = 2 or 4) of fractions fx, fy, row by row: float
+ * products of the two axes' coefficients, and for u8 those in 15 bits,
+ * rounded and saturated to short, then made to sum to 32768 as OpenCV's
+ * initInterTab2D does: the difference goes to the largest (sum short) or
+ * smallest weight among rows and columns n/2 and n/2 + 1. For n = 2 those
+ * run past the 2x2 table into the next entry, zero while OpenCV fills the
+ * table, so only weight 3 counts: (32767, 0, 0, 1) at fraction 0, the one
+ * entry whose sum is off. */
+GM__FN void gm__warp_weights(int I, int fixed, int fx, int fy, float* w, int* q)
+{
+    float cx[4], cy[4];
+    const int n = I == GM__SAMPLER_LINEAR ? 2 : 4, h = n / 2;
+    int i, j, sum = 0, least = h * n + h, most = least;
+    gm__warp_coeffs(I, fx, cx);
+    gm__warp_coeffs(I, fy, cy);
+    for (i = 0; i < n; ++i)
+        for (j = 0; j < n; ++j)
+            w[i * n + j] = GM__MUL_F(cy[i], cx[j]);
+    if (!fixed)
+        return;
+    for (i = 0; i < n * n; ++i)
+        sum += q[i] = gm__short_of((int)rintf(w[i] * 32768.0f));
+    if (sum == 32768)
+        return;
+    for (i = h; i < h + 2 && i < n; ++i)
+        for (j = h; j < h + 2 && j < n; ++j) {
+            if (q[i * n + j] < q[least])
+                least = i * n + j;
+            else if (q[i * n + j] > q[most])
+                most = i * n + j;
+        }
+    if (sum < 32768)
+        q[most] += 32768 - sum;
+    else
+        q[least] -= sum - 32768;
+}
+
+/* Channel c of the source pixel (x, y) of the item at byte offset item. */
+GM__FN const unsigned char* gm__warp_tap(const gm__warp_args* a, unsigned long long item, int c, long long x,
+                                         long long y)
+{
+    return (const unsigned char*)(a->src.chan[c] + item + (unsigned long long)(y * a->src.pitch + x * a->src.xstride));
+}
+
+/* The tap at (x, y) (-1 in either: the border's value) of channel c. */
+GM__FN const unsigned char* gm__warp_tap_or_value(const gm__warp_args* a, unsigned long long item, int c,
+                                                  long long x, long long y)
+{
+    return x < 0 || y < 0 ? a->value[c] : gm__warp_tap(a, item, c, x, y);
+}
+
+GM__FN void gm__warp_value(int S, int C, const gm__warp_args* a, unsigned char* out)
+{
+    int c;
+    for (c = 0; c < C; ++c)
+        gm__copy_bits(S, a->value[c], out + 8 * c);
+}
+
+/* INTER_NEAREST (cv::remap's remapNearest). 0: the pixel is left as it
+ * was (a transparent border). */
+GM__FN int gm__warp_nearest(int S, int C, const gm__warp_args* a, unsigned long long item, const gm__warp_at* p,
+                            unsigned char* out)
+{
+    const long long W = a->src_width, H = a->src_height;
+    const int inside = p->x >= 0 && p->x < W && p->y >= 0 && p->y < H;
+    long long x = p->x, y = p->y;
+    int c;
+    if (!inside && a->border == GM__BORDER_TRANSPARENT)
+        return 0;
+    if (!inside && a->border == GM__BORDER_CONSTANT) {
+        gm__warp_value(S, C, a, out);
+        return 1;
+    }
+    x = gm__border_at(x, W, a->border);
+    y = gm__border_at(y, H, a->border);
+    for (c = 0; c < C; ++c)
+        gm__copy_bits(S, gm__warp_tap(a, item, c, x, y), out + 8 * c);
+    return 1;
+}
+
+/* u8 in 15-bit fixed point, rounded (OpenCV's FixedPtCast). */
+GM__FN void gm__warp_store_fixed(int S, unsigned char* o, int sum)
+{
+    gm__encode_i(S, o, (sum + 16384) >> 15);
+}
+
+/* INTER_LINEAR (remapBilinear): the 2x2 taps v0..v3, row by row, each the
+ * border's value where it falls outside a constant border, summed in
+ * order: v0 w0 + v1 w1 + v2 w2 + v3 w3 (int for u8). A constant border's
+ * pixel whose taps all fall outside is the value; a transparent border
+ * leaves every pixel with a tap outside. */
+GM__FN int gm__warp_linear(int S, int C, const gm__warp_args* a, unsigned long long item, const gm__warp_at* p,
+                           unsigned char* out)
+{
+    const long long W = a->src_width, H = a->src_height;
+    const int work = gm__resize_work(S);
+    long long xs[2], ys[2];
+    float w[4];
+    int q[4], c, k;
+    if (a->border == GM__BORDER_TRANSPARENT && (p->x < 0 || p->x >= W - 1 || p->y < 0 || p->y >= H - 1))
+        return 0;
+    if (a->border == GM__BORDER_CONSTANT && (p->x >= W || p->x + 1 < 0 || p->y >= H || p->y + 1 < 0)) {
+        gm__warp_value(S, C, a, out);
+        return 1;
+    }
+    for (k = 0; k < 2; ++k) {
+        xs[k] = gm__border_at(p->x + k, W, a->border);
+        ys[k] = gm__border_at(p->y + k, H, a->border);
+    }
+    gm__warp_weights(GM__SAMPLER_LINEAR, work == GM__WORK_FIXED, p->fx, p->fy, w, q);
+    for (c = 0; c < C; ++c) {
+        const unsigned char* t[4];
+        for (k = 0; k < 4; ++k)
+            t[k] = gm__warp_tap_or_value(a, item, c, xs[k & 1], ys[k >> 1]);
+        if (work == GM__WORK_FIXED) {
+            gm__warp_store_fixed(S, out + 8 * c, gm__decode_i(S, t[0]) * q[0] + gm__decode_i(S, t[1]) * q[1] +
+                                                     gm__decode_i(S, t[2]) * q[2] + gm__decode_i(S, t[3]) * q[3]);
+        } else if (work == GM__WORK_DOUBLE) {
+            gm__encode_d(S, out + 8 * c, GM__MUL_D(gm__decode_d(S, t[0]), (double)w[0]) +
+                                             GM__MUL_D(gm__decode_d(S, t[1]), (double)w[1]) +
+                                             GM__MUL_D(gm__decode_d(S, t[2]), (double)w[2]) +
+                                             GM__MUL_D(gm__decode_d(S, t[3]), (double)w[3]));
+        } else {
+            gm__encode_f(S, out + 8 * c, GM__MUL_F(gm__decode_f(S, t[0], 1), w[0]) + GM__MUL_F(gm__decode_f(S, t[1], 1), w[1]) +
+                                             GM__MUL_F(gm__decode_f(S, t[2], 1), w[2]) + GM__MUL_F(gm__decode_f(S, t[3], 1), w[3]),
+                         0);
+        }
+    }
+    return 1;
+}
+
+/* One row of the 4x4 cubic taps, in order: t0 w0 + t1 w1 + t2 w2 + t3 w3,
+ * in the dtype's work (an int for u8). */
+GM__FN double gm__warp_cubic_row(int S, int work, const unsigned char* const* t, const float* w, const int* q)
+{
+    if (work == GM__WORK_FIXED)
+        return (double)(gm__decode_i(S, t[0]) * q[0] + gm__decode_i(S, t[1]) * q[1] + gm__decode_i(S, t[2]) * q[2] +
+                        gm__decode_i(S, t[3]) * q[3]);
+    if (work == GM__WORK_DOUBLE)
+        return GM__MUL_D(gm__decode_d(S, t[0]), (double)w[0]) + GM__MUL_D(gm__decode_d(S, t[1]), (double)w[1]) +
+               GM__MUL_D(gm__decode_d(S, t[2]), (double)w[2]) + GM__MUL_D(gm__decode_d(S, t[3]), (double)w[3]);
+    return GM__MUL_F(gm__decode_f(S, t[0], 1), w[0]) + GM__MUL_F(gm__decode_f(S, t[1], 1), w[1]) +
+           GM__MUL_F(gm__decode_f(S, t[2], 1), w[2]) + GM__MUL_F(gm__decode_f(S, t[3], 1), w[3]);
+}
+
+/* The sum of a cubic pixel stored as S. */
+GM__FN void gm__warp_store(int S, int work, unsigned char* o, double sum)
+{
+    if (work == GM__WORK_FIXED)
+        gm__warp_store_fixed(S, o, (int)sum);
+    else if (work == GM__WORK_DOUBLE)
+        gm__encode_d(S, o, sum);
+    else
+        gm__encode_f(S, o, (float)sum, 0);
+}
+
+/* INTER_CUBIC (remapBicubic) from the tap at (x - 1, y - 1). Inside (all
+ * 16 taps in the source): the four rows' sums added in order. Else, as
+ * OpenCV's border code: a transparent border leaves the pixel where the
+ * tap at (x, y) is outside and takes the others' taps by REFLECT_101; a
+ * constant one gives the value where no tap is inside; otherwise, from the
+ * border's value v, v + (t - v) w over the taps inside, one at a time (in
+ * 15-bit fixed point for u8: v 32768). */
+GM__FN int gm__warp_cubic(int S, int C, const gm__warp_args* a, unsigned long long item, const gm__warp_at* p,
+                          unsigned char* out)
+{
+    const long long W = a->src_width, H = a->src_height, x = p->x - 1, y = p->y - 1;
+    const int work = gm__resize_work(S);
+    const int border = a->border == GM__BORDER_TRANSPARENT ? GM__BORDER_REFLECT_101 : a->border;
+    long long xs[4], ys[4];
+    float w[16];
+    int q[16], c, i, j;
+    gm__warp_weights(GM__SAMPLER_CUBIC, work == GM__WORK_FIXED, p->fx, p->fy, w, q);
+    if (x >= 0 && x < W - 3 && y >= 0 && y < H - 3) {
+        for (c = 0; c < C; ++c) {
+            const unsigned char* t[4];
+            double sum = 0, row;
+            float sum_f = 0; /* the float work's rows, each a float, add in float */
+            for (i = 0; i < 4; ++i) {
+                for (j = 0; j < 4; ++j)
+                    t[j] = gm__warp_tap(a, item, c, x + j, y + i);
+                row = gm__warp_cubic_row(S, work, t, w + 4 * i, q + 4 * i);
+                sum = i ? sum + row : row;
+                sum_f = i ? sum_f + (float)row : (float)row;
+            }
+            gm__warp_store(S, work, out + 8 * c, work == GM__WORK_FLOAT ? (double)sum_f : sum);
+        }
+        return 1;
+    }
+    if (a->border == GM__BORDER_TRANSPARENT && (x + 1 < 0 || x + 1 >= W || y + 1 < 0 || y + 1 >= H))
+        return 0;
+    if (border == GM__BORDER_CONSTANT && (x >= W || x + 4 <= 0 || y >= H || y + 4 <= 0)) {
+        gm__warp_value(S, C, a, out);
+        return 1;
+    }
+    for (i = 0; i < 4; ++i) {
+        xs[i] = gm__border_at(x + i, W, border);
+        ys[i] = gm__border_at(y + i, H, border);
+    }
+    for (c = 0; c < C; ++c) {
+        if (work == GM__WORK_FIXED) {
+            const int v = gm__decode_i(S, a->value[c]);
+            int sum = v * 32768;
+            for (i = 0; i < 4; ++i)
+                for (j = 0; j < 4; ++j)
+                    if (xs[j] >= 0 && ys[i] >= 0)
+                        sum += (gm__decode_i(S, gm__warp_tap(a, item, c, xs[j], ys[i])) - v) * q[4 * i + j];
+            gm__warp_store_fixed(S, out + 8 * c, sum);
+        } else if (work == GM__WORK_DOUBLE) {
+            const double v = gm__decode_d(S, a->value[c]);
+            double sum = v;
+            for (i = 0; i < 4; ++i)
+                for (j = 0; j < 4; ++j)
+                    if (xs[j] >= 0 && ys[i] >= 0)
+                        sum += GM__MUL_D(gm__decode_d(S, gm__warp_tap(a, item, c, xs[j], ys[i])) - v, (double)w[4 * i + j]);
+            gm__encode_d(S, out + 8 * c, sum);
+        } else {
+            const float v = gm__decode_f(S, a->value[c], 1);
+            float sum = v;
+            for (i = 0; i < 4; ++i)
+                for (j = 0; j < 4; ++j)
+                    if (xs[j] >= 0 && ys[i] >= 0)
+                        sum += GM__MUL_F(gm__decode_f(S, gm__warp_tap(a, item, c, xs[j], ys[i]), 1) - v, w[4 * i + j]);
+            gm__encode_f(S, out + 8 * c, sum, 0);
+        }
+    }
+    return 1;
+}
+
+/* Destination pixel (x, y) of item b by sampler I, its C channels as S at
+ * out + 8 c; 0 where the border leaves it as it was. */
+GM__FN int gm__warp_pixel(int S, int C, int I, const gm__warp_args* a, long long b, long long x, long long y,
+                          unsigned char* out)
+{
+    const double* M = a->M[a->matrices > 1 ? b : 0];
+    const int nearest = I == GM__SAMPLER_NEAREST;
+    const unsigned long long item = (unsigned long long)(b * a->src.bstride);
+    const gm__warp_at p = a->perspective ? gm__warp_perspective_at(M, nearest, a->block_width, x, y)
+                                         : gm__warp_affine_at(M, nearest, x, y);
+    if (nearest)
+        return gm__warp_nearest(S, C, a, item, &p, out);
+    if (I == GM__SAMPLER_LINEAR)
+        return gm__warp_linear(S, C, a, item, &p, out);
+    return gm__warp_cubic(S, C, a, item, &p, out);
+}
+
+/* Destination pixel (x, y) of item b warped and stored (unless the border
+ * leaves it). */
+GM__FN void gm__warp_run(int S, int C, int I, const gm__warp_args* a, long long b, long long x, long long y)
+{
+    unsigned char value[4 * 8];
+    const long long at = gm__view_at(&a->dst, b, y, x);
+    int c;
+    if (!gm__warp_pixel(S, C, I, a, b, x, y, value))
+        return;
+    for (c = 0; c < C; ++c)
+        gm__copy_bits(S, value + 8 * c, (unsigned char*)(a->dst.chan[c] + (unsigned long long)at));
 }
 
 #endif

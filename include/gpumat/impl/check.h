@@ -604,7 +604,7 @@ static gm_status gm__check_scale(const char* fn, double fx, double fy)
 static gm_status gm__check_interp(const char* fn, const char* name, gm_interp interp)
 {
     if ((unsigned)interp > GM_INTER_LINEAR_EXACT)
-        return gm__fail(GM_ERR_ARG, "%s: %s %d is not a gm_interp (GM_INTER_LINEAR, _NEAREST, _AREA or "
+        return gm__fail(GM_ERR_ARG, "%s: %s %d is not a resize's gm_interp (GM_INTER_LINEAR, _NEAREST, _AREA or "
                         "_LINEAR_EXACT)", fn, name, (int)interp);
     return GM_OK;
 }
@@ -1538,4 +1538,40 @@ static gm_status gm__check_similarity(const char* fn, const double* src, const d
         (s = gm__check_values(fn, "dst", dst, 2 * count)) != GM_OK)
         return s;
     return M ? GM_OK : gm__fail(GM_ERR_ARG, "%s: M is NULL", fn);
+}
+
+/* A warp of src into dst by M (n doubles a matrix: 6 or 9) and params
+ * (NULL: the defaults, into *p either way). */
+static gm_status gm__check_warp(const char* fn, const gm_mat* src, const gm_mat* dst, const double* M, int n,
+                                const gm_warp_params* params, gm_warp_params* p)
+{
+    gm_status s;
+    if ((s = gm__check(fn, "src", src)) != GM_OK || (s = gm__check(fn, "dst", dst)) != GM_OK)
+        return s;
+    if (params)
+        *p = *params;
+    else
+        memset(p, 0, sizeof *p);
+    if (p->interp != GM_INTER_LINEAR && p->interp != GM_INTER_NEAREST && p->interp != GM_INTER_AREA &&
+        p->interp != GM_INTER_CUBIC)
+        return gm__fail(GM_ERR_ARG, "%s: params->interp %d is not a warp's (GM_INTER_LINEAR, _NEAREST, _CUBIC or "
+                        "_AREA, which is LINEAR)", fn, (int)p->interp);
+    if ((unsigned)p->border > GM_BORDER_TRANSPARENT)
+        return gm__fail(GM_ERR_ARG, "%s: params->border %d is not a gm_border (GM_BORDER_CONSTANT to "
+                        "_TRANSPARENT, 0-5)", fn, (int)p->border);
+    if (src->dtype != dst->dtype || src->channels != dst->channels) {
+        char from_text[32], to_text[32];
+        return gm__fail(GM_ERR_TYPE, "%s: src is %s but dst is %s; a warp keeps the dtype and channels", fn,
+                        gm__type_text(from_text, sizeof from_text, src->dtype, src->channels, src->layout),
+                        gm__type_text(to_text, sizeof to_text, dst->dtype, dst->channels, dst->layout));
+    }
+    if (src->batch != dst->batch && src->batch != 1)
+        return gm__fail(GM_ERR_SIZE, "%s: src is a batch of %d but dst of %d (src must be one image or as many)", fn,
+                        (int)src->batch, (int)dst->batch);
+    if (src->width >= 32767 || src->height >= 32767) /* OpenCV's source positions are shorts */
+        return gm__fail(GM_ERR_SIZE, "%s: src is %lldx%lld; a warp's source is below 32767 pixels each way", fn,
+                        (long long)src->width, (long long)src->height);
+    if ((s = gm__check_values(fn, "M", M, n * (p->per_item ? (int)dst->batch : 1))) != GM_OK)
+        return s;
+    return gm__check_place(fn, "src", src, "dst", dst);
 }

@@ -877,6 +877,16 @@ static GM__ALWAYS_INLINE void gm__cpu_resize_loop(int S, int c, int sampler, con
     GM__CPU_EACH_PIXEL(begin, end, a->height, a->width, gm__resize_run(S, c, sampler, a, b, x, y, y + 1));
 }
 
+/* The warp kernel's loop (templates/warp.inc), S constant per dtype; c
+ * channels, at most 4 as the compiler sees it (else -O3 warns of writes
+ * past a pixel's values). */
+static GM__ALWAYS_INLINE void gm__cpu_warp_loop(int S, int c, int sampler, const gm__warp_args* a, long long begin,
+                                                long long end)
+{
+    const int C = c < 4 ? c : 4;
+    GM__CPU_EACH_PIXEL(begin, end, a->height, a->width, gm__warp_run(S, C, sampler, a, b, x, y));
+}
+
 /* Pixels [x0, x1) of row y of pre-process item b, S to D constant per
  * dtype pair, E bytes an element of S: from sampled, the item's resized
  * crop row y - top (its width pixels of C channels, as S) where row y shows

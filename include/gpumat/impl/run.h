@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Implementation: the runner. A plan (plan.h) runs on the CPU, its
  * family's loop (cpu_xform.h, cpu_resize.h, cpu_prep.h, cpu_yuv.h,
- * cpu_draw.h), done on return, or as one launch of its kernel, queued on
+ * cpu_draw.h, cpu_warp.h), done on return, or as one launch of its kernel, queued on
  * the stream, in a geometry its family gives. */
 
 #include <string.h>
@@ -216,6 +216,15 @@ static void gm__grid_overlay(const gm__plan* p, const gm__kernel_row* k, int wav
     g->block[0] = a->yuv ? GM__OVERLAY_TILE_W / 2 : GM__OVERLAY_TILE_W / 4;
     g->block[1] = a->yuv ? GM__OVERLAY_TILE_H / 2 : GM__OVERLAY_TILE_H;
     g->grid[0] = (unsigned)a->ntiles, g->grid[1] = g->grid[2] = 1;
+}
+
+/* The warp (warp.cu): a thread a pixel, blocks of 32 columns by
+ * GM__BLOCK_WARPS rows. */
+static void gm__grid_warp(const gm__plan* p, const gm__kernel_row* k, int wave, gm__ready* r)
+{
+    const gm__warp_args* a = &p->args.warp;
+    (void)k, (void)wave;
+    r->geometry = gm__grid_of_rows(a->width, a->height, a->batch, 32, 1);
 }
 
 /* A family's launch and CPU loop (NULL: it never runs on the host). */

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Implementation: the warp matrices of gpumat/warp.h, on the host in
- * double, each in the order of operations of OpenCV 4.6's imgproc
- * (imgwarp.cpp) so that the results are its bits. */
+/* Implementation: the warps of gpumat/warp.h (checked in check.h, planned
+ * in plan.h, sampled by templates/warp.inc) and their matrices, on the host
+ * in double, each in the order of operations of OpenCV 4.6's imgproc
+ * (imgwarp.cpp) so that the results are its bits; every product rounded on
+ * its own (GM__MUL_D), as OpenCV's x86 build rounds them, whatever the
+ * includer's -ffp-contract. */
 
 #include <float.h>
 #include <math.h>
@@ -34,14 +37,14 @@ static int gm__lu_solve(double* a, int m, double* b)
         for (j = i + 1; j < m; ++j) {
             const double alpha = a[j * m + i] * d;
             for (k = i + 1; k < m; ++k)
-                a[j * m + k] += alpha * a[i * m + k];
-            b[j] += alpha * b[i];
+                a[j * m + k] += GM__MUL_D(alpha, a[i * m + k]);
+            b[j] += GM__MUL_D(alpha, b[i]);
         }
     }
     for (i = m - 1; i >= 0; --i) {
         double s = b[i];
         for (k = i + 1; k < m; ++k)
-            s -= a[i * m + k] * b[k];
+            s -= GM__MUL_D(a[i * m + k], b[k]);
         b[i] = s / a[i * m + i];
     }
     return 1;
@@ -57,6 +60,9 @@ static gm_status gm__solve_into(const char* fn, const char* which, double* a, in
     return GM_OK;
 }
 
+/* a b - c d, the products rounded on their own. */
+static double gm__cross(double a, double b, double c, double d) { return GM__MUL_D(a, b) - GM__MUL_D(c, d); }
+
 GM_API gm_status gm_rotation_matrix(float center_x, float center_y, double angle, double scale, double M[6])
 {
     static const char fn[] = "gm_rotation_matrix";
@@ -68,8 +74,8 @@ GM_API gm_status gm_rotation_matrix(float center_x, float center_y, double angle
     angle *= 3.14159265358979323846 / 180; /* CV_PI */
     alpha = cos(angle) * scale;
     beta = sin(angle) * scale;
-    M[0] = alpha, M[1] = beta, M[2] = (1 - alpha) * cx - beta * cy;
-    M[3] = -beta, M[4] = alpha, M[5] = beta * cx + (1 - alpha) * cy;
+    M[0] = alpha, M[1] = beta, M[2] = GM__MUL_D(1 - alpha, cx) - GM__MUL_D(beta, cy);
+    M[3] = -beta, M[4] = alpha, M[5] = GM__MUL_D(beta, cx) + GM__MUL_D(1 - alpha, cy);
     return GM_OK;
 }
 
@@ -124,21 +130,34 @@ GM_API gm_status gm_perspective_from_points(const float src[8], const float dst[
     return s;
 }
 
+/* The destination -> source matrix of a forward 2x3 M, in place, as
+ * cv::warpAffine inverts it (invertAffineTransform's arithmetic); 0 where
+ * its 2x2 part is singular. */
+static int gm__invert_2x3(double* M)
+{
+    double d = GM__MUL_D(M[0], M[4]) - GM__MUL_D(M[1], M[3]), a11, a22;
+    if (d == 0)
+        return 0;
+    d = 1 / d;
+    a11 = M[4] * d, a22 = M[0] * d;
+    M[0] = a11, M[1] *= -d, M[3] *= -d, M[4] = a22;
+    a11 = GM__MUL_D(-M[0], M[2]) - GM__MUL_D(M[1], M[5]);
+    a22 = GM__MUL_D(-M[3], M[2]) - GM__MUL_D(M[4], M[5]);
+    M[2] = a11, M[5] = a22;
+    return 1;
+}
+
 GM_API gm_status gm_invert_affine(const double M[6], double inverse[6])
 {
     static const char fn[] = "gm_invert_affine";
-    double d, a11, a12, a21, a22;
+    double t[6];
     gm_status s = gm__check_affine(fn, M, inverse);
     if (s != GM_OK)
         return s;
-    d = M[0] * M[4] - M[1] * M[3];
-    if (d == 0)
+    memcpy(t, M, sizeof t);
+    if (!gm__invert_2x3(t))
         return gm__fail(GM_ERR_ARG, "%s: M: its 2x2 part is singular (determinant 0)", fn);
-    d = 1 / d;
-    a11 = M[4] * d, a22 = M[0] * d, a12 = -M[1] * d, a21 = -M[3] * d;
-    inverse[2] = -a11 * M[2] - a12 * M[5];
-    inverse[5] = -a21 * M[2] - a22 * M[5];
-    inverse[0] = a11, inverse[1] = a12, inverse[3] = a21, inverse[4] = a22;
+    memcpy(inverse, t, sizeof t);
     return GM_OK;
 }
 
@@ -161,14 +180,90 @@ GM_API gm_status gm_similarity_from_points(const double* src, const double* dst,
     sx /= count, sy /= count, dx /= count, dy /= count;
     for (i = 0; i < count; ++i) {
         const double x = src[2 * i] - sx, y = src[2 * i + 1] - sy, u = dst[2 * i] - dx, v = dst[2 * i + 1] - dy;
-        p += x * u + y * v;
-        q += x * v - y * u;
-        var += x * x + y * y;
+        p += GM__MUL_D(x, u) + GM__MUL_D(y, v);
+        q += GM__MUL_D(x, v) - GM__MUL_D(y, u);
+        var += GM__MUL_D(x, x) + GM__MUL_D(y, y);
     }
     if (var == 0)
         return gm__fail(GM_ERR_ARG, "%s: src: the %d points coincide", fn, count);
     c = p / var, k = q / var; /* s cos t, s sin t */
-    M[0] = c, M[1] = -k, M[2] = dx - (c * sx - k * sy);
-    M[3] = k, M[4] = c, M[5] = dy - (k * sx + c * sy);
+    M[0] = c, M[1] = -k, M[2] = dx - gm__cross(c, sx, k, sy);
+    M[3] = k, M[4] = c, M[5] = dy - (GM__MUL_D(k, sx) + GM__MUL_D(c, sy));
     return GM_OK;
+}
+
+/* The determinant of a 3x3 M as cv::invert expands it (along row 0). */
+static double gm__det3(const double* m)
+{
+    return GM__MUL_D(m[0], gm__cross(m[4], m[8], m[5], m[7])) - GM__MUL_D(m[1], gm__cross(m[3], m[8], m[5], m[6])) +
+           GM__MUL_D(m[2], gm__cross(m[3], m[7], m[4], m[6]));
+}
+
+/* A 3x3 M inverted in place as cv::invert (DECOMP_LU) inverts a 3x3
+ * double matrix: cofactors times 1 / the determinant; 0 where it is 0. */
+static int gm__invert_3x3(double* m)
+{
+    double d = gm__det3(m), t[9];
+    if (d == 0)
+        return 0;
+    d = 1 / d;
+    t[0] = gm__cross(m[4], m[8], m[5], m[7]) * d;
+    t[1] = gm__cross(m[2], m[7], m[1], m[8]) * d;
+    t[2] = gm__cross(m[1], m[5], m[2], m[4]) * d;
+    t[3] = gm__cross(m[5], m[6], m[3], m[8]) * d;
+    t[4] = gm__cross(m[0], m[8], m[2], m[6]) * d;
+    t[5] = gm__cross(m[2], m[3], m[0], m[5]) * d;
+    t[6] = gm__cross(m[3], m[7], m[4], m[6]) * d;
+    t[7] = gm__cross(m[1], m[6], m[0], m[7]) * d;
+    t[8] = gm__cross(m[0], m[4], m[1], m[3]) * d;
+    memcpy(m, t, sizeof t);
+    return 1;
+}
+
+/* gm_warp_affine (n = 6) and gm_warp_perspective (n = 9): checked, every
+ * forward matrix tested for an inverse before anything runs, then the
+ * items in launches of GM__WARP_ITEMS matrices (all at once with one
+ * matrix), each matrix inverted in its launch's arguments. */
+static gm_status gm__warp(const char* fn, const gm_mat* src, gm_mat* dst, const double* M, int n,
+                          const gm_warp_params* params, gm_stream stream)
+{
+    gm_warp_params p;
+    gm__plan plan;
+    double m[9];
+    long long first, count, step;
+    int i, matrices;
+    gm_status s = gm__check_warp(fn, src, dst, M, n, params, &p);
+    if (s != GM_OK)
+        return s;
+    matrices = p.per_item ? (int)dst->batch : 1;
+    for (i = 0; i < matrices && !p.inverse; ++i) {
+        memcpy(m, M + i * n, (size_t)n * sizeof *M);
+        if (!(n == 9 ? gm__invert_3x3(m) : gm__invert_2x3(m)))
+            return p.per_item ? gm__fail(GM_ERR_ARG, "%s: M: item %d's matrix is singular (no inverse maps dst to src)",
+                                         fn, i)
+                              : gm__fail(GM_ERR_ARG, "%s: M is singular (no inverse maps dst to src)", fn);
+    }
+    step = p.per_item ? GM__WARP_ITEMS : dst->batch;
+    for (first = 0; first < dst->batch; first += count) {
+        count = dst->batch - first < step ? dst->batch - first : step;
+        gm__plan_of(&plan, fn, gm__warp_kernel(dst, p.interp), dst);
+        gm__warp_args_of(&plan.args.warp, src, dst, M, n, first, count, &p);
+        for (i = 0; i < plan.args.warp.matrices && !p.inverse; ++i)
+            (void)(n == 9 ? gm__invert_3x3(plan.args.warp.M[i]) : gm__invert_2x3(plan.args.warp.M[i]));
+        if ((s = gm__run(&plan, stream)) != GM_OK)
+            return s;
+    }
+    return GM_OK;
+}
+
+GM_API gm_status gm_warp_affine(const gm_mat* src, gm_mat* dst, const double* M, const gm_warp_params* params,
+                                gm_stream stream)
+{
+    return gm__warp("gm_warp_affine", src, dst, M, 6, params, stream);
+}
+
+GM_API gm_status gm_warp_perspective(const gm_mat* src, gm_mat* dst, const double* M, const gm_warp_params* params,
+                                     gm_stream stream)
+{
+    return gm__warp("gm_warp_perspective", src, dst, M, 9, params, stream);
 }
