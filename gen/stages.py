@@ -65,6 +65,15 @@ def copy_bits():
             "{\n    switch (T) {\n%s    }\n}\n" % cases)
 
 
+def size_of():
+    """gm__size_of: the bytes of an element of a dtype."""
+    sizes = sorted(set(M.size(t) for t in M.DTYPE_NAMES))
+    cases = "".join("    %s\n        return %d;\n" % (
+        " ".join("case %s:" % M.enum(t) for t in M.DTYPE_NAMES if M.size(t) == n), n) for n in sizes)
+    return ("/* The bytes of an element of dtype T. */\n"
+            "GM__FN int gm__size_of(int T)\n{\n    switch (T) {\n%s    }\n    return 0;\n}\n" % cases)
+
+
 def dispatch_source():
     """The stages over every dtype of the model (templates/codec.inc defines
     each dtype's functions)."""
@@ -88,7 +97,8 @@ def dispatch_source():
                  "unsigned char* p, double v", "gm__encode_d_%s(p, v)", every),
         dispatch("An integer value stored as the integer dtype T, saturated.", "void", "gm__encode_i",
                  "unsigned char* p, int q", "gm__encode_i_%s(p, q)", ints),
-        copy_bits()])
+        copy_bits(),
+        size_of()])
 
 
 def samplers_enum():

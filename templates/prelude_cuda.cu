@@ -54,6 +54,15 @@ __device__ __forceinline__ int gm__hw_f2i_rn(float f)
 }
 #define GM__HW_F2I_RN(f) gm__hw_f2i_rn(f)
 
+/* Hardware double -> int32, round half to even (saturating). */
+__device__ __forceinline__ int gm__hw_d2i_rn(double d)
+{
+    int i;
+    asm("cvt.rni.s32.f64 %0, %1;" : "=r"(i) : "d"(d));
+    return i;
+}
+#define GM__HW_D2I_RN(d) gm__hw_d2i_rn(d)
+
 /* Every kernel's first step. Launched with programmatic stream serialization
  * (sm_90+, impl/run.h), a kernel may start while the one before it in the
  * stream drains: it waits here until that kernel has finished and its

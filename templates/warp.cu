@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* The warp kernel: a thread a destination pixel, all its channels, sampled
- * by templates/warp.inc (the CPU path's code), affine or perspective by a
- * launch argument; blocks of 32 columns by GM__BLOCK_WARPS rows, an item a
- * z block. */
+/* The warp kernel: a thread GM__WARP_ROWS destination pixels down a
+ * column, all their channels, sampled by templates/warp.inc (the CPU
+ * path's code), affine or perspective by a launch argument; blocks of 32
+ * columns by GM__BLOCK_WARPS runs, an item a z block. */
 template <int S, int C, int I>
 __device__ __forceinline__ void gm__warp(const gm__warp_args& a)
 {
-    gm__each_run(a.width, a.height, a.batch, 1,
-                 [&](long long b, long long x, long long y, long long) { gm__warp_run(S, C, I, &a, b, x, y); });
+    gm__each_run(a.width, a.height, a.batch, GM__WARP_ROWS,
+                 [&](long long b, long long x, long long y, long long end) { gm__warp_run(S, C, I, &a, b, x, y, end); });
 }
 
 /* The entry point of one warp row (gen/model.py): its dtype S, channels C

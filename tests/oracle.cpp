@@ -1519,8 +1519,12 @@ void prep_mapping(Group& g)
 {
     for (int fit : {GM_FIT_STRETCH, GM_FIT_LETTERBOX, GM_FIT_CROP_CENTER})
         for (int k = 0; k < 40; ++k) {
-            int W = (int)rand_int(20, 2000), H = (int)rand_int(20, 2000), w = (int)rand_int(32, 700),
+            int W, H, w, h;
+            do { // a letterbox of at least a pixel each way (an empty one is refused)
+                W = (int)rand_int(20, 2000), H = (int)rand_int(20, 2000), w = (int)rand_int(32, 700),
                 h = (int)rand_int(32, 700);
+            } while (fit == GM_FIT_LETTERBOX && (int(W * std::min(w / (float)W, h / (float)H)) < 1 ||
+                                                 int(H * std::min(w / (float)W, h / (float)H)) < 1));
             gm_prep pp{};
             pp.fit = (gm_fit)fit;
             pp.rule = GM_LETTERBOX_OPENCV_DNN;
@@ -2699,6 +2703,11 @@ void test_warps()
     for (int i = 0; i < 24; ++i)
         warp_case(g, kDtypes[i % 9], 1 + i % 4, 30, 20, 17, 15, i % 2 == 1, i % 4, interps[i % 3], i % 6, i % 5 == 0,
                   false, false, i % 3 == 0, 3, i % 2 == 0, i % 4 < 2);
+    // more items than one launch's matrices: 80 affine, 53 perspective
+    warp_case(g, GM_U8, 3, 20, 15, 6, 5, false, 1, GM_INTER_LINEAR, GM_BORDER_CONSTANT, false, false, false, false, 90,
+              true, true);
+    warp_case(g, GM_F32, 2, 9, 7, 5, 4, true, 1, GM_INTER_CUBIC, GM_BORDER_WRAP, false, true, false, false, 60, true,
+              false);
 }
 
 int main(int argc, char** argv)

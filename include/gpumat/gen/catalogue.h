@@ -4,9 +4,9 @@
  * Do not edit; change gen/ or templates/ and run `make gen`. Inputs (sha256):
  * d280778ce9d15c4ca7fd9a0d4b924a4e52edd95a37cc2d880dcc6adfa8957547  gen/gen.py
  * 253c6210aac365824735ff22f047514aebe668ac06c662c8328812b8b86cfeb0  gen/model.py
- * 3fa0dbb1a5629ed291c5e3b303497f8ee4dd4f664ce06c973f0372edfdbadf04  gen/stages.py
+ * b897acad7b4d384c2d4399cdaddc480de257b743d58108395a03b8e5e83e1d4c  gen/stages.py
  * f0d0be082aa500ef42b985a4f4cf99da0d53900d98a32dd9a0e3c1b79fe5bb00  templates/prelude_host.h
- * 0a00f145294f9d34f32e37b2df49a8cc2f3b9d2807a8008c1410dc49fafbd6f8  templates/prelude_cuda.cu
+ * f482786d78ac8f0c335c67d39f75fae96f1997bd28991d19256091c8efd69736  templates/prelude_cuda.cu
  * 00387295f07b4928e5ed7c5922a49881489a2b6094872a77e00bc2bf18a473b1  templates/codec.inc
  * 12f5feeae5ed1599a94f70ce9b04897605901b7d08cd3d762b4d3b8911c57e7a  templates/pixel.inc
  * 8e2199c975956e6cc141ec06f86a905e8daa8284848cb3594ea98ebe8cc3710f  templates/resize.inc
@@ -15,7 +15,7 @@
  * ab7a2086a2567e5d15e3a02bdbc5fee698997a7956d50d7be2cd14567af4ac22  templates/fill.inc
  * af26df193c9219c5552f7e498c54d9d51671d5edf6aec059f67af124389b7ddc  templates/overlay.inc
  * da886a91b1809b029a057b1b1b90f03918dabad5ba8c14261cbbbd4cc3a12fb0  templates/blend.inc
- * 78b4283fecd5a802044b7571e9552ff396994fbc83093cccd9a007a37dd8c663  templates/warp.inc
+ * ff22fa63e461c59ec13205cc54ab188b1bdd05ba34b541dd85448358cc8d8b50  templates/warp.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * d9df2330c0a33f1bf01ef1289ea90efa4ba555f34746004076b110c061558040  templates/xform_fast.cu
  * 459f81753e4e827b93682e6a340476c413c9318f5c9ec9627b121ef75b816a81  templates/resize.cu
@@ -29,7 +29,7 @@
  * c699a389c55ff266ba914eddaac84f5b54907d102cf5da92a8748b27c4800a07  templates/prep_yuv.cu
  * 0dbff29374732b892899e9590aa2c3a08b845fc10ddb226028cf7554f66c5221  templates/prep_double.cu
  * 21c6fef758ced64457576593b53631aeecd5cc1dd68241b1058fce630ae4013f  templates/prep_yuv_double.cu
- * 87a891bf6cf0fa6496bb608c42c4ab18af0dd57779cecf41936ab88d1516e573  templates/warp.cu
+ * 280a484a60aa60f51e8a7125581628ba55d8e36e50bf990710f4f7df257b4e83  templates/warp.cu
  */
 #ifndef GPUMAT_GEN_CATALOGUE_H
 #define GPUMAT_GEN_CATALOGUE_H

@@ -8,9 +8,9 @@
  * Do not edit; change gen/ or templates/ and run `make gen`. Inputs (sha256):
  * d280778ce9d15c4ca7fd9a0d4b924a4e52edd95a37cc2d880dcc6adfa8957547  gen/gen.py
  * 253c6210aac365824735ff22f047514aebe668ac06c662c8328812b8b86cfeb0  gen/model.py
- * 3fa0dbb1a5629ed291c5e3b303497f8ee4dd4f664ce06c973f0372edfdbadf04  gen/stages.py
+ * b897acad7b4d384c2d4399cdaddc480de257b743d58108395a03b8e5e83e1d4c  gen/stages.py
  * f0d0be082aa500ef42b985a4f4cf99da0d53900d98a32dd9a0e3c1b79fe5bb00  templates/prelude_host.h
- * 0a00f145294f9d34f32e37b2df49a8cc2f3b9d2807a8008c1410dc49fafbd6f8  templates/prelude_cuda.cu
+ * f482786d78ac8f0c335c67d39f75fae96f1997bd28991d19256091c8efd69736  templates/prelude_cuda.cu
  * 00387295f07b4928e5ed7c5922a49881489a2b6094872a77e00bc2bf18a473b1  templates/codec.inc
  * 12f5feeae5ed1599a94f70ce9b04897605901b7d08cd3d762b4d3b8911c57e7a  templates/pixel.inc
  * 8e2199c975956e6cc141ec06f86a905e8daa8284848cb3594ea98ebe8cc3710f  templates/resize.inc
@@ -19,7 +19,7 @@
  * ab7a2086a2567e5d15e3a02bdbc5fee698997a7956d50d7be2cd14567af4ac22  templates/fill.inc
  * af26df193c9219c5552f7e498c54d9d51671d5edf6aec059f67af124389b7ddc  templates/overlay.inc
  * da886a91b1809b029a057b1b1b90f03918dabad5ba8c14261cbbbd4cc3a12fb0  templates/blend.inc
- * 78b4283fecd5a802044b7571e9552ff396994fbc83093cccd9a007a37dd8c663  templates/warp.inc
+ * ff22fa63e461c59ec13205cc54ab188b1bdd05ba34b541dd85448358cc8d8b50  templates/warp.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * d9df2330c0a33f1bf01ef1289ea90efa4ba555f34746004076b110c061558040  templates/xform_fast.cu
  * 459f81753e4e827b93682e6a340476c413c9318f5c9ec9627b121ef75b816a81  templates/resize.cu
@@ -33,7 +33,7 @@
  * c699a389c55ff266ba914eddaac84f5b54907d102cf5da92a8748b27c4800a07  templates/prep_yuv.cu
  * 0dbff29374732b892899e9590aa2c3a08b845fc10ddb226028cf7554f66c5221  templates/prep_double.cu
  * 21c6fef758ced64457576593b53631aeecd5cc1dd68241b1058fce630ae4013f  templates/prep_yuv_double.cu
- * 87a891bf6cf0fa6496bb608c42c4ab18af0dd57779cecf41936ab88d1516e573  templates/warp.cu
+ * 280a484a60aa60f51e8a7125581628ba55d8e36e50bf990710f4f7df257b4e83  templates/warp.cu
  */
 #ifndef GPUMAT_GEN_PIXEL_H
 #define GPUMAT_GEN_PIXEL_H
@@ -493,6 +493,22 @@ GM__FN void gm__copy_bits(int T, const unsigned char* sp, unsigned char* dp)
         *(unsigned long long*)dp = *(const unsigned long long*)sp;
         return;
     }
+}
+
+/* The bytes of an element of dtype T. */
+GM__FN int gm__size_of(int T)
+{
+    switch (T) {
+    case GM_U8: case GM_S8:
+        return 1;
+    case GM_U16: case GM_S16: case GM_F16: case GM_BF16:
+        return 2;
+    case GM_S32: case GM_F32:
+        return 4;
+    case GM_F64:
+        return 8;
+    }
+    return 0;
 }
 #line 2 "templates/pixel.inc"
 /* The compute stage of every gpumat operation and the per-pixel code that
@@ -1986,8 +2002,14 @@ GM__FN unsigned char gm__blend_u8(unsigned x, unsigned y, float alpha, float bet
  * types: s8 as s16, s32 as f64, f16 and bf16 as f32), rounded back. The
  * includer defines GM__MUL_D and GM__MUL_F (resize.inc). */
 
-/* Matrices one launch carries: one an item, or one for all. */
-#define GM__WARP_ITEMS 40
+/* The doubles of the matrices one launch carries (a 2x3 matrix 6, a 3x3
+ * one 9; one an item, or one for all): 80 affine or 53 perspective items,
+ * within the 4 KB of a launch's parameters. */
+#define GM__WARP_DOUBLES 480
+
+/* Rows a thread of the kernel walks down its column (templates/warp.cu):
+ * the affine's column step is computed once for them. */
+#define GM__WARP_ROWS 4
 
 /* cv::BORDER_* numbers (gpumat/warp.h's gm_border). */
 enum { GM__BORDER_CONSTANT = 0, GM__BORDER_REPLICATE = 1, GM__BORDER_REFLECT = 2, GM__BORDER_WRAP = 3,
@@ -1996,18 +2018,34 @@ enum { GM__BORDER_CONSTANT = 0, GM__BORDER_REPLICATE = 1, GM__BORDER_REFLECT = 2
 /* Arguments of one warp launch: the source (src_width x src_height; a
  * bstride of 0 where every item warps the same image) and the destination
  * (width x height, batch items), each item's matrix from destination to
- * source (M[0] for all where matrices is 1; a 2x3 matrix in its first 6),
- * the border, its value per channel as the dtype's bits, and the
- * perspective's block width: OpenCV computes a row's positions from the
- * start of each block of that many pixels. */
+ * source (one after another, 6 or 9 doubles each: 9 where perspective;
+ * the first for all where matrices is 1), the border, its value per
+ * channel as the dtype's bits, and the perspective's block width: OpenCV
+ * computes a row's positions from the start of each block of that many
+ * pixels. interleaved: bit 0, the source's channels are adjacent elements
+ * (chan[c] is chan[0] + c elements); bit 1, the destination's: a pixel's
+ * channels are then one address and constant offsets. */
 typedef struct gm__warp_args {
     gm__view src, dst;
     long long src_width, src_height;
     long long width, height, batch;
-    double M[GM__WARP_ITEMS][9];
+    double M[GM__WARP_DOUBLES];
     unsigned char value[4][8];
-    int perspective, border, matrices, block_width;
+    int perspective, border, matrices, block_width, interleaved;
 } gm__warp_args;
+
+/* Channel c's address in view v (interleaved: from chan[0] by c elements
+ * of S). */
+GM__FN unsigned long long gm__warp_chan(int S, const gm__view* v, int interleaved, int c)
+{
+    return interleaved ? v->chan[0] + (unsigned long long)(c * gm__size_of(S)) : v->chan[c];
+}
+
+/* Item b's matrix. */
+GM__FN const double* gm__warp_matrix(const gm__warp_args* a, long long b)
+{
+    return a->M + (a->matrices > 1 ? b : 0) * (a->perspective ? 9 : 6);
+}
 
 /* A source position: the top-left tap (OpenCV's shorts) and the fractions
  * in 1/32 of a pixel. */
@@ -2016,10 +2054,16 @@ typedef struct gm__warp_at {
 } gm__warp_at;
 
 /* x86 OpenCV's cvRound of a double: half to even, and INT_MIN outside the
- * int range and for NaN (what cvtsd2si gives). */
+ * int range and for NaN (what cvtsd2si gives). A kernel prelude may define
+ * GM__HW_D2I_RN(v), the hardware's conversion, which rounds so. */
 GM__FN int gm__cv_round(double v)
 {
-    return v >= -2147483648.5 && v < 2147483647.5 ? (int)rint(v) : -2147483647 - 1;
+    const int in = v >= -2147483648.5 && v < 2147483647.5;
+#ifdef GM__HW_D2I_RN
+    return in ? GM__HW_D2I_RN(v) : -2147483647 - 1;
+#else
+    return in ? (int)rint(v) : -2147483647 - 1;
+#endif
 }
 
 GM__FN int gm__short_of(int v)
@@ -2039,17 +2083,29 @@ GM__FN gm__warp_at gm__warp_split(int nearest, int X, int Y)
     return p;
 }
 
-/* cv::warpAffine: a row's start (M[1] y + M[2], M[4] y + M[5]) and a
- * column's step (M[0] x, M[3] x), each in 1/1024 of a pixel rounded, added
- * in int (wrapping, as x86 does) with half of the result's unit, then
- * shifted down to 1/32 or to whole pixels. */
-GM__FN gm__warp_at gm__warp_affine_at(const double* M, int nearest, long long x, long long y)
+/* cv::warpAffine's step of column x: (M[0] x, M[3] x) in 1/1024 of a
+ * pixel, rounded (what OpenCV tabulates as adelta and bdelta). */
+typedef struct gm__warp_column {
+    unsigned x, y;
+} gm__warp_column;
+
+GM__FN gm__warp_column gm__warp_affine_column(const double* M, long long x)
+{
+    gm__warp_column k;
+    k.x = (unsigned)gm__cv_round(GM__MUL_D(GM__MUL_D(M[0], (double)x), 1024.0));
+    k.y = (unsigned)gm__cv_round(GM__MUL_D(GM__MUL_D(M[3], (double)x), 1024.0));
+    return k;
+}
+
+/* cv::warpAffine: row y's start (M[1] y + M[2], M[4] y + M[5]) in 1/1024
+ * of a pixel, rounded, plus half of the result's unit and the column's
+ * step, added in int (wrapping, as x86 does), then shifted down to 1/32 or
+ * to whole pixels. */
+GM__FN gm__warp_at gm__warp_affine_at(const double* M, int nearest, const gm__warp_column* k, long long y)
 {
     const unsigned half = nearest ? 512u : 16u, shift = nearest ? 10 : 5;
-    const unsigned X = (unsigned)gm__cv_round(GM__MUL_D(GM__MUL_D(M[1], (double)y) + M[2], 1024.0)) + half +
-                       (unsigned)gm__cv_round(GM__MUL_D(GM__MUL_D(M[0], (double)x), 1024.0));
-    const unsigned Y = (unsigned)gm__cv_round(GM__MUL_D(GM__MUL_D(M[4], (double)y) + M[5], 1024.0)) + half +
-                       (unsigned)gm__cv_round(GM__MUL_D(GM__MUL_D(M[3], (double)x), 1024.0));
+    const unsigned X = (unsigned)gm__cv_round(GM__MUL_D(GM__MUL_D(M[1], (double)y) + M[2], 1024.0)) + half + k->x;
+    const unsigned Y = (unsigned)gm__cv_round(GM__MUL_D(GM__MUL_D(M[4], (double)y) + M[5], 1024.0)) + half + k->y;
     return gm__warp_split(nearest, (int)X >> shift, (int)Y >> shift);
 }
 
@@ -2120,14 +2176,28 @@ GM__FN void gm__warp_coeffs(int I, int f, float* c)
     c[3] = 1.0f - c[0] - c[1] - c[2];
 }
 
+/* OpenCV's saturate_cast<short>(w * 32768) (a kernel prelude's
+ * GM__HW_F2I_RN rounds half to even, as cvRound does). */
+GM__FN int gm__warp_q15(float w)
+{
+#ifdef GM__HW_F2I_RN
+    return gm__short_of(GM__HW_F2I_RN(w * 32768.0f));
+#else
+    return gm__short_of((int)rintf(w * 32768.0f));
+#endif
+}
+
 /* The n x n weights (n = 2 or 4) of fractions fx, fy, row by row: float
  * products of the two axes' coefficients, and for u8 those in 15 bits,
  * rounded and saturated to short, then made to sum to 32768 as OpenCV's
  * initInterTab2D does: the difference goes to the largest (sum short) or
- * smallest weight among rows and columns n/2 and n/2 + 1. For n = 2 those
- * run past the 2x2 table into the next entry, zero while OpenCV fills the
- * table, so only weight 3 counts: (32767, 0, 0, 1) at fraction 0, the one
- * entry whose sum is off. */
+ * smallest weight among rows and columns n/2 and n/2 + 1. LINEAR's
+ * products are multiples of 1/1024, exact, so its 15-bit weights are
+ * integer products: (32 - fy or fy)(32 - fx or fx) 32; but at fraction 0,
+ * where 32768 saturates to 32767. There OpenCV's rows and columns 1 and 2
+ * run past the 2x2 table into the next entry, zero while it fills the
+ * table, so weight 3 takes the 1: (32767, 0, 0, 1), the one entry whose
+ * sum is off. */
 GM__FN void gm__warp_weights(int I, int fixed, int fx, int fy, float* w, int* q)
 {
     float cx[4], cy[4];
@@ -2140,12 +2210,18 @@ GM__FN void gm__warp_weights(int I, int fixed, int fx, int fy, float* w, int* q)
             w[i * n + j] = GM__MUL_F(cy[i], cx[j]);
     if (!fixed)
         return;
+    if (n == 2) {
+        for (i = 0; i < 4; ++i)
+            q[i] = ((i >> 1 ? fy : 32 - fy) * (i & 1 ? fx : 32 - fx)) << 5;
+        q[0] -= q[0] >> 15, q[3] += q[0] == 32767;
+        return;
+    }
     for (i = 0; i < n * n; ++i)
-        sum += q[i] = gm__short_of((int)rintf(w[i] * 32768.0f));
+        sum += q[i] = gm__warp_q15(w[i]);
     if (sum == 32768)
         return;
-    for (i = h; i < h + 2 && i < n; ++i)
-        for (j = h; j < h + 2 && j < n; ++j) {
+    for (i = h; i < h + 2; ++i)
+        for (j = h; j < h + 2; ++j) {
             if (q[i * n + j] < q[least])
                 least = i * n + j;
             else if (q[i * n + j] > q[most])
@@ -2157,18 +2233,38 @@ GM__FN void gm__warp_weights(int I, int fixed, int fx, int fy, float* w, int* q)
         q[least] -= sum - 32768;
 }
 
-/* Channel c of the source pixel (x, y) of the item at byte offset item. */
-GM__FN const unsigned char* gm__warp_tap(const gm__warp_args* a, unsigned long long item, int c, long long x,
-                                         long long y)
+/* The byte offsets from each channel's address of the n x n taps (n 1, 2
+ * or 4, row by row) from source pixel (x, y) of the item at offset item:
+ * steps from the first where all are inside, else each where the border
+ * puts it, -1 where that is the border's value (or no tap: cubic's). */
+GM__FN void gm__warp_offsets(const gm__warp_args* a, unsigned long long item, int n, long long x, long long y,
+                             int border, long long* o)
 {
-    return (const unsigned char*)(a->src.chan[c] + item + (unsigned long long)(y * a->src.pitch + x * a->src.xstride));
+    const long long W = a->src_width, H = a->src_height, pitch = a->src.pitch, step = a->src.xstride;
+    long long xs[4], ys[4];
+    int i, j;
+    if (x >= 0 && x <= W - n && y >= 0 && y <= H - n) {
+        const long long first = (long long)item + y * pitch + x * step;
+        for (i = 0; i < n; ++i)
+            for (j = 0; j < n; ++j)
+                o[i * n + j] = first + i * pitch + j * step;
+        return;
+    }
+    for (i = 0; i < n; ++i) {
+        xs[i] = gm__border_at(x + i, W, border);
+        ys[i] = gm__border_at(y + i, H, border);
+    }
+    for (i = 0; i < n; ++i)
+        for (j = 0; j < n; ++j)
+            o[i * n + j] = xs[j] < 0 || ys[i] < 0 ? -1 : (long long)item + ys[i] * pitch + xs[j] * step;
 }
 
-/* The tap at (x, y) (-1 in either: the border's value) of channel c. */
-GM__FN const unsigned char* gm__warp_tap_or_value(const gm__warp_args* a, unsigned long long item, int c,
-                                                  long long x, long long y)
+/* Channel c's element of S at offset o (gm__warp_offsets), or the
+ * border's value. */
+GM__FN const unsigned char* gm__warp_tap(int S, const gm__warp_args* a, int c, long long o)
 {
-    return x < 0 || y < 0 ? a->value[c] : gm__warp_tap(a, item, c, x, y);
+    return o < 0 ? a->value[c] : (const unsigned char*)(gm__warp_chan(S, &a->src, a->interleaved & 1, c) +
+                                                         (unsigned long long)o);
 }
 
 GM__FN void gm__warp_value(int S, int C, const gm__warp_args* a, unsigned char* out)
@@ -2183,20 +2279,14 @@ GM__FN void gm__warp_value(int S, int C, const gm__warp_args* a, unsigned char* 
 GM__FN int gm__warp_nearest(int S, int C, const gm__warp_args* a, unsigned long long item, const gm__warp_at* p,
                             unsigned char* out)
 {
-    const long long W = a->src_width, H = a->src_height;
-    const int inside = p->x >= 0 && p->x < W && p->y >= 0 && p->y < H;
-    long long x = p->x, y = p->y;
+    long long o;
     int c;
-    if (!inside && a->border == GM__BORDER_TRANSPARENT)
+    if (a->border == GM__BORDER_TRANSPARENT &&
+        (p->x < 0 || p->x >= a->src_width || p->y < 0 || p->y >= a->src_height))
         return 0;
-    if (!inside && a->border == GM__BORDER_CONSTANT) {
-        gm__warp_value(S, C, a, out);
-        return 1;
-    }
-    x = gm__border_at(x, W, a->border);
-    y = gm__border_at(y, H, a->border);
+    gm__warp_offsets(a, item, 1, p->x, p->y, a->border, &o);
     for (c = 0; c < C; ++c)
-        gm__copy_bits(S, gm__warp_tap(a, item, c, x, y), out + 8 * c);
+        gm__copy_bits(S, gm__warp_tap(S, a, c, o), out + 8 * c);
     return 1;
 }
 
@@ -2216,7 +2306,7 @@ GM__FN int gm__warp_linear(int S, int C, const gm__warp_args* a, unsigned long l
 {
     const long long W = a->src_width, H = a->src_height;
     const int work = gm__resize_work(S);
-    long long xs[2], ys[2];
+    long long o[4];
     float w[4];
     int q[4], c, k;
     if (a->border == GM__BORDER_TRANSPARENT && (p->x < 0 || p->x >= W - 1 || p->y < 0 || p->y >= H - 1))
@@ -2225,15 +2315,12 @@ GM__FN int gm__warp_linear(int S, int C, const gm__warp_args* a, unsigned long l
         gm__warp_value(S, C, a, out);
         return 1;
     }
-    for (k = 0; k < 2; ++k) {
-        xs[k] = gm__border_at(p->x + k, W, a->border);
-        ys[k] = gm__border_at(p->y + k, H, a->border);
-    }
+    gm__warp_offsets(a, item, 2, p->x, p->y, a->border, o);
     gm__warp_weights(GM__SAMPLER_LINEAR, work == GM__WORK_FIXED, p->fx, p->fy, w, q);
     for (c = 0; c < C; ++c) {
         const unsigned char* t[4];
         for (k = 0; k < 4; ++k)
-            t[k] = gm__warp_tap_or_value(a, item, c, xs[k & 1], ys[k >> 1]);
+            t[k] = gm__warp_tap(S, a, c, o[k]);
         if (work == GM__WORK_FIXED) {
             gm__warp_store_fixed(S, out + 8 * c, gm__decode_i(S, t[0]) * q[0] + gm__decode_i(S, t[1]) * q[1] +
                                                      gm__decode_i(S, t[2]) * q[2] + gm__decode_i(S, t[3]) * q[3]);
@@ -2287,78 +2374,67 @@ GM__FN int gm__warp_cubic(int S, int C, const gm__warp_args* a, unsigned long lo
                           unsigned char* out)
 {
     const long long W = a->src_width, H = a->src_height, x = p->x - 1, y = p->y - 1;
-    const int work = gm__resize_work(S);
+    const int work = gm__resize_work(S), inside = x >= 0 && x <= W - 4 && y >= 0 && y <= H - 4;
     const int border = a->border == GM__BORDER_TRANSPARENT ? GM__BORDER_REFLECT_101 : a->border;
-    long long xs[4], ys[4];
+    long long o[16];
     float w[16];
     int q[16], c, i, j;
+    if (!inside && a->border == GM__BORDER_TRANSPARENT && (x + 1 < 0 || x + 1 >= W || y + 1 < 0 || y + 1 >= H))
+        return 0;
+    if (!inside && border == GM__BORDER_CONSTANT && (x >= W || x + 4 <= 0 || y >= H || y + 4 <= 0)) {
+        gm__warp_value(S, C, a, out);
+        return 1;
+    }
+    gm__warp_offsets(a, item, 4, x, y, border, o);
     gm__warp_weights(GM__SAMPLER_CUBIC, work == GM__WORK_FIXED, p->fx, p->fy, w, q);
-    if (x >= 0 && x < W - 3 && y >= 0 && y < H - 3) {
-        for (c = 0; c < C; ++c) {
+    for (c = 0; c < C; ++c) {
+        if (inside) {
             const unsigned char* t[4];
             double sum = 0, row;
             float sum_f = 0; /* the float work's rows, each a float, add in float */
             for (i = 0; i < 4; ++i) {
                 for (j = 0; j < 4; ++j)
-                    t[j] = gm__warp_tap(a, item, c, x + j, y + i);
+                    t[j] = gm__warp_tap(S, a, c, o[4 * i + j]);
                 row = gm__warp_cubic_row(S, work, t, w + 4 * i, q + 4 * i);
                 sum = i ? sum + row : row;
                 sum_f = i ? sum_f + (float)row : (float)row;
             }
             gm__warp_store(S, work, out + 8 * c, work == GM__WORK_FLOAT ? (double)sum_f : sum);
-        }
-        return 1;
-    }
-    if (a->border == GM__BORDER_TRANSPARENT && (x + 1 < 0 || x + 1 >= W || y + 1 < 0 || y + 1 >= H))
-        return 0;
-    if (border == GM__BORDER_CONSTANT && (x >= W || x + 4 <= 0 || y >= H || y + 4 <= 0)) {
-        gm__warp_value(S, C, a, out);
-        return 1;
-    }
-    for (i = 0; i < 4; ++i) {
-        xs[i] = gm__border_at(x + i, W, border);
-        ys[i] = gm__border_at(y + i, H, border);
-    }
-    for (c = 0; c < C; ++c) {
-        if (work == GM__WORK_FIXED) {
+        } else if (work == GM__WORK_FIXED) {
             const int v = gm__decode_i(S, a->value[c]);
             int sum = v * 32768;
-            for (i = 0; i < 4; ++i)
-                for (j = 0; j < 4; ++j)
-                    if (xs[j] >= 0 && ys[i] >= 0)
-                        sum += (gm__decode_i(S, gm__warp_tap(a, item, c, xs[j], ys[i])) - v) * q[4 * i + j];
+            for (i = 0; i < 16; ++i)
+                if (o[i] >= 0)
+                    sum += (gm__decode_i(S, gm__warp_tap(S, a, c, o[i])) - v) * q[i];
             gm__warp_store_fixed(S, out + 8 * c, sum);
         } else if (work == GM__WORK_DOUBLE) {
             const double v = gm__decode_d(S, a->value[c]);
             double sum = v;
-            for (i = 0; i < 4; ++i)
-                for (j = 0; j < 4; ++j)
-                    if (xs[j] >= 0 && ys[i] >= 0)
-                        sum += GM__MUL_D(gm__decode_d(S, gm__warp_tap(a, item, c, xs[j], ys[i])) - v, (double)w[4 * i + j]);
+            for (i = 0; i < 16; ++i)
+                if (o[i] >= 0)
+                    sum += GM__MUL_D(gm__decode_d(S, gm__warp_tap(S, a, c, o[i])) - v, (double)w[i]);
             gm__encode_d(S, out + 8 * c, sum);
         } else {
             const float v = gm__decode_f(S, a->value[c], 1);
             float sum = v;
-            for (i = 0; i < 4; ++i)
-                for (j = 0; j < 4; ++j)
-                    if (xs[j] >= 0 && ys[i] >= 0)
-                        sum += GM__MUL_F(gm__decode_f(S, gm__warp_tap(a, item, c, xs[j], ys[i]), 1) - v, w[4 * i + j]);
+            for (i = 0; i < 16; ++i)
+                if (o[i] >= 0)
+                    sum += GM__MUL_F(gm__decode_f(S, gm__warp_tap(S, a, c, o[i]), 1) - v, w[i]);
             gm__encode_f(S, out + 8 * c, sum, 0);
         }
     }
     return 1;
 }
 
-/* Destination pixel (x, y) of item b by sampler I, its C channels as S at
- * out + 8 c; 0 where the border leaves it as it was. */
-GM__FN int gm__warp_pixel(int S, int C, int I, const gm__warp_args* a, long long b, long long x, long long y,
-                          unsigned char* out)
+/* Destination pixel (x, y) of an item by sampler I, its matrix M, its
+ * source at byte offset item (column: the affine's step of x), its C
+ * channels as S at out + 8 c; 0 where the border leaves it as it was. */
+GM__FN int gm__warp_pixel(int S, int C, int I, const gm__warp_args* a, const double* M, unsigned long long item,
+                          const gm__warp_column* column, long long x, long long y, unsigned char* out)
 {
-    const double* M = a->M[a->matrices > 1 ? b : 0];
     const int nearest = I == GM__SAMPLER_NEAREST;
-    const unsigned long long item = (unsigned long long)(b * a->src.bstride);
     const gm__warp_at p = a->perspective ? gm__warp_perspective_at(M, nearest, a->block_width, x, y)
-                                         : gm__warp_affine_at(M, nearest, x, y);
+                                         : gm__warp_affine_at(M, nearest, column, y);
     if (nearest)
         return gm__warp_nearest(S, C, a, item, &p, out);
     if (I == GM__SAMPLER_LINEAR)
@@ -2366,17 +2442,21 @@ GM__FN int gm__warp_pixel(int S, int C, int I, const gm__warp_args* a, long long
     return gm__warp_cubic(S, C, a, item, &p, out);
 }
 
-/* Destination pixel (x, y) of item b warped and stored (unless the border
- * leaves it). */
-GM__FN void gm__warp_run(int S, int C, int I, const gm__warp_args* a, long long b, long long x, long long y)
+/* Rows [y, end) of column x of item b warped and stored (but where the
+ * border leaves a pixel); what the column shares computed once. */
+GM__FN void gm__warp_run(int S, int C, int I, const gm__warp_args* a, long long b, long long x, long long y,
+                         long long end)
 {
+    const double* M = gm__warp_matrix(a, b);
+    const unsigned long long item = (unsigned long long)(b * a->src.bstride);
+    const gm__warp_column column = gm__warp_affine_column(M, x);
+    unsigned long long at = (unsigned long long)gm__view_at(&a->dst, b, y, x);
     unsigned char value[4 * 8];
-    const long long at = gm__view_at(&a->dst, b, y, x);
     int c;
-    if (!gm__warp_pixel(S, C, I, a, b, x, y, value))
-        return;
-    for (c = 0; c < C; ++c)
-        gm__copy_bits(S, value + 8 * c, (unsigned char*)(a->dst.chan[c] + (unsigned long long)at));
+    for (; y < end; ++y, at += (unsigned long long)a->dst.pitch)
+        if (gm__warp_pixel(S, C, I, a, M, item, &column, x, y, value))
+            for (c = 0; c < C; ++c)
+                gm__copy_bits(S, value + 8 * c, (unsigned char*)(gm__warp_chan(S, &a->dst, a->interleaved >> 1, c) + at));
 }
 
 #endif

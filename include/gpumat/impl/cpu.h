@@ -884,7 +884,7 @@ static GM__ALWAYS_INLINE void gm__cpu_warp_loop(int S, int c, int sampler, const
                                                 long long end)
 {
     const int C = c < 4 ? c : 4;
-    GM__CPU_EACH_PIXEL(begin, end, a->height, a->width, gm__warp_run(S, C, sampler, a, b, x, y));
+    GM__CPU_EACH_PIXEL(begin, end, a->height, a->width, gm__warp_run(S, C, sampler, a, b, x, y, y + 1));
 }
 
 /* Pixels [x0, x1) of row y of pre-process item b, S to D constant per

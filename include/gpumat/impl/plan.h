@@ -516,8 +516,9 @@ static void gm__warp_args_of(gm__warp_args* a, const gm_mat* src, const gm_mat* 
     a->width = dst->width, a->height = dst->height, a->batch = count;
     a->matrices = p->per_item ? (int)count : 1;
     for (i = 0; i < a->matrices; ++i)
-        memcpy(a->M[i], M + (p->per_item ? (first + i) * n : 0), (size_t)n * sizeof *M);
+        memcpy(a->M + i * n, M + (p->per_item ? (first + i) * n : 0), (size_t)n * sizeof *M);
     a->perspective = n == 9;
     a->border = (int)p->border;
+    a->interleaved = (src->layout == GM_HWC || src->channels == 1) | (dst->layout == GM_HWC || dst->channels == 1) << 1;
     a->block_width = (int)(1024 / rows < dst->width ? 1024 / rows : dst->width);
 }

@@ -218,13 +218,13 @@ static void gm__grid_overlay(const gm__plan* p, const gm__kernel_row* k, int wav
     g->grid[0] = (unsigned)a->ntiles, g->grid[1] = g->grid[2] = 1;
 }
 
-/* The warp (warp.cu): a thread a pixel, blocks of 32 columns by
- * GM__BLOCK_WARPS rows. */
+/* The warp (warp.cu): a thread GM__WARP_ROWS rows of a column, blocks of
+ * 32 columns by GM__BLOCK_WARPS runs. */
 static void gm__grid_warp(const gm__plan* p, const gm__kernel_row* k, int wave, gm__ready* r)
 {
     const gm__warp_args* a = &p->args.warp;
     (void)k, (void)wave;
-    r->geometry = gm__grid_of_rows(a->width, a->height, a->batch, 32, 1);
+    r->geometry = gm__grid_of_rows(a->width, a->height, a->batch, 32, GM__WARP_ROWS);
 }
 
 /* A family's launch and CPU loop (NULL: it never runs on the host). */

@@ -220,9 +220,12 @@ static int gm__invert_3x3(double* m)
     return 1;
 }
 
+/* A launch's parameters are at most 4 KB. */
+typedef char gm__warp_args_fit[sizeof(gm__warp_args) <= 4096 ? 1 : -1];
+
 /* gm_warp_affine (n = 6) and gm_warp_perspective (n = 9): checked, every
  * forward matrix tested for an inverse before anything runs, then the
- * items in launches of GM__WARP_ITEMS matrices (all at once with one
+ * items in launches of GM__WARP_DOUBLES / n matrices (all at once with one
  * matrix), each matrix inverted in its launch's arguments. */
 static gm_status gm__warp(const char* fn, const gm_mat* src, gm_mat* dst, const double* M, int n,
                           const gm_warp_params* params, gm_stream stream)
@@ -243,13 +246,13 @@ static gm_status gm__warp(const char* fn, const gm_mat* src, gm_mat* dst, const 
                                          fn, i)
                               : gm__fail(GM_ERR_ARG, "%s: M is singular (no inverse maps dst to src)", fn);
     }
-    step = p.per_item ? GM__WARP_ITEMS : dst->batch;
+    step = p.per_item ? GM__WARP_DOUBLES / n : dst->batch;
     for (first = 0; first < dst->batch; first += count) {
         count = dst->batch - first < step ? dst->batch - first : step;
         gm__plan_of(&plan, fn, gm__warp_kernel(dst, p.interp), dst);
         gm__warp_args_of(&plan.args.warp, src, dst, M, n, first, count, &p);
         for (i = 0; i < plan.args.warp.matrices && !p.inverse; ++i)
-            (void)(n == 9 ? gm__invert_3x3(plan.args.warp.M[i]) : gm__invert_2x3(plan.args.warp.M[i]));
+            (void)(n == 9 ? gm__invert_3x3(plan.args.warp.M + 9 * i) : gm__invert_2x3(plan.args.warp.M + 6 * i));
         if ((s = gm__run(&plan, stream)) != GM_OK)
             return s;
     }
