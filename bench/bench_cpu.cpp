@@ -4,7 +4,8 @@
 // memory, with one thread and with every core. Each figure is the median
 // of RUNS calls, each after an untimed one of its own, the three
 // contenders timed in turns (record). Writes one JSON line per case to
-// argv[1] and a table to stdout.
+// argv[1] and a table to stdout; argv[2], where given, keeps the cases
+// whose op contains it ("warp").
 #define GPUMAT_IMPLEMENTATION
 #include <gpumat.h>
 
@@ -74,6 +75,7 @@ struct Row {
 };
 
 std::vector<Row> rows;
+const char* g_only; // record only the ops containing it (NULL: all)
 
 // Times gpumat (g), OpenCV (o) and the naive loop (n) in turns, RUNS
 // calls each, so that a change in the machine's load during a case falls
@@ -88,6 +90,8 @@ void record(FILE* out, const std::string& op, const std::string& size, int threa
     const std::function<void()>* f[3] = {&g, &o, &n};
     std::vector<double> t[3];
     double ms[3];
+    if (g_only && op.find(g_only) == std::string::npos)
+        return;
     for (int r = 0; r < RUNS; ++r)
         for (int k = 0; k < 3; ++k) {
             (*f[k])();
@@ -198,6 +202,30 @@ void naive_i420(const unsigned char* bgr, int w, int h, unsigned char* f)
                 v[y / 2 * (w / 2) + x / 2] = sat_u8((460324 * r - 385875 * g - 74448 * b + (1 << 19) + (128 << 20)) >> 20);
             }
         }
+}
+
+// A rotation by the destination -> source matrix M, bilinear in float with
+// zero outside, rounded (not OpenCV's bits).
+void naive_warp(const Images& s, Images& d, const double* M)
+{
+    for (int i = 0; i < s.n; ++i) {
+        const cv::Mat &src = s.item[i], &dst = d.item[i];
+        for (int y = 0; y < dst.rows; ++y)
+            for (int x = 0; x < dst.cols; ++x) {
+                const float fx = (float)(M[0] * x + M[1] * y + M[2]), fy = (float)(M[3] * x + M[4] * y + M[5]);
+                const int x0 = (int)std::floor(fx), y0 = (int)std::floor(fy);
+                const float ax = fx - x0, ay = fy - y0;
+                for (int k = 0; k < 3; ++k) {
+                    float v = 0;
+                    for (int t = 0; t < 4; ++t) {
+                        const int tx = x0 + (t & 1), ty = y0 + (t >> 1);
+                        if (tx >= 0 && ty >= 0 && tx < src.cols && ty < src.rows)
+                            v += (t & 1 ? ax : 1 - ax) * (t >> 1 ? ay : 1 - ay) * src.ptr<unsigned char>(ty)[tx * 3 + k];
+                    }
+                    dst.ptr<unsigned char>(y)[x * 3 + k] = (unsigned char)std::min(std::max(std::lrint(v), 0L), 255L);
+                }
+            }
+    }
 }
 
 void cases(FILE* out, const std::string& size, int n, int w, int h, int threads)
@@ -417,6 +445,28 @@ void cases(FILE* out, const std::string& size, int n, int w, int h, int threads)
                });
     }
 
+    // warps: each image turned by 10 degrees about its centre into one of
+    // its size (the constant border of 0), bilinear and bicubic
+    {
+        Images turned(n, w, h, 3, CV_8U, false, GM_U8);
+        double M[6], back[6];
+        check(gm_rotation_matrix(w / 2.0f, h / 2.0f, 10, 1, M), "gm_rotation_matrix");
+        check(gm_invert_affine(M, back), "gm_invert_affine");
+        const cv::Mat m(2, 3, CV_64F, M);
+        for (gm_interp interp : {GM_INTER_LINEAR, GM_INTER_CUBIC}) {
+            gm_warp_params p{};
+            p.interp = interp;
+            record(out, interp == GM_INTER_LINEAR ? "warp_affine u8 x3 LINEAR" : "warp_affine u8 x3 CUBIC", size,
+                   threads, [&] { check(gm_warp_affine(&bgr.m, &turned.m, M, &p, NULL), "warp_affine"); },
+                   [&] {
+                       for (int i = 0; i < n; ++i)
+                           cv::warpAffine(bgr.item[i], turned.item[i], m, turned.item[i].size(),
+                                          interp == GM_INTER_LINEAR ? cv::INTER_LINEAR : cv::INTER_CUBIC);
+                   },
+                   [&] { naive_warp(bgr, turned, back); });
+        }
+    }
+
     gm_xform id = gm_xform_identity();
     record(out, "merge f32 planar -> u8", size, threads,
            [&] { check(gm_transform(&planes.m, &merged.m, &id, NULL), "merge"); },
@@ -444,6 +494,7 @@ void cases(FILE* out, const std::string& size, int n, int w, int h, int threads)
 int main(int argc, char** argv)
 {
     FILE* out = std::fopen(argc > 1 ? argv[1] : "bench_cpu_rows.jsonl", "w");
+    g_only = argc > 2 ? argv[2] : NULL;
     int cores = (int)std::thread::hardware_concurrency();
     struct {
         const char* name;

@@ -15,7 +15,7 @@
  * ab7a2086a2567e5d15e3a02bdbc5fee698997a7956d50d7be2cd14567af4ac22  templates/fill.inc
  * af26df193c9219c5552f7e498c54d9d51671d5edf6aec059f67af124389b7ddc  templates/overlay.inc
  * da886a91b1809b029a057b1b1b90f03918dabad5ba8c14261cbbbd4cc3a12fb0  templates/blend.inc
- * ff22fa63e461c59ec13205cc54ab188b1bdd05ba34b541dd85448358cc8d8b50  templates/warp.inc
+ * ec12b19a3982f06d286b8d2a898c305ec99c31dd62d811d12d5c8289070f0c0b  templates/warp.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * d9df2330c0a33f1bf01ef1289ea90efa4ba555f34746004076b110c061558040  templates/xform_fast.cu
  * 459f81753e4e827b93682e6a340476c413c9318f5c9ec9627b121ef75b816a81  templates/resize.cu
@@ -36,7 +36,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x0fd877d60c667517ull
+#define GM__KERNEL_SOURCE_HASH 0xa6dffbba648f1b65ull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -2137,8 +2137,8 @@ static const char* const gm__kernel_src[] = {
     "    return v < -32768 ? -32768 : v > 32767 ? 32767 : v;\n",
     "}\n",
     "\n",
-    "/* The position of (x, y) from a's 1/32 or whole-pixel (nearest) coordinate\n",
-    " * X, Y, as OpenCV splits them. */\n",
+    "/* A source position from its coordinates X, Y in 1/32 of a pixel (or in\n",
+    " * whole pixels: nearest), as OpenCV splits them. */\n",
     "GM__FN gm__warp_at gm__warp_split(int nearest, int X, int Y)\n",
     "{\n",
     "    gm__warp_at p;\n",
@@ -2333,6 +2333,7 @@ static const char* const gm__kernel_src[] = {
     "                                                         (unsigned long long)o);\n",
     "}\n",
     "\n",
+    "/* The border's value in each of the C channels at out + 8 c. */\n",
     "GM__FN void gm__warp_value(int S, int C, const gm__warp_args* a, unsigned char* out)\n",
     "{\n",
     "    int c;\n",
