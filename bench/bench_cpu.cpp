@@ -209,7 +209,8 @@ void naive_i420(const unsigned char* bgr, int w, int h, unsigned char* f)
 void naive_warp(const Images& s, Images& d, const double* M)
 {
     for (int i = 0; i < s.n; ++i) {
-        const cv::Mat &src = s.item[i], &dst = d.item[i];
+        const cv::Mat& src = s.item[i];
+        cv::Mat& dst = d.item[i];
         for (int y = 0; y < dst.rows; ++y)
             for (int x = 0; x < dst.cols; ++x) {
                 const float fx = (float)(M[0] * x + M[1] * y + M[2]), fy = (float)(M[3] * x + M[4] * y + M[5]);
