@@ -48,7 +48,11 @@ typedef struct gm_warp_params {
  * M. Bit-exact with OpenCV 4.6's CPU warpAffine (its fixed point: 1/32 of
  * a pixel, u8 in 15-bit weights) for u8, u16, s16, f32 and f64; s8, s32,
  * f16 and bf16, which OpenCV does not warp, as s16, f64 and f32 hold them
- * (gpumat/ops.h's gm_resize says the same), rounded back. The CPU path
+ * (gpumat/ops.h's gm_resize says the same), rounded back. OpenCV 4.9 to
+ * 4.12 compute the same but for LINEAR with a transparent border, whose
+ * edge pixels they write with the inside taps' weights renormalised;
+ * OpenCV 5 samples 8U, 16U and 32F (1, 3, 4 channels) in float, with
+ * results that depend on the CPU's instruction set. The CPU path
  * gives the same bits. A singular forward matrix is GM_ERR_ARG (OpenCV
  * warps by zeros then); src and dst must not overlap. */
 GM_API gm_status gm_warp_affine(const gm_mat* src, gm_mat* dst, const double* M, const gm_warp_params* params,
