@@ -6,6 +6,10 @@ cv2.dnn.blobFromImage(s)WithParams, each with the gm_blob_arith that
 gpumat/prep.h's table names for that release and layout, and
 gm_blob_from_image against cv2.dnn.blobFromImage where the release's NCHW
 is GM_BLOB_FLOAT. Random images of odd sizes, several means and scales.
+And gm_warp_affine / gm_warp_perspective against cv2.warpAffine /
+warpPerspective where gpumat/warp.h says the release computes what they do:
+4.x but LINEAR with a transparent border from 4.9 on; in OpenCV 5 only
+NEAREST and LINEAR of what still takes the 4.x path (2 channels, s16, f64).
 Drives BUILD/libgpumat.so through ctypes; needs numpy and cv2 importable
 (tests/run.sh puts each wheel that tests/opencv_wheels.sh installed on
 PYTHONPATH). Alone: PYTHONPATH=DIR python3 tests/oracle_pip.py BUILD/libgpumat.so"""
@@ -41,6 +45,17 @@ class Prep(C.Structure):  # gm_prep; check_layouts() proves the fields' places
                 ("no_upscale", C.c_int), ("stride", C.c_int), ("pad", C.c_double * 4), ("swap_rb", C.c_int),
                 ("channel_map", C.c_void_p), ("mean", C.c_double * 4), ("scale", C.c_double * 4),
                 ("divide", C.c_int), ("arith", C.c_int)]
+
+
+class WarpParams(C.Structure):  # gm_warp_params
+    _fields_ = [("interp", C.c_int), ("border", C.c_int), ("value", C.c_double * 4), ("inverse", C.c_int),
+                ("per_item", C.c_int)]
+
+
+# numpy's dtypes as gm_dtype; gm_interp's LINEAR, NEAREST and CUBIC and cv2's numbers for them
+WARP_DTYPES = {np.uint8: 0, np.uint16: 2, np.int16: 3, np.float32: 5, np.float64: 6}
+WARP_INTERPS = ((0, 1), (1, 0), (4, 2))  # (gm_interp, cv2 INTER_*)
+TRANSPARENT = 5
 
 
 class BlobParams(C.Structure):  # gm_blob_params
@@ -79,6 +94,8 @@ class Oracle:
                                                       C.POINTER(BlobParams), C.c_void_p]
         d.gm_preprocess.argtypes = [C.POINTER(Mat), C.c_void_p, C.POINTER(Mat), C.POINTER(Prep), C.c_void_p,
                                     C.c_void_p]
+        for f in (d.gm_warp_affine, d.gm_warp_perspective):
+            f.argtypes = [C.POINTER(Mat), C.POINTER(Mat), C.c_void_p, C.POINTER(WarpParams), C.c_void_p]
         self.passed = self.failed = self.skipped = 0
         self.version = tuple(int(v) for v in cv2.__version__.split(".")[:2])
         self.layouts = (CHW, HWC) if hasattr(cv2.dnn, "blobFromImageWithParams") else (CHW,)
@@ -310,6 +327,68 @@ class Oracle:
             results.append(out)
         self.compare(what, results[0], want, layout, arith, results[1])
 
+    # -------------------------------------------------------------- warps
+
+    def warp_equal(self, dtype, c, interp, border):
+        """Whether this release computes the warp as gpumat does (gpumat/warp.h)."""
+        if interp == 0 and border == TRANSPARENT and self.version >= (4, 9):
+            return False
+        return self.version < (5, 0) or (interp != 4 and (c == 2 or dtype in (np.int16, np.float64)))
+
+    def warps(self, rng):
+        """Random warps of every dtype OpenCV warps, channel count,
+        interpolation and border, affine and perspective, forward and
+        inverse: those this release computes as gpumat equal bit for bit."""
+        ran = 0
+        for k in range(600):
+            dtype = list(WARP_DTYPES)[k % 5]
+            c, (gi, ci), border = 1 + k // 5 % 4, WARP_INTERPS[k // 20 % 3], k // 60 % 6
+            if not self.warp_equal(dtype, c, gi, border):
+                continue
+            sw, sh, dw, dh = (int(v) for v in rng.integers(2, 41, 4))
+            perspective, inverse = k % 3 == 0, bool(rng.integers(0, 2))
+            if perspective:
+                quad = np.float32([[0, 0], [sw, 0], [sw, sh], [0, sh]])
+                M = cv2.getPerspectiveTransform(quad, (quad * [dw / sw, dh / sh] +
+                                                       rng.uniform(-0.3, 0.3, (4, 2)) * [dw, dh]).astype(np.float32))
+            else:
+                M = cv2.getRotationMatrix2D((float(rng.uniform(0, sw)), float(rng.uniform(0, sh))),
+                                            float(rng.uniform(-180, 180)), dw / sw * float(rng.uniform(0.5, 2)))
+                M[:, 2] += rng.uniform(-0.5, 0.5, 2) * [dw, dh]
+            if np.issubdtype(dtype, np.integer):
+                info = np.iinfo(dtype)
+                src = rng.integers(info.min, int(info.max) + 1, (sh, sw, c)).astype(dtype)
+                before = rng.integers(info.min, int(info.max) + 1, (dh, dw, c)).astype(dtype)
+            else:
+                src, before = rng.uniform(-1000, 1000, (sh, sw, c)).astype(dtype), rng.uniform(-9, 9, (dh, dw, c)).astype(dtype)
+            value = [float(v) for v in rng.integers(-50, 300, 4)]
+            flags = ci | (cv2.WARP_INVERSE_MAP if inverse else 0)
+            warp = cv2.warpPerspective if perspective else cv2.warpAffine
+            want = warp(src, M, (dw, dh), dst=before.copy(), flags=flags, borderMode=border, borderValue=value)
+            got = before.copy()
+            p = WarpParams(gi, border, (C.c_double * 4)(*value), int(inverse), 0)
+            m = np.ascontiguousarray(M, np.float64)
+            fn = self.dll.gm_warp_perspective if perspective else self.dll.gm_warp_affine
+            s = fn(C.byref(self.wrap(src)), C.byref(self.wrap(got)), m.ctypes.data, C.byref(p), None)
+            what = "warp %s %s x%d interp %d border %d%s %dx%d -> %dx%d" % (
+                "perspective" if perspective else "affine", np.dtype(dtype).name, c, gi, border,
+                " inverse" if inverse else "", sw, sh, dw, dh)
+            self.check(s == 0 and got.reshape(want.shape).tobytes() == want.tobytes(),
+                       "%s: %s" % (what, self.error() if s else "%d of %d elements differ" % (
+                           int((got.reshape(want.shape) != want).sum()), want.size)))
+            ran += 1
+        print("oracle_pip: %d warps compared (those OpenCV %s computes as gpumat)" % (ran, cv2.__version__))
+        self.check(ran > 0, "no warp compared")
+
+    def wrap(self, a):
+        """A gm_mat over an (H, W, C) interleaved array of a warp dtype."""
+        m = Mat()
+        h, w, c = a.shape
+        d = Desc(w, h, c, 1, WARP_DTYPES[a.dtype.type], HWC, 0, 0, 0)
+        if self.dll.gm_wrap_desc(C.byref(m), a.ctypes.data, C.byref(d), 0) != 0:
+            raise RuntimeError("gm_wrap_desc: " + self.error())
+        return m
+
     def run(self):
         rng = np.random.default_rng(58)
         try:
@@ -321,6 +400,7 @@ class Oracle:
         self.check_layouts()
         self.blobs(rng)
         self.preps(rng)
+        self.warps(np.random.default_rng(60))
         # a comparison that cannot tell the two arithmetics apart proves nothing
         for (what, layout), n in sorted(self.other_differs.items()):
             print("oracle_pip: %s %s: the other arithmetic differs from OpenCV %s in %d elements" % (
