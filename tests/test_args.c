@@ -1263,6 +1263,12 @@ static void test_warps(void)
     EXPECT(gm_warp_affine(&wide, &d.m, id6, &p, NULL), GM_ERR_SIZE, "gm_warp_affine", "32767", &d, NULL);
     dev = fake_device(&d);
     EXPECT(gm_warp_affine(&a.m, &dev, id6, &p, NULL), GM_ERR_LOCATION, "gm_warp_affine", "dst", &a, NULL);
+    wide = d.m; /* a batch of 1x1 images whose matrices' count overflows an int (never read: refused first) */
+    wide.width = wide.height = 1, wide.batch = 300000000, wide.batch_pitch = 3;
+    p.per_item = 1;
+    EXPECT(gm_warp_perspective(&a.m, &wide, id9, &p, NULL), GM_ERR_SIZE, "gm_warp_perspective", "300000000", &a,
+           NULL);
+    p.per_item = 0;
     over = a.m; /* a view of a's second row onward */
     over.data = (unsigned char*)a.m.data + a.m.pitch;
     over.height = a.m.height - 1;

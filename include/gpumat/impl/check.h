@@ -1571,6 +1571,9 @@ static gm_status gm__check_warp(const char* fn, const gm_mat* src, const gm_mat*
     if (src->width >= 32767 || src->height >= 32767) /* OpenCV's source positions are shorts */
         return gm__fail(GM_ERR_SIZE, "%s: src is %lldx%lld; a warp's source is below 32767 pixels each way", fn,
                         (long long)src->width, (long long)src->height);
+    if (p->per_item && dst->batch > INT_MAX / n)
+        return gm__fail(GM_ERR_SIZE, "%s: dst is a batch of %d, more matrices than M can hold (%d)", fn,
+                        (int)dst->batch, INT_MAX / n);
     if ((s = gm__check_values(fn, "M", M, n * (p->per_item ? (int)dst->batch : 1))) != GM_OK)
         return s;
     return gm__check_place(fn, "src", src, "dst", dst);
