@@ -2472,9 +2472,22 @@ void test_warp_matrices()
 // of one of several kinds for a sw x sh source and a dw x dh destination:
 // a rotation and scale about a point, random entries, entries on halves
 // and whole numbers (ties in the fixed point), scales far from 1, and for
-// perspective a quad's corners moved about.
+// perspective a quad's corners moved about; kind 4, a shift of millions of
+// pixels, past the int range of the affine's 1/1024 fixed point (x86
+// OpenCV's cvRound gives INT_MIN there, and its int sums wrap), or a
+// perspective whose divisor is zero on a line through the destination.
 void warp_matrix(int kind, bool perspective, int sw, int sh, int dw, int dh, double* M)
 {
+    if (kind == 4) {
+        static const double kFar[] = {2.5e6, -2.5e6, 4.2e6, -7e6};
+        const double id[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+        memcpy(M, id, 9 * sizeof(double));
+        M[0] = t_uniform(-1.5, 1.5), M[4] = t_uniform(-1.5, 1.5), M[1] = t_uniform(-0.2, 0.2);
+        M[2] = kFar[rand_int(0, 3)], M[5] = rand_int(0, 1) ? kFar[rand_int(0, 3)] : t_uniform(-dh, dh);
+        if (perspective) // W = 0 where x = dw / 2
+            M[2] = t_uniform(-sw, sw), M[5] = t_uniform(-sh, sh), M[6] = -2.0 / dw, M[8] = 1;
+        return;
+    }
     if (perspective) {
         cv::Point2f s[4] = {{0, 0}, {(float)sw, 0}, {(float)sw, (float)sh}, {0, (float)sh}}, d[4];
         const float spread = kind == 3 ? 3.0f : 0.3f;
@@ -2703,6 +2716,10 @@ void test_warps()
     for (int i = 0; i < 24; ++i)
         warp_case(g, kDtypes[i % 9], 1 + i % 4, 30, 20, 17, 15, i % 2 == 1, i % 4, interps[i % 3], i % 6, i % 5 == 0,
                   false, false, i % 3 == 0, 3, i % 2 == 0, i % 4 < 2);
+    // positions past the fixed point's range, and a perspective's divisor of zero
+    for (int i = 0; i < 72; ++i)
+        warp_case(g, i % 2 ? GM_U8 : GM_F32, 1 + i % 3, 23, 17, 19, 13, i % 4 >= 2, 4, interps[i % 3], i % 6,
+                  i % 8 < 4, i % 5 == 0, false, false);
     // more items than one launch's matrices: 80 affine, 53 perspective
     warp_case(g, GM_U8, 3, 20, 15, 6, 5, false, 1, GM_INTER_LINEAR, GM_BORDER_CONSTANT, false, false, false, false, 90,
               true, true);
