@@ -1037,6 +1037,31 @@ void test_blobs()
 // OpenCV's INTER_* flag of each gm_interp (gpumat numbers its own: zero is LINEAR).
 const int kCvInterp[] = {cv::INTER_LINEAR, cv::INTER_NEAREST, cv::INTER_AREA, cv::INTER_LINEAR_EXACT};
 
+// OpenCV's result in a wider dtype back in d (bf16 rounded to nearest
+// even, the others by convertTo; s32 clamped first: gpumat saturates where
+// x86 OpenCV's rounding gives INT_MIN, as codec.inc says, and a cubic warp
+// overshoots). The resize's and the warp's expectations both end here.
+cv::Mat narrow_back(const cv::Mat& out, gm_dtype d)
+{
+    cv::Mat back;
+    if (d == GM_S32) {
+        cv::Mat clamped = cv::min(cv::max(out, -2147483648.0), 2147483647.0);
+        clamped.convertTo(back, CV_32S);
+        return back;
+    }
+    if (d == GM_BF16) {
+        back.create(out.rows, out.cols, CV_16UC(out.channels()));
+        for (int y = 0; y < out.rows; ++y)
+            for (int i = 0; i < out.cols * out.channels(); ++i)
+                back.ptr<uint16_t>(y)[i] = float_to_bf16(out.ptr<float>(y)[i]);
+        return back;
+    }
+    if (out.depth() == cv_depth(d))
+        return out;
+    out.convertTo(back, cv_depth(d));
+    return back;
+}
+
 // cv::resize of src (dtype d) to w x h, or at fx, fy when fx > 0. The dtypes
 // OpenCV 4 cannot resize are resized as the wider dtype holding the same
 // values and rounded back, as gpumat documents: s8 as s16, s32 as f64, f16
@@ -1047,7 +1072,7 @@ const int kCvInterp[] = {cv::INTER_LINEAR, cv::INTER_NEAREST, cv::INTER_AREA, cv
 // code for: there, as for the other samplers, f64.)
 cv::Mat expected_resize(const cv::Mat& src, gm_dtype d, int w, int h, double fx, double fy, int interp)
 {
-    cv::Mat wide, out, back;
+    cv::Mat wide, out;
     double sx = 1 / (fx > 0 ? fx : (double)w / src.cols), sy = 1 / (fx > 0 ? fy : (double)h / src.rows);
     bool area_2x = std::fabs(sx - 2) < DBL_EPSILON && std::fabs(sy - 2) < DBL_EPSILON && src.channels() != 2;
     bool exact_s32 = d == GM_S32 && interp == cv::INTER_LINEAR_EXACT && !area_2x; // resize_bitExact has s32
@@ -1062,17 +1087,7 @@ cv::Mat expected_resize(const cv::Mat& src, gm_dtype d, int w, int h, double fx,
         cv::resize(wide, out, cv::Size(), fx, fy, interp);
     else
         cv::resize(wide, out, cv::Size(w, h), 0, 0, interp);
-    if (via < 0)
-        return out;
-    if (d == GM_BF16) {
-        back.create(out.rows, out.cols, CV_16UC(out.channels()));
-        for (int y = 0; y < out.rows; ++y)
-            for (int i = 0; i < out.cols * out.channels(); ++i)
-                back.ptr<uint16_t>(y)[i] = float_to_bf16(out.ptr<float>(y)[i]);
-        return back;
-    }
-    out.convertTo(back, cv_depth(d));
-    return back;
+    return via < 0 ? out : narrow_back(out, d);
 }
 
 // Source values for resize: integers over their whole range, floats finite
@@ -2534,29 +2549,6 @@ cv::Mat warp_wide(const cv::Mat& m, gm_dtype d)
     return wide;
 }
 
-// OpenCV's result back in d (bf16 rounded to nearest even, the others by
-// convertTo; s32 clamped first: gpumat saturates where x86 OpenCV's
-// rounding gives INT_MIN, as codec.inc says, and a cubic overshoots).
-cv::Mat warp_narrow(const cv::Mat& out, gm_dtype d)
-{
-    cv::Mat back;
-    if (d == GM_S32) {
-        cv::Mat clamped = cv::min(cv::max(out, -2147483648.0), 2147483647.0);
-        clamped.convertTo(back, CV_32S);
-        return back;
-    }
-    if (d == GM_BF16) {
-        back.create(out.rows, out.cols, CV_16UC(out.channels()));
-        for (int y = 0; y < out.rows; ++y)
-            for (int i = 0; i < out.cols * out.channels(); ++i)
-                back.ptr<uint16_t>(y)[i] = float_to_bf16(out.ptr<float>(y)[i]);
-        return back;
-    }
-    if (out.depth() == cv_depth(d))
-        return out;
-    out.convertTo(back, cv_depth(d));
-    return back;
-}
 
 // A border value as gpumat stores it in dtype d (the floats narrower than
 // f32 by way of f32), read back as double: what OpenCV's warp of the wider
@@ -2667,7 +2659,7 @@ void warp_case(Group& g, gm_dtype d, int ch, int sw, int sh, int dw, int dh, boo
                 cv::warpPerspective(in, out, m, cv::Size(dw, dh), flags, border, v);
             else
                 cv::warpAffine(in, out, m, cv::Size(dw, dh), flags, border, v);
-            cv::Mat exp = warp_narrow(out, d);
+            cv::Mat exp = narrow_back(out, d);
             if (dst_planar) {
                 std::vector<cv::Mat> planes;
                 cv::split(exp, planes);
