@@ -4,19 +4,25 @@
  * and >= 900; sm_80 to sm_89 compile a subset of what sm_90 does). The
  * kernels of one dtype pair share one NVRTC program, as the same template
  * instantiations.
- * Every program goes to PTX for sm_90, and through NVRTC's front end alone
- * for sm_75 (-fdevice-syntax-only, NVRTC 12.4+: every template
- * instantiated and checked under that arch's branches, in a hundredth of
- * the time; making PTX, NVVM's optimiser, is the cost: bench/RESULTS.md). ptxas, half a cubin's
- * time, then assembles the few programs whose sm_90 PTX holds between them
- * every instruction form (opcode with its modifiers and types, the inline
- * assembly's included), the largest parameter block and the most static
- * shared memory, the limits ptxas checks; for sm_90 and for sm_75: each
- * __CUDA_ARCH__ branch that emits its own instructions (griddepcontrol,
- * cp.async, the bf16 and f16x2 conversions) is in them, so sm_75
- * assembles the other side of it. And for sm_80 the two programs whose
- * inline assembly branches there: u8 -> u8 (the resize staging) and
- * u8 -> bf16 (the bf16 conversion).
+ * Every program goes through NVRTC's front end alone for both archs
+ * (-fdevice-syntax-only, NVRTC 12.4+: every template instantiated and
+ * checked under that arch's branches, in a hundredth of the time of PTX).
+ * Making PTX, NVVM's optimiser, is the cost (bench/RESULTS.md), and a
+ * kernel's instructions come from its source dtype's reads and its
+ * destination dtype's writes: the programs made into PTX for sm_90 are the
+ * fewest whose families between them read every dtype their family reads
+ * and write every dtype it writes (13 of 81: the diagonal and the
+ * pre-process's u8 and u16 pairs). ptxas, half a cubin's time, then
+ * assembles the few programs whose sm_90 PTX holds between them every
+ * instruction form of that PTX (opcode with its modifiers and types, the
+ * inline assembly's included), the largest parameter block and the most
+ * static shared memory, the limits ptxas checks; for sm_90 and for sm_75:
+ * each __CUDA_ARCH__ branch that emits its own instructions
+ * (griddepcontrol, cp.async, the bf16 and f16x2 conversions) is in them,
+ * so sm_75 assembles the other side of it. And for sm_80 the two programs
+ * whose inline assembly branches there: u8 -> u8 (the resize staging) and
+ * u8 -> bf16 (the bf16 conversion). Without the front end (NVRTC before
+ * 12.4) every program goes to PTX for sm_90.
  * Run alone: make build/test_nvrtc && build/test_nvrtc */
 #define _POSIX_C_SOURCE 200809L
 #define GPUMAT_IMPLEMENTATION
@@ -30,7 +36,7 @@
 static const int archs[] = {75, 90};
 #define NARCH ((int)(sizeof archs / sizeof archs[0]))
 #define NPAIRS (GM_DTYPE_COUNT * GM_DTYPE_COUNT)
-#define NJOBS (NPAIRS * NARCH * 2 + 2)
+#define NJOBS (NPAIRS * (2 * NARCH + 1) + 2)
 
 /* Distinct instruction forms of sm_90's PTX, all programs together. */
 #define MAX_FORMS 4096
@@ -53,6 +59,7 @@ typedef struct job {
 
 static job jobs[NJOBS];
 static int njobs, next_job, covered;
+static gm__yield every_kernel; /* the yield of the jobs that hold every kernel for sm_90 */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static char form_names[MAX_FORMS][FORM_BYTES];
@@ -151,7 +158,7 @@ static gm_status compile_pair(job* j)
     for (i = 0; i < GM__KERNEL_COUNT; ++i)
         if (gm__kernels[i].src == j->src && gm__kernels[i].dst == j->dst)
             kernels[n++] = i;
-    if (j->yield == GM__YIELD_PTX)
+    if (j->arch == archs[NARCH - 1] && j->yield == every_kernel)
         __atomic_add_fetch(&covered, n, __ATOMIC_RELAXED);
     s = gm__compile_as("test_nvrtc", kernels, n, j->arch, j->yield, &image, &size);
     if (s == GM_OK && size == 0)
@@ -231,10 +238,48 @@ static void add_cubins(int ptx_jobs)
                 add_job(jobs[i].src, jobs[i].dst, archs[a], GM__YIELD_CUBIN);
 }
 
+/* Adds the sm_90 PTX jobs: greedily the dtype pair whose kernels read and
+ * write, family by family, the most dtypes the chosen pairs do not, until
+ * every family reads and writes all of its dtypes in them. */
+static void add_ptx_cover(void)
+{
+    static unsigned char have[GM__FAMILY_COUNT][2][GM_DTYPE_COUNT];
+    int i, pair, best, most;
+    for (;;) {
+        for (pair = 0, best = -1, most = 0; pair < NPAIRS; ++pair) {
+            unsigned char fresh[GM__FAMILY_COUNT][2];
+            int count = 0;
+            memset(fresh, 0, sizeof fresh);
+            for (i = 0; i < GM__KERNEL_COUNT; ++i) {
+                const gm__kernel_row* k = &gm__kernels[i];
+                if (k->src * GM_DTYPE_COUNT + k->dst != pair)
+                    continue;
+                count += !fresh[k->family][0] && !have[k->family][0][k->src];
+                count += !fresh[k->family][1] && !have[k->family][1][k->dst];
+                fresh[k->family][0] = fresh[k->family][1] = 1;
+            }
+            if (count > most)
+                best = pair, most = count;
+        }
+        if (best < 0)
+            break;
+        for (i = 0; i < GM__KERNEL_COUNT; ++i)
+            if (gm__kernels[i].src * GM_DTYPE_COUNT + gm__kernels[i].dst == best) {
+                have[gm__kernels[i].family][0][gm__kernels[i].src] = 1;
+                have[gm__kernels[i].family][1][gm__kernels[i].dst] = 1;
+            }
+        add_job((gm_dtype)(best / GM_DTYPE_COUNT), (gm_dtype)(best % GM_DTYPE_COUNT), archs[NARCH - 1],
+                GM__YIELD_PTX);
+    }
+    for (i = 0; i < GM__KERNEL_COUNT; ++i)
+        CHECK(have[gm__kernels[i].family][0][gm__kernels[i].src] && have[gm__kernels[i].family][1][gm__kernels[i].dst],
+              "%s: its family reads or writes a dtype that no PTX program does", gm__kernels[i].name);
+}
+
 int main(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
-    int i, s, d, a, ptx_jobs, major = 0, minor = 0, front_end, nthreads = n < 1 ? 1 : n > 64 ? 64 : (int)n;
+    int i, s, d, a, ptx_jobs, ptx_programs = 0, major = 0, minor = 0, front_end, nthreads = n < 1 ? 1 : n > 64 ? 64 : (int)n;
     struct timespec t0, t1;
     size_t size;
     gm_status probe = gm_kernel_compile(0, 86, &size);
@@ -254,12 +299,17 @@ int main(void)
         SKIP("NVRTC %d.%d has no -fdevice-syntax-only (12.4+): sm_75's front end checks only the programs assembled "
              "for it", major, minor);
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    every_kernel = front_end ? GM__YIELD_NOTHING : GM__YIELD_PTX;
+    if (front_end)
+        add_ptx_cover();
     for (s = 0; s < GM_DTYPE_COUNT; ++s)
         for (d = 0; d < GM_DTYPE_COUNT; ++d)
             for (a = 0; a < NARCH; ++a)
-                if (a == NARCH - 1 || front_end)
-                    add_job((gm_dtype)s, (gm_dtype)d, archs[a], a == NARCH - 1 ? GM__YIELD_PTX : GM__YIELD_NOTHING);
+                if (front_end || a == NARCH - 1)
+                    add_job((gm_dtype)s, (gm_dtype)d, archs[a], every_kernel);
     ptx_jobs = njobs;
+    for (i = 0; i < ptx_jobs; ++i)
+        ptx_programs += jobs[i].yield == GM__YIELD_PTX;
     run_jobs(nthreads);
     add_cubins(ptx_jobs);
     add_job(GM_U8, GM_U8, 80, GM__YIELD_CUBIN);
@@ -276,10 +326,10 @@ int main(void)
     CHECK(find_form("cp.async.cg.shared.global") >= 0 && find_form("griddepcontrol.wait") >= 0 &&
               find_form("cvt.rn.bf16.f32") >= 0 && find_form("griddepcontrol.launch_dependents") < 0,
           "the instruction forms read from the PTX miss one the source has, or hold one it has not");
-    printf("nvrtc: %d kernels as PTX for sm_90 and through the front end for sm_75; %d cubins for sm_90 and sm_75, "
-           "every instruction form of that PTX (%d), and 2 for sm_80; %d programs in all, compiled in %.1f s on %d "
-           "threads\n",
-           gm_kernel_count(), njobs - ptx_jobs - 2, nform_names, njobs,
+    printf("nvrtc: %d kernels through the front end for sm_75 and sm_90 (or as PTX for sm_90), %d programs as PTX for "
+           "sm_90; %d cubins for sm_90 and sm_75, every instruction form of that PTX (%d), and 2 for sm_80; %d "
+           "programs in all, compiled in %.1f s on %d threads\n",
+           gm_kernel_count(), ptx_programs, njobs - ptx_jobs - 2, nform_names, njobs,
            (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec), nthreads);
     for (i = 0; i < njobs; ++i)
         free(jobs[i].forms);
