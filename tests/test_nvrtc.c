@@ -11,8 +11,8 @@
  * kernel's instructions come from its source dtype's reads and its
  * destination dtype's writes: the programs made into PTX for sm_90 are the
  * fewest whose families between them read every dtype their family reads
- * and write every dtype it writes (13 of 81: the diagonal and the
- * pre-process's u8 and u16 pairs). ptxas, half a cubin's time, then
+ * and write every dtype it writes (the diagonal, and pairs of the
+ * pre-process's). ptxas, half a cubin's time, then
  * assembles the few programs whose sm_90 PTX holds between them every
  * instruction form of that PTX (opcode with its modifiers and types, the
  * inline assembly's included), the largest parameter block and the most
