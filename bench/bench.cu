@@ -1043,7 +1043,7 @@ double prep_floor(const std::vector<gm_mat>& srcs, const std::vector<gm_rect>& c
                       &kinds) != GM_OK)
         return NAN;
     for (size_t i = 0; i < crops.size(); ++i) {
-        const gm__prep_item& it = places[i].item;
+        const gm__prep_item& it = places[i].item.item;
         gm__resize_args a;
         memset(&a, 0, sizeof a);
         a.height = it.height;
@@ -1769,7 +1769,7 @@ void prep_yuv_one(const char* op, int count, gm_dtype dd, const gm_prep& pp)
         ok = gm_ok(gm__check_prep("bench", NULL, f[0].data(), crops.data(), count, &dv[0], &pp)) &&
              gm_ok(gm__prep_plan("bench", NULL, f[0].data(), crops.data(), count, &dv[0], &pp, &plan, places.data(),
                                  &kinds));
-        const gm__prep_item& it = places[0].item;
+        const gm__prep_item& it = places[0].item.item;
         gm__resize_args a;
         memset(&a, 0, sizeof a);
         a.height = it.height;
@@ -1891,13 +1891,32 @@ __global__ void naive_warp(const unsigned char* src, size_t spitch, int sw, int 
     }
 }
 
+// The matrices (n doubles each: 9 where perspective) of count warps of a w
+// x h frame into dw x dh: count > 1, the frame's faces, each box (60-300
+// pixels) by its own similarity onto dw x dh; else the whole frame by one
+// matrix, rotated by 10 degrees about its centre (mildly tilted where
+// perspective).
+std::vector<double> face_matrices(int w, int h, int dw, int dh, int count, bool perspective)
+{
+    const int n = perspective ? 9 : 6;
+    std::vector<double> M((size_t)count * n);
+    for (int i = 0; i < count; ++i) {
+        double* m = &M[(size_t)i * n];
+        const double box = count > 1 ? 60 + (double)(rnd() % 240) : 0;
+        const float cx = count > 1 ? (float)(box / 2 + (double)(rnd() % (uint64_t)(w - box))) : w / 2.0f;
+        const float cy = count > 1 ? (float)(box / 2 + (double)(rnd() % (uint64_t)(h - box))) : h / 2.0f;
+        gm_rotation_matrix(cx, cy, count > 1 ? (double)(rnd() % 60) - 30 : 10, count > 1 ? dw / box : 1, m);
+        m[2] += dw / 2.0 - cx, m[5] += dh / 2.0 - cy; /* the box's centre onto the destination's */
+        if (perspective)
+            m[6] = 2e-5, m[7] = -1e-5, m[8] = 1;
+    }
+    return M;
+}
+
 // gm_warp_affine (gm_warp_perspective where perspective) of a w x h u8 x3
-// frame into count images of dw x dh: count > 1, the frame's faces, each
-// box (60-300 pixels) by its own similarity onto dw x dh (per_item); else
-// the whole frame by one matrix, rotated by 10 degrees about its centre
-// (mildly tilted where perspective). Beside the bytes alone and, for
-// LINEAR affine, the naive kernel. Bytes: the destination written and as
-// many read.
+// frame into count images of dw x dh by face_matrices (one an item where
+// count > 1). Beside the bytes alone and, for LINEAR affine, the naive
+// kernel. Bytes: the destination written and as many read.
 void warp_one(int w, int h, int dw, int dh, int count, gm_interp interp, bool perspective)
 {
     const int channels = 3, n = perspective ? 9 : 6;
@@ -1912,7 +1931,7 @@ void warp_one(int w, int h, int dw, int dh, int count, gm_interp interp, bool pe
     void* src[SETS] = {0};
     void* dst[SETS] = {0};
     float* inv = NULL;
-    std::vector<double> M((size_t)count * n);
+    const std::vector<double> M = face_matrices(w, h, dw, dh, count, perspective);
     std::vector<float> inverse((size_t)count * 6);
     gm_warp_params params;
     Row r("warp", op, size, "gpumat"), naive("warp", op, size, "naive");
@@ -1921,19 +1940,9 @@ void warp_one(int w, int h, int dw, int dh, int count, gm_interp interp, bool pe
     memset(&params, 0, sizeof params);
     params.interp = interp;
     params.per_item = count > 1;
-    for (int i = 0; i < count; ++i) {
-        double* m = &M[(size_t)i * n];
-        const double box = count > 1 ? 60 + (double)(rnd() % 240) : 0;
-        const float cx = count > 1 ? (float)(box / 2 + (double)(rnd() % (uint64_t)(w - box))) : w / 2.0f;
-        const float cy = count > 1 ? (float)(box / 2 + (double)(rnd() % (uint64_t)(h - box))) : h / 2.0f;
-        gm_rotation_matrix(cx, cy, count > 1 ? (double)(rnd() % 60) - 30 : 10, count > 1 ? dw / box : 1, m);
-        m[2] += dw / 2.0 - cx, m[5] += dh / 2.0 - cy; /* the box's centre onto the destination's */
-        if (perspective) {
-            m[6] = 2e-5, m[7] = -1e-5, m[8] = 1;
-            continue;
-        }
+    for (int i = 0; i < count && !perspective; ++i) {
         double back[6];
-        gm_invert_affine(m, back);
+        gm_invert_affine(&M[(size_t)i * n], back);
         for (int k = 0; k < 6; ++k)
             inverse[(size_t)i * 6 + k] = (float)back[k];
     }
@@ -1969,10 +1978,68 @@ void warp_one(int w, int h, int dw, int dh, int count, gm_interp interp, bool pe
     cudaFree(inv);
 }
 
+// The warp placement of the pre-process (GM_FIT_WARP): count faces of one
+// w x h BGR u8 frame (or NV12, where frame) by face_matrices into a count x
+// 3 x dh x dw NCHW tensor of dt, normalised (ArcFace's (x - 127.5) /
+// 127.5, RGB), in one call. Beside the bytes alone; bytes: the tensor
+// written and a u8 BGR pixel read for each of its pixels (a face's box is
+// scaled up or down about as much).
+void warp_prep_one(int w, int h, int dw, int dh, int count, gm_dtype dt, bool frame)
+{
+    const size_t sbytes = (size_t)w * h * 3 / (frame ? 2 : 1),
+                 dbytes = (size_t)dw * dh * 3 * count * gm_dtype_size(dt);
+    const std::string op = std::string(frame ? "warp_prep_nv12_" : "warp_prep_u8_c3_") + gm_dtype_name(dt),
+                      size = std::to_string(w) + "x" + std::to_string(h) + "->" + std::to_string(count) + "x3x" +
+                             std::to_string(dh) + "x" + std::to_string(dw);
+    const std::vector<double> M = face_matrices(w, h, dw, dh, count, false);
+    gm_desc sd = desc_of(w, h, 1, 3, GM_U8, GM_HWC), dd = desc_of(dw, dh, count, 3, dt, GM_CHW);
+    gm_mat s[SETS], d[SETS];
+    gm_yuv f[SETS];
+    std::vector<gm_mat> srcs[SETS];
+    std::vector<gm_yuv> frames[SETS];
+    void* src[SETS] = {0};
+    void* dst[SETS] = {0};
+    gm_prep pp;
+    Row r("warp", op, size, "gpumat");
+    Timing t;
+    bool ok = true;
+    memset(&pp, 0, sizeof pp);
+    pp.fit = GM_FIT_WARP;
+    pp.warp = M.data();
+    pp.swap_rb = 1;
+    for (int c = 0; c < 3; ++c)
+        pp.mean[c] = 127.5, pp.scale[c] = 1 / 127.5;
+    for (int i = 0; ok && i < SETS; ++i)
+        ok = CUDA_OK(cudaMalloc(&src[i], sbytes)) && CUDA_OK(cudaMalloc(&dst[i], dbytes)) &&
+             fill_random(src[i], sbytes, GM_U8, 0, 0) && gm_ok(gm_wrap_desc(&d[i], dst[i], &dd, GM_DEVICE)) &&
+             (frame ? gm_ok(gm_yuv_wrap(&f[i], GM_YUV_NV12, src[i], w, h, 0, 0, GM_DEVICE))
+                    : gm_ok(gm_wrap_desc(&s[i], src[i], &sd, GM_DEVICE)));
+    for (int i = 0; ok && i < SETS; ++i) /* every item from the set's one frame */
+        srcs[i].assign((size_t)count, s[i]), frames[i].assign((size_t)count, f[i]);
+    r.bytes = (double)dbytes + (double)dw * dh * 3 * count;
+    ok = ok && time_call(
+                   [&](int i) {
+                       return gm_ok(frame ? gm_preprocess_yuv_batch(frames[i].data(), NULL, count, &d[i], &pp, NULL,
+                                                                    (gm_stream)g_stream)
+                                          : gm_preprocess_batch(srcs[i].data(), NULL, count, &d[i], &pp, NULL,
+                                                                (gm_stream)g_stream));
+                   },
+                   true, &t);
+    emit(ok ? (r.us = t.us, r.latency_us = t.latency_us, r) : r.error());
+    if (ok)
+        bytes_peer(r, (double)dbytes, src, sbytes, dst);
+    for (int i = 0; i < SETS; ++i)
+        cudaFree(src[i]), cudaFree(dst[i]);
+}
+
 // The warps: 64 faces of a 1080p frame into 112x112 (ArcFace's input) by
-// each interpolation, and whole frames rotated or tilted.
+// each interpolation, and whole frames rotated or tilted; the faces into a
+// recogniser's normalised tensor in one call, from BGR and from NV12.
 void warp_section()
 {
+    for (bool frame : {false, true})
+        for (gm_dtype dt : {GM_F32, GM_F16})
+            warp_prep_one(1920, 1080, 112, 112, 64, dt, frame);
     for (gm_interp interp : {GM_INTER_LINEAR, GM_INTER_NEAREST, GM_INTER_CUBIC})
         warp_one(1920, 1080, 112, 112, 64, interp, false);
     warp_one(1920, 1080, 112, 112, 8, GM_INTER_LINEAR, false);

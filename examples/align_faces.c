@@ -3,11 +3,13 @@
  * 1920x1080 BGR frame, each with its five landmarks (eyes, nose tip, mouth
  * corners); each face is aligned onto ArcFace's 112x112 template by the
  * least-squares similarity of its landmarks (gm_similarity_from_points,
- * as InsightFace's norm_crop), warped (gm_warp_affine, one matrix a face,
- * one call) and normalised as ArcFace wants, (x - 127.5) / 127.5 in RGB,
- * into the (64, 3, 112, 112) f16 tensor a TensorRT binding takes. Each
- * aligned face must equal its face warped alone, its landmarks must land on
- * the template, and on the GPU the tensor must equal the CPU path's.
+ * as InsightFace's norm_crop), then warped and normalised as ArcFace wants,
+ * (x - 127.5) / 127.5 in RGB, into the (64, 3, 112, 112) f16 tensor a
+ * TensorRT binding takes, in one call (gm_preprocess_batch's GM_FIT_WARP:
+ * one matrix a face). The aligned faces (gm_warp_affine, one call) must
+ * each equal the face warped alone, the tensor must equal those faces
+ * normalised (gm_blob_from_image), the landmarks must land on the
+ * template, and on the GPU both must equal the CPU path's.
  *
  * Build and run: make examples && ./build/align_faces */
 #define GPUMAT_IMPLEMENTATION
@@ -39,26 +41,35 @@ static void landmarks(int i, double* pts)
     }
 }
 
+static const double mean[3] = {127.5, 127.5, 127.5}, std_[3] = {127.5, 127.5, 127.5};
+
 /* The faces of frame (host memory) warped in `where` memory, n faces from
  * face `first`, into aligned (u8, copied back) and tensor (f16, copied
- * back; NULL: not made). */
+ * back; NULL: not made): the faces by gm_warp_affine, the tensor from the
+ * frame by the pre-process's warp placement. */
 static gm_status align(gm_where where, const unsigned char* frame, const double* M, int first, int n,
                        unsigned char* aligned, uint16_t* tensor)
 {
-    static const double mean[3] = {127.5, 127.5, 127.5}, std_[3] = {127.5, 127.5, 127.5};
     gm_desc faces = {S, S, 3, 0, GM_U8, GM_HWC, 0, 0, 0}, blob = {S, S, 3, 0, GM_F16, GM_CHW, 0, 0, 0};
-    gm_mat host_frame, dev_frame = {0}, dev_faces = {0}, dev_blob = {0}, host;
+    gm_mat host_frame, dev_frame = {0}, dev_faces = {0}, dev_blob = {0}, host, srcs[FACES];
     gm_warp_params params = {0}; /* LINEAR, a constant border of 0, as norm_crop's cv2.warpAffine */
+    gm_prep prep = {0};          /* the same warp, then ArcFace's normalisation in RGB */
     gm_status s;
+    int i, c;
     faces.batch = blob.batch = n;
     params.per_item = 1;
+    prep.fit = GM_FIT_WARP, prep.warp = M + 6 * first, prep.swap_rb = 1;
+    for (c = 0; c < 3; ++c)
+        prep.mean[c] = mean[c], prep.scale[c] = 1 / std_[c];
     if ((s = gm_wrap(&host_frame, (void*)frame, W, H, GM_U8, 3, GM_HWC, 0, GM_HOST)) != GM_OK ||
         (s = gm_alloc_desc(&dev_frame, &(gm_desc){W, H, 3, 1, GM_U8, GM_HWC, 0, 0, 0}, where)) != GM_OK ||
         (s = gm_copy(&host_frame, &dev_frame, NULL)) != GM_OK || (s = gm_alloc_desc(&dev_faces, &faces, where)) != GM_OK ||
         (s = gm_alloc_desc(&dev_blob, &blob, where)) != GM_OK)
         goto done;
+    for (i = 0; i < n; ++i) /* every face from the one frame */
+        srcs[i] = dev_frame;
     if ((s = gm_warp_affine(&dev_frame, &dev_faces, M + 6 * first, &params, NULL)) != GM_OK ||
-        (tensor && (s = gm_blob_from_image(&dev_faces, &dev_blob, 1.0, mean, std_, 1, NULL)) != GM_OK))
+        (tensor && (s = gm_preprocess_batch(srcs, NULL, n, &dev_blob, &prep, NULL, NULL)) != GM_OK))
         goto done;
     if ((s = gm_wrap_desc(&host, aligned, &faces, GM_HOST)) != GM_OK || (s = gm_copy(&dev_faces, &host, NULL)) != GM_OK)
         goto done;
@@ -118,6 +129,12 @@ int main(void)
     }
     for (i = 0; i < FACES && ok; i += 9)
         ok = align(GM_HOST, frame, M, i, 1, one, NULL) == GM_OK && !memcmp(one, cpu + i * face, face);
+    { /* the one call's tensor is the aligned faces normalised */
+        gm_desc faces = {S, S, 3, FACES, GM_U8, GM_HWC, 0, 0, 0}, blob = {S, S, 3, FACES, GM_F16, GM_CHW, 0, 0, 0};
+        gm_mat f, b;
+        ok = ok && gm_wrap_desc(&f, cpu, &faces, GM_HOST) == GM_OK && gm_wrap_desc(&b, gpu_t, &blob, GM_HOST) == GM_OK &&
+             gm_blob_from_image(&f, &b, 1.0, mean, std_, 1, NULL) == GM_OK && !memcmp(gpu_t, cpu_t, face * FACES * 2);
+    }
     if (gm_device(&major, &minor, name, sizeof name) == GM_OK) {
         if (align(GM_DEVICE, frame, M, 0, FACES, gpu, gpu_t) != GM_OK) {
             printf("align_faces: FAILED on the GPU: %s\n", gm_last_error());
@@ -127,9 +144,9 @@ int main(void)
         printf("align_faces: %s: %d faces -> %dx3x%dx%d f16 on %s %s the CPU path (landmarks within %.2f px)\n",
                ok ? "OK" : "FAILED", FACES, FACES, S, S, name, ok ? "matches" : "DIFFERS from", worst);
     } else {
-        printf("align_faces: %s: no GPU (%s); the CPU path aligned %d faces into %dx3x%dx%d f16, each as its face "
-               "alone, landmarks within %.2f px of ArcFace's\n", ok ? "OK" : "FAILED", gm_last_error(), FACES, FACES,
-               S, S, worst);
+        printf("align_faces: %s: no GPU (%s); the CPU path aligned %d faces into %dx3x%dx%d f16 in one call, each "
+               "as its face alone, the tensor those faces normalised, landmarks within %.2f px of ArcFace's\n",
+               ok ? "OK" : "FAILED", gm_last_error(), FACES, FACES, S, S, worst);
     }
     free(frame), free(cpu), free(gpu), free(one), free(cpu_t), free(gpu_t);
     return ok ? 0 : 1;

@@ -22,7 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPDX = "SPDX-License-Identifier: MIT"
 # Each family's template is templates/<family>.cu (gen/model.py FAMILIES).
 FAMILY_TEMPLATES = tuple(f + ".cu" for f in M.FAMILIES)
-TEMPLATES = ("prelude_host.h", "prelude_cuda.cu", "codec.inc", "pixel.inc", "resize.inc", "yuv.inc", "prep.inc", "fill.inc", "overlay.inc", "blend.inc", "warp.inc") + FAMILY_TEMPLATES
+TEMPLATES = ("prelude_host.h", "prelude_cuda.cu", "codec.inc", "pixel.inc", "resize.inc", "yuv.inc", "prep.inc", "fill.inc", "overlay.inc", "blend.inc", "warp.inc", "prep_warp.inc") + FAMILY_TEMPLATES
 # Every file the output depends on. Each banner records their hashes in
 # sha256sum's format, so `make` tells by content (not file times) whether the
 # committed headers are stale, without running Python.
@@ -240,6 +240,12 @@ def emit_catalogue():
         table("The row of the warp kernel, -1 where there is none:\n * [dtype][channels - 1][sampler].",
               "gm__warp_row[GM_DTYPE_COUNT][4][GM__SAMPLER_COUNT]", "warp",
               [M.DTYPE_NAMES, M.CHANNELS, M.SAMPLERS], lambda k: (k.src, k.channels, k.sampler)),
+        table("The row of the pre-process's warp placement (templates/prep_warp.cu),\n"
+              " * -1 where there is none: [src][dst][source channels - 1][sampler].",
+              "gm__prep_warp_row[GM_DTYPE_COUNT][GM_DTYPE_COUNT][4][GM__SAMPLER_COUNT]", "prep_warp",
+              [M.DTYPE_NAMES, M.DTYPE_NAMES, M.CHANNELS, M.SAMPLERS], lambda k: (k.src, k.dst, k.channels, k.sampler)),
+        table("(the frames' rows: [dst][sampler])", "gm__prep_yuv_warp_row[GM_DTYPE_COUNT][GM__SAMPLER_COUNT]",
+              "prep_yuv_warp", [M.DTYPE_NAMES, M.SAMPLERS], lambda k: (k.dst, k.sampler)),
     ]
     lists = M.kernels_for(rows)
     starts = [sum(len(x) for x in lists[:i]) for i in range(len(lists) + 1)]
@@ -380,6 +386,15 @@ def emit_cpu_tables():
         % ("\n".join("static void gm__cpu_warp_%s(const gm__warp_args* a, int c, int sampler, long long begin, "
                      "long long end) { gm__cpu_warp_loop(%s, c, sampler, a, begin, end); }" % (t, M.enum(t))
                      for t in dtypes), plain(lambda t: "gm__cpu_warp_" + t)),
+        c_array("The warp placement's per-pixel loop, per dtype pair the pre-process has, else 0.",
+                "\n".join("static void gm__cpu_prep_warp_%s_%s(const gm__prep_args* a, int c, int sampler, int frame, "
+                          "long long begin, long long end) "
+                          "{ gm__cpu_prep_warp_loop(%s, %s, c, sampler, frame, a, begin, end); }"
+                          % (s, d, M.enum(s), M.enum(d)) for s in M.PREP_SRC for d in M.PREP_DST) +
+                "\n\ntypedef void (*gm__cpu_prep_warp_fn)(const gm__prep_args*, int, int, int, long long, long long);",
+                "gm__cpu_prep_warp_fn gm__cpu_prep_warp_fns[GM_DTYPE_COUNT][GM_DTYPE_COUNT]",
+                "\n".join("    {%s}," % ", ".join("gm__cpu_prep_warp_%s_%s" % (s, d) if s in M.PREP_SRC and
+                                                   d in M.PREP_DST else "0" for d in dtypes) for s in dtypes)),
     ]
     return banner("the CPU path's loops instantiated per dtype and their dispatch tables (implementation "
                   "only; impl/cpu.h's macros)") + """#ifndef GPUMAT_GEN_CPU_TABLES_H

@@ -59,7 +59,7 @@ def specs():
 # The kernel families: each is a template (templates/<family>.cu, whose entry
 # macro GM__ENTRY_<FAMILY> turns a row into a kernel) and the rows below.
 FAMILIES = ["xform", "xform_fast", "resize", "prep", "twice", "fill", "overlay", "blend", "yuv", "yuv_from", "prep_yuv",
-            "prep_double", "prep_yuv_double", "warp"]
+            "prep_double", "prep_yuv_double", "warp", "prep_warp", "prep_yuv_warp"]
 
 # How the runner (include/gpumat/impl/run.h) carries out a plan of each
 # family: the function that sizes its launch (gm__grid_<name>) and the CPU
@@ -69,7 +69,8 @@ FAMILY_RUNNERS = {"xform": ("xform", "xform"), "xform_fast": ("fast", None), "re
                   "prep": ("prep", "prep"), "twice": ("twice", None), "fill": ("fill", None),
                   "overlay": ("overlay", "overlay"), "blend": ("blend", "blend"), "yuv": ("yuv", "yuv"),
                   "yuv_from": ("yuv", "yuv"), "prep_yuv": ("prep", "prep"), "prep_double": ("prep", "prep"),
-                  "prep_yuv_double": ("prep", "prep"), "warp": ("warp", "warp")}
+                  "prep_yuv_double": ("prep", "prep"), "warp": ("warp", "warp"), "prep_warp": ("prep", "prep_warp"),
+                  "prep_yuv_warp": ("prep", "prep_warp")}
 assert sorted(FAMILY_RUNNERS) == sorted(FAMILIES)
 
 # What a resize kernel computes (templates/resize.inc): cv::resize's
@@ -101,6 +102,10 @@ PREP_DOUBLE_DST = ["f16", "f32"]
 
 # How the warps sample (templates/warp.inc): cv::remap's interpolations.
 WARP_SAMPLERS = ["nearest", "linear", "cubic"]
+
+# The samplers of the warp placement of 4:2:0 frames (templates/prep_warp.inc):
+# those reading at most 2x2 taps, each converted to BGR.
+PREP_YUV_WARP_SAMPLERS = WARP_SAMPLERS[:2]
 
 # What gm_yuv_convert turns P016 frames into (templates/yuv.cu).
 YUV16_DST = ["u8", "u16", "f32"]
@@ -153,6 +158,10 @@ class Kernel:
             self.name = name("yuv", "from", "u8")
         elif family == "warp":
             self.name = name("warp", src, "c%d" % channels, sampler)
+        elif family == "prep_warp":
+            self.name = name("prep", "warp", src, dst, "c%d" % channels, sampler)
+        elif family == "prep_yuv_warp":
+            self.name = name("prep", "yuv", "warp", dst, sampler)
         else:
             self.name = name("xform", src, dst, "c%d" % channels, *((src_layout, dst_layout) if fast else ()))
 
@@ -177,9 +186,11 @@ def catalogue():
     and order are launch arguments). Then the pre-process of 4:2:0 frames
     read as u8 BGR into each destination dtype, by each sampler a frame
     takes. Then both pre-processes again with the product in double, into
-    each of PREP_DOUBLE_DST. Last, the warps of each dtype and channel count
+    each of PREP_DOUBLE_DST. Then the warps of each dtype and channel count
     by each of WARP_SAMPLERS (affine or perspective, the border and the
-    layouts are launch arguments)."""
+    layouts are launch arguments). Last, the pre-process's warp placement
+    of images by each of WARP_SAMPLERS and of frames by each of
+    PREP_YUV_WARP_SAMPLERS (the product's arithmetic an argument)."""
     rows = [Kernel("xform", s, d, c) for s, d, c in specs()]
     rows += [Kernel("xform_fast", s, d, c, ls, ld) for s, d, c in specs() for ls in LAYOUTS for ld in LAYOUTS
              if c > 1 or ls == ld == "hwc"]
@@ -200,6 +211,9 @@ def catalogue():
              for r in RESIZE_SAMPLERS if r != "linear_exact" or s in EXACT_DTYPES]
     rows += [Kernel("prep_yuv_double", "u8", d, 3, sampler=r) for d in PREP_DOUBLE_DST for r in PREP_YUV_SAMPLERS]
     rows += [Kernel("warp", t, t, c, sampler=r) for t in DTYPE_NAMES for c in CHANNELS for r in WARP_SAMPLERS]
+    rows += [Kernel("prep_warp", s, d, c, sampler=r) for s in PREP_SRC for d in PREP_DST for c in BLOB_CHANNELS
+             for r in WARP_SAMPLERS]
+    rows += [Kernel("prep_yuv_warp", "u8", d, 3, sampler=r) for d in PREP_DST for r in PREP_YUV_WARP_SAMPLERS]
     return rows
 
 
@@ -227,6 +241,8 @@ KERNELS_FOR = [
     ("yuv", lambda k, s, d, c: (k.src, k.dst) == (s, d) and c != 2),  # gray, BGR, BGRA; of P016 frames from u16
     ("yuv_from", lambda k, s, d, c: s == d == "u8" and c >= 3),
     ("warp", _same),  # by each sampler
+    ("prep_warp", _same),  # the pre-process's warp placement
+    ("prep_yuv_warp", lambda k, s, d, c: s == "u8" and c == 3 and k.dst == d),
 ]
 
 

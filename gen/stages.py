@@ -123,4 +123,5 @@ def pieces(template):
             ("fill.inc", template("fill.inc")),
             ("overlay.inc", template("overlay.inc")),
             ("blend.inc", template("blend.inc")),
-            ("warp.inc", template("warp.inc"))]
+            ("warp.inc", template("warp.inc")),
+            ("prep_warp.inc", template("prep_warp.inc"))]

@@ -134,9 +134,9 @@
 #include "gpumat/impl/run.h"
 #include "gpumat/impl/ops.h"
 #include "gpumat/impl/yuv.h"
+#include "gpumat/impl/warp.h"
 #include "gpumat/impl/prep.h"
 #include "gpumat/impl/draw.h"
-#include "gpumat/impl/warp.h"
 #include "gpumat/impl/jit.h"
 #include "gpumat/impl/interop.h"
 #endif

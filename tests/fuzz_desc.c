@@ -7,7 +7,8 @@
  * gm_blob_from_image, gm_copy, gm_split_planes / gm_merge_planes, gm_upload
  * / gm_download, gm_warp_affine / gm_warp_perspective (fuzzed matrices,
  * one an item or one for all, and gm_warp_params whose enums may be
- * anything); sometimes the destination is a view into the source's own
+ * anything), gm_preprocess_batch's warp placement (a fuzzed gm_prep, a
+ * matrix and a fuzzed crop an item); sometimes the destination is a view into the source's own
  * buffer. Properties: no sanitizer report (ASan sees any byte outside a
  * buffer); a refusal's message starts with the function's name; no byte
  * outside the destination's rows changes, and a source in its own buffer not
@@ -179,6 +180,34 @@ static const char* run_op(reader* in, int op, const gm_mat* src, gm_mat* dst, gm
         free(M);
         return op == 10 ? "gm_warp_affine" : "gm_warp_perspective";
     }
+    case 12: {
+        /* the warp placement: a matrix and a crop for each of the destination's items (up to 64) */
+        gm_prep p;
+        gm_mat srcs[64];
+        gm_rect crops[64];
+        double M[64 * 9];
+        const int count = dst->batch >= 1 && dst->batch <= 64 ? (int)dst->batch : 1;
+        int k;
+        memset(&p, 0, sizeof p);
+        p.fit = (gm_fit)(take(in, 1) & 1 ? GM_FIT_WARP : field(in, -1, 6));
+        p.interp = (gm_interp)field(in, -1, 7);
+        p.border = (gm_border)field(in, -1, 8);
+        p.perspective = (int)(take(in, 1) & 1);
+        p.inverse = (int)(take(in, 1) & 1);
+        p.arith = (gm_blob_arith)field(in, 0, 3);
+        p.warp = take(in, 1) % 8 ? M : NULL;
+        for (c = 0; c < 4; ++c)
+            p.pad[c] = number(in), p.mean[c] = mean[c], p.scale[c] = std[c];
+        for (k = 0; k < 64 * 9; ++k)
+            M[k] = take(in, 1) & 3 ? (double)field(in, -8, 17) / 4 : number(in);
+        for (k = 0; k < count; ++k) {
+            srcs[k] = *src;
+            crops[k].x = field(in, -1, 8), crops[k].y = field(in, -1, 8);
+            crops[k].width = field(in, 0, 24), crops[k].height = field(in, 0, 16);
+        }
+        *s = gm_preprocess_batch(srcs, take(in, 1) & 1 ? crops : NULL, count, dst, &p, NULL, NULL);
+        return "gm_preprocess_batch";
+    }
     default:
         need = host_bytes(op == 8 ? dst : src, host_pitch);
         if (!need || !(host = (unsigned char*)malloc((size_t)need)))
@@ -198,7 +227,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     image a, b, p[4];
     gm_mat src, dst, planes[4];
     unsigned char *before = NULL, *mask = NULL;
-    int op = (int)(take(&in, 1) % 12), shared = (int)(take(&in, 1) % 4 == 0), nplanes = 0, k;
+    int op = (int)(take(&in, 1) % 13), shared = (int)(take(&in, 1) % 4 == 0), nplanes = 0, k;
     const char* fn;
     gm_status s;
     memset(p, 0, sizeof p);

@@ -1528,6 +1528,13 @@ static void test_prep_yuv(void)
            NULL);
     EXPECT(gm_preprocess_yuv(&nv, NULL, &d.m, &area, NULL, NULL), GM_ERR_ARG, "gm_preprocess_yuv",
            "prep->interp is GM_INTER_AREA", &d, NULL);
+    { /* the warp placement of a frame: NEAREST and LINEAR only */
+        static const double id6[6] = {1, 0, 0, 0, 1, 0};
+        gm_prep cubic = area;
+        cubic.fit = GM_FIT_WARP, cubic.warp = id6, cubic.interp = GM_INTER_CUBIC;
+        EXPECT(gm_preprocess_yuv(&nv, NULL, &d.m, &cubic, NULL, NULL), GM_ERR_ARG, "gm_preprocess_yuv",
+               "prep->interp is GM_INTER_CUBIC", &d, NULL);
+    }
     memset(&option, 0, sizeof option);
     option.fit = GM_FIT_LETTERBOX, option.rule = GM_LETTERBOX_OPENCV_DNN, option.top_left = 1;
     EXPECT(gm_preprocess_yuv(&nv, NULL, &d.m, &option, NULL, NULL), GM_ERR_ARG, "gm_preprocess_yuv",
@@ -1794,8 +1801,8 @@ static void test_preprocess(void)
            NULL);
     EXPECT(gm_preprocess(&s3.m, NULL, &dh.m, &pp, &geo, NULL), GM_ERR_TYPE, "gm_preprocess", "s32", &s3, &dh, NULL);
     /* enums, channel maps and arithmetic */
-    pp.fit = (gm_fit)3;
-    EXPECT(gm_preprocess(&s3.m, NULL, &d3.m, &pp, &geo, NULL), GM_ERR_ARG, "gm_preprocess", "prep->fit 3", &s3, &d3,
+    pp.fit = (gm_fit)4;
+    EXPECT(gm_preprocess(&s3.m, NULL, &d3.m, &pp, &geo, NULL), GM_ERR_ARG, "gm_preprocess", "prep->fit 4", &s3, &d3,
            NULL);
     pp = zero, pp.rule = (gm_letterbox_rule)-1;
     EXPECT(gm_preprocess(&s3.m, NULL, &d3.m, &pp, &geo, NULL), GM_ERR_ARG, "gm_preprocess", "prep->rule -1", &s3,
@@ -1815,6 +1822,42 @@ static void test_preprocess(void)
     pp = zero, pp.pad[0] = NAN;
     EXPECT(gm_preprocess(&s3.m, NULL, &d3.m, &pp, &geo, NULL), GM_ERR_ARG, "gm_preprocess", "prep->pad[0]", &s3,
            &d3, NULL);
+    /* the warp placement: no matrices, one not finite, a singular one (and none where the matrices are
+     * inverse already), an interpolation or border it has not, a letterbox option, a crop past OpenCV's
+     * shorts; its geometry, whose boxes no scale maps back */
+    {
+        static const double nan6[6] = {1, 0, 0, 0, NAN, 0}, singular[6] = {1, 2, 0, 2, 4, 0},
+                            fine[6] = {0.5, 0.1, 1, -0.1, 0.5, 2};
+        const gm_rect wide = {0, 0, 32767, 4};
+        pp = zero, pp.fit = GM_FIT_WARP;
+        EXPECT(gm_preprocess(&s3.m, NULL, &d3.m, &pp, &geo, NULL), GM_ERR_ARG, "gm_preprocess", "prep->warp is NULL",
+               &s3, &d3, NULL);
+        pp.warp = nan6;
+        EXPECT(gm_preprocess(&s3.m, NULL, &d3.m, &pp, &geo, NULL), GM_ERR_ARG, "gm_preprocess", "prep->warp[4]", &s3,
+               &d3, NULL);
+        pp.warp = singular;
+        EXPECT(gm_preprocess(&s3.m, NULL, &d3.m, &pp, &geo, NULL), GM_ERR_ARG, "gm_preprocess",
+               "item 0's matrix is singular", &s3, &d3, NULL);
+        pp.inverse = 1;
+        EXPECT(gm_preprocess(&s3.m, NULL, &d3.m, &pp, &geo, NULL), GM_OK, "gm_preprocess", NULL, &s3, NULL);
+        memcpy(d3.buf, d3.ref, d3.n); /* what it wrote */
+        pp.inverse = 0, pp.warp = fine, pp.interp = GM_INTER_LINEAR_EXACT;
+        EXPECT(gm_preprocess(&s3.m, NULL, &d3.m, &pp, &geo, NULL), GM_ERR_ARG, "gm_preprocess",
+               "prep->interp 3 is not a warp's", &s3, &d3, NULL);
+        pp.interp = GM_INTER_CUBIC, pp.border = (gm_border)6;
+        EXPECT(gm_preprocess(&s3.m, NULL, &d3.m, &pp, &geo, NULL), GM_ERR_ARG, "gm_preprocess", "prep->border 6", &s3,
+               &d3, NULL);
+        pp.border = GM_BORDER_REFLECT, pp.stride = 32;
+        EXPECT(gm_preprocess(&s3.m, NULL, &d3.m, &pp, &geo, NULL), GM_ERR_ARG, "gm_preprocess",
+               "prep->stride is an option of GM_FIT_LETTERBOX, and prep->fit is GM_FIT_WARP", &s3, &d3, NULL);
+        pp.stride = 0;
+        EXPECT(gm_prep_geometry_of(&wide, 8, 8, &pp, &geo), GM_ERR_SIZE, "gm_prep_geometry_of", "below 32767", NULL);
+        EXPECT(gm_prep_geometry_of(&crop, 8, 8, &pp, &geo), GM_OK, "gm_prep_geometry_of", NULL, NULL);
+        CHECK(geo.fit == GM_FIT_WARP && geo.width == 8 && geo.height == 8 && geo.left == 0 && geo.top == 0,
+              "a warp placement's geometry: fit %d, %lldx%lld at (%lld, %lld)", (int)geo.fit, (long long)geo.width,
+              (long long)geo.height, (long long)geo.left, (long long)geo.top);
+        EXPECT(gm_prep_box_map(&geo, GM_BOX_EXACT, box, out), GM_ERR_ARG, "gm_prep_box_map", "GM_FIT_WARP", NULL);
+    }
     /* the letterbox's options: a stride below 0; each option for another fit, or a rule whose framework
      * lacks it (OpenCV dnn has none; DeepStream top_left alone) */
     pp = zero, pp.stride = -1;
@@ -2303,8 +2346,8 @@ static void test_kernels(void)
         reset_error();
         CHECK(gm_kernels_for(GM_U8, GM_F32, 3, kernels, -1) == 0 && strncmp(gm_last_error(), "gm_kernels_for: max", 19) == 0,
               "gm_kernels_for(..., -1): %s", gm_last_error());
-        CHECK(gm_kernels_for(GM_U8, GM_F32, 3, NULL, 0) == 16, "gm_kernels_for(..., NULL, 0) counts: %s", gm_last_error());
-        CHECK(gm_kernels_for(GM_U8, GM_F32, 3, kernels, 7) == 16, "gm_kernels_for: %s", gm_last_error());
+        CHECK(gm_kernels_for(GM_U8, GM_F32, 3, NULL, 0) == 21, "gm_kernels_for(..., NULL, 0) counts: %s", gm_last_error());
+        CHECK(gm_kernels_for(GM_U8, GM_F32, 3, kernels, 7) == 21, "gm_kernels_for: %s", gm_last_error());
     }
     CHECK(size == 12345, "image_size written on an argument failure: %zu", size);
     reset_error();

@@ -2124,6 +2124,178 @@ static void test_prep_yuv_rows(void)
     }
 }
 
+/* A random matrix for a warp of a W x H crop into w x h (perspective: 9
+ * doubles): a rotation, scale (up and down), shear, reflection and a
+ * translation that can put the crop partly or wholly outside. */
+static void warp_matrix(int perspective, double W, double H, double w, double h, double* M)
+{
+    const double a = t_uniform(-3.2, 3.2), s = t_uniform(0.3, 3.0), shear = t_uniform(-0.3, 0.3);
+    const double flip = (t_rand() % 5) ? 1.0 : -1.0;
+    M[0] = s * cos(a) * flip, M[1] = -s * sin(a) + shear, M[3] = s * sin(a), M[4] = s * cos(a);
+    M[2] = w / 2 - (M[0] * W / 2 + M[1] * H / 2) + t_uniform(-0.6, 0.6) * w;
+    M[5] = h / 2 - (M[3] * W / 2 + M[4] * H / 2) + t_uniform(-0.6, 0.6) * h;
+    if (perspective)
+        M[6] = t_uniform(-0.004, 0.004), M[7] = t_uniform(-0.004, 0.004), M[8] = 1.0 + t_uniform(-0.1, 0.1);
+}
+
+/* The warp placement (GM_FIT_WARP) of count items into dst (images of
+ * srcs[i], or frames where frames is set): gm_preprocess's fused result
+ * against its definition, item by item: the warp of the crop (a frame's
+ * first converted by gm_yuv_convert) into an image of the source's dtype,
+ * twice from two fillings apart in every byte, to find the pixels the
+ * border leaves, then the
+ * pre-process's stretch of it at its own size, and dst's old values where
+ * the warp left them. 1 where they agree bit for bit. */
+static int prep_warp_agrees(const gm_mat* srcs, const gm_yuv* frames, const gm_rect* crops, int count, pimg* dst,
+                            const gm_prep* p, const char* what)
+{
+    gm_prep stretch = *p;
+    gm_warp_params wp;
+    gm_mat fused, one, image;
+    pimg warped[2], made;
+    unsigned char* bgr = NULL;
+    const size_t es = gm_dtype_size(dst->m.dtype);
+    int i, k, c, agree = 1;
+    int64_t x, y;
+    gm_status s;
+    memset(&wp, 0, sizeof wp);
+    wp.interp = p->interp, wp.border = p->border, wp.inverse = p->inverse;
+    stretch.fit = GM_FIT_STRETCH, stretch.warp = NULL, stretch.interp = GM_INTER_LINEAR; /* a copy at one size */
+    memcpy(wp.value, p->pad, sizeof wp.value);
+    s = frames ? gm_preprocess_yuv_batch(frames, crops, count, &dst->m, p, NULL, NULL)
+               : gm_preprocess_batch(srcs, crops, count, &dst->m, p, NULL, NULL);
+    if (s != GM_OK) {
+        CHECK(0, "%s: %s", what, gm_last_error());
+        return 0;
+    }
+    fused = dst->m;
+    for (i = 0; i < count && agree; ++i) {
+        gm_mat src = frames ? frames[i].y : srcs[i];
+        if (frames) { /* the frame as gm_yuv_convert's BGR image */
+            bgr = (unsigned char*)malloc((size_t)(src.width * src.height * 3));
+            s = gm_wrap(&image, bgr, src.width, src.height, GM_U8, 3, GM_HWC, 0, GM_HOST);
+            if (s == GM_OK)
+                s = gm_yuv_convert(&frames[i], &image, 0, NULL);
+            src = image;
+        }
+        if (s == GM_OK)
+            s = gm_roi(&src, &src, crops[i].x, crops[i].y, crops[i].width, crops[i].height);
+        for (k = 0; k < 2; ++k) {
+            size_t j;
+            pimg_make(&warped[k], dst->m.width, dst->m.height, src.dtype, (int)src.channels, GM_HWC, 1, 0, 1);
+            pimg_fill(&warped[k]);
+            for (j = 0; k && j < warped[1].n; ++j) /* every byte apart from the first filling's */
+                warped[1].buf[j] = (unsigned char)~warped[0].buf[j];
+            if (s == GM_OK)
+                s = p->perspective ? gm_warp_perspective(&src, &warped[k].m, p->warp + 9 * i, &wp, NULL)
+                                   : gm_warp_affine(&src, &warped[k].m, p->warp + 6 * i, &wp, NULL);
+        }
+        pimg_make(&made, dst->m.width, dst->m.height, dst->m.dtype, (int)dst->m.channels, dst->m.layout, 1, 0, 0);
+        if (s == GM_OK)
+            s = gm_preprocess(&warped[0].m, NULL, &made.m, &stretch, NULL, NULL);
+        if (s == GM_OK)
+            s = gm_item(&fused, &one, i);
+        for (y = 0; y < dst->m.height && s == GM_OK && agree; ++y)
+            for (x = 0; x < dst->m.width && agree; ++x) {
+                const size_t sz = gm_dtype_size(src.dtype);
+                int left = 0;
+                for (c = 0; c < src.channels; ++c)
+                    left |= memcmp(at(&warped[0].m, 0, y, x, c), at(&warped[1].m, 0, y, x, c), sz) != 0;
+                for (c = 0; c < dst->m.channels && agree; ++c) {
+                    const unsigned char* want = left ? dst->ref + (at(&one, 0, y, x, c) - dst->buf) : at(&made.m, 0, y, x, c);
+                    if (memcmp(at(&one, 0, y, x, c), want, es)) {
+                        agree = 0;
+                        CHECK(0, "%s: item %d, pixel (%lld, %lld) channel %d differs from the warp and the stretch%s",
+                              what, i, (long long)x, (long long)y, c, left ? " (a pixel the border leaves)" : "");
+                    }
+                }
+            }
+        CHECK(s == GM_OK && agree, "%s: item %d: %s", what, i, s == GM_OK ? "differs (above)" : gm_last_error());
+        agree &= s == GM_OK;
+        pimg_free(&warped[0]), pimg_free(&warped[1]), pimg_free(&made);
+        free(bgr), bgr = NULL;
+    }
+    CHECK(pimg_outside_changed(dst) == 0, "%s: bytes outside dst's items written", what);
+    return agree;
+}
+
+/* The pre-process's warp placement on the CPU path against gm_warp_affine
+ * (gm_warp_perspective) and the stretch: every source dtype, channel count,
+ * destination dtype and layout, interpolation, border, forward and
+ * inverse matrices, 2x3 and 3x3, batches of crops of one image, ROIs and
+ * foreign pitches; then frames. */
+static void test_prep_warp(void)
+{
+    static const gm_dtype srcs[] = {GM_U8, GM_U16, GM_F32}, dsts[] = {GM_U8, GM_F16, GM_BF16, GM_F32};
+    static const gm_interp interps[] = {GM_INTER_LINEAR, GM_INTER_NEAREST, GM_INTER_CUBIC, GM_INTER_AREA};
+    static const int channels[] = {1, 3, 4};
+    int round, i, k;
+    char what[200];
+    for (round = 0; round < 96; ++round) {
+        const gm_dtype S = srcs[round % 3], D = dsts[round / 3 % 4];
+        const int C = channels[round / 12 % 3], frames = round >= 72, count = 1 + (int)(t_rand() % 3);
+        const int64_t W = 12 + rnd(0, 50), H = 10 + rnd(0, 40), w = 5 + rnd(0, 40), h = 5 + rnd(0, 40);
+        const int cd = frames ? 3 : C == 1 ? (int)(t_rand() % 2) * 2 + 1 : C;
+        double M[27];
+        gm_mat items[3];
+        gm_rect crops[3];
+        gm_prep p;
+        pimg src, dst;
+        gm_yuv f[3];
+        unsigned char* frame = NULL;
+        memset(&p, 0, sizeof p);
+        p.fit = GM_FIT_WARP;
+        p.interp = interps[frames ? round % 2 : round / 4 % 4];
+        p.border = (gm_border)(t_rand() % 6);
+        p.perspective = (int)(t_rand() % 2);
+        p.inverse = (int)(t_rand() % 2);
+        p.swap_rb = C >= 3 && cd >= 3 && (t_rand() & 1);
+        p.arith = (D == GM_F32 || D == GM_F16) && (t_rand() & 1) ? GM_BLOB_DOUBLE : GM_BLOB_FLOAT;
+        for (k = 0; k < 4; ++k) {
+            p.pad[k] = t_uniform(0, S == GM_U8 || frames ? 300 : 70000);
+            p.mean[k] = D == GM_U8 ? 0 : t_uniform(0, 128);
+            p.scale[k] = D == GM_U8 ? 0 : t_uniform(0.002, 0.02);
+        }
+        pimg_make(&src, W, H, frames ? GM_U8 : S, frames ? 1 : C, (t_rand() & 1) ? GM_CHW : GM_HWC, 1, -1, 0);
+        pimg_fill(&src);
+        pimg_make(&dst, w, h, D, cd, (t_rand() & 1) ? GM_CHW : GM_HWC, count, -1, 0);
+        pimg_fill(&dst);
+        for (i = 0; i < count; ++i) {
+            crops[i].x = rnd(0, W / 3) & ~(int64_t)frames, crops[i].y = rnd(0, H / 3) & ~(int64_t)frames;
+            crops[i].width = rnd(1, W - crops[i].x), crops[i].height = rnd(1, H - crops[i].y);
+            items[i] = src.m;
+            warp_matrix(p.perspective, (double)crops[i].width, (double)crops[i].height, (double)w, (double)h,
+                        M + (p.perspective ? 9 : 6) * i);
+            if (p.inverse && gm_invert_affine(M + 6 * i, M + 6 * i) != GM_OK && !p.perspective)
+                p.inverse = 0;
+        }
+        p.warp = M;
+        if (frames) { /* an NV12 frame (even sizes) whose luma is src's ROI, its chroma in a buffer of its own */
+            const int64_t fw = W & ~1, fh = H & ~1;
+            size_t j;
+            frame = (unsigned char*)malloc((size_t)(fw * fh / 2));
+            for (j = 0; j < (size_t)(fw * fh / 2); ++j)
+                frame[j] = (unsigned char)(t_rand() >> 8);
+            memset(&f[0], 0, sizeof f[0]);
+            f[0].format = GM_YUV_NV12, f[0].matrix = (gm_yuv_matrix)(t_rand() % 3), f[0].range = (gm_yuv_range)(t_rand() % 2);
+            if (gm_roi(&src.m, &f[0].y, 0, 0, fw, fh) != GM_OK ||
+                gm_wrap(&f[0].u, frame, fw / 2, fh / 2, GM_U8, 2, GM_HWC, 0, GM_HOST) != GM_OK)
+                CHECK(0, "frame: %s", gm_last_error());
+            f[1] = f[2] = f[0];
+            for (i = 0; i < count; ++i) /* inside the even frame */
+                crops[i].width = crops[i].width < fw - crops[i].x ? crops[i].width : fw - crops[i].x,
+                crops[i].height = crops[i].height < fh - crops[i].y ? crops[i].height : fh - crops[i].y;
+        }
+        snprintf(what, sizeof what, "warp placement round %d: %s %s x%d -> %s x%d %s, %d items, interp %d, border %d, "
+                 "%s%s, arith %d", round, frames ? "NV12" : "image", gm_dtype_name(frames ? GM_U8 : S), C,
+                 gm_dtype_name(D), cd, dst.m.layout == GM_CHW ? "CHW" : "HWC", count, (int)p.interp, (int)p.border,
+                 p.perspective ? "3x3" : "2x3", p.inverse ? " inverse" : "", (int)p.arith);
+        prep_warp_agrees(items, frames ? f : NULL, crops, count, &dst, &p, what);
+        pimg_free(&src), pimg_free(&dst);
+        free(frame);
+    }
+}
+
 /* Every test of the CPU path's results, in one configuration of it. */
 /* ------------------------------------------- box mapping (gpumat/prep.h) */
 
@@ -2462,6 +2634,7 @@ static void test_results(const char* how)
     test_overlay_yuv();
     test_prep_yuv_edges();
     test_prep_yuv_rows();
+    test_prep_warp();
     CHECK(t_failed == failed, "the failures above were with %s", how);
 }
 

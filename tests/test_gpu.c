@@ -512,12 +512,44 @@ static gm_status op_prep(const gm_mat* s, gm_mat* d, const void* p)
             gm__prep_plan("op_prep", views, NULL, crops, h->count, d, &h->prep, &plan, places, &kinds) == GM_OK)
             for (i = 0; i < h->count; ++i)
                 ++per_kind[places[i].kind];
+        const int most = h->prep.fit == GM_FIT_WARP ? GM__PREP_WARP_ITEMS_MANY : GM__PREP_ITEMS_MANY;
         for (i = 0; i < 2 * GM__SAMPLER_COUNT; ++i)
-            expect += (per_kind[i] + GM__PREP_ITEMS_MANY - 1) / GM__PREP_ITEMS_MANY;
+            expect += (per_kind[i] + most - 1) / most;
         CHECK(generic_launches - before == expect, "gm_preprocess_batch of %d items: %ld launches, %ld expected",
               h->count, generic_launches - before, expect);
     }
     return st;
+}
+
+/* Matrices for the warp placement's items, 9 doubles each (a 2x3 takes
+ * the first 6): item i's a rotation and scale about the centre of a w x h
+ * crop, moved by up to half the size (parts fall outside), the 3x3's with
+ * a tilt. */
+static const double* warp_items(int64_t w, int64_t h)
+{
+    static double M[300 * 9];
+    int i;
+    for (i = 0; i < 300; ++i) {
+        const double a = 0.37 * i - 2.0, sc = 0.4 + 0.13 * (i % 17), tx = w * (0.05 * (i % 11) - 0.25),
+                     ty = h * (0.04 * (i % 13) - 0.25);
+        double* m = M + 9 * i;
+        m[0] = sc * cos(a), m[1] = -sc * sin(a), m[3] = sc * sin(a), m[4] = sc * cos(a);
+        m[2] = w / 2.0 - m[0] * w / 2.0 - m[1] * h / 2.0 + tx;
+        m[5] = h / 2.0 - m[3] * w / 2.0 - m[4] * h / 2.0 + ty;
+        m[6] = 0.002 * (i % 5 - 2) / (double)(w + 1), m[7] = 0.003 * (i % 3 - 1) / (double)(h + 1), m[8] = 1.0;
+    }
+    return M;
+}
+
+/* A warp placement's fields for case k: its matrices (warp_items), the
+ * border, 2x3 or 3x3, forward or inverse, turn by turn. */
+static void warp_prep(gm_prep* p, int k, int64_t w, int64_t h)
+{
+    p->fit = GM_FIT_WARP;
+    p->warp = warp_items(w, h);
+    p->border = (gm_border)(k % 6);
+    p->perspective = k / 2 % 2;
+    p->inverse = k % 5 == 0;
 }
 
 /* Every pre-process kernel (source dtype, destination dtype, source
@@ -528,8 +560,10 @@ static gm_status op_prep(const gm_mat* s, gm_mat* d, const void* p)
  * for the first item's view (a third of the width, two thirds of the
  * height), so linear and area run area_fast there. arith: the product in
  * double (GM_BLOB_DOUBLE: the prep_double rows, into f32 and f16 only).
+ * warp: the warp placement instead (its rows, the product in float or in
+ * double; 160 items, more than a launch carries, in one case).
  * some: u8 x3 into f32 and f16 only (under compute-sanitizer). */
-static void preps(int some, int arith)
+static void preps(int some, int arith, int warp)
 {
     static const gm_dtype srcs[] = {GM_U8, GM_U16, GM_F32}, dsts[] = {GM_U8, GM_F16, GM_BF16, GM_F32};
     static const int channels[] = {1, 3, 4}, map[4] = {2, 0, 0, 1};
@@ -550,7 +584,7 @@ static void preps(int some, int arith)
                     int dch = channels[c] == 1 ? (k % 2 ? 3 : 1) : channels[c] == 4 && k % 4 == 3 ? 4 : 3, ci;
                     gm_layout ld = (gm_layout)(k & 1);
                     memset(&h, 0, sizeof h);
-                    h.count = (k + k / 6) % 6 == 2 ? 35 : 1;
+                    h.count = (k + k / 6) % 6 == 2 ? 35 : warp && k % 37 == 4 ? 160 : 1;
                     h.prep.fit = (gm_fit)(k % 3);
                     h.prep.rule = (gm_letterbox_rule)((k / 3) % 3);
                     h.prep.interp = (gm_prep_interp)(z < 4 ? (z + s + d + c) % 4 : z == 5 || k % 2 ? GM_PREP_AREA : GM_PREP_LINEAR);
@@ -562,6 +596,16 @@ static void preps(int some, int arith)
                     h.prep.arith = arith ? GM_BLOB_DOUBLE : GM_BLOB_FLOAT;
                     if (h.count == 1 && h.prep.fit == GM_FIT_LETTERBOX && h.prep.rule == GM_LETTERBOX_ULTRALYTICS)
                         h.prep.stride = k % 2 ? 3 + k % 5 : 0; /* auto: the rest of dst kept */
+                    if (warp) {
+                        static const gm_interp interps[] = {GM_INTER_LINEAR, GM_INTER_NEAREST, GM_INTER_CUBIC,
+                                                            GM_INTER_AREA};
+                        warp_prep(&h.prep, k, sizes[z][0], sizes[z][1]);
+                        h.prep.top_left = 0;
+                        h.prep.interp = interps[(z + s + d + c) % 4];
+                        h.prep.arith = (dsts[d] == GM_F32 || dsts[d] == GM_F16) && k % 3 == 0 ? GM_BLOB_DOUBLE
+                                                                                               : GM_BLOB_FLOAT;
+                        h.prep.divide = h.prep.divide && h.prep.arith == GM_BLOB_FLOAT;
+                    }
                     for (ci = 0; ci < 4; ++ci) {
                         h.prep.pad[ci] = 114 + ci;
                         h.prep.mean[ci] = dsts[d] == GM_U8 ? 0 : 100 + 10 * ci;
@@ -583,10 +627,10 @@ static void preps(int some, int arith)
                     free_pair(&dst);
                 }
             }
-    printf("gpu: %d preprocess cases%s\n", cases, arith ? " with the product in double" : "");
+    printf("gpu: %d preprocess cases%s\n", cases, warp ? " of the warp placement" : arith ? " with the product in double" : "");
     for (k = 0; !some && k < GM__KERNEL_COUNT; ++k)
-        if (gm__kernels[k].family == (arith ? GM__FAMILY_PREP_DOUBLE : GM__FAMILY_PREP) && !launched[k] &&
-            missing++ < 5)
+        if (gm__kernels[k].family == (warp ? GM__FAMILY_PREP_WARP : arith ? GM__FAMILY_PREP_DOUBLE : GM__FAMILY_PREP) &&
+            !launched[k] && missing++ < 5)
             printf("gpu: %s never ran\n", gm__kernels[k].name);
     CHECK(missing == 0, "%d pre-process kernels never ran", missing);
 }
@@ -1201,8 +1245,8 @@ static int make_chroma(pair* chroma, int64_t w, int64_t h, int planar, int align
 }
 
 /* arith: the product in double (the prep_yuv_double rows, into f32 and
- * f16 only). */
-static void prep_yuvs(int some, int arith)
+ * f16 only); warp: the warp placement (its rows, NEAREST and LINEAR). */
+static void prep_yuvs(int some, int arith, int warp)
 {
     static const gm_dtype dsts[] = {GM_U8, GM_F16, GM_BF16, GM_F32};
     static const gm_prep_interp interps[] = {GM_PREP_LINEAR, GM_PREP_NEAREST, GM_PREP_LINEAR_EXACT};
@@ -1231,6 +1275,10 @@ static void prep_yuvs(int some, int arith)
                 how.prep.swap_rb = n % 2;
                 how.prep.divide = !arith && dsts[d] != GM_U8 && n % 4 == 1;
                 how.prep.arith = arith ? GM_BLOB_DOUBLE : GM_BLOB_FLOAT;
+                if (warp) {
+                    warp_prep(&how.prep, n, w, h);
+                    how.prep.interp = n % 2 ? GM_INTER_NEAREST : GM_INTER_LINEAR;
+                }
                 for (ci = 0; ci < 3; ++ci) {
                     how.prep.pad[ci] = 114 + ci;
                     how.prep.mean[ci] = dsts[d] == GM_U8 ? 0 : 100 + 10 * ci;
@@ -1274,8 +1322,10 @@ static void prep_yuvs(int some, int arith)
             }
     printf("gpu: %d frame pre-process cases, %d of them NEAREST with the chroma below the luma\n", cases, below);
     for (k = 0; !some && k < GM__KERNEL_COUNT; ++k)
-        if (gm__kernels[k].family == (arith ? GM__FAMILY_PREP_YUV_DOUBLE : GM__FAMILY_PREP_YUV) && !launched[k] &&
-            missing++ < 5)
+        if (gm__kernels[k].family == (warp    ? GM__FAMILY_PREP_YUV_WARP
+                                      : arith ? GM__FAMILY_PREP_YUV_DOUBLE
+                                              : GM__FAMILY_PREP_YUV) &&
+            !launched[k] && missing++ < 5)
             printf("gpu: %s never ran\n", gm__kernels[k].name);
     CHECK(missing == 0, "%d frame pre-process kernels never ran", missing);
 }
@@ -1869,7 +1919,7 @@ static void warm_list_suffices(void)
     int c;
     for (i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         gm_dtype S = cases[i].src, D = cases[i].dst;
-        int cn = cases[i].channels, list[32], n = gm_kernels_for(S, D, cn, list, 32), ok = 1;
+        int cn = cases[i].channels, list[64], n = gm_kernels_for(S, D, cn, list, 64), ok = 1;
         gm_mat a[2], b[2], ra, rb, planes[4];
         gm_xform x = gm_xform_identity();
         long before;
@@ -1954,8 +2004,9 @@ int main(int argc, char** argv)
         fast_paths();
         resizes(1);
         warps(1);
-        preps(1, 0);
-        preps(1, 1);
+        preps(1, 0, 0);
+        preps(1, 1, 0);
+        preps(1, 0, 1);
         tiles(1);
         twices(1);
         twice_specials();
@@ -1965,8 +2016,9 @@ int main(int argc, char** argv)
         fast_paths();
         resizes(0);
         warps(0);
-        preps(0, 0);
-        preps(0, 1);
+        preps(0, 0, 0);
+        preps(0, 1, 0);
+        preps(0, 0, 1);
         tiles(0);
         twices(0);
         twice_specials();
@@ -1977,8 +2029,9 @@ int main(int argc, char** argv)
     overlays_yuv();
     blends();
     yuvs();
-    prep_yuvs(argc > 1 && !strcmp(argv[1], "--sanitize"), 0);
-    prep_yuvs(argc > 1 && !strcmp(argv[1], "--sanitize"), 1);
+    prep_yuvs(argc > 1 && !strcmp(argv[1], "--sanitize"), 0, 0);
+    prep_yuvs(argc > 1 && !strcmp(argv[1], "--sanitize"), 1, 0);
+    prep_yuvs(argc > 1 && !strcmp(argv[1], "--sanitize"), 0, 1);
     rect_round_trips();
     flattened();
     joined_rows();

@@ -667,19 +667,21 @@ static void failed_compile(void)
 
 static void arguments(void)
 {
-    int k[31], bad[2] = {0, GM__KERNEL_COUNT};
-    CHECK(gm_kernels_for(GM_U8, GM_F32, 3, k, 28) == 16 && k[0] == gm__xform_row[GM_U8][GM_F32][2] &&
+    int k[36], bad[2] = {0, GM__KERNEL_COUNT};
+    CHECK(gm_kernels_for(GM_U8, GM_F32, 3, k, 28) == 21 && k[0] == gm__xform_row[GM_U8][GM_F32][2] &&
               !strcmp(gm_kernel_name(k[1]), "gm_fill_bytes") &&
               !strcmp(gm_kernel_name(k[5]), "gm_xform_u8_f32_c3_chw_chw") &&
               !strcmp(gm_kernel_name(k[6]), "gm_xform_u8_f32_c1_hwc_hwc") &&
               !strcmp(gm_kernel_name(k[7]), "gm_prep_u8_f32_c3_nearest") &&
               !strcmp(gm_kernel_name(k[11]), "gm_prep_u8_f32_c3_linear_exact") &&
               !strcmp(gm_kernel_name(k[12]), "gm_prep_yuv_f32_nearest") &&
-              !strcmp(gm_kernel_name(k[15]), "gm_prep_yuv_f32_linear_exact"),
-          "gm_kernels_for u8 -> f32 c3: %s, %s, %s, %s, %s, %s, %s", gm_kernel_name(k[1]), gm_kernel_name(k[5]),
+              !strcmp(gm_kernel_name(k[15]), "gm_prep_yuv_f32_linear_exact") &&
+              !strcmp(gm_kernel_name(k[16]), "gm_prep_warp_u8_f32_c3_nearest") &&
+              !strcmp(gm_kernel_name(k[20]), "gm_prep_yuv_warp_f32_linear"),
+          "gm_kernels_for u8 -> f32 c3: %s, %s, %s, %s, %s, %s, %s, %s, %s", gm_kernel_name(k[1]), gm_kernel_name(k[5]),
           gm_kernel_name(k[6]), gm_kernel_name(k[7]), gm_kernel_name(k[11]), gm_kernel_name(k[12]),
-          gm_kernel_name(k[15]));
-    CHECK(gm_kernels_for(GM_U8, GM_U8, 3, k, 31) == 31 && !strcmp(gm_kernel_name(k[7]), "gm_xform_u8_u8_c1") &&
+          gm_kernel_name(k[15]), gm_kernel_name(k[16]), gm_kernel_name(k[20]));
+    CHECK(gm_kernels_for(GM_U8, GM_U8, 3, k, 36) == 36 && !strcmp(gm_kernel_name(k[7]), "gm_xform_u8_u8_c1") &&
               !strcmp(gm_kernel_name(k[8]), "gm_resize_u8_c3_nearest") &&
               !strcmp(gm_kernel_name(k[12]), "gm_resize_u8_c3_linear_exact") &&
               !strcmp(gm_kernel_name(k[13]), "gm_resize_u8_c3_linear_twice") &&
@@ -691,28 +693,32 @@ static void arguments(void)
               !strcmp(gm_kernel_name(k[24]), "gm_overlay_u8") && !strcmp(gm_kernel_name(k[25]), "gm_blend_u8") &&
               !strcmp(gm_kernel_name(k[26]), "gm_yuv_u8") && !strcmp(gm_kernel_name(k[27]), "gm_yuv_from_u8") &&
               !strcmp(gm_kernel_name(k[28]), "gm_warp_u8_c3_nearest") &&
-              !strcmp(gm_kernel_name(k[30]), "gm_warp_u8_c3_cubic"),
+              !strcmp(gm_kernel_name(k[30]), "gm_warp_u8_c3_cubic") &&
+              !strcmp(gm_kernel_name(k[31]), "gm_prep_warp_u8_u8_c3_nearest") &&
+              !strcmp(gm_kernel_name(k[35]), "gm_prep_yuv_warp_u8_linear"),
           "u8 -> u8 c3 also lists the generic one-channel kernel, the resizes, the whole-2x resizes, the "
-          "pre-processes of images and frames, the overlay, the blend, the YUV conversions and the warps: %s, %s, "
-          "%s, %s, %s, %s, %s, %s, %s, %s, %s", gm_kernel_name(k[7]), gm_kernel_name(k[8]), gm_kernel_name(k[12]),
-          gm_kernel_name(k[13]), gm_kernel_name(k[15]), gm_kernel_name(k[20]), gm_kernel_name(k[24]),
-          gm_kernel_name(k[25]), gm_kernel_name(k[26]), gm_kernel_name(k[27]), gm_kernel_name(k[28]));
-    CHECK(gm_kernels_for(GM_U8, GM_U8, 1, k, 24) == 20 && !strcmp(gm_kernel_name(k[15]), "gm_blend_u8") &&
-              !strcmp(gm_kernel_name(k[16]), "gm_yuv_u8") && !strcmp(gm_kernel_name(k[17]), "gm_warp_u8_c1_nearest"),
+          "pre-processes of images and frames, the overlay, the blend, the YUV conversions, the warps and the "
+          "pre-process's warp placement: %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s", gm_kernel_name(k[7]),
+          gm_kernel_name(k[8]), gm_kernel_name(k[12]), gm_kernel_name(k[13]), gm_kernel_name(k[15]),
+          gm_kernel_name(k[20]), gm_kernel_name(k[24]), gm_kernel_name(k[25]), gm_kernel_name(k[26]),
+          gm_kernel_name(k[27]), gm_kernel_name(k[28]), gm_kernel_name(k[31]), gm_kernel_name(k[35]));
+    CHECK(gm_kernels_for(GM_U8, GM_U8, 1, k, 24) == 23 && !strcmp(gm_kernel_name(k[15]), "gm_blend_u8") &&
+              !strcmp(gm_kernel_name(k[16]), "gm_yuv_u8") && !strcmp(gm_kernel_name(k[17]), "gm_warp_u8_c1_nearest") &&
+              !strcmp(gm_kernel_name(k[20]), "gm_prep_warp_u8_u8_c1_nearest"),
           "one channel has one fast kernel, five resizes, two whole-2x resizes, five pre-processes, no overlay, "
-          "the blend, the YUV conversion (gray), not its reverse, three warps");
+          "the blend, the YUV conversion (gray), not its reverse, three warps, three warp placements");
     CHECK(gm_kernels_for(GM_U8, GM_U8, 2, k, 24) == 18 && !strcmp(gm_kernel_name(k[13]), "gm_resize_u8_c2_linear_twice"),
           "two channels: one whole-2x resize (OpenCV's 2x2 integer mean has none), no pre-process, no YUV "
           "conversion");
-    CHECK(gm_kernels_for(GM_F32, GM_F32, 1, k, 21) == 16 &&
+    CHECK(gm_kernels_for(GM_F32, GM_F32, 1, k, 21) == 19 &&
               !strcmp(gm_kernel_name(k[7]), "gm_resize_f32_c1_linear_twice") &&
               gm_kernels_for(GM_S32, GM_S32, 1, k, 21) == 11,
           "f32 resizes without linear_exact, its two whole-2x resizes, and f32's pre-processes without linear_exact; "
-          "s32 resizes with it, no whole-2x; three warps each");
+          "s32 resizes with it, no whole-2x; three warps each, and f32's three warp placements");
     CHECK(gm_kernels_for(GM_S16, GM_F32, 3, k, 21) == 7, "no pre-process from s16");
     k[2] = -5;
-    CHECK(gm_kernels_for(GM_U8, GM_U8, 3, k, 2) == 31 && k[1] == GM__FILL_ROW && k[2] == -5,
-          "max 2 writes 2 and counts 31");
+    CHECK(gm_kernels_for(GM_U8, GM_U8, 3, k, 2) == 36 && k[1] == GM__FILL_ROW && k[2] == -5,
+          "max 2 writes 2 and counts 36");
     CHECK(gm_kernels_for((gm_dtype)99, GM_U8, 1, k, 7) == 0 && strstr(gm_last_error(), "dtype"), "bad dtype: %s",
           gm_last_error());
     CHECK(gm_kernels_for(GM_U8, GM_U8, 5, k, 7) == 0 && strstr(gm_last_error(), "channels"), "bad channels: %s",

@@ -49,7 +49,7 @@ static gm_mat fake(gm_dtype dt, int cn, gm_layout lay, int batch, int shape, uin
  * channels) and checks each kernel against gm_kernels_for. */
 static void check_ops(const char* what, gm_status described, const gm__ops* d, gm_dtype src, gm_dtype dst, int channels)
 {
-    int list[32], n = gm_kernels_for(src, dst, channels, list, 32), i, k;
+    int list[64], n = gm_kernels_for(src, dst, channels, list, 64), i, k;
     CHECK(described == GM_OK && d->n > 0, "%s: not described: %s", what, gm_last_error());
     for (i = 0; described == GM_OK && i < d->n; ++i) {
         gm__plan p;
@@ -244,7 +244,7 @@ static void resizes(void)
  * it leaves out: gpumat/jit.h). */
 static void reach_prep(const char* what, unsigned kinds, const short* rows, gm_dtype S, gm_dtype D, int C, int listed)
 {
-    int list[32], n = gm_kernels_for(S, D, C, list, 32), I, k, kernel;
+    int list[64], n = gm_kernels_for(S, D, C, list, 64), I, k, kernel;
     for (I = 0; I < GM__SAMPLER_COUNT; ++I) {
         if (!(kinds >> 2 * I & 3))
             continue;
@@ -262,15 +262,25 @@ static void reach_prep(const char* what, unsigned kinds, const short* rows, gm_d
     }
 }
 
+/* The interpolations preps and prep_frames plan by (a frame's, the first
+ * four: LINEAR again at half the size), each of a letterbox's resize, and
+ * each of a warp placement (warp, by warp_matrices). */
+static const int resize_interps[] = {GM_PREP_LINEAR, GM_PREP_NEAREST, GM_PREP_AREA, GM_PREP_LINEAR_EXACT,
+                                     GM_PREP_AREA};
+static const int frame_interps[] = {GM_PREP_LINEAR, GM_PREP_NEAREST, GM_PREP_LINEAR_EXACT, GM_PREP_LINEAR};
+static const int warp_interps[] = {GM_INTER_LINEAR, GM_INTER_NEAREST, GM_INTER_CUBIC, GM_INTER_AREA, GM_INTER_LINEAR};
+static const double warp_matrices[18] = {1.5, 0.25, 3, -0.25, 1.5, 2, 1, 0, 0, 0, 1, 0, 0.5, 0, 1, 0, 0.5, 1};
+
 /* gm_preprocess of each source dtype and channel count it takes into each
  * destination dtype, one item and a batch, by each interpolation (AREA also
  * by a whole factor), the product in float and (into f32 and f16) in
- * double: every sampler's kernel. */
-static void preps(void)
+ * double: every sampler's kernel; letterboxed, or (warp) by the warp
+ * placement. */
+static void preps(int warp)
 {
     static const gm_dtype srcs[] = {GM_U8, GM_U16, GM_F32}, dsts[] = {GM_U8, GM_F16, GM_BF16, GM_F32};
-    static const int channels[] = {1, 3, 4}, interps[] = {GM_PREP_LINEAR, GM_PREP_NEAREST, GM_PREP_AREA,
-                                                          GM_PREP_LINEAR_EXACT, GM_PREP_AREA};
+    static const int channels[] = {1, 3, 4};
+    const int* interps = warp ? warp_interps : resize_interps;
     int s, d, c, batch, i, arith;
     char what[160];
     for (arith = 0; arith < 2; ++arith)
@@ -287,13 +297,15 @@ static void preps(void)
                         unsigned kinds;
                         gm_status st;
                         memset(&pp, 0, sizeof pp);
-                        pp.fit = GM_FIT_LETTERBOX;
+                        pp.fit = warp ? GM_FIT_WARP : GM_FIT_LETTERBOX;
+                        pp.warp = warp ? warp_matrices : NULL;
                         pp.interp = (gm_prep_interp)interps[i];
                         pp.arith = arith ? GM_BLOB_DOUBLE : GM_BLOB_FLOAT;
                         src[0] = src[1] = src[2] =
                             fake_sized(srcs[s], channels[c], GM_HWC, 1, PADDED, SRC_BASE, side, i == 4 ? 128 : 40);
-                        snprintf(what, sizeof what, "preprocess %s x%d -> %s, %d items, interp %d, arith %d",
-                                 gm_dtype_name(srcs[s]), channels[c], gm_dtype_name(dsts[d]), batch, interps[i], arith);
+                        snprintf(what, sizeof what, "preprocess %s x%d -> %s, %d items, interp %d, arith %d, fit %d",
+                                 gm_dtype_name(srcs[s]), channels[c], gm_dtype_name(dsts[d]), batch, interps[i], arith,
+                                 (int)pp.fit);
                         st = gm__check_prep(what, src, NULL, NULL, batch, &dst, &pp);
                         if (st == GM_OK)
                             st = gm__prep_plan(what, src, NULL, NULL, batch, &dst, &pp, &plan, places, &kinds);
@@ -301,25 +313,28 @@ static void preps(void)
                         if (st != GM_OK)
                             continue;
                         reach_prep(what, kinds,
-                                   (arith ? gm__prep_double_row : gm__prep_row)[srcs[s]][dsts[d]][channels[c] - 1],
-                                   srcs[s], dsts[d], channels[c], !arith);
+                                   (warp    ? gm__prep_warp_row
+                                    : arith ? gm__prep_double_row
+                                            : gm__prep_row)[srcs[s]][dsts[d]][channels[c] - 1],
+                                   srcs[s], dsts[d], channels[c], warp || !arith);
                     }
 }
 
 /* gm_preprocess_yuv of an NV12 frame into each destination dtype, one
  * item and a batch, by each interpolation a frame takes (LINEAR also at
  * half the size, which OpenCV takes as the 2x2 mean), the product in
- * float and (into f32 and f16) in double: every sampler's kernel. */
-static void prep_frames(void)
+ * float and (into f32 and f16) in double: every sampler's kernel;
+ * letterboxed, or (warp) by the warp placement's NEAREST and LINEAR. */
+static void prep_frames(int warp)
 {
     static const gm_dtype dsts[] = {GM_U8, GM_F16, GM_BF16, GM_F32};
-    static const int interps[] = {GM_PREP_LINEAR, GM_PREP_NEAREST, GM_PREP_LINEAR_EXACT, GM_PREP_LINEAR};
+    const int* interps = warp ? warp_interps : frame_interps;
     int d, batch, i, arith;
     char what[160];
     for (arith = 0; arith < 2; ++arith)
     for (d = 0; d < 4; ++d)
         for (batch = 1; batch <= 3 && (!arith || dsts[d] == GM_F32 || dsts[d] == GM_F16); batch += 2)
-            for (i = 0; i < 4; ++i) {
+            for (i = 0; i < (warp ? 2 : 4); ++i) {
                 int side = i == 3 ? 128 : 68; /* 128 -> 64: half */
                 gm_mat dst = fake_sized(dsts[d], 3, GM_CHW, batch, DENSE, DST_BASE, 64, 64);
                 gm_yuv frames[3];
@@ -330,23 +345,25 @@ static void prep_frames(void)
                 gm_status st;
                 memset(&pp, 0, sizeof pp);
                 memset(frames, 0, sizeof frames);
-                pp.fit = GM_FIT_LETTERBOX;
+                pp.fit = warp ? GM_FIT_WARP : GM_FIT_LETTERBOX;
+                pp.warp = warp ? warp_matrices : NULL;
                 pp.interp = (gm_prep_interp)interps[i];
                 pp.arith = arith ? GM_BLOB_DOUBLE : GM_BLOB_FLOAT;
                 frames[0].y = fake_sized(GM_U8, 1, GM_HWC, 1, PADDED, SRC_BASE, side, i == 3 ? 128 : 40);
                 frames[0].u = fake_sized(GM_U8, 2, GM_HWC, 1, PADDED, SRC_BASE + (1u << 20), side / 2,
                                          frames[0].y.height / 2);
                 frames[1] = frames[2] = frames[0];
-                snprintf(what, sizeof what, "preprocess NV12 -> %s, %d items, interp %d, arith %d",
-                         gm_dtype_name(dsts[d]), batch, interps[i], arith);
+                snprintf(what, sizeof what, "preprocess NV12 -> %s, %d items, interp %d, arith %d, fit %d",
+                         gm_dtype_name(dsts[d]), batch, interps[i], arith, (int)pp.fit);
                 st = gm__check_prep(what, NULL, frames, NULL, batch, &dst, &pp);
                 if (st == GM_OK)
                     st = gm__prep_plan(what, NULL, frames, NULL, batch, &dst, &pp, &plan, places, &kinds);
                 CHECK(st == GM_OK, "%s: not described: %s", what, gm_last_error());
                 if (st != GM_OK)
                     continue;
-                reach_prep(what, kinds, (arith ? gm__prep_yuv_double_row : gm__prep_yuv_row)[dsts[d]], GM_U8, dsts[d],
-                           3, !arith);
+                reach_prep(what, kinds,
+                           (warp ? gm__prep_yuv_warp_row : arith ? gm__prep_yuv_double_row : gm__prep_yuv_row)[dsts[d]],
+                           GM_U8, dsts[d], 3, warp || !arith);
             }
 }
 
@@ -381,7 +398,7 @@ static void warps(void)
 {
     static const gm_interp interps[] = {GM_INTER_NEAREST, GM_INTER_LINEAR, GM_INTER_AREA, GM_INTER_CUBIC};
     static const int samplers[] = {GM__SAMPLER_NEAREST, GM__SAMPLER_LINEAR, GM__SAMPLER_LINEAR, GM__SAMPLER_CUBIC};
-    int T, c, i, k, n, list[32];
+    int T, c, i, k, n, list[64];
     for (T = 0; T < GM_DTYPE_COUNT; ++T)
         for (c = 1; c <= 4; ++c)
             for (i = 0; i < 4; ++i) {
@@ -394,7 +411,7 @@ static void warps(void)
                 if (row < 0)
                     continue;
                 reached[row] = 1;
-                n = gm_kernels_for((gm_dtype)T, (gm_dtype)T, c, list, 32);
+                n = gm_kernels_for((gm_dtype)T, (gm_dtype)T, c, list, 64);
                 for (k = 0; k < n && list[k] != row; ++k)
                     ;
                 CHECK(k < n, "gm_kernels_for(%s, %s, %d) lacks %s", gm_dtype_name((gm_dtype)T),
@@ -413,9 +430,9 @@ static void warps(void)
  * conversion, BGR and BGRA for its reverse), and only there. */
 static void unplanned(int row, const char* what, gm_dtype src, gm_dtype dst, unsigned channels)
 {
-    int list[32], n, k, c;
+    int list[64], n, k, c;
     for (c = 1; c <= 4; ++c) {
-        n = gm_kernels_for(src, dst, c, list, 32);
+        n = gm_kernels_for(src, dst, c, list, 64);
         for (k = 0; k < n && list[k] != row; ++k)
             ;
         CHECK((k < n) == (int)(channels >> (c - 1) & 1), "gm_kernels_for(%s, %s, %d) %s the %s kernel",
@@ -429,14 +446,16 @@ static void unplanned(int row, const char* what, gm_dtype src, gm_dtype dst, uns
 
 int main(void)
 {
-    int S, D, c, k, n, list[32], unreached = 0;
+    int S, D, c, k, n, list[64], unreached = 0;
     transforms();
     converts_and_relayouts();
     blobs();
     planes();
     resizes();
-    preps();
-    prep_frames();
+    preps(0);
+    preps(1);
+    prep_frames(0);
+    prep_frames(1);
     fills();
     warps();
     unplanned(GM__OVERLAY_ROW, "overlay", GM_U8, GM_U8, 0xc);
@@ -449,7 +468,7 @@ int main(void)
     for (S = 0; S < GM_DTYPE_COUNT; ++S)
         for (D = 0; D < GM_DTYPE_COUNT; ++D)
             for (c = 1; c <= 4; ++c) {
-                n = gm_kernels_for((gm_dtype)S, (gm_dtype)D, c, list, 32);
+                n = gm_kernels_for((gm_dtype)S, (gm_dtype)D, c, list, 64);
                 for (k = 0; k < n; ++k)
                     CHECK(reached_in_list[S][D][c - 1] >> k & 1,
                           "gm_kernels_for(%s, %s, %d) lists %s, which none of those operations ran",

@@ -68,8 +68,20 @@ typedef enum gm_interp {
     GM_INTER_NEAREST = 1,      /* the pixel floor(x * src/dst): no half-pixel offset, as OpenCV */
     GM_INTER_AREA = 2,         /* pixel-area mean downscaling; bilinear-like upscaling */
     GM_INTER_LINEAR_EXACT = 3, /* OpenCV's bit-exact bilinear (fixed point; floating dtypes: LINEAR) */
-    GM_INTER_CUBIC = 4         /* bicubic (A = -0.75); the warps only (gpumat/warp.h) */
+    GM_INTER_CUBIC = 4         /* bicubic (A = -0.75); the warps only (gpumat/warp.h, GM_FIT_WARP) */
 } gm_interp;
+
+/* What a warp (gpumat/warp.h, gm_prep's GM_FIT_WARP) does with a
+ * destination pixel whose source taps fall outside the source:
+ * cv::BORDER_* (the same numbers). */
+typedef enum gm_border {
+    GM_BORDER_CONSTANT = 0,    /* a tap outside is the border value: iiii|abcd|iiii */
+    GM_BORDER_REPLICATE = 1,   /* aaaa|abcd|dddd */
+    GM_BORDER_REFLECT = 2,     /* dcba|abcd|dcba */
+    GM_BORDER_WRAP = 3,        /* abcd|abcd|abcd */
+    GM_BORDER_REFLECT_101 = 4, /* dcb|abcd|cba */
+    GM_BORDER_TRANSPARENT = 5  /* the pixel is left as it was in dst */
+} gm_border;
 
 /* A CUDA stream (cudaStream_t or CUstream, cast); NULL is the default stream. */
 typedef struct gm__stream* gm_stream;

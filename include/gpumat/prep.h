@@ -29,8 +29,10 @@ typedef struct gm_rect {
 typedef enum gm_fit {
     GM_FIT_STRETCH = 0,    /* resized to the destination's size (blobFromImage, OpenCV dnn's DNN_PMODE_NULL) */
     GM_FIT_LETTERBOX = 1,  /* scaled to fit inside, aspect kept, the rest padded (rounded by gm_prep.rule) */
-    GM_FIT_CROP_CENTER = 2 /* scaled to cover, aspect kept, the centre kept: blobFromImage(crop = true), OpenCV
-                              dnn's DNN_PMODE_CROP_CENTER (every rule) */
+    GM_FIT_CROP_CENTER = 2, /* scaled to cover, aspect kept, the centre kept: blobFromImage(crop = true), OpenCV
+                               dnn's DNN_PMODE_CROP_CENTER (every rule) */
+    GM_FIT_WARP = 3         /* each item warped by its own matrix (gm_prep.warp) into the whole destination:
+                               gm_warp_affine (gm_warp_perspective) of the crop, then the blob's arithmetic */
 } gm_fit;
 
 /* How a letterbox rounds, as each framework does. With target Wn x Hn and
@@ -119,6 +121,22 @@ typedef struct gm_prep {
     int divide;      /* (x - mean) / scale instead, in float (torch's (x - mean) / std): scale holds std */
     gm_blob_arith arith; /* the product's arithmetic (above): GM_BLOB_DOUBLE for OpenCV 4.8-4.10, or for NHWC
                             from 4.8 on, into a f32 or f16 dst; not with divide */
+    /* GM_FIT_WARP (0.3): each item is the warp of its crop (gpumat/warp.h)
+     * into dst's size, the crop's pixel (0, 0) the source's origin, as
+     * cv::warpAffine of a cv::Mat ROI reads only the ROI; interp NEAREST,
+     * LINEAR or CUBIC (AREA is LINEAR, as OpenCV's warps take it); pad is
+     * the constant border's value, and a transparent border leaves dst's
+     * value where it leaves the warp's. The warped pixels are
+     * gm_warp_affine's bits, then the channel map, mean and scale as for
+     * every fit: the same as gm_warp_affine into an image of the source's
+     * dtype followed by gm_preprocess's stretch of it at its own size. 4:2:0
+     * frames (gm_preprocess_yuv, _yuv_batch) by NEAREST and LINEAR only.
+     * The letterbox's options (top_left, no_upscale, stride) are refused. */
+    const double* warp; /* count matrices, one an item (gm_preprocess: one), each 6 doubles (2x3) or with
+                           perspective 9 (3x3), row by row: gm_warp_affine's M, from the crop to dst */
+    int perspective;    /* the matrices are 3x3: gm_warp_perspective's */
+    int inverse;        /* the matrices map dst to the crop (cv::WARP_INVERSE_MAP) */
+    gm_border border;   /* what a pixel whose taps fall outside the crop takes; GM_BORDER_CONSTANT: pad */
 } gm_prep;
 
 /* How a box of the network's output goes back to source pixels

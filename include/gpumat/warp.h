@@ -17,17 +17,6 @@
 extern "C" {
 #endif
 
-/* What a warp does with a destination pixel whose source taps fall outside
- * the source: cv::BORDER_* (the same numbers). */
-typedef enum gm_border {
-    GM_BORDER_CONSTANT = 0,    /* a tap outside is the border value: iiii|abcd|iiii */
-    GM_BORDER_REPLICATE = 1,   /* aaaa|abcd|dddd */
-    GM_BORDER_REFLECT = 2,     /* dcba|abcd|dcba */
-    GM_BORDER_WRAP = 3,        /* abcd|abcd|abcd */
-    GM_BORDER_REFLECT_101 = 4, /* dcb|abcd|cba */
-    GM_BORDER_TRANSPARENT = 5  /* the pixel is left as it was in dst */
-} gm_border;
-
 /* How a warp samples; all zeros (or a NULL pointer) is cv::warpAffine's
  * default: bilinear, a constant border of 0, M mapping source to
  * destination, one matrix for every item. */

@@ -3,20 +3,21 @@
  * per dtype and their dispatch tables (implementation only; impl/cpu.h's
  * macros).
  * Do not edit; change gen/ or templates/ and run `make gen`. Inputs (sha256):
- * d280778ce9d15c4ca7fd9a0d4b924a4e52edd95a37cc2d880dcc6adfa8957547  gen/gen.py
- * 253c6210aac365824735ff22f047514aebe668ac06c662c8328812b8b86cfeb0  gen/model.py
- * b897acad7b4d384c2d4399cdaddc480de257b743d58108395a03b8e5e83e1d4c  gen/stages.py
+ * db3e37778502f7571e7233cf5b1fbbbc0d2d6f4a6cb6ce17008ee8cbf3f1654b  gen/gen.py
+ * 9d32c974719d2b4adba01cc676c5a01db250072f0638df704d8c6079f9458a8d  gen/model.py
+ * 3d958ecee7124f4f1619a841ab20c222626c250335ab0f171e5c6ed75f008ab3  gen/stages.py
  * f0d0be082aa500ef42b985a4f4cf99da0d53900d98a32dd9a0e3c1b79fe5bb00  templates/prelude_host.h
  * f482786d78ac8f0c335c67d39f75fae96f1997bd28991d19256091c8efd69736  templates/prelude_cuda.cu
  * 00387295f07b4928e5ed7c5922a49881489a2b6094872a77e00bc2bf18a473b1  templates/codec.inc
  * 12f5feeae5ed1599a94f70ce9b04897605901b7d08cd3d762b4d3b8911c57e7a  templates/pixel.inc
  * 8e2199c975956e6cc141ec06f86a905e8daa8284848cb3594ea98ebe8cc3710f  templates/resize.inc
  * 3109b22f7460e73a6d44199eaa426f0022ba1089259e8616ad2f66bfabdc8ee0  templates/yuv.inc
- * 2d124fefb4bbbbe8b7414b876b2ac1c7e5399cc3b1b0bb5fdd1b1dd5ed1b4ebb  templates/prep.inc
+ * e2a4b04d995a38848160d414c750ff55d2003e778ee26aacf327294cb3271ace  templates/prep.inc
  * ab7a2086a2567e5d15e3a02bdbc5fee698997a7956d50d7be2cd14567af4ac22  templates/fill.inc
  * af26df193c9219c5552f7e498c54d9d51671d5edf6aec059f67af124389b7ddc  templates/overlay.inc
  * da886a91b1809b029a057b1b1b90f03918dabad5ba8c14261cbbbd4cc3a12fb0  templates/blend.inc
- * ec12b19a3982f06d286b8d2a898c305ec99c31dd62d811d12d5c8289070f0c0b  templates/warp.inc
+ * e24e6d9e02731a93fa3dbf2b2fbee3eebf798aa3f7d4b42348a65161321af667  templates/warp.inc
+ * 7512138d4dec85fa766e0c6fca2a408a858520e0e515cd01d8596476c79357c6  templates/prep_warp.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * d9df2330c0a33f1bf01ef1289ea90efa4ba555f34746004076b110c061558040  templates/xform_fast.cu
  * 459f81753e4e827b93682e6a340476c413c9318f5c9ec9627b121ef75b816a81  templates/resize.cu
@@ -31,6 +32,8 @@
  * 0dbff29374732b892899e9590aa2c3a08b845fc10ddb226028cf7554f66c5221  templates/prep_double.cu
  * 21c6fef758ced64457576593b53631aeecd5cc1dd68241b1058fce630ae4013f  templates/prep_yuv_double.cu
  * 280a484a60aa60f51e8a7125581628ba55d8e36e50bf990710f4f7df257b4e83  templates/warp.cu
+ * 3f65106ad6febaf897a676c0a84f5d05562a9b8f1d87af8b45ea19c94865a324  templates/prep_warp.cu
+ * 569aa06a66304d3af735acbe745e0d44664c65800dd9fbbe5f41238ed88d150b  templates/prep_yuv_warp.cu
  */
 #ifndef GPUMAT_GEN_CPU_TABLES_H
 #define GPUMAT_GEN_CPU_TABLES_H
@@ -357,5 +360,33 @@ static void gm__cpu_warp_bf16(const gm__warp_args* a, int c, int sampler, long l
 
 typedef void (*gm__cpu_warp_fn)(const gm__warp_args*, int, int, long long, long long);
 static const gm__cpu_warp_fn gm__cpu_warp_fns[GM_DTYPE_COUNT] = {gm__cpu_warp_u8, gm__cpu_warp_s8, gm__cpu_warp_u16, gm__cpu_warp_s16, gm__cpu_warp_s32, gm__cpu_warp_f32, gm__cpu_warp_f64, gm__cpu_warp_f16, gm__cpu_warp_bf16};
+
+/* The warp placement's per-pixel loop, per dtype pair the pre-process has, else 0. */
+static void gm__cpu_prep_warp_u8_u8(const gm__prep_args* a, int c, int sampler, int frame, long long begin, long long end) { gm__cpu_prep_warp_loop(GM_U8, GM_U8, c, sampler, frame, a, begin, end); }
+static void gm__cpu_prep_warp_u8_f16(const gm__prep_args* a, int c, int sampler, int frame, long long begin, long long end) { gm__cpu_prep_warp_loop(GM_U8, GM_F16, c, sampler, frame, a, begin, end); }
+static void gm__cpu_prep_warp_u8_bf16(const gm__prep_args* a, int c, int sampler, int frame, long long begin, long long end) { gm__cpu_prep_warp_loop(GM_U8, GM_BF16, c, sampler, frame, a, begin, end); }
+static void gm__cpu_prep_warp_u8_f32(const gm__prep_args* a, int c, int sampler, int frame, long long begin, long long end) { gm__cpu_prep_warp_loop(GM_U8, GM_F32, c, sampler, frame, a, begin, end); }
+static void gm__cpu_prep_warp_u16_u8(const gm__prep_args* a, int c, int sampler, int frame, long long begin, long long end) { gm__cpu_prep_warp_loop(GM_U16, GM_U8, c, sampler, frame, a, begin, end); }
+static void gm__cpu_prep_warp_u16_f16(const gm__prep_args* a, int c, int sampler, int frame, long long begin, long long end) { gm__cpu_prep_warp_loop(GM_U16, GM_F16, c, sampler, frame, a, begin, end); }
+static void gm__cpu_prep_warp_u16_bf16(const gm__prep_args* a, int c, int sampler, int frame, long long begin, long long end) { gm__cpu_prep_warp_loop(GM_U16, GM_BF16, c, sampler, frame, a, begin, end); }
+static void gm__cpu_prep_warp_u16_f32(const gm__prep_args* a, int c, int sampler, int frame, long long begin, long long end) { gm__cpu_prep_warp_loop(GM_U16, GM_F32, c, sampler, frame, a, begin, end); }
+static void gm__cpu_prep_warp_f32_u8(const gm__prep_args* a, int c, int sampler, int frame, long long begin, long long end) { gm__cpu_prep_warp_loop(GM_F32, GM_U8, c, sampler, frame, a, begin, end); }
+static void gm__cpu_prep_warp_f32_f16(const gm__prep_args* a, int c, int sampler, int frame, long long begin, long long end) { gm__cpu_prep_warp_loop(GM_F32, GM_F16, c, sampler, frame, a, begin, end); }
+static void gm__cpu_prep_warp_f32_bf16(const gm__prep_args* a, int c, int sampler, int frame, long long begin, long long end) { gm__cpu_prep_warp_loop(GM_F32, GM_BF16, c, sampler, frame, a, begin, end); }
+static void gm__cpu_prep_warp_f32_f32(const gm__prep_args* a, int c, int sampler, int frame, long long begin, long long end) { gm__cpu_prep_warp_loop(GM_F32, GM_F32, c, sampler, frame, a, begin, end); }
+
+typedef void (*gm__cpu_prep_warp_fn)(const gm__prep_args*, int, int, int, long long, long long);
+
+static const gm__cpu_prep_warp_fn gm__cpu_prep_warp_fns[GM_DTYPE_COUNT][GM_DTYPE_COUNT] = {
+    {gm__cpu_prep_warp_u8_u8, 0, 0, 0, 0, gm__cpu_prep_warp_u8_f32, 0, gm__cpu_prep_warp_u8_f16, gm__cpu_prep_warp_u8_bf16},
+    {0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {gm__cpu_prep_warp_u16_u8, 0, 0, 0, 0, gm__cpu_prep_warp_u16_f32, 0, gm__cpu_prep_warp_u16_f16, gm__cpu_prep_warp_u16_bf16},
+    {0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {gm__cpu_prep_warp_f32_u8, 0, 0, 0, 0, gm__cpu_prep_warp_f32_f32, 0, gm__cpu_prep_warp_f32_f16, gm__cpu_prep_warp_f32_bf16},
+    {0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {0, 0, 0, 0, 0, 0, 0, 0, 0},
+};
 
 #endif

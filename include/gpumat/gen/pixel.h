@@ -3,23 +3,25 @@
  * path, as the kernels run them: templates/prelude_host.h,
  * templates/codec.inc, templates/pixel.inc, templates/resize.inc,
  * templates/yuv.inc, templates/prep.inc, templates/fill.inc,
- * templates/overlay.inc, templates/blend.inc, templates/warp.inc and the
- * dispatch gen/stages.py generates, each marked with #line.
+ * templates/overlay.inc, templates/blend.inc, templates/warp.inc,
+ * templates/prep_warp.inc and the dispatch gen/stages.py generates, each
+ * marked with #line.
  * Do not edit; change gen/ or templates/ and run `make gen`. Inputs (sha256):
- * d280778ce9d15c4ca7fd9a0d4b924a4e52edd95a37cc2d880dcc6adfa8957547  gen/gen.py
- * 253c6210aac365824735ff22f047514aebe668ac06c662c8328812b8b86cfeb0  gen/model.py
- * b897acad7b4d384c2d4399cdaddc480de257b743d58108395a03b8e5e83e1d4c  gen/stages.py
+ * db3e37778502f7571e7233cf5b1fbbbc0d2d6f4a6cb6ce17008ee8cbf3f1654b  gen/gen.py
+ * 9d32c974719d2b4adba01cc676c5a01db250072f0638df704d8c6079f9458a8d  gen/model.py
+ * 3d958ecee7124f4f1619a841ab20c222626c250335ab0f171e5c6ed75f008ab3  gen/stages.py
  * f0d0be082aa500ef42b985a4f4cf99da0d53900d98a32dd9a0e3c1b79fe5bb00  templates/prelude_host.h
  * f482786d78ac8f0c335c67d39f75fae96f1997bd28991d19256091c8efd69736  templates/prelude_cuda.cu
  * 00387295f07b4928e5ed7c5922a49881489a2b6094872a77e00bc2bf18a473b1  templates/codec.inc
  * 12f5feeae5ed1599a94f70ce9b04897605901b7d08cd3d762b4d3b8911c57e7a  templates/pixel.inc
  * 8e2199c975956e6cc141ec06f86a905e8daa8284848cb3594ea98ebe8cc3710f  templates/resize.inc
  * 3109b22f7460e73a6d44199eaa426f0022ba1089259e8616ad2f66bfabdc8ee0  templates/yuv.inc
- * 2d124fefb4bbbbe8b7414b876b2ac1c7e5399cc3b1b0bb5fdd1b1dd5ed1b4ebb  templates/prep.inc
+ * e2a4b04d995a38848160d414c750ff55d2003e778ee26aacf327294cb3271ace  templates/prep.inc
  * ab7a2086a2567e5d15e3a02bdbc5fee698997a7956d50d7be2cd14567af4ac22  templates/fill.inc
  * af26df193c9219c5552f7e498c54d9d51671d5edf6aec059f67af124389b7ddc  templates/overlay.inc
  * da886a91b1809b029a057b1b1b90f03918dabad5ba8c14261cbbbd4cc3a12fb0  templates/blend.inc
- * ec12b19a3982f06d286b8d2a898c305ec99c31dd62d811d12d5c8289070f0c0b  templates/warp.inc
+ * e24e6d9e02731a93fa3dbf2b2fbee3eebf798aa3f7d4b42348a65161321af667  templates/warp.inc
+ * 7512138d4dec85fa766e0c6fca2a408a858520e0e515cd01d8596476c79357c6  templates/prep_warp.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * d9df2330c0a33f1bf01ef1289ea90efa4ba555f34746004076b110c061558040  templates/xform_fast.cu
  * 459f81753e4e827b93682e6a340476c413c9318f5c9ec9627b121ef75b816a81  templates/resize.cu
@@ -34,6 +36,8 @@
  * 0dbff29374732b892899e9590aa2c3a08b845fc10ddb226028cf7554f66c5221  templates/prep_double.cu
  * 21c6fef758ced64457576593b53631aeecd5cc1dd68241b1058fce630ae4013f  templates/prep_yuv_double.cu
  * 280a484a60aa60f51e8a7125581628ba55d8e36e50bf990710f4f7df257b4e83  templates/warp.cu
+ * 3f65106ad6febaf897a676c0a84f5d05562a9b8f1d87af8b45ea19c94865a324  templates/prep_warp.cu
+ * 569aa06a66304d3af735acbe745e0d44664c65800dd9fbbe5f41238ed88d150b  templates/prep_yuv_warp.cu
  */
 #ifndef GPUMAT_GEN_PIXEL_H
 #define GPUMAT_GEN_PIXEL_H
@@ -1520,6 +1524,29 @@ typedef struct gm__prep_item {
     int left, top, width, height;
 } gm__prep_item;
 
+/* An item of a warp placement (GM_FIT_WARP, templates/prep_warp.inc): the
+ * item (its crop map's source size, placed at (0, 0) over the whole
+ * destination) and its matrix from the destination to the crop (6 or 9
+ * doubles). */
+typedef struct gm__prep_warp_item {
+    gm__prep_item item;
+    double M[9];
+} gm__prep_warp_item;
+
+/* The warp items a launch carries in the space of its GM__PREP_ITEMS
+ * items (a _many launch: GM__PREP_WARP_ITEMS_MANY in that of all of its). */
+#define GM__PREP_WARP_ITEMS ((int)(GM__PREP_ITEMS * sizeof(gm__prep_item) / sizeof(gm__prep_warp_item)))
+#define GM__PREP_WARP_ITEMS_MANY \
+    (GM__PREP_WARP_ITEMS + (int)((GM__PREP_ITEMS_MANY - GM__PREP_ITEMS) * sizeof(gm__prep_item) / sizeof(gm__prep_warp_item)))
+
+/* A warp placement's launch: its matrices are 3x3 (perspective), the
+ * border (gm_border's numbers), the perspective's block width
+ * (templates/warp.inc) and the product in double (GM_BLOB_DOUBLE: the
+ * warp rows take it as an argument). Zeros for the other fits. */
+typedef struct gm__prep_warp {
+    int perspective, border, block_width, arith;
+} gm__prep_warp;
+
 /* How a launch's items read 4:2:0 frames as cvtColor's BGR image
  * (yuv.inc): the U and V samples of chroma (0, 0) at an item's src + u and
  * src + v, chroma row r u_pitch (v_pitch) bytes further each, sample j step
@@ -1554,14 +1581,22 @@ typedef struct gm__prep_args {
     int pad_u8[4];              /* a u8 source's pad value that destination channel c reads (the tile path) */
     float pad_f[4];             /* what the point path stores for it, before the encoding (gm__prep_value_f) */
     gm__prep_frame frame;
-    gm__prep_item items[GM__PREP_ITEMS];
+    gm__prep_warp warp;
+    union {
+        gm__prep_item items[GM__PREP_ITEMS];
+        gm__prep_warp_item warps[GM__PREP_WARP_ITEMS];
+    } u;
 } gm__prep_args;
 
 /* The _many entry points' arguments: items b >= GM__PREP_ITEMS in
- * more[b - GM__PREP_ITEMS]. */
+ * more[b - GM__PREP_ITEMS] (warp items b >= GM__PREP_WARP_ITEMS in
+ * warps[b - GM__PREP_WARP_ITEMS]). */
 typedef struct gm__prep_many {
     gm__prep_args a;
-    gm__prep_item more[GM__PREP_ITEMS_MANY - GM__PREP_ITEMS];
+    union {
+        gm__prep_item more[GM__PREP_ITEMS_MANY - GM__PREP_ITEMS];
+        gm__prep_warp_item warps[GM__PREP_WARP_ITEMS_MANY - GM__PREP_WARP_ITEMS];
+    } u;
 } gm__prep_many;
 
 /* Destination channel c of a tile- or point-path pixel from its u8 value
@@ -1579,7 +1614,14 @@ GM__FN float gm__prep_value_f(float pre, float scale, double scale_d, int x, int
 /* Item b of a launch (a is a gm__prep_many where b >= GM__PREP_ITEMS). */
 GM__FN const gm__prep_item* gm__prep_item_at(const gm__prep_args* a, long long b)
 {
-    return b < GM__PREP_ITEMS ? &a->items[b] : &((const gm__prep_many*)a)->more[b - GM__PREP_ITEMS];
+    return b < GM__PREP_ITEMS ? &a->u.items[b] : &((const gm__prep_many*)a)->u.more[b - GM__PREP_ITEMS];
+}
+
+/* Warp item b of a launch (as gm__prep_item_at). */
+GM__FN const gm__prep_warp_item* gm__prep_warp_item_at(const gm__prep_args* a, long long b)
+{
+    return b < GM__PREP_WARP_ITEMS ? &a->u.warps[b]
+                                   : &((const gm__prep_many*)a)->u.warps[b - GM__PREP_WARP_ITEMS];
 }
 
 /* A launch's arithmetic made ready once per thread, in registers (the
@@ -2015,23 +2057,32 @@ GM__FN unsigned char gm__blend_u8(unsigned x, unsigned y, float alpha, float bet
 enum { GM__BORDER_CONSTANT = 0, GM__BORDER_REPLICATE = 1, GM__BORDER_REFLECT = 2, GM__BORDER_WRAP = 3,
        GM__BORDER_REFLECT_101 = 4, GM__BORDER_TRANSPARENT = 5 };
 
-/* Arguments of one warp launch: the source (src_width x src_height; a
- * bstride of 0 where every item warps the same image) and the destination
- * (width x height, batch items), each item's matrix from destination to
- * source (one after another, 6 or 9 doubles each: 9 where perspective;
- * the first for all where matrices is 1), the border, its value per
- * channel as the dtype's bits, and the perspective's block width: OpenCV
+/* The image a warp samples: its view (one image; a launch's items are
+ * byte offsets from it), its size, what falls outside (the border and its
+ * value per channel, as the dtype's bits) and whether its channels are
+ * adjacent elements (chan[c] is chan[0] + c elements). The pre-process
+ * makes one per item (templates/prep_warp.inc). */
+typedef struct gm__warp_src {
+    gm__view view;
+    long long width, height;
+    unsigned char value[4][8];
+    int border, interleaved;
+} gm__warp_src;
+
+/* Arguments of one warp launch: the source (a view.bstride of 0 where
+ * every item warps the same image) and the destination (width x height,
+ * batch items), each item's matrix from destination to source (one after
+ * another, 6 or 9 doubles each: 9 where perspective; the first for all
+ * where matrices is 1), and the perspective's block width: OpenCV
  * computes a row's positions from the start of each block of that many
- * pixels. interleaved: bit 0, the source's channels are adjacent elements
- * (chan[c] is chan[0] + c elements); bit 1, the destination's: a pixel's
- * channels are then one address and constant offsets. */
+ * pixels. dst_interleaved: a destination pixel's channels are one address
+ * and constant offsets. */
 typedef struct gm__warp_args {
-    gm__view src, dst;
-    long long src_width, src_height;
+    gm__warp_src src;
+    gm__view dst;
     long long width, height, batch;
     double M[GM__WARP_DOUBLES];
-    unsigned char value[4][8];
-    int perspective, border, matrices, block_width, interleaved;
+    int perspective, matrices, block_width, dst_interleaved;
 } gm__warp_args;
 
 /* Channel c's address in view v (interleaved: from chan[0] by c elements
@@ -2233,14 +2284,24 @@ GM__FN void gm__warp_weights(int I, int fixed, int fx, int fy, float* w, int* q)
         q[least] -= sum - 32768;
 }
 
+/* Where the n taps from p along an axis of size pixels read: p + i, or
+ * where the border puts it, -1 for the border's value (or no tap:
+ * cubic's). */
+GM__FN void gm__warp_axis(long long p, int n, long long size, int border, long long* at)
+{
+    int i;
+    for (i = 0; i < n; ++i)
+        at[i] = gm__border_at(p + i, size, border);
+}
+
 /* The byte offsets from each channel's address of the n x n taps (n 1, 2
  * or 4, row by row) from source pixel (x, y) of the item at offset item:
  * steps from the first where all are inside, else each where the border
  * puts it, -1 where that is the border's value (or no tap: cubic's). */
-GM__FN void gm__warp_offsets(const gm__warp_args* a, unsigned long long item, int n, long long x, long long y,
+GM__FN void gm__warp_offsets(const gm__warp_src* s, unsigned long long item, int n, long long x, long long y,
                              int border, long long* o)
 {
-    const long long W = a->src_width, H = a->src_height, pitch = a->src.pitch, step = a->src.xstride;
+    const long long W = s->width, H = s->height, pitch = s->view.pitch, step = s->view.xstride;
     long long xs[4], ys[4];
     int i, j;
     if (x >= 0 && x <= W - n && y >= 0 && y <= H - n) {
@@ -2250,10 +2311,8 @@ GM__FN void gm__warp_offsets(const gm__warp_args* a, unsigned long long item, in
                 o[i * n + j] = first + i * pitch + j * step;
         return;
     }
-    for (i = 0; i < n; ++i) {
-        xs[i] = gm__border_at(x + i, W, border);
-        ys[i] = gm__border_at(y + i, H, border);
-    }
+    gm__warp_axis(x, n, W, border, xs);
+    gm__warp_axis(y, n, H, border, ys);
     for (i = 0; i < n; ++i)
         for (j = 0; j < n; ++j)
             o[i * n + j] = xs[j] < 0 || ys[i] < 0 ? -1 : (long long)item + ys[i] * pitch + xs[j] * step;
@@ -2261,33 +2320,62 @@ GM__FN void gm__warp_offsets(const gm__warp_args* a, unsigned long long item, in
 
 /* Channel c's element of S at offset o (gm__warp_offsets), or the
  * border's value. */
-GM__FN const unsigned char* gm__warp_tap(int S, const gm__warp_args* a, int c, long long o)
+GM__FN const unsigned char* gm__warp_tap(int S, const gm__warp_src* s, int c, long long o)
 {
-    return o < 0 ? a->value[c] : (const unsigned char*)(gm__warp_chan(S, &a->src, a->interleaved & 1, c) +
+    return o < 0 ? s->value[c] : (const unsigned char*)(gm__warp_chan(S, &s->view, s->interleaved, c) +
                                                          (unsigned long long)o);
 }
 
 /* The border's value in each of the C channels at out + 8 c. */
-GM__FN void gm__warp_value(int S, int C, const gm__warp_args* a, unsigned char* out)
+GM__FN void gm__warp_value(int S, int C, const gm__warp_src* s, unsigned char* out)
 {
     int c;
     for (c = 0; c < C; ++c)
-        gm__copy_bits(S, a->value[c], out + 8 * c);
+        gm__copy_bits(S, s->value[c], out + 8 * c);
 }
 
-/* INTER_NEAREST (cv::remap's remapNearest). 0: the pixel is left as it
- * was (a transparent border). */
-GM__FN int gm__warp_nearest(int S, int C, const gm__warp_args* a, unsigned long long item, const gm__warp_at* p,
+/* What a warp does with a pixel before it reads its taps. */
+enum { GM__WARP_LEAVE = 0, GM__WARP_VALUE = 1, GM__WARP_TAPS = 2 };
+
+/* INTER_NEAREST's (cv::remap's remapNearest): a transparent border leaves
+ * the pixel whose tap is outside; the others read it. */
+GM__FN int gm__warp_nearest_case(const gm__warp_src* s, const gm__warp_at* p)
+{
+    return s->border == GM__BORDER_TRANSPARENT && (p->x < 0 || p->x >= s->width || p->y < 0 || p->y >= s->height)
+               ? GM__WARP_LEAVE
+               : GM__WARP_TAPS;
+}
+
+/* INTER_LINEAR's (remapBilinear): a transparent border leaves every pixel
+ * with a tap outside; a constant border's pixel whose taps all fall
+ * outside is the value. */
+GM__FN int gm__warp_linear_case(const gm__warp_src* s, const gm__warp_at* p)
+{
+    const long long W = s->width, H = s->height;
+    if (s->border == GM__BORDER_TRANSPARENT && (p->x < 0 || p->x >= W - 1 || p->y < 0 || p->y >= H - 1))
+        return GM__WARP_LEAVE;
+    if (s->border == GM__BORDER_CONSTANT && (p->x >= W || p->x + 1 < 0 || p->y >= H || p->y + 1 < 0))
+        return GM__WARP_VALUE;
+    return GM__WARP_TAPS;
+}
+
+/* INTER_NEAREST's tap at offset o (gm__warp_offsets), each channel. */
+GM__FN void gm__warp_nearest_tap(int S, int C, const gm__warp_src* s, long long o, unsigned char* out)
+{
+    int c;
+    for (c = 0; c < C; ++c)
+        gm__copy_bits(S, gm__warp_tap(S, s, c, o), out + 8 * c);
+}
+
+/* INTER_NEAREST. 0: the pixel is left as it was (a transparent border). */
+GM__FN int gm__warp_nearest(int S, int C, const gm__warp_src* s, unsigned long long item, const gm__warp_at* p,
                             unsigned char* out)
 {
     long long o;
-    int c;
-    if (a->border == GM__BORDER_TRANSPARENT &&
-        (p->x < 0 || p->x >= a->src_width || p->y < 0 || p->y >= a->src_height))
+    if (gm__warp_nearest_case(s, p) == GM__WARP_LEAVE)
         return 0;
-    gm__warp_offsets(a, item, 1, p->x, p->y, a->border, &o);
-    for (c = 0; c < C; ++c)
-        gm__copy_bits(S, gm__warp_tap(S, a, c, o), out + 8 * c);
+    gm__warp_offsets(s, item, 1, p->x, p->y, s->border, &o);
+    gm__warp_nearest_tap(S, C, s, o, out);
     return 1;
 }
 
@@ -2297,31 +2385,21 @@ GM__FN void gm__warp_store_fixed(int S, unsigned char* o, int sum)
     gm__encode_i(S, o, (sum + 16384) >> 15);
 }
 
-/* INTER_LINEAR (remapBilinear): the 2x2 taps v0..v3, row by row, each the
- * border's value where it falls outside a constant border, summed in
- * order: v0 w0 + v1 w1 + v2 w2 + v3 w3 (int for u8). A constant border's
- * pixel whose taps all fall outside is the value; a transparent border
- * leaves every pixel with a tap outside. */
-GM__FN int gm__warp_linear(int S, int C, const gm__warp_args* a, unsigned long long item, const gm__warp_at* p,
-                           unsigned char* out)
+/* INTER_LINEAR's sum of the 2x2 taps at offsets o (gm__warp_offsets) with
+ * fractions p->fx, p->fy: v0..v3, row by row, each the border's value
+ * where it falls outside a constant border, summed in order: v0 w0 + v1 w1
+ * + v2 w2 + v3 w3 (int for u8). */
+GM__FN void gm__warp_linear_sum(int S, int C, const gm__warp_src* s, const long long* o, const gm__warp_at* p,
+                                unsigned char* out)
 {
-    const long long W = a->src_width, H = a->src_height;
     const int work = gm__resize_work(S);
-    long long o[4];
     float w[4];
     int q[4], c, k;
-    if (a->border == GM__BORDER_TRANSPARENT && (p->x < 0 || p->x >= W - 1 || p->y < 0 || p->y >= H - 1))
-        return 0;
-    if (a->border == GM__BORDER_CONSTANT && (p->x >= W || p->x + 1 < 0 || p->y >= H || p->y + 1 < 0)) {
-        gm__warp_value(S, C, a, out);
-        return 1;
-    }
-    gm__warp_offsets(a, item, 2, p->x, p->y, a->border, o);
     gm__warp_weights(GM__SAMPLER_LINEAR, work == GM__WORK_FIXED, p->fx, p->fy, w, q);
     for (c = 0; c < C; ++c) {
         const unsigned char* t[4];
         for (k = 0; k < 4; ++k)
-            t[k] = gm__warp_tap(S, a, c, o[k]);
+            t[k] = gm__warp_tap(S, s, c, o[k]);
         if (work == GM__WORK_FIXED) {
             gm__warp_store_fixed(S, out + 8 * c, gm__decode_i(S, t[0]) * q[0] + gm__decode_i(S, t[1]) * q[1] +
                                                      gm__decode_i(S, t[2]) * q[2] + gm__decode_i(S, t[3]) * q[3]);
@@ -2336,6 +2414,20 @@ GM__FN int gm__warp_linear(int S, int C, const gm__warp_args* a, unsigned long l
                          0);
         }
     }
+}
+
+/* INTER_LINEAR (remapBilinear). 0: the pixel is left as it was. */
+GM__FN int gm__warp_linear(int S, int C, const gm__warp_src* s, unsigned long long item, const gm__warp_at* p,
+                           unsigned char* out)
+{
+    long long o[4];
+    const int kind = gm__warp_linear_case(s, p);
+    if (kind == GM__WARP_VALUE)
+        gm__warp_value(S, C, s, out);
+    if (kind != GM__WARP_TAPS)
+        return kind;
+    gm__warp_offsets(s, item, 2, p->x, p->y, s->border, o);
+    gm__warp_linear_sum(S, C, s, o, p, out);
     return 1;
 }
 
@@ -2371,22 +2463,22 @@ GM__FN void gm__warp_store(int S, int work, unsigned char* o, double sum)
  * constant one gives the value where no tap is inside; otherwise, from the
  * border's value v, v + (t - v) w over the taps inside, one at a time (in
  * 15-bit fixed point for u8: v 32768). */
-GM__FN int gm__warp_cubic(int S, int C, const gm__warp_args* a, unsigned long long item, const gm__warp_at* p,
+GM__FN int gm__warp_cubic(int S, int C, const gm__warp_src* s, unsigned long long item, const gm__warp_at* p,
                           unsigned char* out)
 {
-    const long long W = a->src_width, H = a->src_height, x = p->x - 1, y = p->y - 1;
+    const long long W = s->width, H = s->height, x = p->x - 1, y = p->y - 1;
     const int work = gm__resize_work(S), inside = x >= 0 && x <= W - 4 && y >= 0 && y <= H - 4;
-    const int border = a->border == GM__BORDER_TRANSPARENT ? GM__BORDER_REFLECT_101 : a->border;
+    const int border = s->border == GM__BORDER_TRANSPARENT ? GM__BORDER_REFLECT_101 : s->border;
     long long o[16];
     float w[16];
     int q[16], c, i, j;
-    if (!inside && a->border == GM__BORDER_TRANSPARENT && (x + 1 < 0 || x + 1 >= W || y + 1 < 0 || y + 1 >= H))
+    if (!inside && s->border == GM__BORDER_TRANSPARENT && (x + 1 < 0 || x + 1 >= W || y + 1 < 0 || y + 1 >= H))
         return 0;
     if (!inside && border == GM__BORDER_CONSTANT && (x >= W || x + 4 <= 0 || y >= H || y + 4 <= 0)) {
-        gm__warp_value(S, C, a, out);
+        gm__warp_value(S, C, s, out);
         return 1;
     }
-    gm__warp_offsets(a, item, 4, x, y, border, o);
+    gm__warp_offsets(s, item, 4, x, y, border, o);
     gm__warp_weights(GM__SAMPLER_CUBIC, work == GM__WORK_FIXED, p->fx, p->fy, w, q);
     for (c = 0; c < C; ++c) {
         if (inside) {
@@ -2395,52 +2487,59 @@ GM__FN int gm__warp_cubic(int S, int C, const gm__warp_args* a, unsigned long lo
             float sum_f = 0; /* the float work's rows, each a float, add in float */
             for (i = 0; i < 4; ++i) {
                 for (j = 0; j < 4; ++j)
-                    t[j] = gm__warp_tap(S, a, c, o[4 * i + j]);
+                    t[j] = gm__warp_tap(S, s, c, o[4 * i + j]);
                 row = gm__warp_cubic_row(S, work, t, w + 4 * i, q + 4 * i);
                 sum = i ? sum + row : row;
                 sum_f = i ? sum_f + (float)row : (float)row;
             }
             gm__warp_store(S, work, out + 8 * c, work == GM__WORK_FLOAT ? (double)sum_f : sum);
         } else if (work == GM__WORK_FIXED) {
-            const int v = gm__decode_i(S, a->value[c]);
+            const int v = gm__decode_i(S, s->value[c]);
             int sum = v * 32768;
             for (i = 0; i < 16; ++i)
                 if (o[i] >= 0)
-                    sum += (gm__decode_i(S, gm__warp_tap(S, a, c, o[i])) - v) * q[i];
+                    sum += (gm__decode_i(S, gm__warp_tap(S, s, c, o[i])) - v) * q[i];
             gm__warp_store_fixed(S, out + 8 * c, sum);
         } else if (work == GM__WORK_DOUBLE) {
-            const double v = gm__decode_d(S, a->value[c]);
+            const double v = gm__decode_d(S, s->value[c]);
             double sum = v;
             for (i = 0; i < 16; ++i)
                 if (o[i] >= 0)
-                    sum += GM__MUL_D(gm__decode_d(S, gm__warp_tap(S, a, c, o[i])) - v, (double)w[i]);
+                    sum += GM__MUL_D(gm__decode_d(S, gm__warp_tap(S, s, c, o[i])) - v, (double)w[i]);
             gm__encode_d(S, out + 8 * c, sum);
         } else {
-            const float v = gm__decode_f(S, a->value[c], 1);
+            const float v = gm__decode_f(S, s->value[c], 1);
             float sum = v;
             for (i = 0; i < 16; ++i)
                 if (o[i] >= 0)
-                    sum += GM__MUL_F(gm__decode_f(S, gm__warp_tap(S, a, c, o[i]), 1) - v, w[i]);
+                    sum += GM__MUL_F(gm__decode_f(S, gm__warp_tap(S, s, c, o[i]), 1) - v, w[i]);
             gm__encode_f(S, out + 8 * c, sum, 0);
         }
     }
     return 1;
 }
 
-/* Destination pixel (x, y) of an item by sampler I, its matrix M, its
- * source at byte offset item (column: the affine's step of x), its C
- * channels as S at out + 8 c; 0 where the border leaves it as it was. */
-GM__FN int gm__warp_pixel(int S, int C, int I, const gm__warp_args* a, const double* M, unsigned long long item,
-                          const gm__warp_column* column, long long x, long long y, unsigned char* out)
+/* The source position of destination pixel (x, y) by matrix M (affine:
+ * column, its column's step; perspective: blocks of block_width pixels),
+ * nearest's in whole pixels. */
+GM__FN gm__warp_at gm__warp_position(const double* M, int perspective, int nearest, long long block_width,
+                                     const gm__warp_column* column, long long x, long long y)
 {
-    const int nearest = I == GM__SAMPLER_NEAREST;
-    const gm__warp_at p = a->perspective ? gm__warp_perspective_at(M, nearest, a->block_width, x, y)
-                                         : gm__warp_affine_at(M, nearest, column, y);
-    if (nearest)
-        return gm__warp_nearest(S, C, a, item, &p, out);
+    return perspective ? gm__warp_perspective_at(M, nearest, block_width, x, y)
+                       : gm__warp_affine_at(M, nearest, column, y);
+}
+
+/* Source position p of an item (at byte offset item) sampled by sampler
+ * I into its C channels as S at out + 8 c; 0 where the border leaves the
+ * pixel as it was. */
+GM__FN int gm__warp_sample(int S, int C, int I, const gm__warp_src* s, unsigned long long item, const gm__warp_at* p,
+                           unsigned char* out)
+{
+    if (I == GM__SAMPLER_NEAREST)
+        return gm__warp_nearest(S, C, s, item, p, out);
     if (I == GM__SAMPLER_LINEAR)
-        return gm__warp_linear(S, C, a, item, &p, out);
-    return gm__warp_cubic(S, C, a, item, &p, out);
+        return gm__warp_linear(S, C, s, item, p, out);
+    return gm__warp_cubic(S, C, s, item, p, out);
 }
 
 /* Rows [y, end) of column x of item b warped and stored (but where the
@@ -2449,15 +2548,108 @@ GM__FN void gm__warp_run(int S, int C, int I, const gm__warp_args* a, long long 
                          long long end)
 {
     const double* M = gm__warp_matrix(a, b);
-    const unsigned long long item = (unsigned long long)(b * a->src.bstride);
+    const unsigned long long item = (unsigned long long)(b * a->src.view.bstride);
     const gm__warp_column column = gm__warp_affine_column(M, x);
     unsigned long long at = (unsigned long long)gm__view_at(&a->dst, b, y, x);
     unsigned char value[4 * 8];
+    gm__warp_at p;
     int c;
-    for (; y < end; ++y, at += (unsigned long long)a->dst.pitch)
-        if (gm__warp_pixel(S, C, I, a, M, item, &column, x, y, value))
+    for (; y < end; ++y, at += (unsigned long long)a->dst.pitch) {
+        p = gm__warp_position(M, a->perspective, I == GM__SAMPLER_NEAREST, a->block_width, &column, x, y);
+        if (gm__warp_sample(S, C, I, &a->src, item, &p, value))
             for (c = 0; c < C; ++c)
-                gm__copy_bits(S, value + 8 * c, (unsigned char*)(gm__warp_chan(S, &a->dst, a->interleaved >> 1, c) + at));
+                gm__copy_bits(S, value + 8 * c, (unsigned char*)(gm__warp_chan(S, &a->dst, a->dst_interleaved, c) + at));
+    }
+}
+#line 2 "templates/prep_warp.inc"
+/* The warp placement of gm_preprocess (GM_FIT_WARP): per destination pixel
+ * of an item, templates/warp.inc's sample of its crop by the item's matrix
+ * (gm_warp_affine's bits), then prep.inc's arithmetic into the destination;
+ * a pixel the border leaves is not written. A 4:2:0 frame's taps (NEAREST
+ * and LINEAR read at most 2x2) are converted to BGR first, as
+ * gm_yuv_convert gives them, then summed as an image's. The CPU path runs
+ * the same functions. */
+
+/* Item it's crop as a warp's source (channel c at src + c cstride): its
+ * size, the launch's border and the pad (m's, as S) as its value. */
+GM__FN void gm__prep_warp_source(int C, const gm__prep_args* a, const gm__prep_item* it, const gm__prep_math* m,
+                                 gm__warp_src* s)
+{
+    int k, i;
+    for (k = 0; k < 4; ++k) {
+        s->view.chan[k] = it->src + (unsigned long long)(k < C ? k * it->at.image.cstride : 0);
+        for (i = 0; i < 8; ++i)
+            s->value[k][i] = k < C ? m->pad[k * GM__SLOT + i] : 0;
+    }
+    s->view.pitch = it->src_pitch;
+    s->view.xstride = it->at.image.xstride;
+    s->view.bstride = 0;
+    s->width = it->map.src_width;
+    s->height = it->map.src_height;
+    s->border = a->warp.border;
+    s->interleaved = 0;
+}
+
+/* A frame's pixel at source position p by sampler I (NEAREST or LINEAR):
+ * its taps where the border puts them, each converted to BGR (the
+ * border's value where a constant border gives it), then sampled as an
+ * image of those taps; 0 where the border leaves the pixel. */
+GM__FN int gm__prep_warp_frame(int I, const gm__prep_args* a, const gm__prep_item* it, const gm__warp_src* s,
+                               const gm__warp_at* p, unsigned char* out)
+{
+    const int n = I == GM__SAMPLER_NEAREST ? 1 : 2;
+    const int kind = n == 1 ? gm__warp_nearest_case(s, p) : gm__warp_linear_case(s, p);
+    unsigned char taps[4][3];
+    long long xs[2], ys[2], o[4];
+    gm__warp_src local = *s;
+    int i, j, c;
+    if (kind == GM__WARP_VALUE)
+        gm__warp_value(GM_U8, 3, s, out);
+    if (kind != GM__WARP_TAPS)
+        return kind;
+    gm__warp_axis(p->x, n, s->width, s->border, xs);
+    gm__warp_axis(p->y, n, s->height, s->border, ys);
+    for (i = 0; i < n; ++i)
+        for (j = 0; j < n; ++j) {
+            o[i * n + j] = 3 * (i * n + j);
+            if (xs[j] < 0 || ys[i] < 0)
+                for (c = 0; c < 3; ++c)
+                    taps[i * n + j][c] = s->value[c][0];
+            else
+                gm__prep_frame_bgr(&a->frame, it, xs[j], ys[i], taps[i * n + j]);
+        }
+    local.view.chan[0] = (unsigned long long)taps[0];
+    local.interleaved = 1;
+    if (n == 1)
+        gm__warp_nearest_tap(GM_U8, 3, &local, o[0], out);
+    else
+        gm__warp_linear_sum(GM_U8, 3, &local, o, p, out);
+    return 1;
+}
+
+/* Every destination channel of the pixels [y, end) of column x of warp
+ * item b, a source of C channels sampled by I (frame: a frame's), stored
+ * by prep.inc's arithmetic (the product as a->warp.arith says); what the
+ * column shares computed once. */
+GM__FN void gm__prep_warp_run(int S, int D, int C, int I, int frame, const gm__prep_args* a, long long b, long long x,
+                              long long y, long long end)
+{
+    const gm__prep_warp_item* w = gm__prep_warp_item_at(a, b);
+    const gm__prep_item* it = &w->item;
+    const gm__warp_column column = gm__warp_affine_column(w->M, x);
+    unsigned char value[4 * GM__SLOT];
+    gm__prep_math m;
+    gm__warp_src s;
+    gm__warp_at p;
+    gm__prep_math_of(S, C, a->warp.arith, a, &m);
+    gm__prep_warp_source(C, a, it, &m, &s);
+    for (; y < end; ++y) {
+        p = gm__warp_position(w->M, a->warp.perspective, I == GM__SAMPLER_NEAREST, a->warp.block_width, &column, x,
+                              y);
+        if (frame ? gm__prep_warp_frame(I, a, it, &s, &p, value) : gm__warp_sample(S, C, I, &s, 0, &p, value))
+            gm__prep_store(S, D, C, a, &m, value,
+                           (unsigned char*)(it->dst + (unsigned long long)(y * a->dst_pitch + x * a->dst_xstride)));
+    }
 }
 
 #endif

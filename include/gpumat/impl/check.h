@@ -609,6 +609,41 @@ static gm_status gm__check_interp(const char* fn, const char* name, gm_interp in
     return GM_OK;
 }
 
+/* The index of the first of the count values at v that is not finite,
+ * else -1. */
+static int gm__nonfinite_at(const double* v, int count)
+{
+    int i;
+    for (i = 0; i < count; ++i)
+        if (!isfinite(v[i]))
+            return i;
+    return -1;
+}
+
+/* count values of v, named name, where v is not NULL and each is finite. */
+static gm_status gm__check_values(const char* fn, const char* name, const double* v, int count)
+{
+    int i;
+    if (!v)
+        return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn, name);
+    if ((i = gm__nonfinite_at(v, count)) >= 0)
+        return gm__fail(GM_ERR_ARG, "%s: %s[%d] is %g, not finite", fn, name, i, v[i]);
+    return GM_OK;
+}
+
+/* A warp's interpolation and border (gm_warp_params', or gm_prep's
+ * where prefix names it). */
+static gm_status gm__check_warp_sampling(const char* fn, const char* prefix, gm_interp interp, gm_border border)
+{
+    if (interp != GM_INTER_LINEAR && interp != GM_INTER_NEAREST && interp != GM_INTER_AREA && interp != GM_INTER_CUBIC)
+        return gm__fail(GM_ERR_ARG, "%s: %sinterp %d is not a warp's (GM_INTER_LINEAR, _NEAREST, _CUBIC or "
+                        "_AREA, which is LINEAR)", fn, prefix, (int)interp);
+    if ((unsigned)border > GM_BORDER_TRANSPARENT)
+        return gm__fail(GM_ERR_ARG, "%s: %sborder %d is not a gm_border (GM_BORDER_CONSTANT to "
+                        "_TRANSPARENT, 0-5)", fn, prefix, (int)border);
+    return GM_OK;
+}
+
 /* A resize of src into dst by interp, at cv::resize's explicit scales fx,
  * fy (0: the size ratio, any size). */
 static gm_status gm__check_resize(const char* fn, const gm_mat* src, const gm_mat* dst, gm_interp interp, double fx,
@@ -819,6 +854,13 @@ static int gm__prep_kernel_of(int frames, gm_blob_arith arith, gm_dtype S, gm_dt
     return arith == GM_BLOB_DOUBLE ? gm__prep_double_row[S][D][C - 1][I] : gm__prep_row[S][D][C - 1][I];
 }
 
+/* The warp placement's kernel row (GM_FIT_WARP) by sampler I, of frames
+ * or of images S x C, into D (the product's arithmetic is an argument). */
+static int gm__prep_warp_kernel_of(int frames, gm_dtype S, gm_dtype D, int C, int I)
+{
+    return frames ? gm__prep_yuv_warp_row[D][I] : gm__prep_warp_row[S][D][C - 1][I];
+}
+
 /* The letterbox options, and which rules' frameworks have each (prep.h):
  * bit r for rule r. */
 static const struct {
@@ -834,7 +876,7 @@ static const struct {
 static gm_status gm__check_placement(const char* fn, const char* name, const gm_rect* crop, int64_t dst_width,
                                      int64_t dst_height, const gm_prep* p)
 {
-    static const char* const fits[] = {"GM_FIT_STRETCH", "GM_FIT_LETTERBOX", "GM_FIT_CROP_CENTER"};
+    static const char* const fits[] = {"GM_FIT_STRETCH", "GM_FIT_LETTERBOX", "GM_FIT_CROP_CENTER", "GM_FIT_WARP"};
     static const char* const rules[] = {"GM_LETTERBOX_ULTRALYTICS", "GM_LETTERBOX_OPENCV_DNN",
                                         "GM_LETTERBOX_DEEPSTREAM"};
     const int set[] = {p->top_left != 0, p->no_upscale != 0, p->stride != 0};
@@ -845,11 +887,15 @@ static gm_status gm__check_placement(const char* fn, const char* name, const gm_
         dst_height > INT_MAX)
         return gm__fail(GM_ERR_SIZE, "%s: %s: a %lldx%lld crop into %lldx%lld; sizes must be 1 to %d", fn, name,
                         (long long)W, (long long)H, (long long)dst_width, (long long)dst_height, INT_MAX);
-    if ((unsigned)p->fit > GM_FIT_CROP_CENTER)
+    if ((unsigned)p->fit > GM_FIT_WARP)
         return gm__fail(GM_ERR_ARG, "%s: prep->fit %d is not a gm_fit", fn, (int)p->fit);
     if ((unsigned)p->rule > GM_LETTERBOX_DEEPSTREAM)
         return gm__fail(GM_ERR_ARG, "%s: prep->rule %d is not a gm_letterbox_rule", fn, (int)p->rule);
-    if ((s = gm__check_interp(fn, "prep->interp", p->interp)) != GM_OK)
+    if (p->fit == GM_FIT_WARP && (W >= 32767 || H >= 32767)) /* OpenCV's source positions are shorts */
+        return gm__fail(GM_ERR_SIZE, "%s: %s: the crop is %lldx%lld; a warp's source is below 32767 pixels each way",
+                        fn, name, (long long)W, (long long)H);
+    if ((s = p->fit == GM_FIT_WARP ? gm__check_warp_sampling(fn, "prep->", p->interp, p->border)
+                                   : gm__check_interp(fn, "prep->interp", p->interp)) != GM_OK)
         return s;
     if (p->stride < 0)
         return gm__fail(GM_ERR_ARG, "%s: prep->stride is %d; it must be 0 (off) or more", fn, p->stride);
@@ -900,6 +946,9 @@ static gm_status gm__check_box_map(const char* fn, const char* map_name, const g
         return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn, !g ? "geometry" : !box ? "box" : "out");
     if ((unsigned)map > GM_BOX_DEEPSTREAM)
         return gm__fail(GM_ERR_ARG, "%s: %s %d is not a gm_box_map", fn, map_name, (int)map);
+    if (g->fit == GM_FIT_WARP)
+        return gm__fail(GM_ERR_ARG, "%s: geometry is of GM_FIT_WARP, whose boxes map back by the inverse of the "
+                        "item's matrix (gpumat/warp.h), not by a scale", fn);
     if (g->crop.width < 1 || g->crop.height < 1 || g->dst_width < 1 || g->dst_height < 1)
         return gm__fail(GM_ERR_ARG, "%s: geometry is of a %lldx%lld crop into %lldx%lld; sizes must be 1 or more",
                         fn, (long long)g->crop.width, (long long)g->crop.height, (long long)g->dst_width,
@@ -1004,6 +1053,22 @@ static gm_status gm__check_prep_crop(const char* fn, const char* name, const gm_
     return gm__check_placement(fn, name, crop, dst->width, dst->height, p);
 }
 
+/* The warp placement's matrices (count of them) and, of frames, its
+ * sampler. */
+static gm_status gm__check_prep_warp(const char* fn, int frames, int count, const gm_prep* p)
+{
+    const int n = p->perspective ? 9 : 6;
+    if (frames && p->interp == GM_INTER_CUBIC)
+        return gm__fail(GM_ERR_ARG, "%s: prep->interp is GM_INTER_CUBIC, which a frame's warp does not take; "
+                        "GM_INTER_LINEAR or _NEAREST", fn);
+    if (!p->warp)
+        return gm__fail(GM_ERR_ARG, "%s: prep->warp is NULL; GM_FIT_WARP takes a matrix an item", fn);
+    if (count > INT_MAX / n)
+        return gm__fail(GM_ERR_SIZE, "%s: %d items, more matrices than prep->warp can hold (%d)", fn, count,
+                        INT_MAX / n);
+    return gm__check_values(fn, "prep->warp", p->warp, count * n);
+}
+
 /* Everything a pre-process of count sources (srcs, or frames) into dst by
  * p needs before its placements are made (gm__check_placed checks those):
  * nothing is planned or written unless every item is good. */
@@ -1052,7 +1117,7 @@ static gm_status gm__check_prep(const char* fn, const gm_mat* srcs, const gm_yuv
         if ((s = gm__check_prep_crop(fn, name, &src, crops ? &crops[i] : NULL, dst, p)) != GM_OK)
             return s;
     }
-    return GM_OK;
+    return p->fit == GM_FIT_WARP ? gm__check_prep_warp(fn, frames != NULL, count, p) : GM_OK;
 }
 
 /* The blob with params (gpumat/ops.h) that divides or multiplies in
@@ -1471,28 +1536,6 @@ static gm_status gm__host_like(const char* fn, const gm_mat* m, const void* host
 
 /* Warp matrices (gpumat/warp.h). */
 
-/* The index of the first of the count values at v that is not finite,
- * else -1. */
-static int gm__nonfinite_at(const double* v, int count)
-{
-    int i;
-    for (i = 0; i < count; ++i)
-        if (!isfinite(v[i]))
-            return i;
-    return -1;
-}
-
-/* count values of v, named name, where v is not NULL and each is finite. */
-static gm_status gm__check_values(const char* fn, const char* name, const double* v, int count)
-{
-    int i;
-    if (!v)
-        return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn, name);
-    if ((i = gm__nonfinite_at(v, count)) >= 0)
-        return gm__fail(GM_ERR_ARG, "%s: %s[%d] is %g, not finite", fn, name, i, v[i]);
-    return GM_OK;
-}
-
 static gm_status gm__check_rotation(const char* fn, float center_x, float center_y, double angle, double scale,
                                     const double* M)
 {
@@ -1552,13 +1595,8 @@ static gm_status gm__check_warp(const char* fn, const gm_mat* src, const gm_mat*
         *p = *params;
     else
         memset(p, 0, sizeof *p);
-    if (p->interp != GM_INTER_LINEAR && p->interp != GM_INTER_NEAREST && p->interp != GM_INTER_AREA &&
-        p->interp != GM_INTER_CUBIC)
-        return gm__fail(GM_ERR_ARG, "%s: params->interp %d is not a warp's (GM_INTER_LINEAR, _NEAREST, _CUBIC or "
-                        "_AREA, which is LINEAR)", fn, (int)p->interp);
-    if ((unsigned)p->border > GM_BORDER_TRANSPARENT)
-        return gm__fail(GM_ERR_ARG, "%s: params->border %d is not a gm_border (GM_BORDER_CONSTANT to "
-                        "_TRANSPARENT, 0-5)", fn, (int)p->border);
+    if ((s = gm__check_warp_sampling(fn, "params->", p->interp, p->border)) != GM_OK)
+        return s;
     if (src->dtype != dst->dtype || src->channels != dst->channels) {
         char from_text[32], to_text[32];
         return gm__fail(GM_ERR_TYPE, "%s: src is %s but dst is %s; a warp keeps the dtype and channels", fn,

@@ -887,6 +887,16 @@ static GM__ALWAYS_INLINE void gm__cpu_warp_loop(int S, int c, int sampler, const
     GM__CPU_EACH_PIXEL(begin, end, a->height, a->width, gm__warp_run(S, C, sampler, a, b, x, y, y + 1));
 }
 
+/* The warp placement's loop (templates/prep_warp.inc), S to D constant per
+ * dtype pair; c channels, at most 4 as the compiler sees it; frame: the
+ * items are 4:2:0 frames. */
+static GM__ALWAYS_INLINE void gm__cpu_prep_warp_loop(int S, int D, int c, int sampler, int frame,
+                                                     const gm__prep_args* a, long long begin, long long end)
+{
+    const int C = c < 4 ? c : 4;
+    GM__CPU_EACH_PIXEL(begin, end, a->height, a->width, gm__prep_warp_run(S, D, C, sampler, frame, a, b, x, y, y + 1));
+}
+
 /* Pixels [x0, x1) of row y of pre-process item b, S to D constant per
  * dtype pair, E bytes an element of S: from sampled, the item's resized
  * crop row y - top (its width pixels of C channels, as S) where row y shows

@@ -235,3 +235,22 @@ static void gm__cpu_run_prep(const gm__plan* p)
     const long long row_bytes = a->width * gm__kernels[p->kernel].channels * 8 + 1;
     gm__parallel(gm__cpu_prep_part, (void*)p, a->count * a->height, gm__tune.cpu_part_bytes / row_bytes + 1);
 }
+
+static void gm__cpu_prep_warp_part(void* p, long long begin, long long end)
+{
+    const gm__plan* plan = (const gm__plan*)p;
+    const gm__kernel_row* k = &gm__kernels[plan->kernel];
+    gm__cpu_prep_warp_fns[k->src][k->dst](gm__prep_args_of(plan), k->channels, k->sampler,
+                                          k->family == GM__FAMILY_PREP_YUV_WARP, begin, end);
+}
+
+/* A warp placement on the CPU (templates/prep_warp.inc per pixel): its
+ * rows (numbered over the items) on the pool, parts of about
+ * gm__tune.cpu_part_bytes of work (a cubic pixel reads 16 taps a
+ * channel). */
+static void gm__cpu_run_prep_warp(const gm__plan* p)
+{
+    const gm__prep_args* a = gm__prep_args_of(p);
+    const long long row_bytes = a->width * gm__kernels[p->kernel].channels * 64 + 1;
+    gm__parallel(gm__cpu_prep_warp_part, (void*)p, a->count * a->height, gm__tune.cpu_part_bytes / row_bytes + 1);
+}

@@ -13,7 +13,8 @@
 static int gm__is_prep(const gm__kernel_row* k)
 {
     return k->family == GM__FAMILY_PREP || k->family == GM__FAMILY_PREP_YUV || k->family == GM__FAMILY_PREP_DOUBLE ||
-           k->family == GM__FAMILY_PREP_YUV_DOUBLE;
+           k->family == GM__FAMILY_PREP_YUV_DOUBLE || k->family == GM__FAMILY_PREP_WARP ||
+           k->family == GM__FAMILY_PREP_YUV_WARP;
 }
 
 /* Whether pre-process kernel k multiplies in double (GM_BLOB_DOUBLE): its

@@ -481,44 +481,56 @@ static const gm__prep_args* gm__prep_args_of(const gm__plan* p)
     return p->many ? &p->many->a : &p->args.prep;
 }
 
-/* The warp's catalogue row for checked dst and interp (AREA is LINEAR, as
+/* A warp's sampler for a checked interp (AREA is LINEAR, as
  * cv::warpAffine takes it). */
+static int gm__warp_sampler(gm_interp interp)
+{
+    return interp == GM_INTER_NEAREST ? GM__SAMPLER_NEAREST
+           : interp == GM_INTER_CUBIC ? GM__SAMPLER_CUBIC
+                                      : GM__SAMPLER_LINEAR;
+}
+
+/* The warp's catalogue row for checked dst and interp. */
 static int gm__warp_kernel(const gm_mat* dst, gm_interp interp)
 {
-    const int sampler = interp == GM_INTER_NEAREST ? GM__SAMPLER_NEAREST
-                        : interp == GM_INTER_CUBIC ? GM__SAMPLER_CUBIC
-                                                   : GM__SAMPLER_LINEAR;
-    return gm__warp_row[dst->dtype][dst->channels - 1][sampler];
+    return gm__warp_row[dst->dtype][dst->channels - 1][gm__warp_sampler(interp)];
+}
+
+/* OpenCV's warpPerspective computes positions from the start of blocks
+ * of 16 rows (fewer where the destination has fewer) by 1024 / those rows'
+ * columns: the block's width for a width x height destination. */
+static int gm__warp_block_width(int64_t width, int64_t height)
+{
+    const int64_t rows = height < 16 ? height : 16;
+    return (int)(1024 / rows < width ? 1024 / rows : width);
 }
 
 /* One warp launch's arguments: items [first, first + count) of checked dst
  * from src (its items alike, or its one image for all), by the matrices
  * at M (n doubles each: every item's where per_item, else M's one) as
- * they are; p's border and value, the value stored as the dtype. OpenCV's
- * warpPerspective computes positions from the start of blocks of 16 rows
- * (fewer where dst has fewer) by 1024 / those rows' columns. */
+ * they are; p's border and value, the value stored as the dtype. */
 static void gm__warp_args_of(gm__warp_args* a, const gm_mat* src, const gm_mat* dst, const double* M, int n,
                              long long first, long long count, const gm_warp_params* p)
 {
-    const long long rows = dst->height < 16 ? dst->height : 16;
     int c, i;
     memset(a, 0, sizeof *a);
-    a->src = gm__side_of(src).view;
+    a->src.view = gm__side_of(src).view;
     a->dst = gm__side_of(dst).view;
     for (c = 0; c < dst->channels; ++c) {
         a->dst.chan[c] += (unsigned long long)(first * a->dst.bstride);
-        a->src.chan[c] += (unsigned long long)(src->batch > 1 ? first * a->src.bstride : 0);
-        gm__encode_d(dst->dtype, a->value[c], p->value[c]);
+        a->src.view.chan[c] += (unsigned long long)(src->batch > 1 ? first * a->src.view.bstride : 0);
+        gm__encode_d(dst->dtype, a->src.value[c], p->value[c]);
     }
     if (src->batch == 1)
-        a->src.bstride = 0;
-    a->src_width = src->width, a->src_height = src->height;
+        a->src.view.bstride = 0;
+    a->src.width = src->width, a->src.height = src->height;
     a->width = dst->width, a->height = dst->height, a->batch = count;
     a->matrices = p->per_item ? (int)count : 1;
     for (i = 0; i < a->matrices; ++i)
         memcpy(a->M + i * n, M + (p->per_item ? (first + i) * n : 0), (size_t)n * sizeof *M);
     a->perspective = n == 9;
-    a->border = (int)p->border;
-    a->interleaved = (src->layout == GM_HWC || src->channels == 1) | (dst->layout == GM_HWC || dst->channels == 1) << 1;
-    a->block_width = (int)(1024 / rows < dst->width ? 1024 / rows : dst->width);
+    a->src.border = (int)p->border;
+    a->src.interleaved = src->layout == GM_HWC || src->channels == 1;
+    a->dst_interleaved = dst->layout == GM_HWC || dst->channels == 1;
+    a->block_width = gm__warp_block_width(dst->width, dst->height);
 }

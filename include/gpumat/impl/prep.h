@@ -72,6 +72,10 @@ static void gm__place(const gm_rect* crop, int64_t dst_width, int64_t dst_height
     g->fit = p->fit;
     g->dst_width = dst_width;
     g->dst_height = dst_height;
+    if (p->fit == GM_FIT_WARP) { /* over the whole of dst; no factors: boxes map back by the matrix */
+        g->width = dst_width, g->height = dst_height;
+        return;
+    }
     if (p->fit == GM_FIT_STRETCH) {
         g->width = dst_width, g->height = dst_height; /* no one factor: ratio 0 */
     } else if (p->fit == GM_FIT_LETTERBOX) {
@@ -232,7 +236,11 @@ static void gm__prep_item_of(const gm_mat* src, const gm_yuv* frame, const gm_re
     m.width = crop->width;
     m.height = crop->height;
     memset(it, 0, sizeof *it);
-    if (g->width == crop->width && g->height == crop->height) {
+    if (p->fit == GM_FIT_WARP) { /* the warp's source: the crop (prep_warp.inc) */
+        it->map.src_width = crop->width;
+        it->map.src_height = crop->height;
+        it->map.sampler = gm__warp_sampler(p->interp);
+    } else if (g->width == crop->width && g->height == crop->height) {
         /* equal sizes copy, as cv::resize does: nearest at scale 1 */
         it->map.src_width = crop->width;
         it->map.src_height = crop->height;
@@ -258,8 +266,9 @@ static void gm__prep_item_of(const gm_mat* src, const gm_yuv* frame, const gm_re
         it->at.crop.y = crop->y;
         return;
     }
-    it->map.tile = gm__tiles(src->dtype, (int)src->channels, it->at.image.xstride, it->at.image.cstride, &it->map,
-                             it->width, it->height, GM__TILE_PIXELS_PREP, 0);
+    if (p->fit != GM_FIT_WARP)
+        it->map.tile = gm__tiles(src->dtype, (int)src->channels, it->at.image.xstride, it->at.image.cstride,
+                                 &it->map, it->width, it->height, GM__TILE_PIXELS_PREP, 0);
 }
 
 /* The per-launch arguments every item shares (p checked,
@@ -292,6 +301,12 @@ static void gm__prep_common(const gm_mat* src, const gm_mat* dst, const gm_prep*
                                                                      : (long long)gm_dtype_size(dst->dtype);
     a->channels = dst->channels;
     a->divide = p->divide;
+    if (p->fit == GM_FIT_WARP) {
+        a->warp.perspective = p->perspective != 0;
+        a->warp.border = (int)p->border;
+        a->warp.block_width = gm__warp_block_width(dst->width, dst->height);
+        a->warp.arith = (int)p->arith;
+    }
 }
 
 /* Whether item it, a source of dtype with channels (frame: a frame's),
@@ -342,12 +357,26 @@ static void gm__prep_frame_of(const gm_yuv* f, gm__prep_frame* pf)
 }
 
 /* One item of a batch as planned: its placement, the kernel's description
- * of it and its kind (gm__prep_kind). */
+ * of it and its kind (gm__prep_kind); a warp placement's item also its
+ * matrix from dst to the crop. */
 typedef struct gm__prep_place {
     gm_prep_geometry g;
-    gm__prep_item item;
+    gm__prep_warp_item item;
     int kind;
 } gm__prep_place;
+
+/* Item i's matrix of a checked warp placement p (n doubles) from dst to
+ * the crop, into M: p->warp's, inverted as gm_warp_affine inverts it
+ * unless p->inverse; GM_ERR_ARG where it has no inverse. */
+static gm_status gm__prep_matrix(const char* fn, const gm_prep* p, int i, double* M)
+{
+    const int n = p->perspective ? 9 : 6;
+    memcpy(M, p->warp + (size_t)i * (size_t)n, (size_t)n * sizeof *M);
+    if (!p->inverse && !(n == 9 ? gm__invert_3x3(M) : gm__invert_2x3(M)))
+        return gm__fail(GM_ERR_ARG, "%s: prep->warp: item %d's matrix is singular (no inverse maps dst to the crop)",
+                        fn, i);
+    return GM_OK;
+}
 
 /* Plans a checked batch (gm__check_prep), each item's placement made
  * once: places[0 .. count) the items, *plan the arguments every launch
@@ -374,10 +403,12 @@ static gm_status gm__prep_plan(const char* fn, const gm_mat* srcs, const gm_yuv*
         gm__prep_name(fn, i, name, sizeof name);
         if ((s = gm__check_placed(fn, name, &at->g, i ? &places[0].g : NULL, dst->width, dst->height)) != GM_OK)
             return s;
-        gm__prep_item_of(&src, frames ? &frames[i] : NULL, crop, p, &at->g, &at->item);
-        at->item.dst = gm__channel_addr(dst, 0) + (unsigned long long)((int64_t)i * dst->batch_pitch);
-        at->kind = gm__prep_kind(first.dtype, (int)first.channels, frames != NULL, &at->item);
+        gm__prep_item_of(&src, frames ? &frames[i] : NULL, crop, p, &at->g, &at->item.item);
+        at->item.item.dst = gm__channel_addr(dst, 0) + (unsigned long long)((int64_t)i * dst->batch_pitch);
+        at->kind = gm__prep_kind(first.dtype, (int)first.channels, frames != NULL, &at->item.item);
         *kinds |= 1u << at->kind;
+        if (p->fit == GM_FIT_WARP && (s = gm__prep_matrix(fn, p, i, at->item.M)) != GM_OK)
+            return s;
     }
     plan->args.prep.width = places[0].g.dst_width; /* dst's, or with prep->stride the rectangle written */
     plan->args.prep.height = places[0].g.dst_height;
@@ -390,41 +421,50 @@ static gm_status gm__prep_plan(const char* fn, const gm_mat* srcs, const gm_yuv*
     return GM_OK;
 }
 
-/* Runs n items of one kind (n > 0): up to GM__PREP_ITEMS in a launch of
- * the kernel, more through its _many entry point, GM__PREP_ITEMS_MANY a
- * launch (GM__PREP_ITEMS where the kernel has none: NVRTC or driver before
- * 12.1). */
-static gm_status gm__prep_launch(gm__plan* plan, const gm__prep_item* items, int n, gm_stream stream)
+/* Item i of the items at items, each size bytes (a gm__prep_item, or a
+ * warp placement's gm__prep_warp_item, which begins with one). */
+static gm__prep_item* gm__prep_nth(void* items, size_t size, int i)
+{
+    return (gm__prep_item*)(void*)((unsigned char*)items + (size_t)i * size);
+}
+
+/* Runs n items of one kind (n > 0), each size bytes (gm__prep_nth): up to
+ * GM__PREP_ITEMS (warp items: GM__PREP_WARP_ITEMS) in a launch of the
+ * kernel, more through its _many entry point, GM__PREP_ITEMS_MANY
+ * (GM__PREP_WARP_ITEMS_MANY) a launch, or the few where the kernel has
+ * none (NVRTC or driver before 12.1). */
+static gm_status gm__prep_launch(gm__plan* plan, void* items, size_t size, int n, gm_stream stream)
 {
     gm__prep_args* a = &plan->args.prep;
     const gm__kernel_row* k = &gm__kernels[plan->kernel];
+    const int warp = size == sizeof(gm__prep_warp_item), few = warp ? GM__PREP_WARP_ITEMS : GM__PREP_ITEMS;
     gm__prep_many* many;
     gm__CUfunction f = 0;
-    int i, most = GM__PREP_ITEMS_MANY;
+    int i, most = warp ? GM__PREP_WARP_ITEMS_MANY : GM__PREP_ITEMS_MANY;
     gm_status s = GM_OK;
-    if (n > GM__PREP_ITEMS && !plan->on_host &&
-        (s = gm__function(plan->fn, plan->kernel, plan->device, 1, &f, NULL, NULL)) != GM_OK)
+    if (n > few && !plan->on_host && (s = gm__function(plan->fn, plan->kernel, plan->device, 1, &f, NULL, NULL)) != GM_OK)
         return s;
-    if (n > GM__PREP_ITEMS && !plan->on_host && !f)
-        most = GM__PREP_ITEMS;
-    for (; n > most && s == GM_OK; items += most, n -= most)
-        s = gm__prep_launch(plan, items, most, stream);
+    if (n > few && !plan->on_host && !f)
+        most = few;
+    for (; n > most && s == GM_OK; items = gm__prep_nth(items, size, most), n -= most)
+        s = gm__prep_launch(plan, items, size, most, stream);
     if (s != GM_OK)
         return s;
     for (i = a->tile = 0; i < n; ++i) /* slots that fit every item's */
-        if (items[i].map.tile > a->tile)
-            a->tile = items[i].map.tile;
-    a->points = gm__prep_takes_points((gm_dtype)k->src, k->channels, a->frame.step != 0, &items[0]);
+        if (gm__prep_nth(items, size, i)->map.tile > a->tile)
+            a->tile = gm__prep_nth(items, size, i)->map.tile;
+    a->points = !warp && gm__prep_takes_points((gm_dtype)k->src, k->channels, a->frame.step != 0,
+                                               gm__prep_nth(items, size, 0));
     for (i = 0; i < n && a->points && a->frame.step; ++i) /* else frames take the per-pixel path */
-        a->points = gm__prep_frame_narrow(&a->frame, &items[i]);
+        a->points = gm__prep_frame_narrow(&a->frame, gm__prep_nth(items, size, i));
     a->count = n;
-    memcpy(a->items, items, (size_t)(n < GM__PREP_ITEMS ? n : GM__PREP_ITEMS) * sizeof *items);
-    if (n <= GM__PREP_ITEMS)
+    memcpy(&a->u, items, (size_t)(n < few ? n : few) * size);
+    if (n <= few)
         return gm__run(plan, stream);
     if (!(many = (gm__prep_many*)GM_MALLOC(sizeof *many)))
         return gm__fail(GM_ERR_NO_MEMORY, "%s: malloc of %d items failed", plan->fn, n);
     many->a = *a;
-    memcpy(many->more, items + GM__PREP_ITEMS, (size_t)(n - GM__PREP_ITEMS) * sizeof *items);
+    memcpy(&many->u, gm__prep_nth(items, size, few), (size_t)(n - few) * size);
     plan->many = many;
     s = gm__run(plan, stream); /* the driver has read the parameters on return */
     plan->many = NULL;
@@ -435,24 +475,26 @@ static gm_status gm__prep_launch(gm__plan* plan, const gm__prep_item* items, int
 /* Runs n items of one kind whose frames read as layouts[i] say (layouts
  * NULL: images): those alike in one gm__prep_launch, the items reordered
  * to bring them together. */
-static gm_status gm__prep_launch_alike(gm__plan* plan, gm__prep_item* items, gm__prep_frame* layouts, int n,
+static gm_status gm__prep_launch_alike(gm__plan* plan, void* items, size_t size, gm__prep_frame* layouts, int n,
                                        gm_stream stream)
 {
-    gm__prep_item item;
+    gm__prep_warp_item item;
     gm__prep_frame layout;
     int i, j, k;
     gm_status s = GM_OK;
     if (!layouts)
-        return gm__prep_launch(plan, items, n, stream);
+        return gm__prep_launch(plan, items, size, n, stream);
     for (i = 0; i < n && s == GM_OK; i = j) {
         for (j = k = i + 1; k < n; ++k)
             if (!memcmp(&layouts[k], &layouts[i], sizeof layout)) {
-                item = items[j], items[j] = items[k], items[k] = item;
+                memcpy(&item, gm__prep_nth(items, size, j), size);
+                memcpy(gm__prep_nth(items, size, j), gm__prep_nth(items, size, k), size);
+                memcpy(gm__prep_nth(items, size, k), &item, size);
                 layout = layouts[j], layouts[j] = layouts[k], layouts[k] = layout;
                 ++j;
             }
         plan->args.prep.frame = layouts[i];
-        s = gm__prep_launch(plan, items + i, j - i, stream);
+        s = gm__prep_launch(plan, gm__prep_nth(items, size, i), size, j - i, stream);
     }
     return s;
 }
@@ -468,9 +510,10 @@ static gm_status gm__preprocess(const char* fn, const gm_mat* srcs, const gm_yuv
     gm_prep defaults;
     gm__plan plan;
     gm__prep_place* places;
-    gm__prep_item* items;
+    unsigned char* items;
     gm__prep_frame* layouts = NULL;
     gm_mat first;
+    size_t size;
     unsigned kinds = 0;
     int i, n, kind;
     gm_status s = GM_OK;
@@ -481,8 +524,9 @@ static gm_status gm__preprocess(const char* fn, const gm_mat* srcs, const gm_yuv
     if ((s = gm__check_prep(fn, srcs, frames, crops, count, dst, p)) != GM_OK)
         return s;
     first = gm__prep_source_at(srcs, frames, 0);
+    size = p->fit == GM_FIT_WARP ? sizeof(gm__prep_warp_item) : sizeof(gm__prep_item); /* what a launch carries */
     places = (gm__prep_place*)GM_MALLOC((size_t)count * sizeof *places);
-    items = places ? (gm__prep_item*)GM_MALLOC((size_t)count * sizeof *items) : NULL;
+    items = places ? (unsigned char*)GM_MALLOC((size_t)count * size) : NULL;
     if (frames && items && !(layouts = (gm__prep_frame*)GM_MALLOC((size_t)count * sizeof *layouts)))
         GM_FREE(items), items = NULL;
     if (!items) {
@@ -501,11 +545,14 @@ static gm_status gm__preprocess(const char* fn, const gm_mat* srcs, const gm_yuv
                 continue;
             if (frames)
                 gm__prep_frame_of(&frames[i], &layouts[n]);
-            items[n++] = places[i].item;
+            memcpy(gm__prep_nth(items, size, n++), &places[i].item, size);
         }
-        plan.kernel = gm__prep_kernel_of(frames != NULL, p->arith, first.dtype, dst->dtype, (int)first.channels,
-                                         items[0].map.sampler);
-        s = gm__prep_launch_alike(&plan, items, layouts, n, stream);
+        plan.kernel = p->fit == GM_FIT_WARP
+                          ? gm__prep_warp_kernel_of(frames != NULL, first.dtype, dst->dtype, (int)first.channels,
+                                                    places[0].item.item.map.sampler)
+                          : gm__prep_kernel_of(frames != NULL, p->arith, first.dtype, dst->dtype, (int)first.channels,
+                                               gm__prep_nth(items, size, 0)->map.sampler);
+        s = gm__prep_launch_alike(&plan, items, size, layouts, n, stream);
     }
     GM_FREE(places);
     GM_FREE(items);
