@@ -2719,6 +2719,95 @@ void test_warps()
               false);
 }
 
+// gm_preprocess's warp placement (GM_FIT_WARP) of a crop of a u8 BGR image
+// into an f32 NCHW blob against OpenCV's two calls: cv::warpAffine (or
+// warpPerspective) of the crop as a Mat ROI, the pad as the border's value,
+// then cv::dnn::blobFromImage of the result (one scale factor, mean in the
+// swapped order, swapRB), as OpenCV 4.6 computes both. A transparent
+// border's pixels are found by warping twice onto two fillings: there dst
+// keeps what it held.
+void warp_prep_case(Group& g, int sw, int sh, cv::Rect cr, int dw, int dh, bool perspective, int kind, int interp,
+                    int border, bool inverse)
+{
+    static const int kCv[] = {cv::INTER_LINEAR, cv::INTER_NEAREST, cv::INTER_AREA, -1, cv::INTER_CUBIC};
+    std::vector<double> M(perspective ? 9 : 6);
+    do
+        warp_matrix(kind, perspective, cr.width, cr.height, dw, dh, M.data());
+    while (!inverse && (perspective ? cv::determinant(cv::Mat(3, 3, CV_64F, M.data())) : M[0] * M[4] - M[1] * M[3]) == 0);
+    gm_prep pp{};
+    pp.fit = GM_FIT_WARP;
+    pp.warp = M.data();
+    pp.perspective = perspective, pp.inverse = inverse, pp.border = (gm_border)border;
+    pp.interp = (gm_interp)interp;
+    pp.swap_rb = 1;
+    const double scale = t_uniform(0.002, 0.05);
+    cv::Scalar pad, mean;
+    for (int c = 0; c < 3; ++c) {
+        pad[c] = pp.pad[c] = (double)rand_int(0, 255);
+        mean[c] = pp.mean[c] = t_uniform(0, 160);
+        pp.scale[c] = scale;
+    }
+    std::string name = strf("warp placement%s u8 c3 %dx%d crop %dx%d at (%d, %d) -> f32 3x%dx%d kind %d interp %d "
+                            "border %d%s", perspective ? " perspective" : " affine", sw, sh, cr.width, cr.height, cr.x,
+                            cr.y, dh, dw, kind, interp, border, inverse ? " inverse" : "");
+    Problems p;
+    Region src = interleaved(GM_U8, 3, sw, sh, true), dst = planar(GM_F32, 3, dw, dh, true);
+    p.add(src.error);
+    p.add(dst.error);
+    if (!p.text.empty())
+        return verdict(g, name, p.text);
+    fill_resize(src.view(), GM_U8);
+    for (int c = 0; c < 3; ++c)
+        fill_resize(dst.views[c], GM_F32);
+    src.arm();
+    dst.arm();
+    std::vector<cv::Mat> before;
+    for (const cv::Mat& v : dst.views)
+        before.push_back(v.clone());
+    gm_rect crop{cr.x, cr.y, cr.width, cr.height};
+    p.status("gm_preprocess", gm_preprocess(&src.m, &crop, &dst.m, &pp, NULL, NULL));
+    cv::Mat warped[2] = {cv::Mat(dh, dw, CV_8UC3), cv::Mat(dh, dw, CV_8UC3)};
+    const int flags = kCv[interp] | (inverse ? cv::WARP_INVERSE_MAP : 0);
+    cv::Mat m(perspective ? 3 : 2, 3, CV_64F, M.data());
+    cv::randu(warped[1], 0, 256);
+    cv::bitwise_not(warped[1], warped[0]); // two fillings apart in every byte
+    for (int k = 0; k < 2; ++k) {
+        if (perspective)
+            cv::warpPerspective(src.view()(cr), warped[k], m, cv::Size(dw, dh), flags, border, pad);
+        else
+            cv::warpAffine(src.view()(cr), warped[k], m, cv::Size(dw, dh), flags, border, pad);
+    }
+    cv::Mat blob = cv::dnn::blobFromImage(warped[0], scale, cv::Size(), mean, true, false, CV_32F);
+    long bad = 0;
+    for (int c = 0; c < 3 && p.text.empty(); ++c) {
+        cv::Mat exp = blob_plane(blob, 0, c).clone();
+        for (int y = 0; y < dh; ++y)
+            for (int x = 0; x < dw; ++x)
+                if (warped[0].at<cv::Vec3b>(y, x) != warped[1].at<cv::Vec3b>(y, x)) // left by the border
+                    exp.at<float>(y, x) = before[c].at<float>(y, x);
+        bad += compare(name, dst.views[c], exp, GM_F32, c);
+    }
+    p.add(intact(src, "the source"));
+    p.add(intact(dst, "the padding of the destination"));
+    p.diff(bad, (long)dw * dh * 3);
+    verdict(g, name, p.text);
+}
+
+// The warp placement against OpenCV: every interpolation and border, 2x3
+// and 3x3, forward and inverse, crops and ROIs.
+void test_warp_prep()
+{
+    Group g("warp_prep");
+    const int interps[] = {GM_INTER_NEAREST, GM_INTER_LINEAR, GM_INTER_CUBIC, GM_INTER_AREA};
+    for (int i = 0; i < 96; ++i) {
+        const int sw = (int)rand_int(4, 60), sh = (int)rand_int(4, 50);
+        const int x = (int)rand_int(0, sw / 3), y = (int)rand_int(0, sh / 3);
+        const cv::Rect cr(x, y, (int)rand_int(1, sw - x), (int)rand_int(1, sh - y));
+        warp_prep_case(g, sw, sh, cr, (int)rand_int(1, 40), (int)rand_int(1, 36), i % 3 == 2, (int)rand_int(0, 3),
+                       interps[i % 4], i / 4 % 6, i % 5 == 1);
+    }
+}
+
 int main(int argc, char** argv)
 {
     std::string pass = argc > 1 ? argv[1] : "";
@@ -2740,6 +2829,7 @@ int main(int argc, char** argv)
         test_yuv();
         test_warp_matrices();
         test_warps();
+        test_warp_prep();
     }
     if (pass != "default") {
         gm__tune.cpu_isa = 0;
