@@ -17,7 +17,7 @@
  * af26df193c9219c5552f7e498c54d9d51671d5edf6aec059f67af124389b7ddc  templates/overlay.inc
  * da886a91b1809b029a057b1b1b90f03918dabad5ba8c14261cbbbd4cc3a12fb0  templates/blend.inc
  * e24e6d9e02731a93fa3dbf2b2fbee3eebf798aa3f7d4b42348a65161321af667  templates/warp.inc
- * 7512138d4dec85fa766e0c6fca2a408a858520e0e515cd01d8596476c79357c6  templates/prep_warp.inc
+ * 02d31635d251e9881f49cf5037cd7260ca3cdbc71c76783c3e15e097a6f19ec4  templates/prep_warp.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * d9df2330c0a33f1bf01ef1289ea90efa4ba555f34746004076b110c061558040  templates/xform_fast.cu
  * 459f81753e4e827b93682e6a340476c413c9318f5c9ec9627b121ef75b816a81  templates/resize.cu

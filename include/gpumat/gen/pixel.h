@@ -21,7 +21,7 @@
  * af26df193c9219c5552f7e498c54d9d51671d5edf6aec059f67af124389b7ddc  templates/overlay.inc
  * da886a91b1809b029a057b1b1b90f03918dabad5ba8c14261cbbbd4cc3a12fb0  templates/blend.inc
  * e24e6d9e02731a93fa3dbf2b2fbee3eebf798aa3f7d4b42348a65161321af667  templates/warp.inc
- * 7512138d4dec85fa766e0c6fca2a408a858520e0e515cd01d8596476c79357c6  templates/prep_warp.inc
+ * 02d31635d251e9881f49cf5037cd7260ca3cdbc71c76783c3e15e097a6f19ec4  templates/prep_warp.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * d9df2330c0a33f1bf01ef1289ea90efa4ba555f34746004076b110c061558040  templates/xform_fast.cu
  * 459f81753e4e827b93682e6a340476c413c9318f5c9ec9627b121ef75b816a81  templates/resize.cu
@@ -2572,14 +2572,16 @@ GM__FN void gm__warp_run(int S, int C, int I, const gm__warp_args* a, long long 
 
 /* Item it's crop as a warp's source (channel c at src + c cstride): its
  * size, the launch's border and the pad (m's, as S) as its value. */
-GM__FN void gm__prep_warp_source(int C, const gm__prep_args* a, const gm__prep_item* it, const gm__prep_math* m,
-                                 gm__warp_src* s)
+GM__FN void gm__prep_warp_source(int S, int C, const gm__prep_args* a, const gm__prep_item* it,
+                                 const gm__prep_math* m, gm__warp_src* s)
 {
     int k, i;
     for (k = 0; k < 4; ++k) {
         s->view.chan[k] = it->src + (unsigned long long)(k < C ? k * it->at.image.cstride : 0);
         for (i = 0; i < 8; ++i)
-            s->value[k][i] = k < C ? m->pad[k * GM__SLOT + i] : 0;
+            s->value[k][i] = 0;
+        if (k < C)
+            gm__copy_bits(S, m->pad + k * GM__SLOT, s->value[k]);
     }
     s->view.pitch = it->src_pitch;
     s->view.xstride = it->at.image.xstride;
@@ -2642,7 +2644,7 @@ GM__FN void gm__prep_warp_run(int S, int D, int C, int I, int frame, const gm__p
     gm__warp_src s;
     gm__warp_at p;
     gm__prep_math_of(S, C, a->warp.arith, a, &m);
-    gm__prep_warp_source(C, a, it, &m, &s);
+    gm__prep_warp_source(S, C, a, it, &m, &s);
     for (; y < end; ++y) {
         p = gm__warp_position(w->M, a->warp.perspective, I == GM__SAMPLER_NEAREST, a->warp.block_width, &column, x,
                               y);
