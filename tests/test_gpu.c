@@ -521,35 +521,39 @@ static gm_status op_prep(const gm_mat* s, gm_mat* d, const void* p)
     return st;
 }
 
-/* Matrices for the warp placement's items, 9 doubles each (a 2x3 takes
- * the first 6): item i's a rotation and scale about the centre of a w x h
- * crop, moved by up to half the size (parts fall outside), the 3x3's with
- * a tilt. */
-static const double* warp_items(int64_t w, int64_t h)
+/* Matrices for the warp placement's items, one after another (9 doubles
+ * each where perspective, else 6): item i's a rotation and scale about the
+ * centre of a w x h crop, moved by up to half the size (parts fall
+ * outside), the 3x3's with a tilt. */
+static const double* warp_items(int64_t w, int64_t h, int perspective)
 {
     static double M[300 * 9];
+    const int n = perspective ? 9 : 6;
     int i;
     for (i = 0; i < 300; ++i) {
         const double a = 0.37 * i - 2.0, sc = 0.4 + 0.13 * (i % 17), tx = w * (0.05 * (i % 11) - 0.25),
                      ty = h * (0.04 * (i % 13) - 0.25);
-        double* m = M + 9 * i;
+        double* m = M + n * i;
         m[0] = sc * cos(a), m[1] = -sc * sin(a), m[3] = sc * sin(a), m[4] = sc * cos(a);
         m[2] = w / 2.0 - m[0] * w / 2.0 - m[1] * h / 2.0 + tx;
         m[5] = h / 2.0 - m[3] * w / 2.0 - m[4] * h / 2.0 + ty;
-        m[6] = 0.002 * (i % 5 - 2) / (double)(w + 1), m[7] = 0.003 * (i % 3 - 1) / (double)(h + 1), m[8] = 1.0;
+        if (perspective)
+            m[6] = 0.002 * (i % 5 - 2) / (double)(w + 1), m[7] = 0.003 * (i % 3 - 1) / (double)(h + 1), m[8] = 1.0;
     }
     return M;
 }
 
 /* A warp placement's fields for case k: its matrices (warp_items), the
- * border, 2x3 or 3x3, forward or inverse, turn by turn. */
+ * border, 2x3 or 3x3, forward or inverse, turn by turn; none of the
+ * letterbox's options. */
 static void warp_prep(gm_prep* p, int k, int64_t w, int64_t h)
 {
     p->fit = GM_FIT_WARP;
-    p->warp = warp_items(w, h);
-    p->border = (gm_border)(k % 6);
     p->perspective = k / 2 % 2;
+    p->warp = warp_items(w, h, p->perspective);
+    p->border = (gm_border)(k % 6);
     p->inverse = k % 5 == 0;
+    p->top_left = p->no_upscale = p->stride = 0;
 }
 
 /* Every pre-process kernel (source dtype, destination dtype, source
@@ -600,7 +604,6 @@ static void preps(int some, int arith, int warp)
                         static const gm_interp interps[] = {GM_INTER_LINEAR, GM_INTER_NEAREST, GM_INTER_CUBIC,
                                                             GM_INTER_AREA};
                         warp_prep(&h.prep, k, sizes[z][0], sizes[z][1]);
-                        h.prep.top_left = 0;
                         h.prep.interp = interps[(z + s + d + c) % 4];
                         h.prep.arith = (dsts[d] == GM_F32 || dsts[d] == GM_F16) && k % 3 == 0 ? GM_BLOB_DOUBLE
                                                                                                : GM_BLOB_FLOAT;

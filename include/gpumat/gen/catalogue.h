@@ -15,8 +15,8 @@
  * ab7a2086a2567e5d15e3a02bdbc5fee698997a7956d50d7be2cd14567af4ac22  templates/fill.inc
  * af26df193c9219c5552f7e498c54d9d51671d5edf6aec059f67af124389b7ddc  templates/overlay.inc
  * da886a91b1809b029a057b1b1b90f03918dabad5ba8c14261cbbbd4cc3a12fb0  templates/blend.inc
- * e24e6d9e02731a93fa3dbf2b2fbee3eebf798aa3f7d4b42348a65161321af667  templates/warp.inc
- * 02d31635d251e9881f49cf5037cd7260ca3cdbc71c76783c3e15e097a6f19ec4  templates/prep_warp.inc
+ * c7caf1ea2b65dda96eec3173701de8ee7891c62d6fce0af81564e9acfb13bfe1  templates/warp.inc
+ * 8f79eecd187c0f313a9c3ac8cb625e851a64dca3994250cdb6922f8f73e4768f  templates/prep_warp.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * d9df2330c0a33f1bf01ef1289ea90efa4ba555f34746004076b110c061558040  templates/xform_fast.cu
  * 459f81753e4e827b93682e6a340476c413c9318f5c9ec9627b121ef75b816a81  templates/resize.cu

@@ -20,8 +20,8 @@
  * ab7a2086a2567e5d15e3a02bdbc5fee698997a7956d50d7be2cd14567af4ac22  templates/fill.inc
  * af26df193c9219c5552f7e498c54d9d51671d5edf6aec059f67af124389b7ddc  templates/overlay.inc
  * da886a91b1809b029a057b1b1b90f03918dabad5ba8c14261cbbbd4cc3a12fb0  templates/blend.inc
- * e24e6d9e02731a93fa3dbf2b2fbee3eebf798aa3f7d4b42348a65161321af667  templates/warp.inc
- * 02d31635d251e9881f49cf5037cd7260ca3cdbc71c76783c3e15e097a6f19ec4  templates/prep_warp.inc
+ * c7caf1ea2b65dda96eec3173701de8ee7891c62d6fce0af81564e9acfb13bfe1  templates/warp.inc
+ * 8f79eecd187c0f313a9c3ac8cb625e851a64dca3994250cdb6922f8f73e4768f  templates/prep_warp.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * d9df2330c0a33f1bf01ef1289ea90efa4ba555f34746004076b110c061558040  templates/xform_fast.cu
  * 459f81753e4e827b93682e6a340476c413c9318f5c9ec9627b121ef75b816a81  templates/resize.cu
@@ -2058,14 +2058,16 @@ enum { GM__BORDER_CONSTANT = 0, GM__BORDER_REPLICATE = 1, GM__BORDER_REFLECT = 2
        GM__BORDER_REFLECT_101 = 4, GM__BORDER_TRANSPARENT = 5 };
 
 /* The image a warp samples: its view (one image; a launch's items are
- * byte offsets from it), its size, what falls outside (the border and its
- * value per channel, as the dtype's bits) and whether its channels are
- * adjacent elements (chan[c] is chan[0] + c elements). The pre-process
- * makes one per item (templates/prep_warp.inc). */
+ * byte offsets from it), its size, what falls outside (the border, and
+ * its value: channel c's as the dtype's bits at value + 8 c, which the
+ * reader points at its own copy) and whether its channels are adjacent
+ * elements (chan[c] is chan[0] + c elements). A kernel holds it in
+ * registers: nothing points into it. The pre-process makes one per item
+ * (templates/prep_warp.inc). */
 typedef struct gm__warp_src {
     gm__view view;
     long long width, height;
-    unsigned char value[4][8];
+    const unsigned char* value;
     int border, interleaved;
 } gm__warp_src;
 
@@ -2073,15 +2075,17 @@ typedef struct gm__warp_src {
  * every item warps the same image) and the destination (width x height,
  * batch items), each item's matrix from destination to source (one after
  * another, 6 or 9 doubles each: 9 where perspective; the first for all
- * where matrices is 1), and the perspective's block width: OpenCV
+ * where matrices is 1), the border's value per channel as the dtype's
+ * bits, and the perspective's block width: OpenCV
  * computes a row's positions from the start of each block of that many
  * pixels. dst_interleaved: a destination pixel's channels are one address
  * and constant offsets. */
 typedef struct gm__warp_args {
-    gm__warp_src src;
+    gm__warp_src src; /* its value: gm__warp_run points it at value, below */
     gm__view dst;
     long long width, height, batch;
     double M[GM__WARP_DOUBLES];
+    unsigned char value[4][8];
     int perspective, matrices, block_width, dst_interleaved;
 } gm__warp_args;
 
@@ -2322,8 +2326,8 @@ GM__FN void gm__warp_offsets(const gm__warp_src* s, unsigned long long item, int
  * border's value. */
 GM__FN const unsigned char* gm__warp_tap(int S, const gm__warp_src* s, int c, long long o)
 {
-    return o < 0 ? s->value[c] : (const unsigned char*)(gm__warp_chan(S, &s->view, s->interleaved, c) +
-                                                         (unsigned long long)o);
+    return o < 0 ? s->value + 8 * c
+                 : (const unsigned char*)(gm__warp_chan(S, &s->view, s->interleaved, c) + (unsigned long long)o);
 }
 
 /* The border's value in each of the C channels at out + 8 c. */
@@ -2331,7 +2335,7 @@ GM__FN void gm__warp_value(int S, int C, const gm__warp_src* s, unsigned char* o
 {
     int c;
     for (c = 0; c < C; ++c)
-        gm__copy_bits(S, s->value[c], out + 8 * c);
+        gm__copy_bits(S, s->value + 8 * c, out + 8 * c);
 }
 
 /* What a warp does with a pixel before it reads its taps. */
@@ -2494,21 +2498,21 @@ GM__FN int gm__warp_cubic(int S, int C, const gm__warp_src* s, unsigned long lon
             }
             gm__warp_store(S, work, out + 8 * c, work == GM__WORK_FLOAT ? (double)sum_f : sum);
         } else if (work == GM__WORK_FIXED) {
-            const int v = gm__decode_i(S, s->value[c]);
+            const int v = gm__decode_i(S, s->value + 8 * c);
             int sum = v * 32768;
             for (i = 0; i < 16; ++i)
                 if (o[i] >= 0)
                     sum += (gm__decode_i(S, gm__warp_tap(S, s, c, o[i])) - v) * q[i];
             gm__warp_store_fixed(S, out + 8 * c, sum);
         } else if (work == GM__WORK_DOUBLE) {
-            const double v = gm__decode_d(S, s->value[c]);
+            const double v = gm__decode_d(S, s->value + 8 * c);
             double sum = v;
             for (i = 0; i < 16; ++i)
                 if (o[i] >= 0)
                     sum += GM__MUL_D(gm__decode_d(S, gm__warp_tap(S, s, c, o[i])) - v, (double)w[i]);
             gm__encode_d(S, out + 8 * c, sum);
         } else {
-            const float v = gm__decode_f(S, s->value[c], 1);
+            const float v = gm__decode_f(S, s->value + 8 * c, 1);
             float sum = v;
             for (i = 0; i < 16; ++i)
                 if (o[i] >= 0)
@@ -2543,10 +2547,14 @@ GM__FN int gm__warp_sample(int S, int C, int I, const gm__warp_src* s, unsigned 
 }
 
 /* Rows [y, end) of column x of item b warped and stored (but where the
- * border leaves a pixel); what the column shares computed once. */
+ * border leaves a pixel); what the column shares computed once, the
+ * source's description copied once (a kernel that read it from the
+ * parameters reloaded its fields at every tap, 7-9% slower:
+ * bench/RESULTS.md). */
 GM__FN void gm__warp_run(int S, int C, int I, const gm__warp_args* a, long long b, long long x, long long y,
                          long long end)
 {
+    gm__warp_src src = a->src;
     const double* M = gm__warp_matrix(a, b);
     const unsigned long long item = (unsigned long long)(b * a->src.view.bstride);
     const gm__warp_column column = gm__warp_affine_column(M, x);
@@ -2554,9 +2562,10 @@ GM__FN void gm__warp_run(int S, int C, int I, const gm__warp_args* a, long long 
     unsigned char value[4 * 8];
     gm__warp_at p;
     int c;
+    src.value = a->value[0];
     for (; y < end; ++y, at += (unsigned long long)a->dst.pitch) {
         p = gm__warp_position(M, a->perspective, I == GM__SAMPLER_NEAREST, a->block_width, &column, x, y);
-        if (gm__warp_sample(S, C, I, &a->src, item, &p, value))
+        if (gm__warp_sample(S, C, I, &src, item, &p, value))
             for (c = 0; c < C; ++c)
                 gm__copy_bits(S, value + 8 * c, (unsigned char*)(gm__warp_chan(S, &a->dst, a->dst_interleaved, c) + at));
     }
@@ -2571,18 +2580,15 @@ GM__FN void gm__warp_run(int S, int C, int I, const gm__warp_args* a, long long 
  * the same functions. */
 
 /* Item it's crop as a warp's source (channel c at src + c cstride): its
- * size, the launch's border and the pad (m's, as S) as its value. */
-GM__FN void gm__prep_warp_source(int S, int C, const gm__prep_args* a, const gm__prep_item* it,
-                                 const gm__prep_math* m, gm__warp_src* s)
+ * size, the launch's border and the pad (m's, as the source's dtype, in
+ * slots of 8 bytes as a warp's values are) as its value. */
+GM__FN void gm__prep_warp_source(int C, const gm__prep_args* a, const gm__prep_item* it, const gm__prep_math* m,
+                                 gm__warp_src* s)
 {
-    int k, i;
-    for (k = 0; k < 4; ++k) {
+    int k;
+    for (k = 0; k < 4; ++k)
         s->view.chan[k] = it->src + (unsigned long long)(k < C ? k * it->at.image.cstride : 0);
-        for (i = 0; i < 8; ++i)
-            s->value[k][i] = 0;
-        if (k < C)
-            gm__copy_bits(S, m->pad + k * GM__SLOT, s->value[k]);
-    }
+    s->value = m->pad;
     s->view.pitch = it->src_pitch;
     s->view.xstride = it->at.image.xstride;
     s->view.bstride = 0;
@@ -2616,7 +2622,7 @@ GM__FN int gm__prep_warp_frame(int I, const gm__prep_args* a, const gm__prep_ite
             o[i * n + j] = 3 * (i * n + j);
             if (xs[j] < 0 || ys[i] < 0)
                 for (c = 0; c < 3; ++c)
-                    taps[i * n + j][c] = s->value[c][0];
+                    taps[i * n + j][c] = s->value[8 * c];
             else
                 gm__prep_frame_bgr(&a->frame, it, xs[j], ys[i], taps[i * n + j]);
         }
@@ -2644,7 +2650,7 @@ GM__FN void gm__prep_warp_run(int S, int D, int C, int I, int frame, const gm__p
     gm__warp_src s;
     gm__warp_at p;
     gm__prep_math_of(S, C, a->warp.arith, a, &m);
-    gm__prep_warp_source(S, C, a, it, &m, &s);
+    gm__prep_warp_source(C, a, it, &m, &s);
     for (; y < end; ++y) {
         p = gm__warp_position(w->M, a->warp.perspective, I == GM__SAMPLER_NEAREST, a->warp.block_width, &column, x,
                               y);

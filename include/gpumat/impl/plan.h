@@ -519,7 +519,7 @@ static void gm__warp_args_of(gm__warp_args* a, const gm_mat* src, const gm_mat* 
     for (c = 0; c < dst->channels; ++c) {
         a->dst.chan[c] += (unsigned long long)(first * a->dst.bstride);
         a->src.view.chan[c] += (unsigned long long)(src->batch > 1 ? first * a->src.view.bstride : 0);
-        gm__encode_d(dst->dtype, a->src.value[c], p->value[c]);
+        gm__encode_d(dst->dtype, a->value[c], p->value[c]);
     }
     if (src->batch == 1)
         a->src.view.bstride = 0;
