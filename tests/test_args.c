@@ -1896,6 +1896,17 @@ static void test_preprocess(void)
     EXPECT(gm_preprocess_batch(srcs, crops, 3, &dbatch.m, &pp, NULL, NULL), GM_ERR_TYPE, "gm_preprocess_batch",
            "srcs[2]", &s3, &s4, &dbatch, NULL);
     srcs[2] = s3.m;
+    { /* a name of two digits (gm__prep_name formats it by hand) */
+        gm_mat many[12];
+        timg d12;
+        timg_make(&d12, 8, 8, GM_F16, 3, GM_CHW, 12);
+        for (i = 0; i < 12; ++i)
+            many[i] = s3.m;
+        many[11] = s4.m;
+        EXPECT(gm_preprocess_batch(many, NULL, 12, &d12.m, &pp, NULL, NULL), GM_ERR_TYPE, "gm_preprocess_batch",
+               "srcs[11] is u8 x4", &s3, &s4, &d12, NULL);
+        timg_free(&d12);
+    }
     crops[1].y = 3;
     EXPECT(gm_preprocess_batch(srcs, crops, 3, &dbatch.m, &pp, NULL, NULL), GM_ERR_ARG, "gm_preprocess_batch",
            "srcs[1]", &s3, &dbatch, NULL);

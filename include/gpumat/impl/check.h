@@ -833,15 +833,26 @@ static const char* gm__prep_sources_name(const char* fn)
     return "srcs";
 }
 
-/* What messages call source i of fn: src or frame alone, else srcs[i] or
- * frames[i]. */
-static void gm__prep_name(const char* fn, int i, char* name, size_t size)
+/* What messages call source i (i >= 0) of sources, gm__prep_sources_name's
+ * answer: src or frame alone, else srcs[i] or frames[i], into name (32
+ * bytes). By hand, not by snprintf: a batch names each item before it
+ * checks it, and snprintf took half of the host's time for 64 items
+ * (bench/RESULTS.md). */
+static void gm__prep_name(const char* sources, int i, char* name)
 {
-    const char* sources = gm__prep_sources_name(fn);
-    if (!strcmp(sources, "src") || !strcmp(sources, "frame"))
-        snprintf(name, size, "%s", sources);
-    else
-        snprintf(name, size, "%s[%d]", sources, i);
+    const size_t n = strlen(sources);
+    char digits[12];
+    int k = 0;
+    memcpy(name, sources, n + 1);
+    if (sources[n - 1] != 's') /* src, frame: one item */
+        return;
+    do
+        digits[k++] = (char)('0' + i % 10);
+    while ((i /= 10) > 0);
+    name[n] = '[';
+    for (i = 0; i < k; ++i)
+        name[n + 1 + (size_t)i] = digits[k - 1 - i];
+    name[n + 1 + (size_t)k] = ']', name[n + 2 + (size_t)k] = 0;
 }
 
 /* The kernel row of a launch by sampler I, of frames or of images S x C
@@ -1075,13 +1086,13 @@ static gm_status gm__check_prep_warp(const char* fn, int frames, int count, cons
 static gm_status gm__check_prep(const char* fn, const gm_mat* srcs, const gm_yuv* frames, const gm_rect* crops,
                                 int count, const gm_mat* dst, const gm_prep* p)
 {
+    const char* sources = gm__prep_sources_name(fn);
     gm_mat first, src;
     char name[32];
     int i;
     gm_status s;
     if ((!srcs && !frames) || !dst || !p)
-        return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn, !srcs && !frames ? gm__prep_sources_name(fn)
-                                                          : !dst ? "dst" : "prep");
+        return gm__fail(GM_ERR_ARG, "%s: %s is NULL", fn, !srcs && !frames ? sources : !dst ? "dst" : "prep");
     if ((s = gm__check(fn, "dst", dst)) != GM_OK)
         return s;
     if (count < 1 || count != dst->batch)
@@ -1093,7 +1104,7 @@ static gm_status gm__check_prep(const char* fn, const gm_mat* srcs, const gm_yuv
                         "GM_INTER_LINEAR, _NEAREST or _LINEAR_EXACT", fn);
     first = gm__prep_source_at(srcs, frames, 0);
     for (i = 0; i < count; ++i) {
-        gm__prep_name(fn, i, name, sizeof name);
+        gm__prep_name(sources, i, name);
         src = gm__prep_source_at(srcs, frames, i);
         if ((s = gm__check_prep_source(fn, name, &src, frames ? &frames[i] : NULL, &first, dst)) != GM_OK)
             return s;
@@ -1112,7 +1123,7 @@ static gm_status gm__check_prep(const char* fn, const gm_mat* srcs, const gm_yuv
     if ((s = gm__check_prep_channels(fn, (int)first.channels, dst, p)) != GM_OK)
         return s;
     for (i = 0; i < count; ++i) {
-        gm__prep_name(fn, i, name, sizeof name);
+        gm__prep_name(sources, i, name);
         src = gm__prep_source_at(srcs, frames, i);
         if ((s = gm__check_prep_crop(fn, name, &src, crops ? &crops[i] : NULL, dst, p)) != GM_OK)
             return s;

@@ -386,6 +386,7 @@ static gm_status gm__prep_plan(const char* fn, const gm_mat* srcs, const gm_yuv*
                                int count, const gm_mat* dst, const gm_prep* p, gm__plan* plan, gm__prep_place* places,
                                unsigned* kinds)
 {
+    const char* sources = gm__prep_sources_name(fn);
     gm_rect whole;
     gm_mat first, src;
     char name[32];
@@ -400,7 +401,7 @@ static gm_status gm__prep_plan(const char* fn, const gm_mat* srcs, const gm_yuv*
         src = gm__prep_source_at(srcs, frames, i);
         whole.x = whole.y = 0, whole.width = src.width, whole.height = src.height;
         gm__place(crop, dst->width, dst->height, p, &at->g);
-        gm__prep_name(fn, i, name, sizeof name);
+        gm__prep_name(sources, i, name);
         if ((s = gm__check_placed(fn, name, &at->g, i ? &places[0].g : NULL, dst->width, dst->height)) != GM_OK)
             return s;
         gm__prep_item_of(&src, frames ? &frames[i] : NULL, crop, p, &at->g, &at->item.item);
