@@ -44,7 +44,8 @@ class Prep(C.Structure):  # gm_prep; check_layouts() proves the fields' places
     _fields_ = [("fit", C.c_int), ("rule", C.c_int), ("interp", C.c_int), ("top_left", C.c_int),
                 ("no_upscale", C.c_int), ("stride", C.c_int), ("pad", C.c_double * 4), ("swap_rb", C.c_int),
                 ("channel_map", C.c_void_p), ("mean", C.c_double * 4), ("scale", C.c_double * 4),
-                ("divide", C.c_int), ("arith", C.c_int)]
+                ("divide", C.c_int), ("arith", C.c_int), ("warp", C.c_void_p), ("perspective", C.c_int),
+                ("inverse", C.c_int), ("border", C.c_int)]
 
 
 class WarpParams(C.Structure):  # gm_warp_params
@@ -141,7 +142,11 @@ class Oracle:
                  ("mean[1]", lambda p: p.mean.__setitem__(1, float("inf")), "prep->mean[1]"),
                  ("scale[2]", lambda p: p.scale.__setitem__(2, float("nan")), "prep->scale[2]"),
                  ("arith", lambda p: setattr(p, "arith", 7), "prep->arith 7"),
-                 ("divide", lambda p: (setattr(p, "divide", 1), setattr(p, "arith", DOUBLE)), "prep->divide")]
+                 ("divide", lambda p: (setattr(p, "divide", 1), setattr(p, "arith", DOUBLE)), "prep->divide"),
+                 ("warp", lambda p: setattr(p, "fit", 3), "prep->warp is NULL"),
+                 ("perspective", lambda p: setattr(p, "perspective", 1), "prep->perspective is an option"),
+                 ("inverse", lambda p: setattr(p, "inverse", 1), "prep->inverse is an option"),
+                 ("border", lambda p: setattr(p, "border", 2), "prep->border is an option")]
         for field, set_bad, named in cases:
             p = Prep()
             set_bad(p)

@@ -1852,6 +1852,13 @@ static void test_preprocess(void)
                "prep->stride is an option of GM_FIT_LETTERBOX, and prep->fit is GM_FIT_WARP", &s3, &d3, NULL);
         pp.stride = 0;
         EXPECT(gm_prep_geometry_of(&wide, 8, 8, &pp, &geo), GM_ERR_SIZE, "gm_prep_geometry_of", "below 32767", NULL);
+        pp.fit = GM_FIT_STRETCH; /* the warp's fields with another fit */
+        EXPECT(gm_preprocess(&s3.m, NULL, &d3.m, &pp, &geo, NULL), GM_ERR_ARG, "gm_preprocess",
+               "prep->warp is an option of GM_FIT_WARP, and prep->fit is GM_FIT_STRETCH", &s3, &d3, NULL);
+        pp.fit = GM_FIT_CROP_CENTER, pp.warp = NULL;
+        EXPECT(gm_prep_geometry_of(&crop, 8, 8, &pp, &geo), GM_ERR_ARG, "gm_prep_geometry_of",
+               "prep->border is an option of GM_FIT_WARP", NULL);
+        pp.fit = GM_FIT_WARP, pp.warp = fine;
         EXPECT(gm_prep_geometry_of(&crop, 8, 8, &pp, &geo), GM_OK, "gm_prep_geometry_of", NULL, NULL);
         CHECK(geo.fit == GM_FIT_WARP && geo.width == 8 && geo.height == 8 && geo.left == 0 && geo.top == 0,
               "a warp placement's geometry: fit %d, %lldx%lld at (%lld, %lld)", (int)geo.fit, (long long)geo.width,

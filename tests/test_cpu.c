@@ -2161,6 +2161,7 @@ static int prep_warp_agrees(const gm_mat* srcs, const gm_yuv* frames, const gm_r
     memset(&wp, 0, sizeof wp);
     wp.interp = p->interp, wp.border = p->border, wp.inverse = p->inverse;
     stretch.fit = GM_FIT_STRETCH, stretch.warp = NULL, stretch.interp = GM_INTER_LINEAR; /* a copy at one size */
+    stretch.perspective = stretch.inverse = 0, stretch.border = GM_BORDER_CONSTANT;
     memcpy(wp.value, p->pad, sizeof wp.value);
     s = frames ? gm_preprocess_yuv_batch(frames, crops, count, &dst->m, p, NULL, NULL)
                : gm_preprocess_batch(srcs, crops, count, &dst->m, p, NULL, NULL);
@@ -2265,9 +2266,7 @@ static void test_prep_warp(void)
             crops[i].width = rnd(1, W - crops[i].x), crops[i].height = rnd(1, H - crops[i].y);
             items[i] = src.m;
             warp_matrix(p.perspective, (double)crops[i].width, (double)crops[i].height, (double)w, (double)h,
-                        M + (p.perspective ? 9 : 6) * i);
-            if (p.inverse && gm_invert_affine(M + 6 * i, M + 6 * i) != GM_OK && !p.perspective)
-                p.inverse = 0;
+                        M + (p.perspective ? 9 : 6) * i); /* with inverse it maps dst to the crop as it stands */
         }
         p.warp = M;
         if (frames) { /* an NV12 frame (even sizes) whose luma is src's ROI, its chroma in a buffer of its own */

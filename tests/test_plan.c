@@ -14,7 +14,7 @@
 enum { PADDED, DENSE, MISALIGNED, SHAPES };
 
 /* For each (src, dst, channels): which positions of its list were picked. */
-static unsigned reached_in_list[GM_DTYPE_COUNT][GM_DTYPE_COUNT][4];
+static unsigned long long reached_in_list[GM_DTYPE_COUNT][GM_DTYPE_COUNT][4];
 static unsigned char reached[GM__KERNEL_COUNT];
 
 /* A device image at base, never touched: rows padded to 256 bytes, dense,
@@ -60,7 +60,7 @@ static void check_ops(const char* what, gm_status described, const gm__ops* d, g
         CHECK(k < n, "%s: op %d runs %s, which gm_kernels_for(%s, %s, %d) does not list", what, i,
               gm__kernels[p.kernel].name, gm_dtype_name(src), gm_dtype_name(dst), channels);
         if (k < n)
-            reached_in_list[src][dst][channels - 1] |= 1u << k;
+            reached_in_list[src][dst][channels - 1] |= 1ull << k;
     }
 }
 
@@ -258,7 +258,7 @@ static void reach_prep(const char* what, unsigned kinds, const short* rows, gm_d
         CHECK((k < n) == listed, "%s runs %s, which gm_kernels_for %s", what, gm__kernels[kernel].name,
               listed ? "does not list" : "lists");
         if (k < n)
-            reached_in_list[S][D][C - 1] |= 1u << k;
+            reached_in_list[S][D][C - 1] |= 1ull << k;
     }
 }
 
@@ -417,7 +417,7 @@ static void warps(void)
                 CHECK(k < n, "gm_kernels_for(%s, %s, %d) lacks %s", gm_dtype_name((gm_dtype)T),
                       gm_dtype_name((gm_dtype)T), c, r->name);
                 if (k < n)
-                    reached_in_list[T][T][c - 1] |= 1u << k;
+                    reached_in_list[T][T][c - 1] |= 1ull << k;
             }
 }
 
@@ -439,7 +439,7 @@ static void unplanned(int row, const char* what, gm_dtype src, gm_dtype dst, uns
               gm_dtype_name(src), gm_dtype_name(dst), c, k < n ? "lists" : "lacks", what);
         if (k < n) {
             reached[row] = 1;
-            reached_in_list[src][dst][c - 1] |= 1u << k;
+            reached_in_list[src][dst][c - 1] |= 1ull << k;
         }
     }
 }

@@ -132,11 +132,13 @@ GM_API gm_status gm_kernel_compile(int index, int arch, size_t* image_size);
  * kernel (gm_split_planes and gm_merge_planes write separate planes of other
  * pitches one at a time) and gm_resize's kernels of the dtype and channels
  * (one per sampler: nearest, linear, area by whole factors, area, and for
- * u8, s8, u16 and s16 linear-exact), and gm_preprocess's kernels from a
+ * u8, s8, u16 and s16 linear-exact) and gm_warp_affine's (nearest, linear,
+ * cubic; gm_warp_perspective's too), and gm_preprocess's kernels from a
  * source of src with channels channels into dst where there are some (one
  * per sampler, as for gm_resize), from u8 with 3 channels also
  * gm_preprocess_yuv's (frames read as BGR, one per sampler a frame takes),
- * and for u8 to u8 gm_add_weighted's
+ * the same for the warp placement (GM_FIT_WARP: one per warp sampler of
+ * images, NEAREST and LINEAR of frames), and for u8 to u8 gm_add_weighted's
  * kernel, with 3 or 4 channels gm_overlay_draw's (gm_overlay_draw_yuv's
  * too, whatever the frame) and gm_yuv_from_image's,
  * and with 1, 3 or 4 gm_yuv_convert's (from u16 into u8, u16 or f32 its
@@ -147,7 +149,7 @@ GM_API gm_status gm_kernel_compile(int index, int arch, size_t* image_size);
  * gm_prep_double_<src>_<dst>_c<N>_<sampler> and
  * gm_prep_yuv_double_<dst>_<sampler>, for gm_kernel_find or make aot), and
  * each kernel in it runs for some such operation. Writes up
- * to max indexes to kernels and returns how many there are (at most 31); 0
+ * to max indexes to kernels and returns how many there are (at most 36); 0
  * for a bad dtype, channel count, or kernels NULL with max > 0
  * (gm_last_error says which). */
 GM_API int gm_kernels_for(gm_dtype src, gm_dtype dst, int channels, int* kernels, int max);

@@ -214,7 +214,8 @@ typedef struct gm_prep_geometry {
                        GM_BOX_ULTRALYTICS_RATIO_PAD (its validator's, whose LetterBox has scaleup=False), else
                        with top_left GM_BOX_ULTRALYTICS_NO_PAD; by DEEPSTREAM GM_BOX_DEEPSTREAM; by OPENCV_DNN
                        (OpenCV maps integer rectangles alone), every stretch and every crop-centre
-                       GM_BOX_EXACT */
+                       GM_BOX_EXACT; a warp's has no mapping (the box functions refuse GM_FIT_WARP: its
+                       boxes go back by the inverse of the item's matrix) */
 } gm_prep_geometry;
 
 /* The destination image dst (one image: batch 1) from the crop rectangle
@@ -238,8 +239,9 @@ GM_API gm_status gm_preprocess(const gm_mat* src, const gm_rect* crop, gm_mat* d
  * sizes, or regions of one frame (pass the same view count times). The
  * sources share dtype and channels. Items sampled alike (gm_resize's
  * reroutes can sample items of one interpolation differently) go to one
- * kernel launch, up to 240 (a frame's detections); with NVRTC or a driver
- * before CUDA 12.1, up to 29. */
+ * kernel launch, up to 240 (a frame's detections; GM_FIT_WARP's items,
+ * which carry their matrices, up to 153); with NVRTC or a driver before
+ * CUDA 12.1, up to 29 (18). */
 GM_API gm_status gm_preprocess_batch(const gm_mat* srcs, const gm_rect* crops, int count, gm_mat* dst,
                                      const gm_prep* prep, gm_prep_geometry* geometry, gm_stream stream);
 
@@ -251,7 +253,7 @@ GM_API gm_status gm_preprocess_batch(const gm_mat* srcs, const gm_rect* crops, i
  * crop is in luma pixels (odd ones too); the source channels are B, G, R
  * (prep->swap_rb for RGB; prep->pad in that order). prep->interp is
  * GM_INTER_LINEAR, _NEAREST or _LINEAR_EXACT (AREA's cells can be wide; it
- * is not taken). A gray network input is gm_preprocess of frame->y. */
+ * is not taken), of GM_FIT_WARP LINEAR or NEAREST. A gray network input is gm_preprocess of frame->y. */
 GM_API gm_status gm_preprocess_yuv(const gm_yuv* frame, const gm_rect* crop, gm_mat* dst, const gm_prep* prep,
                                    gm_prep_geometry* geometry, gm_stream stream);
 
@@ -260,7 +262,7 @@ GM_API gm_status gm_preprocess_yuv(const gm_yuv* frame, const gm_rect* crop, gm_
  * gm_preprocess_yuv reads them. Frames go to one launch as images do where
  * they also share their layout: format, matrix, range, chroma pitches, and
  * the chroma's offsets from the luma (a decoder's frames do), up to 240
- * (29 before CUDA 12.1). */
+ * (29 before CUDA 12.1; GM_FIT_WARP 153 and 18). */
 GM_API gm_status gm_preprocess_yuv_batch(const gm_yuv* frames, const gm_rect* crops, int count, gm_mat* dst,
                                          const gm_prep* prep, gm_prep_geometry* geometry, gm_stream stream);
 
@@ -282,9 +284,10 @@ GM_API void gm_prep_box_to_source(const gm_prep_geometry* geometry, const double
 
 /* A box, as gm_prep_box_to_source takes it, mapped to source pixels by map
  * (gm_box_map) whatever the rule was: GM_BOX_EXACT for the exact inverse of
- * any placement. box and out may be one array. Returns GM_ERR_ARG (out
- * untouched) for a NULL argument, a map that is not a gm_box_map, or a
- * geometry of an empty crop or image or of a factor not above 0. */
+ * any placement but a warp. box and out may be one array. Returns
+ * GM_ERR_ARG (out untouched) for a NULL argument, a map that is not a
+ * gm_box_map, a geometry of GM_FIT_WARP, or one of an empty crop or image
+ * or of a factor not above 0. */
 GM_API gm_status gm_prep_box_map(const gm_prep_geometry* geometry, gm_box_map map, const double box[4],
                                  double out[4]);
 
@@ -294,7 +297,8 @@ GM_API gm_status gm_prep_box_map(const gm_prep_geometry* geometry, gm_box_map ma
  * two sizes alone: its float factor and truncating casts, by its letterbox,
  * crop-centre or stretch branch as geometry->fit says, whatever rule
  * placed the crop, truncations included (OpenCV's mapping is reported wrong:
- * opencv #26085). GM_BOX_EXACT (gm_prep_box_map) is the exact inverse. */
+ * opencv #26085). GM_BOX_EXACT (gm_prep_box_map) is the exact inverse. A
+ * GM_FIT_WARP geometry has no such mapping: r comes back as given. */
 GM_API gm_rect gm_prep_rect_to_source_cv(const gm_prep_geometry* geometry, gm_rect r);
 
 /* What gm_blob_from_image_with_params does: OpenCV's Image2BlobParams

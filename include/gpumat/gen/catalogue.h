@@ -11,12 +11,12 @@
  * 12f5feeae5ed1599a94f70ce9b04897605901b7d08cd3d762b4d3b8911c57e7a  templates/pixel.inc
  * 8e2199c975956e6cc141ec06f86a905e8daa8284848cb3594ea98ebe8cc3710f  templates/resize.inc
  * 3109b22f7460e73a6d44199eaa426f0022ba1089259e8616ad2f66bfabdc8ee0  templates/yuv.inc
- * e2a4b04d995a38848160d414c750ff55d2003e778ee26aacf327294cb3271ace  templates/prep.inc
+ * 45ffd0cec71046cc0cd552c9b8a778cdfb889b2ac726804f430fa50c7ee153b3  templates/prep.inc
  * ab7a2086a2567e5d15e3a02bdbc5fee698997a7956d50d7be2cd14567af4ac22  templates/fill.inc
  * af26df193c9219c5552f7e498c54d9d51671d5edf6aec059f67af124389b7ddc  templates/overlay.inc
  * da886a91b1809b029a057b1b1b90f03918dabad5ba8c14261cbbbd4cc3a12fb0  templates/blend.inc
- * c7caf1ea2b65dda96eec3173701de8ee7891c62d6fce0af81564e9acfb13bfe1  templates/warp.inc
- * 8f79eecd187c0f313a9c3ac8cb625e851a64dca3994250cdb6922f8f73e4768f  templates/prep_warp.inc
+ * 65222236e7232836f73f8d27b7696f49799528a4b13acc0c06957192dfc40f73  templates/warp.inc
+ * 91eadb834aa831ee35d8972dffec44421b542a6666347ec71ee420cb9f827de3  templates/prep_warp.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * d9df2330c0a33f1bf01ef1289ea90efa4ba555f34746004076b110c061558040  templates/xform_fast.cu
  * 459f81753e4e827b93682e6a340476c413c9318f5c9ec9627b121ef75b816a81  templates/resize.cu

@@ -11,12 +11,12 @@
  * 12f5feeae5ed1599a94f70ce9b04897605901b7d08cd3d762b4d3b8911c57e7a  templates/pixel.inc
  * 8e2199c975956e6cc141ec06f86a905e8daa8284848cb3594ea98ebe8cc3710f  templates/resize.inc
  * 3109b22f7460e73a6d44199eaa426f0022ba1089259e8616ad2f66bfabdc8ee0  templates/yuv.inc
- * e2a4b04d995a38848160d414c750ff55d2003e778ee26aacf327294cb3271ace  templates/prep.inc
+ * 45ffd0cec71046cc0cd552c9b8a778cdfb889b2ac726804f430fa50c7ee153b3  templates/prep.inc
  * ab7a2086a2567e5d15e3a02bdbc5fee698997a7956d50d7be2cd14567af4ac22  templates/fill.inc
  * af26df193c9219c5552f7e498c54d9d51671d5edf6aec059f67af124389b7ddc  templates/overlay.inc
  * da886a91b1809b029a057b1b1b90f03918dabad5ba8c14261cbbbd4cc3a12fb0  templates/blend.inc
- * c7caf1ea2b65dda96eec3173701de8ee7891c62d6fce0af81564e9acfb13bfe1  templates/warp.inc
- * 8f79eecd187c0f313a9c3ac8cb625e851a64dca3994250cdb6922f8f73e4768f  templates/prep_warp.inc
+ * 65222236e7232836f73f8d27b7696f49799528a4b13acc0c06957192dfc40f73  templates/warp.inc
+ * 91eadb834aa831ee35d8972dffec44421b542a6666347ec71ee420cb9f827de3  templates/prep_warp.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * d9df2330c0a33f1bf01ef1289ea90efa4ba555f34746004076b110c061558040  templates/xform_fast.cu
  * 459f81753e4e827b93682e6a340476c413c9318f5c9ec9627b121ef75b816a81  templates/resize.cu
@@ -39,7 +39,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0xb560fe22ec47a31aull
+#define GM__KERNEL_SOURCE_HASH 0x92235e89f0ed4692ull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -1549,8 +1549,8 @@ static const char* const gm__kernel_src[] = {
     " * D by blobFromImage's arithmetic (pixel.inc: (x - mean) * scale in float,\n",
     " * or the product in double as OpenCV 4.8-4.10 make it), or by a true\n",
     " * division. One launch carries up to GM__PREP_ITEMS_MANY\n",
-    " * items, each its own source crop and placement, into the images of one\n",
-    " * batch. The CPU path runs the same functions. */\n",
+    " * items (GM__PREP_WARP_ITEMS_MANY of the warp placement), each its own\n",
+    " * source crop and placement, into the images of one batch. The CPU path runs the same functions. */\n",
     "\n",
     "/* Items a launch carries in its parameters: GM__PREP_ITEMS keep them within\n",
     " * the 4 KB every CUDA driver and NVRTC take; the kernels' _many entry\n",
@@ -1623,7 +1623,8 @@ static const char* const gm__kernel_src[] = {
     "    int ku[3], kv[3], bias[3];\n",
     "} gm__prep_frame;\n",
     "\n",
-    "/* Arguments of one pre-process launch: count items (gm__prep_item_at) into\n",
+    "/* Arguments of one pre-process launch: count items (gm__prep_item_at; a\n",
+    " * warp placement's gm__prep_warp_item_at, its fields in warp) into\n",
     " * images of width x height (channel c of pixel (x, y) of item b at its dst +\n",
     " * y * dst_pitch + x * dst_xstride + c * dst_cstride); destination channel c\n",
     " * reads source channel map[c] and is (v + pre[c]) * scale[c], or with\n",
@@ -2124,11 +2125,13 @@ static const char* const gm__kernel_src[] = {
     "\n",
     "/* The image a warp samples: its view (one image; a launch's items are\n",
     " * byte offsets from it), its size, what falls outside (the border, and\n",
-    " * its value: channel c's as the dtype's bits at value + 8 c, which the\n",
-    " * reader points at its own copy) and whether its channels are adjacent\n",
-    " * elements (chan[c] is chan[0] + c elements). A kernel holds it in\n",
-    " * registers: nothing points into it. The pre-process makes one per item\n",
-    " * (templates/prep_warp.inc). */\n",
+    " * its value: channel c's as the dtype's bits at value + 8 c, the reader's\n",
+    " * own copy) and whether its channels are adjacent elements (chan[c] is\n",
+    " * chan[0] + c elements). A kernel holds it in registers: nothing points\n",
+    " * into it. value is a pointer, not an integer address as gm__view's are:\n",
+    " * a kernel that turned the address of its parameters into an integer\n",
+    " * copied all 4 KB of them to its stack. The host leaves it NULL; the\n",
+    " * pre-process makes one per item (templates/prep_warp.inc). */\n",
     "typedef struct gm__warp_src {\n",
     "    gm__view view;\n",
     "    long long width, height;\n",
@@ -2141,10 +2144,10 @@ static const char* const gm__kernel_src[] = {
     " * batch items), each item's matrix from destination to source (one after\n",
     " * another, 6 or 9 doubles each: 9 where perspective; the first for all\n",
     " * where matrices is 1), the border's value per channel as the dtype's\n",
-    " * bits, and the perspective's block width: OpenCV\n",
-    " * computes a row's positions from the start of each block of that many\n",
-    " * pixels. dst_interleaved: a destination pixel's channels are one address\n",
-    " * and constant offsets. */\n",
+    " * bits, and the perspective's block width: OpenCV computes a row's\n",
+    " * positions from the start of each block of that many pixels.\n",
+    " * dst_interleaved: a destination pixel's channels are one address and\n",
+    " * constant offsets. */\n",
     "typedef struct gm__warp_args {\n",
     "    gm__warp_src src; /* its value: gm__warp_run points it at value, below */\n",
     "    gm__view dst;\n",
@@ -2400,7 +2403,7 @@ static const char* const gm__kernel_src[] = {
     "{\n",
     "    int c;\n",
     "    for (c = 0; c < C; ++c)\n",
-    "        gm__copy_bits(S, s->value + 8 * c, out + 8 * c);\n",
+    "        gm__copy_bits(S, gm__warp_tap(S, s, c, -1), out + 8 * c);\n",
     "}\n",
     "\n",
     "/* What a warp does with a pixel before it reads its taps. */\n",
@@ -2563,21 +2566,21 @@ static const char* const gm__kernel_src[] = {
     "            }\n",
     "            gm__warp_store(S, work, out + 8 * c, work == GM__WORK_FLOAT ? (double)sum_f : sum);\n",
     "        } else if (work == GM__WORK_FIXED) {\n",
-    "            const int v = gm__decode_i(S, s->value + 8 * c);\n",
+    "            const int v = gm__decode_i(S, gm__warp_tap(S, s, c, -1));\n",
     "            int sum = v * 32768;\n",
     "            for (i = 0; i < 16; ++i)\n",
     "                if (o[i] >= 0)\n",
     "                    sum += (gm__decode_i(S, gm__warp_tap(S, s, c, o[i])) - v) * q[i];\n",
     "            gm__warp_store_fixed(S, out + 8 * c, sum);\n",
     "        } else if (work == GM__WORK_DOUBLE) {\n",
-    "            const double v = gm__decode_d(S, s->value + 8 * c);\n",
+    "            const double v = gm__decode_d(S, gm__warp_tap(S, s, c, -1));\n",
     "            double sum = v;\n",
     "            for (i = 0; i < 16; ++i)\n",
     "                if (o[i] >= 0)\n",
     "                    sum += GM__MUL_D(gm__decode_d(S, gm__warp_tap(S, s, c, o[i])) - v, (double)w[i]);\n",
     "            gm__encode_d(S, out + 8 * c, sum);\n",
     "        } else {\n",
-    "            const float v = gm__decode_f(S, s->value + 8 * c, 1);\n",
+    "            const float v = gm__decode_f(S, gm__warp_tap(S, s, c, -1), 1);\n",
     "            float sum = v;\n",
     "            for (i = 0; i < 16; ++i)\n",
     "                if (o[i] >= 0)\n",
@@ -2644,9 +2647,10 @@ static const char* const gm__kernel_src[] = {
     " * gm_yuv_convert gives them, then summed as an image's. The CPU path runs\n",
     " * the same functions. */\n",
     "\n",
-    "/* Item it's crop as a warp's source (channel c at src + c cstride): its\n",
-    " * size, the launch's border and the pad (m's, as the source's dtype, in\n",
-    " * slots of 8 bytes as a warp's values are) as its value. */\n",
+    "/* Item it's crop as a warp's source (an image's: channel c at src + c\n",
+    " * cstride; a frame's view is not read, gm__prep_warp_frame reads its\n",
+    " * taps): its size, the launch's border and the pad (m's, as the source's\n",
+    " * dtype, in slots of 8 bytes as a warp's values are) as its value. */\n",
     "GM__FN void gm__prep_warp_source(int C, const gm__prep_args* a, const gm__prep_item* it, const gm__prep_math* m,\n",
     "                                 gm__warp_src* s)\n",
     "{\n",
@@ -2687,7 +2691,7 @@ static const char* const gm__kernel_src[] = {
     "            o[i * n + j] = 3 * (i * n + j);\n",
     "            if (xs[j] < 0 || ys[i] < 0)\n",
     "                for (c = 0; c < 3; ++c)\n",
-    "                    taps[i * n + j][c] = s->value[8 * c];\n",
+    "                    taps[i * n + j][c] = *gm__warp_tap(GM_U8, s, c, -1);\n",
     "            else\n",
     "                gm__prep_frame_bgr(&a->frame, it, xs[j], ys[i], taps[i * n + j]);\n",
     "        }\n",

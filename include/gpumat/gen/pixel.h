@@ -16,12 +16,12 @@
  * 12f5feeae5ed1599a94f70ce9b04897605901b7d08cd3d762b4d3b8911c57e7a  templates/pixel.inc
  * 8e2199c975956e6cc141ec06f86a905e8daa8284848cb3594ea98ebe8cc3710f  templates/resize.inc
  * 3109b22f7460e73a6d44199eaa426f0022ba1089259e8616ad2f66bfabdc8ee0  templates/yuv.inc
- * e2a4b04d995a38848160d414c750ff55d2003e778ee26aacf327294cb3271ace  templates/prep.inc
+ * 45ffd0cec71046cc0cd552c9b8a778cdfb889b2ac726804f430fa50c7ee153b3  templates/prep.inc
  * ab7a2086a2567e5d15e3a02bdbc5fee698997a7956d50d7be2cd14567af4ac22  templates/fill.inc
  * af26df193c9219c5552f7e498c54d9d51671d5edf6aec059f67af124389b7ddc  templates/overlay.inc
  * da886a91b1809b029a057b1b1b90f03918dabad5ba8c14261cbbbd4cc3a12fb0  templates/blend.inc
- * c7caf1ea2b65dda96eec3173701de8ee7891c62d6fce0af81564e9acfb13bfe1  templates/warp.inc
- * 8f79eecd187c0f313a9c3ac8cb625e851a64dca3994250cdb6922f8f73e4768f  templates/prep_warp.inc
+ * 65222236e7232836f73f8d27b7696f49799528a4b13acc0c06957192dfc40f73  templates/warp.inc
+ * 91eadb834aa831ee35d8972dffec44421b542a6666347ec71ee420cb9f827de3  templates/prep_warp.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * d9df2330c0a33f1bf01ef1289ea90efa4ba555f34746004076b110c061558040  templates/xform_fast.cu
  * 459f81753e4e827b93682e6a340476c413c9318f5c9ec9627b121ef75b816a81  templates/resize.cu
@@ -1484,8 +1484,8 @@ GM__FN void gm__yuv16_pixel(int D, const gm__yuv_args* a, long long b, long long
  * D by blobFromImage's arithmetic (pixel.inc: (x - mean) * scale in float,
  * or the product in double as OpenCV 4.8-4.10 make it), or by a true
  * division. One launch carries up to GM__PREP_ITEMS_MANY
- * items, each its own source crop and placement, into the images of one
- * batch. The CPU path runs the same functions. */
+ * items (GM__PREP_WARP_ITEMS_MANY of the warp placement), each its own
+ * source crop and placement, into the images of one batch. The CPU path runs the same functions. */
 
 /* Items a launch carries in its parameters: GM__PREP_ITEMS keep them within
  * the 4 KB every CUDA driver and NVRTC take; the kernels' _many entry
@@ -1558,7 +1558,8 @@ typedef struct gm__prep_frame {
     int ku[3], kv[3], bias[3];
 } gm__prep_frame;
 
-/* Arguments of one pre-process launch: count items (gm__prep_item_at) into
+/* Arguments of one pre-process launch: count items (gm__prep_item_at; a
+ * warp placement's gm__prep_warp_item_at, its fields in warp) into
  * images of width x height (channel c of pixel (x, y) of item b at its dst +
  * y * dst_pitch + x * dst_xstride + c * dst_cstride); destination channel c
  * reads source channel map[c] and is (v + pre[c]) * scale[c], or with
@@ -2059,11 +2060,13 @@ enum { GM__BORDER_CONSTANT = 0, GM__BORDER_REPLICATE = 1, GM__BORDER_REFLECT = 2
 
 /* The image a warp samples: its view (one image; a launch's items are
  * byte offsets from it), its size, what falls outside (the border, and
- * its value: channel c's as the dtype's bits at value + 8 c, which the
- * reader points at its own copy) and whether its channels are adjacent
- * elements (chan[c] is chan[0] + c elements). A kernel holds it in
- * registers: nothing points into it. The pre-process makes one per item
- * (templates/prep_warp.inc). */
+ * its value: channel c's as the dtype's bits at value + 8 c, the reader's
+ * own copy) and whether its channels are adjacent elements (chan[c] is
+ * chan[0] + c elements). A kernel holds it in registers: nothing points
+ * into it. value is a pointer, not an integer address as gm__view's are:
+ * a kernel that turned the address of its parameters into an integer
+ * copied all 4 KB of them to its stack. The host leaves it NULL; the
+ * pre-process makes one per item (templates/prep_warp.inc). */
 typedef struct gm__warp_src {
     gm__view view;
     long long width, height;
@@ -2076,10 +2079,10 @@ typedef struct gm__warp_src {
  * batch items), each item's matrix from destination to source (one after
  * another, 6 or 9 doubles each: 9 where perspective; the first for all
  * where matrices is 1), the border's value per channel as the dtype's
- * bits, and the perspective's block width: OpenCV
- * computes a row's positions from the start of each block of that many
- * pixels. dst_interleaved: a destination pixel's channels are one address
- * and constant offsets. */
+ * bits, and the perspective's block width: OpenCV computes a row's
+ * positions from the start of each block of that many pixels.
+ * dst_interleaved: a destination pixel's channels are one address and
+ * constant offsets. */
 typedef struct gm__warp_args {
     gm__warp_src src; /* its value: gm__warp_run points it at value, below */
     gm__view dst;
@@ -2335,7 +2338,7 @@ GM__FN void gm__warp_value(int S, int C, const gm__warp_src* s, unsigned char* o
 {
     int c;
     for (c = 0; c < C; ++c)
-        gm__copy_bits(S, s->value + 8 * c, out + 8 * c);
+        gm__copy_bits(S, gm__warp_tap(S, s, c, -1), out + 8 * c);
 }
 
 /* What a warp does with a pixel before it reads its taps. */
@@ -2498,21 +2501,21 @@ GM__FN int gm__warp_cubic(int S, int C, const gm__warp_src* s, unsigned long lon
             }
             gm__warp_store(S, work, out + 8 * c, work == GM__WORK_FLOAT ? (double)sum_f : sum);
         } else if (work == GM__WORK_FIXED) {
-            const int v = gm__decode_i(S, s->value + 8 * c);
+            const int v = gm__decode_i(S, gm__warp_tap(S, s, c, -1));
             int sum = v * 32768;
             for (i = 0; i < 16; ++i)
                 if (o[i] >= 0)
                     sum += (gm__decode_i(S, gm__warp_tap(S, s, c, o[i])) - v) * q[i];
             gm__warp_store_fixed(S, out + 8 * c, sum);
         } else if (work == GM__WORK_DOUBLE) {
-            const double v = gm__decode_d(S, s->value + 8 * c);
+            const double v = gm__decode_d(S, gm__warp_tap(S, s, c, -1));
             double sum = v;
             for (i = 0; i < 16; ++i)
                 if (o[i] >= 0)
                     sum += GM__MUL_D(gm__decode_d(S, gm__warp_tap(S, s, c, o[i])) - v, (double)w[i]);
             gm__encode_d(S, out + 8 * c, sum);
         } else {
-            const float v = gm__decode_f(S, s->value + 8 * c, 1);
+            const float v = gm__decode_f(S, gm__warp_tap(S, s, c, -1), 1);
             float sum = v;
             for (i = 0; i < 16; ++i)
                 if (o[i] >= 0)
@@ -2579,9 +2582,10 @@ GM__FN void gm__warp_run(int S, int C, int I, const gm__warp_args* a, long long 
  * gm_yuv_convert gives them, then summed as an image's. The CPU path runs
  * the same functions. */
 
-/* Item it's crop as a warp's source (channel c at src + c cstride): its
- * size, the launch's border and the pad (m's, as the source's dtype, in
- * slots of 8 bytes as a warp's values are) as its value. */
+/* Item it's crop as a warp's source (an image's: channel c at src + c
+ * cstride; a frame's view is not read, gm__prep_warp_frame reads its
+ * taps): its size, the launch's border and the pad (m's, as the source's
+ * dtype, in slots of 8 bytes as a warp's values are) as its value. */
 GM__FN void gm__prep_warp_source(int C, const gm__prep_args* a, const gm__prep_item* it, const gm__prep_math* m,
                                  gm__warp_src* s)
 {
@@ -2622,7 +2626,7 @@ GM__FN int gm__prep_warp_frame(int I, const gm__prep_args* a, const gm__prep_ite
             o[i * n + j] = 3 * (i * n + j);
             if (xs[j] < 0 || ys[i] < 0)
                 for (c = 0; c < 3; ++c)
-                    taps[i * n + j][c] = s->value[8 * c];
+                    taps[i * n + j][c] = *gm__warp_tap(GM_U8, s, c, -1);
             else
                 gm__prep_frame_bgr(&a->frame, it, xs[j], ys[i], taps[i * n + j]);
         }

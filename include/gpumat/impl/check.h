@@ -902,6 +902,10 @@ static gm_status gm__check_placement(const char* fn, const char* name, const gm_
         return gm__fail(GM_ERR_ARG, "%s: prep->fit %d is not a gm_fit", fn, (int)p->fit);
     if ((unsigned)p->rule > GM_LETTERBOX_DEEPSTREAM)
         return gm__fail(GM_ERR_ARG, "%s: prep->rule %d is not a gm_letterbox_rule", fn, (int)p->rule);
+    if (p->fit != GM_FIT_WARP && (p->warp || p->perspective || p->inverse || p->border != GM_BORDER_CONSTANT))
+        return gm__fail(GM_ERR_ARG, "%s: prep->%s is an option of GM_FIT_WARP, and prep->fit is %s", fn,
+                        p->warp ? "warp" : p->perspective ? "perspective" : p->inverse ? "inverse" : "border",
+                        fits[p->fit]);
     if (p->fit == GM_FIT_WARP && (W >= 32767 || H >= 32767)) /* OpenCV's source positions are shorts */
         return gm__fail(GM_ERR_SIZE, "%s: %s: the crop is %lldx%lld; a warp's source is below 32767 pixels each way",
                         fn, name, (long long)W, (long long)H);
@@ -1101,7 +1105,7 @@ static gm_status gm__check_prep(const char* fn, const gm_mat* srcs, const gm_yuv
         return s;
     if (frames && p->interp == GM_INTER_AREA)
         return gm__fail(GM_ERR_ARG, "%s: prep->interp is GM_INTER_AREA, which a frame does not take; "
-                        "GM_INTER_LINEAR, _NEAREST or _LINEAR_EXACT", fn);
+                        "GM_INTER_LINEAR, _NEAREST%s", fn, p->fit == GM_FIT_WARP ? "" : " or _LINEAR_EXACT");
     first = gm__prep_source_at(srcs, frames, 0);
     for (i = 0; i < count; ++i) {
         gm__prep_name(sources, i, name);

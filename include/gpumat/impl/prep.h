@@ -200,6 +200,8 @@ GM_API gm_rect gm_prep_rect_to_source_cv(const gm_prep_geometry* g, gm_rect r)
     int W = (int)g->crop.width, H = (int)g->crop.height, w = (int)g->dst_width, h = (int)g->dst_height;
     int x = (int)r.x, y = (int)r.y, rw = (int)r.width, rh = (int)r.height;
     gm_rect o = r;
+    if (g->fit == GM_FIT_WARP) /* no scale maps a warp back (prep.h) */
+        return r;
     if (W != w || H != h) {
         if (g->fit == GM_FIT_CROP_CENTER) {
             float f = fmaxf((float)w / (float)W, (float)h / (float)H);
@@ -371,6 +373,7 @@ typedef struct gm__prep_place {
 static gm_status gm__prep_matrix(const char* fn, const gm_prep* p, int i, double* M)
 {
     const int n = p->perspective ? 9 : 6;
+    memset(M, 0, 9 * sizeof *M); /* a 2x3's last three travel unread */
     memcpy(M, p->warp + (size_t)i * (size_t)n, (size_t)n * sizeof *M);
     if (!p->inverse && !(n == 9 ? gm__invert_3x3(M) : gm__invert_2x3(M)))
         return gm__fail(GM_ERR_ARG, "%s: prep->warp: item %d's matrix is singular (no inverse maps dst to the crop)",
@@ -406,7 +409,9 @@ static gm_status gm__prep_plan(const char* fn, const gm_mat* srcs, const gm_yuv*
             return s;
         gm__prep_item_of(&src, frames ? &frames[i] : NULL, crop, p, &at->g, &at->item.item);
         at->item.item.dst = gm__channel_addr(dst, 0) + (unsigned long long)((int64_t)i * dst->batch_pitch);
-        at->kind = gm__prep_kind(first.dtype, (int)first.channels, frames != NULL, &at->item.item);
+        at->kind = p->fit == GM_FIT_WARP ? 2 * at->item.item.map.sampler /* one path: prep_warp.cu's */
+                                         : gm__prep_kind(first.dtype, (int)first.channels, frames != NULL,
+                                                         &at->item.item);
         *kinds |= 1u << at->kind;
         if (p->fit == GM_FIT_WARP && (s = gm__prep_matrix(fn, p, i, at->item.M)) != GM_OK)
             return s;
@@ -443,7 +448,8 @@ static gm_status gm__prep_launch(gm__plan* plan, void* items, size_t size, int n
     gm__CUfunction f = 0;
     int i, most = warp ? GM__PREP_WARP_ITEMS_MANY : GM__PREP_ITEMS_MANY;
     gm_status s = GM_OK;
-    if (n > few && !plan->on_host && (s = gm__function(plan->fn, plan->kernel, plan->device, 1, &f, NULL, NULL)) != GM_OK)
+    if (n > few && !plan->on_host &&
+        (s = gm__function(plan->fn, plan->kernel, plan->device, 1, &f, NULL, NULL)) != GM_OK)
         return s;
     if (n > few && !plan->on_host && !f)
         most = few;
@@ -516,7 +522,7 @@ static gm_status gm__preprocess(const char* fn, const gm_mat* srcs, const gm_yuv
     gm_mat first;
     size_t size;
     unsigned kinds = 0;
-    int i, n, kind;
+    int i, n, kind, sampler;
     gm_status s = GM_OK;
     if (!p) {
         memset(&defaults, 0, sizeof defaults);
@@ -548,11 +554,11 @@ static gm_status gm__preprocess(const char* fn, const gm_mat* srcs, const gm_yuv
                 gm__prep_frame_of(&frames[i], &layouts[n]);
             memcpy(gm__prep_nth(items, size, n++), &places[i].item, size);
         }
+        sampler = gm__prep_nth(items, size, 0)->map.sampler;
         plan.kernel = p->fit == GM_FIT_WARP
-                          ? gm__prep_warp_kernel_of(frames != NULL, first.dtype, dst->dtype, (int)first.channels,
-                                                    places[0].item.item.map.sampler)
+                          ? gm__prep_warp_kernel_of(frames != NULL, first.dtype, dst->dtype, (int)first.channels, sampler)
                           : gm__prep_kernel_of(frames != NULL, p->arith, first.dtype, dst->dtype, (int)first.channels,
-                                               gm__prep_nth(items, size, 0)->map.sampler);
+                                               sampler);
         s = gm__prep_launch_alike(&plan, items, size, layouts, n, stream);
     }
     GM_FREE(places);
