@@ -228,8 +228,9 @@ typedef struct gm_prep_geometry {
  * TensorRT binding. Bad input (an empty or out-of-image crop, a channel map
  * outside the source, overlapping src and dst) returns a status and writes
  * nothing. The sampling is cv::resize's of the crop to the placed size
- * (gm_resize's, with its reroutes); u16 and f32 sources are resized in
- * their dtype, then converted to float for the arithmetic. */
+ * (gm_resize's, with its reroutes; GM_FIT_WARP's is the warp's, gm_prep
+ * says how); u16 and f32 sources are resized in their dtype, then
+ * converted to float for the arithmetic. */
 GM_API gm_status gm_preprocess(const gm_mat* src, const gm_rect* crop, gm_mat* dst, const gm_prep* prep,
                                gm_prep_geometry* geometry, gm_stream stream);
 
