@@ -1915,14 +1915,17 @@ std::vector<double> face_matrices(int w, int h, int dw, int dh, int count, bool 
 
 // gm_warp_affine (gm_warp_perspective where perspective) of a w x h u8 x3
 // frame into count images of dw x dh by face_matrices (one an item where
-// count > 1). Beside the bytes alone and, for LINEAR affine, the naive
-// kernel. Bytes: the destination written and as many read.
-void warp_one(int w, int h, int dw, int dh, int count, gm_interp interp, bool perspective)
+// count > 1), in OpenCV 4's arithmetic or 5's (mode). Beside the bytes
+// alone and, for LINEAR affine in OpenCV 4's, the naive kernel. Bytes: the
+// destination written and as many read.
+void warp_one(int w, int h, int dw, int dh, int count, gm_interp interp, bool perspective,
+              gm_warp_mode mode = GM_WARP_OPENCV4)
 {
     const int channels = 3, n = perspective ? 9 : 6;
     const size_t sbytes = (size_t)w * h * channels, dbytes = (size_t)dw * dh * channels * count;
     static const char* const interps[] = {"linear", "nearest", "area", "linear_exact", "cubic"};
-    const std::string op = std::string(perspective ? "warp_perspective" : "warp_affine") + "_u8_c3_" + interps[interp],
+    const std::string op = std::string(perspective ? "warp_perspective" : "warp_affine") + "_u8_c3_" + interps[interp] +
+                          (mode == GM_WARP_OPENCV5 ? "_opencv5" : ""),
                       size = std::to_string(w) + "x" + std::to_string(h) + "->" +
                              (count > 1 ? std::to_string(count) + "x" : std::string()) + std::to_string(dw) + "x" +
                              std::to_string(dh);
@@ -1940,6 +1943,7 @@ void warp_one(int w, int h, int dw, int dh, int count, gm_interp interp, bool pe
     memset(&params, 0, sizeof params);
     params.interp = interp;
     params.per_item = count > 1;
+    params.mode = mode;
     for (int i = 0; i < count && !perspective; ++i) {
         double back[6];
         gm_invert_affine(&M[(size_t)i * n], back);
@@ -1962,7 +1966,7 @@ void warp_one(int w, int h, int dw, int dh, int count, gm_interp interp, bool pe
     emit(ok ? (r.us = t.us, r.latency_us = t.latency_us, r) : r.error());
     if (ok)
         bytes_peer(r, (double)dbytes, src, sbytes, dst);
-    if (ok && !perspective && interp == GM_INTER_LINEAR) {
+    if (ok && !perspective && interp == GM_INTER_LINEAR && mode == GM_WARP_OPENCV4) {
         ok = time_call(
             [&](int i) {
                 naive_warp<<<dim3((dw + 127) / 128, dh, count), 128, 0, g_stream>>>(
@@ -2033,8 +2037,9 @@ void warp_prep_one(int w, int h, int dw, int dh, int count, gm_dtype dt, bool fr
 }
 
 // The warps: 64 faces of a 1080p frame into 112x112 (ArcFace's input) by
-// each interpolation, and whole frames rotated or tilted; the faces into a
-// recogniser's normalised tensor in one call, from BGR and from NV12.
+// each interpolation, and whole frames rotated or tilted (LINEAR also in
+// OpenCV 5's float arithmetic); the faces into a recogniser's normalised
+// tensor in one call, from BGR and from NV12.
 void warp_section()
 {
     for (bool frame : {false, true})
@@ -2047,6 +2052,9 @@ void warp_section()
         warp_one(1920, 1080, 1920, 1080, 1, interp, false);
         warp_one(1920, 1080, 1920, 1080, 1, interp, true);
     }
+    warp_one(1920, 1080, 112, 112, 64, GM_INTER_LINEAR, false, GM_WARP_OPENCV5);
+    warp_one(1920, 1080, 1920, 1080, 1, GM_INTER_LINEAR, false, GM_WARP_OPENCV5);
+    warp_one(1920, 1080, 1920, 1080, 1, GM_INTER_LINEAR, true, GM_WARP_OPENCV5);
 }
 
 // The CUDA runtime's primary context, made current here, is the one gpumat

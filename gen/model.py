@@ -77,8 +77,10 @@ assert sorted(FAMILY_RUNNERS) == sorted(FAMILIES)
 # algorithms, which the host picks from the interpolation and the scales as
 # cv::resize does (INTER_AREA is area_fast for integer factors, area for
 # other downscales, linear with area coefficients for upscales). cubic:
-# the warps' INTER_CUBIC (no resize takes it yet).
-SAMPLERS = ["nearest", "linear", "area_fast", "area", "linear_exact", "cubic"]
+# the warps' INTER_CUBIC (no resize takes it yet); float_nearest and
+# float_linear: the warps' OpenCV 5 mode (GM_WARP_OPENCV5), positions and
+# weights in float.
+SAMPLERS = ["nearest", "linear", "area_fast", "area", "linear_exact", "cubic", "float_nearest", "float_linear"]
 RESIZE_SAMPLERS = SAMPLERS[:5]
 # The dtypes of linear_exact's fixed point (OpenCV's resize_bitExact; floating
 # dtypes run linear instead, as OpenCV does).
@@ -102,6 +104,13 @@ PREP_DOUBLE_DST = ["f16", "f32"]
 
 # How the warps sample (templates/warp.inc): cv::remap's interpolations.
 WARP_SAMPLERS = ["nearest", "linear", "cubic"]
+# The warps' OpenCV 5 mode: the samplers, and what takes them: the dtypes
+# and channel counts OpenCV 5.0 warps in float (u8, u16, f32; 1, 3 or 4
+# channels), and f16 and bf16 as f32 holds them. The rest of that mode is
+# the 4.x rows, which OpenCV 5.0 also runs there.
+FLOAT_WARP_SAMPLERS = ["float_nearest", "float_linear"]
+FLOAT_WARP_DTYPES = ["u8", "u16", "f32", "f16", "bf16"]
+FLOAT_WARP_CHANNELS = [1, 3, 4]
 
 # The samplers of the warp placement of 4:2:0 frames (templates/prep_warp.inc):
 # those reading at most 2x2 taps, each converted to BGR.
@@ -188,8 +197,9 @@ def catalogue():
     takes. Then both pre-processes again with the product in double, into
     each of PREP_DOUBLE_DST. Then the warps of each dtype and channel count
     by each of WARP_SAMPLERS (affine or perspective, the border and the
-    layouts are launch arguments). Last, the pre-process's warp placement
-    of images by each of WARP_SAMPLERS and of frames by each of
+    layouts are launch arguments), and by FLOAT_WARP_SAMPLERS those of
+    FLOAT_WARP_DTYPES and FLOAT_WARP_CHANNELS. Last, the pre-process's warp
+    placement of images by each of WARP_SAMPLERS and of frames by each of
     PREP_YUV_WARP_SAMPLERS (the product's arithmetic an argument)."""
     rows = [Kernel("xform", s, d, c) for s, d, c in specs()]
     rows += [Kernel("xform_fast", s, d, c, ls, ld) for s, d, c in specs() for ls in LAYOUTS for ld in LAYOUTS
@@ -210,7 +220,9 @@ def catalogue():
     rows += [Kernel("prep_double", s, d, c, sampler=r) for s in PREP_SRC for d in PREP_DOUBLE_DST for c in BLOB_CHANNELS
              for r in RESIZE_SAMPLERS if r != "linear_exact" or s in EXACT_DTYPES]
     rows += [Kernel("prep_yuv_double", "u8", d, 3, sampler=r) for d in PREP_DOUBLE_DST for r in PREP_YUV_SAMPLERS]
-    rows += [Kernel("warp", t, t, c, sampler=r) for t in DTYPE_NAMES for c in CHANNELS for r in WARP_SAMPLERS]
+    rows += [Kernel("warp", t, t, c, sampler=r) for t in DTYPE_NAMES for c in CHANNELS
+             for r in WARP_SAMPLERS + FLOAT_WARP_SAMPLERS
+             if r in WARP_SAMPLERS or (t in FLOAT_WARP_DTYPES and c in FLOAT_WARP_CHANNELS)]
     rows += [Kernel("prep_warp", s, d, c, sampler=r) for s in PREP_SRC for d in PREP_DST for c in BLOB_CHANNELS
              for r in WARP_SAMPLERS]
     rows += [Kernel("prep_yuv_warp", "u8", d, 3, sampler=r) for d in PREP_DST for r in PREP_YUV_WARP_SAMPLERS]

@@ -172,6 +172,7 @@ static const char* run_op(reader* in, int op, const gm_mat* src, gm_mat* dst, gm
             p.value[c] = number(in);
         p.inverse = (int)(take(in, 1) & 1);
         p.per_item = (int)(take(in, 1) & 1) && n == 9 * dst->batch;
+        p.mode = (gm_warp_mode)field(in, -1, 4);
         if (!(M = (double*)malloc((size_t)n * sizeof *M)))
             return NULL;
         for (k = 0; k < n; ++k)

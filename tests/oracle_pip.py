@@ -8,8 +8,10 @@ gm_blob_from_image against cv2.dnn.blobFromImage where the release's NCHW
 is GM_BLOB_FLOAT. Random images of odd sizes, several means and scales.
 And gm_warp_affine / gm_warp_perspective against cv2.warpAffine /
 warpPerspective where gpumat/warp.h says the release computes what they do:
-4.x but LINEAR with a transparent border from 4.9 on; in OpenCV 5 only
-NEAREST and LINEAR of what still takes the 4.x path (2 channels, s16, f64).
+GM_WARP_OPENCV4 for 4.x but LINEAR with a transparent border from 4.9 on;
+in OpenCV 5 GM_WARP_OPENCV5 for NEAREST and LINEAR (its float warp of u8,
+u16 and f32 with 1, 3 or 4 channels, and what still takes the 4.x path:
+2 channels, s16, f64), where the CPU has AVX2.
 Drives BUILD/libgpumat.so through ctypes; needs numpy and cv2 importable
 (tests/run.sh puts each wheel that tests/opencv_wheels.sh installed on
 PYTHONPATH). Alone: PYTHONPATH=DIR python3 tests/oracle_pip.py BUILD/libgpumat.so"""
@@ -50,13 +52,14 @@ class Prep(C.Structure):  # gm_prep; check_layouts() proves the fields' places
 
 class WarpParams(C.Structure):  # gm_warp_params
     _fields_ = [("interp", C.c_int), ("border", C.c_int), ("value", C.c_double * 4), ("inverse", C.c_int),
-                ("per_item", C.c_int)]
+                ("per_item", C.c_int), ("mode", C.c_int)]
 
 
 # numpy's dtypes as gm_dtype; gm_interp's LINEAR, NEAREST and CUBIC and cv2's numbers for them
 WARP_DTYPES = {np.uint8: 0, np.uint16: 2, np.int16: 3, np.float32: 5, np.float64: 6}
 WARP_INTERPS = ((0, 1), (1, 0), (4, 2))  # (gm_interp, cv2 INTER_*)
 TRANSPARENT = 5
+OPENCV4, OPENCV5 = 0, 1  # gm_warp_mode
 
 
 class BlobParams(C.Structure):  # gm_blob_params
@@ -334,22 +337,35 @@ class Oracle:
 
     # -------------------------------------------------------------- warps
 
-    def warp_equal(self, dtype, c, interp, border):
-        """Whether this release computes the warp as gpumat does (gpumat/warp.h)."""
+    def warp_mode(self, dtype, c, interp, border):
+        """The gm_warp_mode that computes this release's warp (gpumat/warp.h's
+        table), None where none does: OpenCV 5's float warp (u8, u16, f32; 1,
+        3, 4 channels; NEAREST, LINEAR) or its 4.x path, which from 4.9 on
+        renormalises LINEAR's weights at a transparent border."""
+        if self.version >= (5, 0):
+            if interp == 4:
+                return None
+            if c != 2 and dtype in (np.uint8, np.uint16, np.float32):
+                return OPENCV5
         if interp == 0 and border == TRANSPARENT and self.version >= (4, 9):
-            return False
-        return self.version < (5, 0) or (interp != 4 and (c == 2 or dtype in (np.int16, np.float64)))
+            return None
+        return OPENCV5 if self.version >= (5, 0) else OPENCV4
 
-    def warps(self, rng):
+    def warp_cases(self, rng):
         """Random warps of every dtype OpenCV warps, channel count,
         interpolation and border, affine and perspective, forward and
-        inverse: those this release computes as gpumat equal bit for bit."""
-        ran = 0
-        for k in range(600):
+        inverse; then positions beyond the int range (translations of 1e10,
+        a perspective's w near 0 or 0) by every border: (dtype, c, gi, ci,
+        border, perspective, inverse, M, src, before, value)."""
+        def images(dtype, c, sw, sh, dw, dh):
+            if np.issubdtype(dtype, np.integer):
+                info = np.iinfo(dtype)
+                return (rng.integers(info.min, int(info.max) + 1, (sh, sw, c)).astype(dtype),
+                        rng.integers(info.min, int(info.max) + 1, (dh, dw, c)).astype(dtype))
+            return rng.uniform(-1000, 1000, (sh, sw, c)).astype(dtype), rng.uniform(-9, 9, (dh, dw, c)).astype(dtype)
+        for k in range(900):
             dtype = list(WARP_DTYPES)[k % 5]
             c, (gi, ci), border = 1 + k // 5 % 4, WARP_INTERPS[k // 20 % 3], k // 60 % 6
-            if not self.warp_equal(dtype, c, gi, border):
-                continue
             sw, sh, dw, dh = (int(v) for v in rng.integers(2, 41, 4))
             perspective, inverse = k % 3 == 0, bool(rng.integers(0, 2))
             if perspective:
@@ -360,30 +376,63 @@ class Oracle:
                 M = cv2.getRotationMatrix2D((float(rng.uniform(0, sw)), float(rng.uniform(0, sh))),
                                             float(rng.uniform(-180, 180)), dw / sw * float(rng.uniform(0.5, 2)))
                 M[:, 2] += rng.uniform(-0.5, 0.5, 2) * [dw, dh]
-            if np.issubdtype(dtype, np.integer):
-                info = np.iinfo(dtype)
-                src = rng.integers(info.min, int(info.max) + 1, (sh, sw, c)).astype(dtype)
-                before = rng.integers(info.min, int(info.max) + 1, (dh, dw, c)).astype(dtype)
-            else:
-                src, before = rng.uniform(-1000, 1000, (sh, sw, c)).astype(dtype), rng.uniform(-9, 9, (dh, dw, c)).astype(dtype)
             value = [float(v) for v in rng.integers(-50, 300, 4)]
+            yield (dtype, c, gi, ci, border, perspective, inverse, M) + images(dtype, c, sw, sh, dw, dh) + (value,)
+        far = [np.float64([[1, 0, 1e10], [0, 1, 1.5]]), np.float64([[0.5, 0, -1e10], [0, 1, -3e9]]),
+               np.float64([[1, 0, 2], [0, 1, 1], [1e-9, 0, 1e-12]]), np.float64([[1, 0, 2], [0, 1, 1], [0, 0, 0]])]
+        for k in range(len(WARP_DTYPES) * 2 * 6 * len(far)):
+            dtype, (gi, ci), border = list(WARP_DTYPES)[k % 5], WARP_INTERPS[k // 5 % 2], k // 10 % 6
+            M, c = far[k // 60], 1 + 2 * (k % 2)
+            if self.version >= (5, 0) and border in (2, 4) and dtype in (np.uint8, np.uint16, np.float32):
+                continue  # OpenCV 5's float warp reflects INT_MIN a period at a time: seconds a tap
+            yield (dtype, c, gi, ci, border, M.shape[0] == 3, True, M) + images(dtype, c, 6, 5, 19, 3) + ([7.0] * 4,)
+
+    def warps(self, rng):
+        """gm_warp_affine / gm_warp_perspective against this release for
+        warp_cases, where a gpumat mode computes as it does, bit for bit.
+        OpenCV 5's float warp on x86 is its AVX2 code's: without AVX2 those
+        cases are skipped; where they run, GM_WARP_OPENCV4 must differ from
+        it somewhere (else the cases cannot tell the modes apart)."""
+        ran = other_differs = 0
+        avx2 = cv2.checkHardwareSupport(11) and cv2.useOptimized()  # CV_CPU_AVX2
+        for dtype, c, gi, ci, border, perspective, inverse, M, src, before, value in self.warp_cases(rng):
+            mode = self.warp_mode(dtype, c, gi, border)
+            floating = mode == OPENCV5 and c != 2 and dtype in (np.uint8, np.uint16, np.float32)
+            if mode is None:
+                continue
+            if floating and not avx2:
+                self.skipped += 1
+                continue
             flags = ci | (cv2.WARP_INVERSE_MAP if inverse else 0)
             warp = cv2.warpPerspective if perspective else cv2.warpAffine
-            want = warp(src, M, (dw, dh), dst=before.copy(), flags=flags, borderMode=border, borderValue=value)
-            got = before.copy()
-            p = WarpParams(gi, border, (C.c_double * 4)(*value), int(inverse), 0)
+            want = warp(src, M, before.shape[1::-1], dst=before.copy(), flags=flags, borderMode=border,
+                        borderValue=value)
             m = np.ascontiguousarray(M, np.float64)
             fn = self.dll.gm_warp_perspective if perspective else self.dll.gm_warp_affine
-            s = fn(C.byref(self.wrap(src)), C.byref(self.wrap(got)), m.ctypes.data, C.byref(p), None)
-            what = "warp %s %s x%d interp %d border %d%s %dx%d -> %dx%d" % (
+            got = {}
+            for g in (mode, OPENCV4) if floating else (mode,):
+                got[g] = before.copy()
+                p = WarpParams(gi, border, (C.c_double * 4)(*value), int(inverse), 0, g)
+                if fn(C.byref(self.wrap(src)), C.byref(self.wrap(got[g])), m.ctypes.data, C.byref(p), None) != 0:
+                    raise RuntimeError("gm_warp: " + self.error())
+                got[g] = got[g].reshape(want.shape)
+            what = "warp %s %s x%d interp %d border %d%s %dx%d -> %dx%d mode %d M %s" % (
                 "perspective" if perspective else "affine", np.dtype(dtype).name, c, gi, border,
-                " inverse" if inverse else "", sw, sh, dw, dh)
-            self.check(s == 0 and got.reshape(want.shape).tobytes() == want.tobytes(),
-                       "%s: %s" % (what, self.error() if s else "%d of %d elements differ" % (
-                           int((got.reshape(want.shape) != want).sum()), want.size)))
+                " inverse" if inverse else "", src.shape[1], src.shape[0], before.shape[1], before.shape[0], mode,
+                M.tolist())
+            self.check(got[mode].tobytes() == want.tobytes(), "%s: %d of %d elements differ" % (
+                what, int((got[mode] != want).sum()), want.size))
+            if floating:
+                other_differs += int((got[OPENCV4] != want).sum())
             ran += 1
-        print("oracle_pip: %d warps compared (those OpenCV %s computes as gpumat)" % (ran, cv2.__version__))
+        print("oracle_pip: %d warps compared (those OpenCV %s computes as a gpumat mode)" % (ran, cv2.__version__))
         self.check(ran > 0, "no warp compared")
+        if self.version >= (5, 0) and avx2:
+            print("oracle_pip: GM_WARP_OPENCV4 differs from OpenCV %s's float warp in %d elements" % (
+                cv2.__version__, other_differs))
+            self.check(other_differs > 0, "the warp cases never tell GM_WARP_OPENCV4 from GM_WARP_OPENCV5")
+        elif self.version >= (5, 0):
+            print("SKIP oracle_pip: OpenCV %s's float warp (this CPU has no AVX2)" % cv2.__version__)
 
     def wrap(self, a):
         """A gm_mat over an (H, W, C) interleaved array of a warp dtype."""

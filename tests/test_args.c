@@ -1252,6 +1252,13 @@ static void test_warps(void)
            &d, NULL);
     p.interp = GM_INTER_CUBIC, p.border = (gm_border)6;
     EXPECT(gm_warp_affine(&a.m, &d.m, id6, &p, NULL), GM_ERR_ARG, "gm_warp_affine", "params->border", &a, &d, NULL);
+    p.border = GM_BORDER_CONSTANT, p.mode = GM_WARP_OPENCV5; /* OpenCV 5's cubic is not reproduced */
+    EXPECT(gm_warp_affine(&a.m, &d.m, id6, &p, NULL), GM_ERR_ARG, "gm_warp_affine", "params->interp is GM_INTER_CUBIC",
+           &a, &d, NULL);
+    p.interp = GM_INTER_LINEAR, p.mode = (gm_warp_mode)2;
+    EXPECT(gm_warp_perspective(&a.m, &d.m, id9, &p, NULL), GM_ERR_ARG, "gm_warp_perspective", "params->mode 2", &a,
+           &d, NULL);
+    p.interp = GM_INTER_CUBIC, p.mode = GM_WARP_OPENCV4;
     p.border = GM_BORDER_TRANSPARENT;
     EXPECT(gm_warp_affine(&a.m, &f32.m, id6, &p, NULL), GM_ERR_TYPE, "gm_warp_affine", "dst is f32", &a, &f32, NULL);
     EXPECT(gm_warp_affine(&a.m, &four.m, id6, &p, NULL), GM_ERR_TYPE, "gm_warp_affine", "src is u8", &a, &four, NULL);

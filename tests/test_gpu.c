@@ -421,20 +421,22 @@ static void warp_matrix(int perspective, int64_t sw, int64_t sh, int64_t dw, int
     M[2] += t_uniform(-0.5, 0.5) * dw, M[5] += t_uniform(-0.5, 0.5) * dh;
 }
 
-/* Every warp kernel (each dtype, channel count and sampler) against the
- * CPU path, by every border, affine and perspective, forward and inverse,
- * random layouts, batches of 3 (each item its matrix, or one source for
- * all) and 1; some: u8 x3 and f32 x1 only (under compute-sanitizer). */
+/* Every warp kernel (each dtype, channel count and sampler, the OpenCV 5
+ * mode's NEAREST and LINEAR too) against the CPU path, by every border,
+ * affine and perspective, forward and inverse, random layouts, batches of
+ * 3 (each item its matrix, or one source for all) and 1; some: u8 x3 and
+ * f32 x1 only (under compute-sanitizer). */
 static void warps(int some)
 {
-    static const gm_interp interps[] = {GM_INTER_NEAREST, GM_INTER_LINEAR, GM_INTER_CUBIC};
+    static const gm_interp interps[] = {GM_INTER_NEAREST, GM_INTER_LINEAR, GM_INTER_CUBIC, GM_INTER_NEAREST,
+                                        GM_INTER_LINEAR};
     int T, c, i, border, k = 0, cases = 0;
     char what[200];
     for (T = 0; T < GM_DTYPE_COUNT; ++T)
         for (c = 1; c <= 4; ++c) {
             if (some && !((T == GM_U8 && c == 3) || (T == GM_F32 && c == 1)))
                 continue;
-            for (i = 0; i < 3; ++i)
+            for (i = 0; i < 5; ++i)
                 for (border = GM_BORDER_CONSTANT; border <= GM_BORDER_TRANSPARENT; ++border, ++k) {
                     pair src, dst;
                     warp_how h;
@@ -444,6 +446,7 @@ static void warps(int some)
                     memset(&h, 0, sizeof h);
                     h.perspective = k % 4 >= 2;
                     h.params.interp = interps[i];
+                    h.params.mode = i >= 3 ? GM_WARP_OPENCV5 : GM_WARP_OPENCV4;
                     h.params.border = (gm_border)border;
                     h.params.inverse = k % 5 == 0;
                     h.params.per_item = batch > 1 && k % 2 == 0;
@@ -455,10 +458,10 @@ static void warps(int some)
                         for (m = 1; m < 3; ++m)
                             memmove(h.M + 6 * m, h.M + 9 * m, 6 * sizeof *h.M);
                     snprintf(what, sizeof what, "warp %s %s x%d %s -> %s %lldx%lld -> %lldx%lld b%d%s%s interp %d "
-                             "border %d%s", h.perspective ? "perspective" : "affine", gm_dtype_name((gm_dtype)T), c,
+                             "border %d%s mode %d", h.perspective ? "perspective" : "affine", gm_dtype_name((gm_dtype)T), c,
                              ls ? "chw" : "hwc", ld ? "chw" : "hwc", (long long)sw, (long long)sh, (long long)dw,
                              (long long)dh, batch, h.params.per_item ? " per item" : "", shared ? " shared" : "",
-                             (int)h.params.interp, border, h.params.inverse ? " inverse" : "");
+                             (int)h.params.interp, border, h.params.inverse ? " inverse" : "", (int)h.params.mode);
                     if (!make_pair(&src, sw, sh, shared ? 1 : batch, (gm_dtype)T, c, ls) ||
                         !make_pair(&dst, dw, dh, batch, (gm_dtype)T, c, ld)) {
                         CHECK(0, "%s: setup failed", what);

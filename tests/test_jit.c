@@ -667,7 +667,7 @@ static void failed_compile(void)
 
 static void arguments(void)
 {
-    int k[36], bad[2] = {0, GM__KERNEL_COUNT};
+    int k[38], bad[2] = {0, GM__KERNEL_COUNT};
     CHECK(gm_kernels_for(GM_U8, GM_F32, 3, k, 28) == 21 && k[0] == gm__xform_row[GM_U8][GM_F32][2] &&
               !strcmp(gm_kernel_name(k[1]), "gm_fill_bytes") &&
               !strcmp(gm_kernel_name(k[5]), "gm_xform_u8_f32_c3_chw_chw") &&
@@ -681,7 +681,7 @@ static void arguments(void)
           "gm_kernels_for u8 -> f32 c3: %s, %s, %s, %s, %s, %s, %s, %s, %s", gm_kernel_name(k[1]), gm_kernel_name(k[5]),
           gm_kernel_name(k[6]), gm_kernel_name(k[7]), gm_kernel_name(k[11]), gm_kernel_name(k[12]),
           gm_kernel_name(k[15]), gm_kernel_name(k[16]), gm_kernel_name(k[20]));
-    CHECK(gm_kernels_for(GM_U8, GM_U8, 3, k, 36) == 36 && !strcmp(gm_kernel_name(k[7]), "gm_xform_u8_u8_c1") &&
+    CHECK(gm_kernels_for(GM_U8, GM_U8, 3, k, 38) == 38 && !strcmp(gm_kernel_name(k[7]), "gm_xform_u8_u8_c1") &&
               !strcmp(gm_kernel_name(k[8]), "gm_resize_u8_c3_nearest") &&
               !strcmp(gm_kernel_name(k[12]), "gm_resize_u8_c3_linear_exact") &&
               !strcmp(gm_kernel_name(k[13]), "gm_resize_u8_c3_linear_twice") &&
@@ -694,31 +694,36 @@ static void arguments(void)
               !strcmp(gm_kernel_name(k[26]), "gm_yuv_u8") && !strcmp(gm_kernel_name(k[27]), "gm_yuv_from_u8") &&
               !strcmp(gm_kernel_name(k[28]), "gm_warp_u8_c3_nearest") &&
               !strcmp(gm_kernel_name(k[30]), "gm_warp_u8_c3_cubic") &&
-              !strcmp(gm_kernel_name(k[31]), "gm_prep_warp_u8_u8_c3_nearest") &&
-              !strcmp(gm_kernel_name(k[35]), "gm_prep_yuv_warp_u8_linear"),
+              !strcmp(gm_kernel_name(k[32]), "gm_warp_u8_c3_float_linear") &&
+              !strcmp(gm_kernel_name(k[33]), "gm_prep_warp_u8_u8_c3_nearest") &&
+              !strcmp(gm_kernel_name(k[37]), "gm_prep_yuv_warp_u8_linear"),
           "u8 -> u8 c3 also lists the generic one-channel kernel, the resizes, the whole-2x resizes, the "
-          "pre-processes of images and frames, the overlay, the blend, the YUV conversions, the warps and the "
-          "pre-process's warp placement: %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s", gm_kernel_name(k[7]),
+          "pre-processes of images and frames, the overlay, the blend, the YUV conversions, the warps (OpenCV 5's "
+          "too) and the pre-process's warp placement: %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s",
+          gm_kernel_name(k[7]),
           gm_kernel_name(k[8]), gm_kernel_name(k[12]), gm_kernel_name(k[13]), gm_kernel_name(k[15]),
           gm_kernel_name(k[20]), gm_kernel_name(k[24]), gm_kernel_name(k[25]), gm_kernel_name(k[26]),
-          gm_kernel_name(k[27]), gm_kernel_name(k[28]), gm_kernel_name(k[31]), gm_kernel_name(k[35]));
-    CHECK(gm_kernels_for(GM_U8, GM_U8, 1, k, 24) == 23 && !strcmp(gm_kernel_name(k[15]), "gm_blend_u8") &&
+          gm_kernel_name(k[27]), gm_kernel_name(k[28]), gm_kernel_name(k[32]), gm_kernel_name(k[33]),
+          gm_kernel_name(k[37]));
+    CHECK(gm_kernels_for(GM_U8, GM_U8, 1, k, 26) == 25 && !strcmp(gm_kernel_name(k[15]), "gm_blend_u8") &&
               !strcmp(gm_kernel_name(k[16]), "gm_yuv_u8") && !strcmp(gm_kernel_name(k[17]), "gm_warp_u8_c1_nearest") &&
-              !strcmp(gm_kernel_name(k[20]), "gm_prep_warp_u8_u8_c1_nearest"),
+              !strcmp(gm_kernel_name(k[20]), "gm_warp_u8_c1_float_nearest") &&
+              !strcmp(gm_kernel_name(k[22]), "gm_prep_warp_u8_u8_c1_nearest"),
           "one channel has one fast kernel, five resizes, two whole-2x resizes, five pre-processes, no overlay, "
-          "the blend, the YUV conversion (gray), not its reverse, three warps, three warp placements");
+          "the blend, the YUV conversion (gray), not its reverse, five warps, three warp placements");
     CHECK(gm_kernels_for(GM_U8, GM_U8, 2, k, 24) == 18 && !strcmp(gm_kernel_name(k[13]), "gm_resize_u8_c2_linear_twice"),
           "two channels: one whole-2x resize (OpenCV's 2x2 integer mean has none), no pre-process, no YUV "
           "conversion");
-    CHECK(gm_kernels_for(GM_F32, GM_F32, 1, k, 21) == 19 &&
+    CHECK(gm_kernels_for(GM_F32, GM_F32, 1, k, 21) == 21 &&
               !strcmp(gm_kernel_name(k[7]), "gm_resize_f32_c1_linear_twice") &&
               gm_kernels_for(GM_S32, GM_S32, 1, k, 21) == 11,
           "f32 resizes without linear_exact, its two whole-2x resizes, and f32's pre-processes without linear_exact; "
-          "s32 resizes with it, no whole-2x; three warps each, and f32's three warp placements");
+          "s32 resizes with it, no whole-2x; five warps for f32 (OpenCV 5's too), three for s32, and f32's three warp "
+          "placements");
     CHECK(gm_kernels_for(GM_S16, GM_F32, 3, k, 21) == 7, "no pre-process from s16");
     k[2] = -5;
-    CHECK(gm_kernels_for(GM_U8, GM_U8, 3, k, 2) == 36 && k[1] == GM__FILL_ROW && k[2] == -5,
-          "max 2 writes 2 and counts 36");
+    CHECK(gm_kernels_for(GM_U8, GM_U8, 3, k, 2) == 38 && k[1] == GM__FILL_ROW && k[2] == -5,
+          "max 2 writes 2 and counts 38");
     CHECK(gm_kernels_for((gm_dtype)99, GM_U8, 1, k, 7) == 0 && strstr(gm_last_error(), "dtype"), "bad dtype: %s",
           gm_last_error());
     CHECK(gm_kernels_for(GM_U8, GM_U8, 5, k, 7) == 0 && strstr(gm_last_error(), "channels"), "bad channels: %s",

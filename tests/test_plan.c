@@ -391,23 +391,37 @@ static void fills(void)
                 }
 }
 
-/* The warps' row for each dtype, channel count and interpolation (AREA
- * takes LINEAR's, as in OpenCV): a warp row of those fields, which
- * gm_kernels_for lists for the dtype and channels. */
+/* The warps' row for each dtype, channel count, interpolation (AREA
+ * takes LINEAR's, as in OpenCV) and mode (OpenCV 5's float rows for u8,
+ * u16, f32, f16 and bf16 of 1, 3 or 4 channels, the 4.x rows elsewhere;
+ * it has no CUBIC): a warp row of those fields, which gm_kernels_for
+ * lists for the dtype and channels. */
 static void warps(void)
 {
     static const gm_interp interps[] = {GM_INTER_NEAREST, GM_INTER_LINEAR, GM_INTER_AREA, GM_INTER_CUBIC};
-    static const int samplers[] = {GM__SAMPLER_NEAREST, GM__SAMPLER_LINEAR, GM__SAMPLER_LINEAR, GM__SAMPLER_CUBIC};
-    int T, c, i, k, n, list[64];
+    static const int samplers[2][4] = {
+        {GM__SAMPLER_NEAREST, GM__SAMPLER_LINEAR, GM__SAMPLER_LINEAR, GM__SAMPLER_CUBIC},
+        {GM__SAMPLER_FLOAT_NEAREST, GM__SAMPLER_FLOAT_LINEAR, GM__SAMPLER_FLOAT_LINEAR, -1}};
+    int T, c, i, k, n, mode, list[64];
     for (T = 0; T < GM_DTYPE_COUNT; ++T)
         for (c = 1; c <= 4; ++c)
-            for (i = 0; i < 4; ++i) {
+            for (i = 0; i < 8; ++i) {
                 const gm_mat dst = fake((gm_dtype)T, c, (gm_layout)(i & 1), 2, DENSE, DST_BASE);
-                const int row = gm__warp_kernel(&dst, interps[i]);
-                const gm__kernel_row* r = &gm__kernels[row < 0 ? 0 : row];
+                const int floating = c != 2 && (T == GM_U8 || T == GM_U16 || T == GM_F32 || T == GM_F16 ||
+                                                T == GM_BF16);
+                gm_warp_params wp;
+                int row, want;
+                const gm__kernel_row* r;
+                memset(&wp, 0, sizeof wp);
+                mode = i / 4, wp.interp = interps[i % 4], wp.mode = (gm_warp_mode)mode;
+                if (mode && wp.interp == GM_INTER_CUBIC)
+                    continue;
+                row = gm__warp_kernel(&dst, &wp);
+                r = &gm__kernels[row < 0 ? 0 : row];
+                want = samplers[mode && floating][i % 4];
                 CHECK(row >= 0 && r->family == GM__FAMILY_WARP && r->src == T && r->channels == c &&
-                          r->sampler == samplers[i], "warp %s x%d interp %d: row %d", gm_dtype_name((gm_dtype)T), c,
-                      (int)interps[i], row);
+                          r->sampler == want, "warp %s x%d interp %d mode %d: row %d", gm_dtype_name((gm_dtype)T), c,
+                      (int)wp.interp, mode, row);
                 if (row < 0)
                     continue;
                 reached[row] = 1;

@@ -17,15 +17,46 @@
 extern "C" {
 #endif
 
+/* Whose arithmetic a warp reproduces, bit for bit (tests/oracle.cpp,
+ * tests/oracle_pip.py):
+ *
+ *   mode             dtype, channels          NEAREST, LINEAR        CUBIC
+ *   GM_WARP_OPENCV4  all                      4.6 to 4.12 (a)        4.6 to 4.12
+ *   GM_WARP_OPENCV5  u8 u16 f32; 1, 3, 4      5.0 (b)                refused (c)
+ *                    f16 bf16; 1, 3, 4        5.0's as f32 (d)       refused (c)
+ *                    the others (e)           as GM_WARP_OPENCV4     refused (c)
+ *
+ * (a) but LINEAR with GM_BORDER_TRANSPARENT from 4.9 on, which writes the
+ *     edge pixels with the inside taps' weights renormalised.
+ * (b) OpenCV 5.0's float warp (opencv #27280) as its x86 build computes it
+ *     with AVX2 or AVX-512 (any x86-64 since 2013): no 1/32 quantisation
+ *     of positions or weights; a transparent border blends a pixel whose
+ *     taps fall partly outside with the destination's own value there
+ *     (4.x leaves it). Built for other CPUs (or with AVX2 turned
+ *     off) OpenCV 5.0 rounds some positions differently.
+ * (c) OpenCV 5.0 changed its cubic warp too; gpumat does not reproduce it.
+ * (d) OpenCV 5.0 refuses f16; gpumat warps it and bf16 as the f32 holding
+ *     the same values, rounded back to nearest even.
+ * (e) which OpenCV 5.0 warps as 4.10 does (so (a) holds there too): 2
+ *     channels, s16 and f64, and s8 and s32 by NEAREST (5.0 refuses their
+ *     LINEAR; gpumat gives 4.x's).
+ * The pre-process's warp placement (gpumat/prep.h, GM_FIT_WARP) samples as
+ * GM_WARP_OPENCV4. */
+typedef enum gm_warp_mode {
+    GM_WARP_OPENCV4 = 0, /* OpenCV 4.x's fixed point: positions in 1/32 pixel, u8 by 15-bit weights */
+    GM_WARP_OPENCV5 = 1  /* OpenCV 5.0's float positions and weights */
+} gm_warp_mode;
+
 /* How a warp samples; all zeros (or a NULL pointer) is cv::warpAffine's
  * default: bilinear, a constant border of 0, M mapping source to
- * destination, one matrix for every item. */
+ * destination, one matrix for every item, OpenCV 4's arithmetic. */
 typedef struct gm_warp_params {
     gm_interp interp;    /* GM_INTER_LINEAR, _NEAREST or _CUBIC; _AREA is LINEAR, as in OpenCV */
     gm_border border;
     double value[4];     /* GM_BORDER_CONSTANT's value per channel (cv::Scalar), saturated to the dtype */
     int inverse;         /* nonzero: M maps destination to source (cv::WARP_INVERSE_MAP) */
     int per_item;        /* nonzero: M holds dst->batch matrices, one an item, one after another */
+    gm_warp_mode mode;   /* whose arithmetic (the table above) */
 } gm_warp_params;
 
 /* cv::warpAffine(src, dst, M, dst size, flags, border, value): each
@@ -37,12 +68,9 @@ typedef struct gm_warp_params {
  * M. Bit-exact with OpenCV 4.6's CPU warpAffine (its fixed point: 1/32 of
  * a pixel, u8 in 15-bit weights) for u8, u16, s16, f32 and f64; s8, s32,
  * f16 and bf16, which OpenCV does not warp, as s16, f64 and f32 hold them
- * (gpumat/ops.h's gm_resize says the same), rounded back. OpenCV 4.9 to
- * 4.12 compute the same but for LINEAR with a transparent border, whose
- * edge pixels they write with the inside taps' weights renormalised;
- * OpenCV 5 samples 8U, 16U and 32F (1, 3, 4 channels) in float, with
- * results that depend on the CPU's instruction set. The CPU path
- * gives the same bits. A singular forward matrix is GM_ERR_ARG (OpenCV
+ * (gpumat/ops.h's gm_resize says the same), rounded back; params->mode
+ * GM_WARP_OPENCV5 gives OpenCV 5.0's float warp instead (the table above).
+ * The CPU path gives the same bits. A singular forward matrix is GM_ERR_ARG (OpenCV
  * warps by zeros then); src and dst must not overlap. */
 GM_API gm_status gm_warp_affine(const gm_mat* src, gm_mat* dst, const double* M, const gm_warp_params* params,
                                 gm_stream stream);

@@ -4,7 +4,7 @@
  * macros).
  * Do not edit; change gen/ or templates/ and run `make gen`. Inputs (sha256):
  * db3e37778502f7571e7233cf5b1fbbbc0d2d6f4a6cb6ce17008ee8cbf3f1654b  gen/gen.py
- * 9d32c974719d2b4adba01cc676c5a01db250072f0638df704d8c6079f9458a8d  gen/model.py
+ * 0e6e2b85ee7c7911946aaa5ef18283d5900439e1d0b960c8b3c4c6e0b2fe0810  gen/model.py
  * 3d958ecee7124f4f1619a841ab20c222626c250335ab0f171e5c6ed75f008ab3  gen/stages.py
  * f0d0be082aa500ef42b985a4f4cf99da0d53900d98a32dd9a0e3c1b79fe5bb00  templates/prelude_host.h
  * f482786d78ac8f0c335c67d39f75fae96f1997bd28991d19256091c8efd69736  templates/prelude_cuda.cu
@@ -16,7 +16,7 @@
  * ab7a2086a2567e5d15e3a02bdbc5fee698997a7956d50d7be2cd14567af4ac22  templates/fill.inc
  * af26df193c9219c5552f7e498c54d9d51671d5edf6aec059f67af124389b7ddc  templates/overlay.inc
  * da886a91b1809b029a057b1b1b90f03918dabad5ba8c14261cbbbd4cc3a12fb0  templates/blend.inc
- * 65222236e7232836f73f8d27b7696f49799528a4b13acc0c06957192dfc40f73  templates/warp.inc
+ * 57de1918f1ba7d8e09a2f82f80fb85517ad4d12e6cf8f4924e10d25926496543  templates/warp.inc
  * 91eadb834aa831ee35d8972dffec44421b542a6666347ec71ee420cb9f827de3  templates/prep_warp.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * d9df2330c0a33f1bf01ef1289ea90efa4ba555f34746004076b110c061558040  templates/xform_fast.cu

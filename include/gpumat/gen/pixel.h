@@ -8,7 +8,7 @@
  * marked with #line.
  * Do not edit; change gen/ or templates/ and run `make gen`. Inputs (sha256):
  * db3e37778502f7571e7233cf5b1fbbbc0d2d6f4a6cb6ce17008ee8cbf3f1654b  gen/gen.py
- * 9d32c974719d2b4adba01cc676c5a01db250072f0638df704d8c6079f9458a8d  gen/model.py
+ * 0e6e2b85ee7c7911946aaa5ef18283d5900439e1d0b960c8b3c4c6e0b2fe0810  gen/model.py
  * 3d958ecee7124f4f1619a841ab20c222626c250335ab0f171e5c6ed75f008ab3  gen/stages.py
  * f0d0be082aa500ef42b985a4f4cf99da0d53900d98a32dd9a0e3c1b79fe5bb00  templates/prelude_host.h
  * f482786d78ac8f0c335c67d39f75fae96f1997bd28991d19256091c8efd69736  templates/prelude_cuda.cu
@@ -20,7 +20,7 @@
  * ab7a2086a2567e5d15e3a02bdbc5fee698997a7956d50d7be2cd14567af4ac22  templates/fill.inc
  * af26df193c9219c5552f7e498c54d9d51671d5edf6aec059f67af124389b7ddc  templates/overlay.inc
  * da886a91b1809b029a057b1b1b90f03918dabad5ba8c14261cbbbd4cc3a12fb0  templates/blend.inc
- * 65222236e7232836f73f8d27b7696f49799528a4b13acc0c06957192dfc40f73  templates/warp.inc
+ * 57de1918f1ba7d8e09a2f82f80fb85517ad4d12e6cf8f4924e10d25926496543  templates/warp.inc
  * 91eadb834aa831ee35d8972dffec44421b542a6666347ec71ee420cb9f827de3  templates/prep_warp.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * d9df2330c0a33f1bf01ef1289ea90efa4ba555f34746004076b110c061558040  templates/xform_fast.cu
@@ -715,7 +715,7 @@ GM__FN void gm__pixel(int S, int D, int CD, const gm__xform_args* a, long long b
  * The samplers (GM__SAMPLER_..., gen/model.py SAMPLERS) are what runs, after
  * the host has applied cv::resize's reroutes (ops.h). */
 
-enum { GM__SAMPLER_NEAREST = 0, GM__SAMPLER_LINEAR = 1, GM__SAMPLER_AREA_FAST = 2, GM__SAMPLER_AREA = 3, GM__SAMPLER_LINEAR_EXACT = 4, GM__SAMPLER_CUBIC = 5, GM__SAMPLER_COUNT };
+enum { GM__SAMPLER_NEAREST = 0, GM__SAMPLER_LINEAR = 1, GM__SAMPLER_AREA_FAST = 2, GM__SAMPLER_AREA = 3, GM__SAMPLER_LINEAR_EXACT = 4, GM__SAMPLER_CUBIC = 5, GM__SAMPLER_FLOAT_NEAREST = 6, GM__SAMPLER_FLOAT_LINEAR = 7, GM__SAMPLER_COUNT };
 
 /* How a resize samples its source (the host decides it as cv::resize does,
  * ops.h): the sampler (GM__SAMPLER_...; -1 in a plan: no resize), the
@@ -2194,7 +2194,9 @@ GM__FN gm__warp_at gm__warp_perspective_at(const double* M, int nearest, long lo
 /* cv::borderInterpolate: where p of a row or column of n pixels reads,
  * -1 for the constant (and where a transparent border has no tap).
  * REFLECT and REFLECT_101 in closed form: they repeat every 2n and
- * 2n - 2 pixels. */
+ * 2n - 2 pixels. WRAP below INT_MIN + n - 1 (only the float warp's
+ * INT_MIN taps, and the ones after them) as OpenCV's int arithmetic,
+ * which wraps, computes it. */
 GM__FN long long gm__border_at(long long p, long long n, int border)
 {
     long long period, q;
@@ -2204,6 +2206,8 @@ GM__FN long long gm__border_at(long long p, long long n, int border)
     case GM__BORDER_REPLICATE:
         return p < 0 ? 0 : n - 1;
     case GM__BORDER_WRAP:
+        if (p < -2147483647LL - 2 + n) /* p - n + 1 wraps, and p less its multiple of n */
+            return (p - (p - n + 1 + 4294967296LL) / n * n + 4294967296LL) % n;
         q = p % n;
         return q < 0 ? q + n : q;
     case GM__BORDER_REFLECT:
@@ -2526,6 +2530,116 @@ GM__FN int gm__warp_cubic(int S, int C, const gm__warp_src* s, unsigned long lon
     return 1;
 }
 
+/* OpenCV 5.0's float warp (GM__SAMPLER_FLOAT_NEAREST and _FLOAT_LINEAR,
+ * gm_warp_params.mode GM_WARP_OPENCV5) as its x86 build computes it with
+ * AVX2: the matrix from destination to source in float, each pixel's
+ * source position in float, no 1/32 quantisation, and LINEAR's weights
+ * the position's own fractions. */
+
+/* x86's float to int conversion (cvtps2dq): half to even; INT_MIN outside
+ * the int range and for NaN. */
+GM__FN int gm__cv_round_f(float v)
+{
+    const int in = v >= -2147483648.0f && v < 2147483648.0f;
+#ifdef GM__HW_F2I_RN
+    return in ? GM__HW_F2I_RN(v) : -2147483647 - 1;
+#else
+    return in ? (int)rintf(v) : -2147483647 - 1;
+#endif
+}
+
+/* A float source position: the tap (LINEAR's top-left) and LINEAR's
+ * fractions from it. */
+typedef struct gm__warp_fat {
+    int x, y;
+    float a, b;
+} gm__warp_fat;
+
+/* m0 x + m1 y + m2 in float as OpenCV 5.0 forms it: in the columns of its
+ * whole 16-pixel vectors (body) the row's term y m1 + m2 rounded, then one
+ * fma with x m0; in the row's last columns, its scalar code's fma(x, m0,
+ * y m1), then + m2. */
+GM__FN float gm__warp_float_sum(const float* m, float x, float y, int body)
+{
+    return body ? GM__FMA_F(m[0], x, GM__MUL_F(y, m[1]) + m[2]) : GM__FMA_F(x, m[0], GM__MUL_F(y, m[1])) + m[2];
+}
+
+/* The float source position of destination pixel (x, y) by float matrix m
+ * (a perspective's x and y divided by its w); body: x is in the row's
+ * whole vectors (gm__warp_float_sum). LINEAR's tap is the floor, NEAREST's
+ * the nearest even. */
+GM__FN gm__warp_fat gm__warp_float_position(const float* m, int perspective, int nearest, int body, long long x,
+                                            long long y)
+{
+    const float fx = (float)x, fy = (float)y;
+    float sx = gm__warp_float_sum(m, fx, fy, body), sy = gm__warp_float_sum(m + 3, fx, fy, body);
+    gm__warp_fat p;
+    if (perspective) {
+        const float w = gm__warp_float_sum(m + 6, fx, fy, body);
+        sx = sx / w;
+        sy = sy / w;
+    }
+    p.x = gm__cv_round_f(nearest ? sx : floorf(sx));
+    p.y = gm__cv_round_f(nearest ? sy : floorf(sy));
+    p.a = sx - (float)p.x;
+    p.b = sy - (float)p.y;
+    return p;
+}
+
+/* The float LINEAR of the 2x2 taps from p: a constant (transparent) border
+ * gives its value (leaves the pixel) where every tap is outside; else each
+ * tap is the source's, where the border puts it, or, outside a constant
+ * or transparent border, s's value (gm__warp_run points a transparent
+ * one's at the pixel's own). Two lerps along x, one along y, each an fma
+ * of a fraction and a difference; stored rounded to nearest even (u8 and
+ * u16 saturated from x86's int). 0: the pixel is left as it was. */
+GM__FN int gm__warp_float_linear(int S, int C, const gm__warp_src* s, unsigned long long item, const gm__warp_fat* p,
+                                 unsigned char* out)
+{
+    const int edge = s->border == GM__BORDER_CONSTANT || s->border == GM__BORDER_TRANSPARENT;
+    long long o[4];
+    int c, k;
+    if (edge && (p->x < -1 || p->x >= s->width || p->y < -1 || p->y >= s->height)) {
+        if (s->border == GM__BORDER_TRANSPARENT)
+            return 0;
+        gm__warp_value(S, C, s, out);
+        return 1;
+    }
+    gm__warp_offsets(s, item, 2, p->x, p->y, s->border, o);
+    for (c = 0; c < C; ++c) {
+        float t[4], v0, v1;
+        for (k = 0; k < 4; ++k)
+            t[k] = gm__decode_f(S, gm__warp_tap(S, s, c, o[k]), 1);
+        v0 = GM__FMA_F(p->a, t[1] - t[0], t[0]);
+        v1 = GM__FMA_F(p->a, t[3] - t[2], t[2]);
+        v0 = GM__FMA_F(p->b, v1 - v0, v0);
+        if (gm__is_int(S)) /* x86's conversion: beyond int (a huge fraction's product) or NaN, INT_MIN: 0 */
+            gm__encode_i(S, out + 8 * c, gm__cv_round_f(v0));
+        else
+            gm__encode_f(S, out + 8 * c, v0, 0);
+    }
+    return 1;
+}
+
+/* Whether sampler I is OpenCV 5.0's float warp. */
+GM__FN int gm__warp_is_float(int I)
+{
+    return I == GM__SAMPLER_FLOAT_NEAREST || I == GM__SAMPLER_FLOAT_LINEAR;
+}
+
+/* The float warp's sample of destination pixel (x, y): NEAREST's tap as
+ * the 4.x NEAREST reads it, LINEAR's by gm__warp_float_linear. */
+GM__FN int gm__warp_float_sample(int S, int C, int I, const gm__warp_src* s, unsigned long long item, const float* m,
+                                 int perspective, int body, long long x, long long y, unsigned char* out)
+{
+    const gm__warp_fat f = gm__warp_float_position(m, perspective, I == GM__SAMPLER_FLOAT_NEAREST, body, x, y);
+    gm__warp_at p;
+    if (I == GM__SAMPLER_FLOAT_LINEAR)
+        return gm__warp_float_linear(S, C, s, item, &f, out);
+    p.x = f.x, p.y = f.y, p.fx = p.fy = 0;
+    return gm__warp_nearest(S, C, s, item, &p, out);
+}
+
 /* The source position of destination pixel (x, y) by matrix M (affine:
  * column, its column's step; perspective: blocks of block_width pixels),
  * nearest's in whole pixels. */
@@ -2561,16 +2675,27 @@ GM__FN void gm__warp_run(int S, int C, int I, const gm__warp_args* a, long long 
     const double* M = gm__warp_matrix(a, b);
     const unsigned long long item = (unsigned long long)(b * a->src.view.bstride);
     const gm__warp_column column = gm__warp_affine_column(M, x);
+    const int body = x < a->width - a->width % 16; /* OpenCV 5.0's whole vectors (gm__warp_float_sum) */
+    const int own = I == GM__SAMPLER_FLOAT_LINEAR && src.border == GM__BORDER_TRANSPARENT;
     unsigned long long at = (unsigned long long)gm__view_at(&a->dst, b, y, x);
-    unsigned char value[4 * 8];
+    unsigned char value[4 * 8], old[4 * 8];
+    float m[9];
     gm__warp_at p;
-    int c;
-    src.value = a->value[0];
+    int c, ok;
+    src.value = own ? old : a->value[0];
+    for (c = 0; c < (a->perspective ? 9 : 6) && gm__warp_is_float(I); ++c)
+        m[c] = (float)M[c];
     for (; y < end; ++y, at += (unsigned long long)a->dst.pitch) {
-        p = gm__warp_position(M, a->perspective, I == GM__SAMPLER_NEAREST, a->block_width, &column, x, y);
-        if (gm__warp_sample(S, C, I, &src, item, &p, value))
-            for (c = 0; c < C; ++c)
-                gm__copy_bits(S, value + 8 * c, (unsigned char*)(gm__warp_chan(S, &a->dst, a->dst_interleaved, c) + at));
+        for (c = 0; c < C && own; ++c)
+            gm__copy_bits(S, (const unsigned char*)(gm__warp_chan(S, &a->dst, a->dst_interleaved, c) + at), old + 8 * c);
+        if (gm__warp_is_float(I)) {
+            ok = gm__warp_float_sample(S, C, I, &src, item, m, a->perspective, body, x, y, value);
+        } else {
+            p = gm__warp_position(M, a->perspective, I == GM__SAMPLER_NEAREST, a->block_width, &column, x, y);
+            ok = gm__warp_sample(S, C, I, &src, item, &p, value);
+        }
+        for (c = 0; c < C && ok; ++c)
+            gm__copy_bits(S, value + 8 * c, (unsigned char*)(gm__warp_chan(S, &a->dst, a->dst_interleaved, c) + at));
     }
 }
 #line 2 "templates/prep_warp.inc"

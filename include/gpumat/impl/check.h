@@ -1612,6 +1612,12 @@ static gm_status gm__check_warp(const char* fn, const gm_mat* src, const gm_mat*
         memset(p, 0, sizeof *p);
     if ((s = gm__check_warp_sampling(fn, "params->", p->interp, p->border)) != GM_OK)
         return s;
+    if ((unsigned)p->mode > GM_WARP_OPENCV5)
+        return gm__fail(GM_ERR_ARG, "%s: params->mode %d is not a gm_warp_mode (GM_WARP_OPENCV4 or _OPENCV5)", fn,
+                        (int)p->mode);
+    if (p->mode == GM_WARP_OPENCV5 && p->interp == GM_INTER_CUBIC)
+        return gm__fail(GM_ERR_ARG, "%s: params->interp is GM_INTER_CUBIC, which GM_WARP_OPENCV5 does not "
+                        "reproduce (OpenCV 5.0's cubic warp; gpumat/warp.h)", fn);
     if (src->dtype != dst->dtype || src->channels != dst->channels) {
         char from_text[32], to_text[32];
         return gm__fail(GM_ERR_TYPE, "%s: src is %s but dst is %s; a warp keeps the dtype and channels", fn,

@@ -490,10 +490,17 @@ static int gm__warp_sampler(gm_interp interp)
                                       : GM__SAMPLER_LINEAR;
 }
 
-/* The warp's catalogue row for checked dst and interp. */
-static int gm__warp_kernel(const gm_mat* dst, gm_interp interp)
+/* The warp's catalogue row for checked dst and p: in the OpenCV 5 mode
+ * the float row where there is one, else (and in the OpenCV 4 mode) the
+ * 4.x row (gpumat/warp.h's table). */
+static int gm__warp_kernel(const gm_mat* dst, const gm_warp_params* p)
 {
-    return gm__warp_row[dst->dtype][dst->channels - 1][gm__warp_sampler(interp)];
+    const short* rows = gm__warp_row[dst->dtype][dst->channels - 1];
+    const int sampler = gm__warp_sampler(p->interp);
+    const int float_row = sampler == GM__SAMPLER_NEAREST ? rows[GM__SAMPLER_FLOAT_NEAREST]
+                          : sampler == GM__SAMPLER_LINEAR ? rows[GM__SAMPLER_FLOAT_LINEAR]
+                                                          : -1;
+    return p->mode == GM_WARP_OPENCV5 && float_row >= 0 ? float_row : rows[sampler];
 }
 
 /* OpenCV's warpPerspective computes positions from the start of blocks

@@ -249,7 +249,7 @@ static gm_status gm__warp(const char* fn, const gm_mat* src, gm_mat* dst, const 
     step = p.per_item ? GM__WARP_DOUBLES / n : dst->batch;
     for (first = 0; first < dst->batch; first += count) {
         count = dst->batch - first < step ? dst->batch - first : step;
-        gm__plan_of(&plan, fn, gm__warp_kernel(dst, p.interp), dst);
+        gm__plan_of(&plan, fn, gm__warp_kernel(dst, &p), dst);
         gm__warp_args_of(&plan.args.warp, src, dst, M, n, first, count, &p);
         for (i = 0; i < plan.args.warp.matrices && !p.inverse; ++i)
             (void)(n == 9 ? gm__invert_3x3(plan.args.warp.M + 9 * i) : gm__invert_2x3(plan.args.warp.M + 6 * i));
