@@ -20,8 +20,8 @@
  * ab7a2086a2567e5d15e3a02bdbc5fee698997a7956d50d7be2cd14567af4ac22  templates/fill.inc
  * af26df193c9219c5552f7e498c54d9d51671d5edf6aec059f67af124389b7ddc  templates/overlay.inc
  * da886a91b1809b029a057b1b1b90f03918dabad5ba8c14261cbbbd4cc3a12fb0  templates/blend.inc
- * 57de1918f1ba7d8e09a2f82f80fb85517ad4d12e6cf8f4924e10d25926496543  templates/warp.inc
- * 91eadb834aa831ee35d8972dffec44421b542a6666347ec71ee420cb9f827de3  templates/prep_warp.inc
+ * 2ded75d45f7fd3b48b0eeb1a8997793dfa9872158600895109cd7cb6c3e94a2a  templates/warp.inc
+ * 2be979751058a024d083bc6320154280b221a01e863f4a9fdd5d5cbf2af5dca0  templates/prep_warp.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * d9df2330c0a33f1bf01ef1289ea90efa4ba555f34746004076b110c061558040  templates/xform_fast.cu
  * 459f81753e4e827b93682e6a340476c413c9318f5c9ec9627b121ef75b816a81  templates/resize.cu
@@ -2305,6 +2305,12 @@ GM__FN void gm__warp_axis(long long p, int n, long long size, int border, long l
         at[i] = gm__border_at(p + i, size, border);
 }
 
+/* Whether the n x n taps from source pixel (x, y) all fall inside. */
+GM__FN int gm__warp_inside(const gm__warp_src* s, int n, long long x, long long y)
+{
+    return x >= 0 && x <= s->width - n && y >= 0 && y <= s->height - n;
+}
+
 /* The byte offsets from each channel's address of the n x n taps (n 1, 2
  * or 4, row by row) from source pixel (x, y) of the item at offset item:
  * steps from the first where all are inside, else each where the border
@@ -2315,7 +2321,7 @@ GM__FN void gm__warp_offsets(const gm__warp_src* s, unsigned long long item, int
     const long long W = s->width, H = s->height, pitch = s->view.pitch, step = s->view.xstride;
     long long xs[4], ys[4];
     int i, j;
-    if (x >= 0 && x <= W - n && y >= 0 && y <= H - n) {
+    if (gm__warp_inside(s, n, x, y)) {
         const long long first = (long long)item + y * pitch + x * step;
         for (i = 0; i < n; ++i)
             for (j = 0; j < n; ++j)
@@ -2329,12 +2335,18 @@ GM__FN void gm__warp_offsets(const gm__warp_src* s, unsigned long long item, int
             o[i * n + j] = xs[j] < 0 || ys[i] < 0 ? -1 : (long long)item + ys[i] * pitch + xs[j] * step;
 }
 
-/* Channel c's element of S at offset o (gm__warp_offsets), or the
- * border's value. */
-GM__FN const unsigned char* gm__warp_tap(int S, const gm__warp_src* s, int c, long long o)
+/* Channel c's element of S at offset o >= 0 (gm__warp_offsets). */
+GM__FN const unsigned char* gm__warp_elem(int S, const gm__warp_src* s, int c, long long o)
 {
-    return o < 0 ? s->value + 8 * c
-                 : (const unsigned char*)(gm__warp_chan(S, &s->view, s->interleaved, c) + (unsigned long long)o);
+    return (const unsigned char*)(gm__warp_chan(S, &s->view, s->interleaved, c) + (unsigned long long)o);
+}
+
+/* Channel c's element of S at offset o (gm__warp_offsets), or the
+ * border's value. inside: o is known to be an element's (the caller
+ * passes a constant, so that the test goes where every tap is inside). */
+GM__FN const unsigned char* gm__warp_tap(int S, const gm__warp_src* s, int c, long long o, int inside)
+{
+    return inside || o >= 0 ? gm__warp_elem(S, s, c, o) : s->value + 8 * c;
 }
 
 /* The border's value in each of the C channels at out + 8 c. */
@@ -2342,7 +2354,7 @@ GM__FN void gm__warp_value(int S, int C, const gm__warp_src* s, unsigned char* o
 {
     int c;
     for (c = 0; c < C; ++c)
-        gm__copy_bits(S, gm__warp_tap(S, s, c, -1), out + 8 * c);
+        gm__copy_bits(S, s->value + 8 * c, out + 8 * c);
 }
 
 /* What a warp does with a pixel before it reads its taps. */
@@ -2370,12 +2382,13 @@ GM__FN int gm__warp_linear_case(const gm__warp_src* s, const gm__warp_at* p)
     return GM__WARP_TAPS;
 }
 
-/* INTER_NEAREST's tap at offset o (gm__warp_offsets), each channel. */
-GM__FN void gm__warp_nearest_tap(int S, int C, const gm__warp_src* s, long long o, unsigned char* out)
+/* INTER_NEAREST's tap at offset o (gm__warp_offsets), each channel;
+ * inside as gm__warp_tap takes it. */
+GM__FN void gm__warp_nearest_tap(int S, int C, const gm__warp_src* s, long long o, int inside, unsigned char* out)
 {
     int c;
     for (c = 0; c < C; ++c)
-        gm__copy_bits(S, gm__warp_tap(S, s, c, o), out + 8 * c);
+        gm__copy_bits(S, gm__warp_tap(S, s, c, o, inside), out + 8 * c);
 }
 
 /* INTER_NEAREST. 0: the pixel is left as it was (a transparent border). */
@@ -2386,7 +2399,10 @@ GM__FN int gm__warp_nearest(int S, int C, const gm__warp_src* s, unsigned long l
     if (gm__warp_nearest_case(s, p) == GM__WARP_LEAVE)
         return 0;
     gm__warp_offsets(s, item, 1, p->x, p->y, s->border, &o);
-    gm__warp_nearest_tap(S, C, s, o, out);
+    if (gm__warp_inside(s, 1, p->x, p->y))
+        gm__warp_nearest_tap(S, C, s, o, 1, out);
+    else
+        gm__warp_nearest_tap(S, C, s, o, 0, out);
     return 1;
 }
 
@@ -2399,9 +2415,9 @@ GM__FN void gm__warp_store_fixed(int S, unsigned char* o, int sum)
 /* INTER_LINEAR's sum of the 2x2 taps at offsets o (gm__warp_offsets) with
  * fractions p->fx, p->fy: v0..v3, row by row, each the border's value
  * where it falls outside a constant border, summed in order: v0 w0 + v1 w1
- * + v2 w2 + v3 w3 (int for u8). */
-GM__FN void gm__warp_linear_sum(int S, int C, const gm__warp_src* s, const long long* o, const gm__warp_at* p,
-                                unsigned char* out)
+ * + v2 w2 + v3 w3 (int for u8); inside as gm__warp_tap takes it. */
+GM__FN void gm__warp_linear_sum(int S, int C, const gm__warp_src* s, const long long* o, int inside,
+                                const gm__warp_at* p, unsigned char* out)
 {
     const int work = gm__resize_work(S);
     float w[4];
@@ -2410,7 +2426,7 @@ GM__FN void gm__warp_linear_sum(int S, int C, const gm__warp_src* s, const long 
     for (c = 0; c < C; ++c) {
         const unsigned char* t[4];
         for (k = 0; k < 4; ++k)
-            t[k] = gm__warp_tap(S, s, c, o[k]);
+            t[k] = gm__warp_tap(S, s, c, o[k], inside);
         if (work == GM__WORK_FIXED) {
             gm__warp_store_fixed(S, out + 8 * c, gm__decode_i(S, t[0]) * q[0] + gm__decode_i(S, t[1]) * q[1] +
                                                      gm__decode_i(S, t[2]) * q[2] + gm__decode_i(S, t[3]) * q[3]);
@@ -2438,7 +2454,10 @@ GM__FN int gm__warp_linear(int S, int C, const gm__warp_src* s, unsigned long lo
     if (kind != GM__WARP_TAPS)
         return kind;
     gm__warp_offsets(s, item, 2, p->x, p->y, s->border, o);
-    gm__warp_linear_sum(S, C, s, o, p, out);
+    if (gm__warp_inside(s, 2, p->x, p->y))
+        gm__warp_linear_sum(S, C, s, o, 1, p, out);
+    else
+        gm__warp_linear_sum(S, C, s, o, 0, p, out);
     return 1;
 }
 
@@ -2498,32 +2517,32 @@ GM__FN int gm__warp_cubic(int S, int C, const gm__warp_src* s, unsigned long lon
             float sum_f = 0; /* the float work's rows, each a float, add in float */
             for (i = 0; i < 4; ++i) {
                 for (j = 0; j < 4; ++j)
-                    t[j] = gm__warp_tap(S, s, c, o[4 * i + j]);
+                    t[j] = gm__warp_elem(S, s, c, o[4 * i + j]);
                 row = gm__warp_cubic_row(S, work, t, w + 4 * i, q + 4 * i);
                 sum = i ? sum + row : row;
                 sum_f = i ? sum_f + (float)row : (float)row;
             }
             gm__warp_store(S, work, out + 8 * c, work == GM__WORK_FLOAT ? (double)sum_f : sum);
         } else if (work == GM__WORK_FIXED) {
-            const int v = gm__decode_i(S, gm__warp_tap(S, s, c, -1));
+            const int v = gm__decode_i(S, s->value + 8 * c);
             int sum = v * 32768;
             for (i = 0; i < 16; ++i)
                 if (o[i] >= 0)
-                    sum += (gm__decode_i(S, gm__warp_tap(S, s, c, o[i])) - v) * q[i];
+                    sum += (gm__decode_i(S, gm__warp_elem(S, s, c, o[i])) - v) * q[i];
             gm__warp_store_fixed(S, out + 8 * c, sum);
         } else if (work == GM__WORK_DOUBLE) {
-            const double v = gm__decode_d(S, gm__warp_tap(S, s, c, -1));
+            const double v = gm__decode_d(S, s->value + 8 * c);
             double sum = v;
             for (i = 0; i < 16; ++i)
                 if (o[i] >= 0)
-                    sum += GM__MUL_D(gm__decode_d(S, gm__warp_tap(S, s, c, o[i])) - v, (double)w[i]);
+                    sum += GM__MUL_D(gm__decode_d(S, gm__warp_elem(S, s, c, o[i])) - v, (double)w[i]);
             gm__encode_d(S, out + 8 * c, sum);
         } else {
-            const float v = gm__decode_f(S, gm__warp_tap(S, s, c, -1), 1);
+            const float v = gm__decode_f(S, s->value + 8 * c, 1);
             float sum = v;
             for (i = 0; i < 16; ++i)
                 if (o[i] >= 0)
-                    sum += GM__MUL_F(gm__decode_f(S, gm__warp_tap(S, s, c, o[i]), 1) - v, w[i]);
+                    sum += GM__MUL_F(gm__decode_f(S, gm__warp_elem(S, s, c, o[i]), 1) - v, w[i]);
             gm__encode_f(S, out + 8 * c, sum, 0);
         }
     }
@@ -2586,30 +2605,20 @@ GM__FN gm__warp_fat gm__warp_float_position(const float* m, int perspective, int
     return p;
 }
 
-/* The float LINEAR of the 2x2 taps from p: a constant (transparent) border
- * gives its value (leaves the pixel) where every tap is outside; else each
- * tap is the source's, where the border puts it, or, outside a constant
+/* The float LINEAR of the 2x2 taps at offsets o (gm__warp_offsets) from
+ * p: each the source's, where the border puts it, or, outside a constant
  * or transparent border, s's value (gm__warp_run points a transparent
- * one's at the pixel's own). Two lerps along x, one along y, each an fma
- * of a fraction and a difference; stored rounded to nearest even (u8 and
- * u16 saturated from x86's int). 0: the pixel is left as it was. */
-GM__FN int gm__warp_float_linear(int S, int C, const gm__warp_src* s, unsigned long long item, const gm__warp_fat* p,
-                                 unsigned char* out)
+ * one's at the pixel's own); inside as gm__warp_tap takes it. Two lerps
+ * along x, one along y, each an fma of a fraction and a difference;
+ * stored rounded to nearest even (u8 and u16 saturated from x86's int). */
+GM__FN void gm__warp_float_linear_sum(int S, int C, const gm__warp_src* s, const long long* o, int inside,
+                                      const gm__warp_fat* p, unsigned char* out)
 {
-    const int edge = s->border == GM__BORDER_CONSTANT || s->border == GM__BORDER_TRANSPARENT;
-    long long o[4];
     int c, k;
-    if (edge && (p->x < -1 || p->x >= s->width || p->y < -1 || p->y >= s->height)) {
-        if (s->border == GM__BORDER_TRANSPARENT)
-            return 0;
-        gm__warp_value(S, C, s, out);
-        return 1;
-    }
-    gm__warp_offsets(s, item, 2, p->x, p->y, s->border, o);
     for (c = 0; c < C; ++c) {
         float t[4], v0, v1;
         for (k = 0; k < 4; ++k)
-            t[k] = gm__decode_f(S, gm__warp_tap(S, s, c, o[k]), 1);
+            t[k] = gm__decode_f(S, gm__warp_tap(S, s, c, o[k], inside), 1);
         v0 = GM__FMA_F(p->a, t[1] - t[0], t[0]);
         v1 = GM__FMA_F(p->a, t[3] - t[2], t[2]);
         v0 = GM__FMA_F(p->b, v1 - v0, v0);
@@ -2618,6 +2627,27 @@ GM__FN int gm__warp_float_linear(int S, int C, const gm__warp_src* s, unsigned l
         else
             gm__encode_f(S, out + 8 * c, v0, 0);
     }
+}
+
+/* The float LINEAR from p: a constant (transparent) border gives its
+ * value (leaves the pixel) where every tap is outside, else the taps'
+ * gm__warp_float_linear_sum. 0: the pixel is left as it was. */
+GM__FN int gm__warp_float_linear(int S, int C, const gm__warp_src* s, unsigned long long item, const gm__warp_fat* p,
+                                 unsigned char* out)
+{
+    const int edge = s->border == GM__BORDER_CONSTANT || s->border == GM__BORDER_TRANSPARENT;
+    long long o[4];
+    if (edge && (p->x < -1 || p->x >= s->width || p->y < -1 || p->y >= s->height)) {
+        if (s->border == GM__BORDER_TRANSPARENT)
+            return 0;
+        gm__warp_value(S, C, s, out);
+        return 1;
+    }
+    gm__warp_offsets(s, item, 2, p->x, p->y, s->border, o);
+    if (gm__warp_inside(s, 2, p->x, p->y))
+        gm__warp_float_linear_sum(S, C, s, o, 1, p, out);
+    else
+        gm__warp_float_linear_sum(S, C, s, o, 0, p, out);
     return 1;
 }
 
@@ -2751,16 +2781,16 @@ GM__FN int gm__prep_warp_frame(int I, const gm__prep_args* a, const gm__prep_ite
             o[i * n + j] = 3 * (i * n + j);
             if (xs[j] < 0 || ys[i] < 0)
                 for (c = 0; c < 3; ++c)
-                    taps[i * n + j][c] = *gm__warp_tap(GM_U8, s, c, -1);
+                    taps[i * n + j][c] = s->value[8 * c];
             else
                 gm__prep_frame_bgr(&a->frame, it, xs[j], ys[i], taps[i * n + j]);
         }
     local.view.chan[0] = (unsigned long long)taps[0];
     local.interleaved = 1;
     if (n == 1)
-        gm__warp_nearest_tap(GM_U8, 3, &local, o[0], out);
+        gm__warp_nearest_tap(GM_U8, 3, &local, o[0], 1, out);
     else
-        gm__warp_linear_sum(GM_U8, 3, &local, o, p, out);
+        gm__warp_linear_sum(GM_U8, 3, &local, o, 1, p, out);
     return 1;
 }
 
