@@ -15,7 +15,7 @@
  * ab7a2086a2567e5d15e3a02bdbc5fee698997a7956d50d7be2cd14567af4ac22  templates/fill.inc
  * af26df193c9219c5552f7e498c54d9d51671d5edf6aec059f67af124389b7ddc  templates/overlay.inc
  * da886a91b1809b029a057b1b1b90f03918dabad5ba8c14261cbbbd4cc3a12fb0  templates/blend.inc
- * 2ded75d45f7fd3b48b0eeb1a8997793dfa9872158600895109cd7cb6c3e94a2a  templates/warp.inc
+ * e1631978935dfc5aecff1826c75036dc79d8462648688b7702eceb76aef83f3b  templates/warp.inc
  * 2be979751058a024d083bc6320154280b221a01e863f4a9fdd5d5cbf2af5dca0  templates/prep_warp.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * d9df2330c0a33f1bf01ef1289ea90efa4ba555f34746004076b110c061558040  templates/xform_fast.cu
@@ -39,7 +39,7 @@
 
 /* Hash of the kernel source, the entry lines and every row: an
  * ahead-of-time header (gen/aot.py) records it and must match. */
-#define GM__KERNEL_SOURCE_HASH 0x9808cbad669b075aull
+#define GM__KERNEL_SOURCE_HASH 0xc9c9c09bd8a603aeull
 
 /* NVRTC source shared by every kernel, one line per literal (C99 guarantees
  * only 4095 characters per literal); #line markers name the templates. */
@@ -2108,7 +2108,8 @@ static const char* const gm__kernel_src[] = {
     " * its borders. OpenCV has no warp of s8, s32, f16 or bf16: gpumat warps\n",
     " * them as the wider dtype holding the same values (resize.inc's work\n",
     " * types: s8 as s16, s32 as f64, f16 and bf16 as f32), rounded back. The\n",
-    " * includer defines GM__MUL_D and GM__MUL_F (resize.inc). */\n",
+    " * float samplers (below gm__warp_cubic) are OpenCV 5.0's warp instead. The\n",
+    " * includer defines GM__MUL_D, GM__MUL_F and GM__FMA_F (resize.inc). */\n",
     "\n",
     "/* The doubles of the matrices one launch carries (a 2x3 matrix 6, a 3x3\n",
     " * one 9; one an item, or one for all): 80 affine or 53 perspective items,\n",
