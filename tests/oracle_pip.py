@@ -337,6 +337,11 @@ class Oracle:
 
     # -------------------------------------------------------------- warps
 
+    @staticmethod
+    def float_warp(dtype, c):
+        """Whether OpenCV 5 warps this dtype and channel count in float."""
+        return c != 2 and dtype in (np.uint8, np.uint16, np.float32)
+
     def warp_mode(self, dtype, c, interp, border):
         """The gm_warp_mode that computes this release's warp (gpumat/warp.h's
         table), None where none does: OpenCV 5's float warp (u8, u16, f32; 1,
@@ -345,7 +350,7 @@ class Oracle:
         if self.version >= (5, 0):
             if interp == 4:
                 return None
-            if c != 2 and dtype in (np.uint8, np.uint16, np.float32):
+            if self.float_warp(dtype, c):
                 return OPENCV5
         if interp == 0 and border == TRANSPARENT and self.version >= (4, 9):
             return None
@@ -383,7 +388,7 @@ class Oracle:
         for k in range(len(WARP_DTYPES) * 2 * 6 * len(far)):
             dtype, (gi, ci), border = list(WARP_DTYPES)[k % 5], WARP_INTERPS[k // 5 % 2], k // 10 % 6
             M, c = far[k // 60], 1 + 2 * (k % 2)
-            if self.version >= (5, 0) and border in (2, 4) and dtype in (np.uint8, np.uint16, np.float32):
+            if self.version >= (5, 0) and border in (2, 4) and self.float_warp(dtype, c):
                 continue  # OpenCV 5's float warp reflects INT_MIN a period at a time: seconds a tap
             yield (dtype, c, gi, ci, border, M.shape[0] == 3, True, M) + images(dtype, c, 6, 5, 19, 3) + ([7.0] * 4,)
 
@@ -397,7 +402,7 @@ class Oracle:
         avx2 = cv2.checkHardwareSupport(11) and cv2.useOptimized()  # CV_CPU_AVX2
         for dtype, c, gi, ci, border, perspective, inverse, M, src, before, value in self.warp_cases(rng):
             mode = self.warp_mode(dtype, c, gi, border)
-            floating = mode == OPENCV5 and c != 2 and dtype in (np.uint8, np.uint16, np.float32)
+            floating = mode == OPENCV5 and self.float_warp(dtype, c)
             if mode is None:
                 continue
             if floating and not avx2:
