@@ -8,13 +8,16 @@
 ##   make lib           BUILD/libgpumat.a and BUILD/libgpumat.so: the
 ##                      implementation compiled once, for programs to link
 ##   make examples      the programs in examples/ and BUILD/libgpumat.so
-##   make python        BUILD/libgpumat.so, which examples/python/ loads
+##   make python        BUILD/libgpumat.so, which python/gpumat loads from the tree
+##   make wheel         BUILD/wheel/gpumat-*-py3-none-manylinux_2_17_{x86_64,aarch64}.whl
+##                      (needs the ziglang package: sh tests/opencv_wheels.sh install)
 ##   make install       headers, gpumat.pc and the CMake package into DESTDIR/PREFIX
 ##   make install-lib   make lib's libraries into DESTDIR/PREFIX/lib
 ##   make uninstall     remove what make install and install-lib put there
 ##                      (same PREFIX, DESTDIR)
 ##   make single        BUILD/gpumat.h: the whole library as one header
-##   make gen           regenerate include/gpumat/gen/ from gen/ and templates/
+##   make gen           regenerate include/gpumat/gen/ from gen/ and templates/,
+##                      and python/gpumat/_capi.py from the public headers
 ##   make fuzz          every libFuzzer harness for FUZZ_SECONDS each (clang)
 ##   make aot           ahead-of-time kernels for ARCHS into AOT_OUT (NVRTC)
 ##   make bench         benchmarks and their report into BENCH_OUT (GPU, nvcc)
@@ -114,6 +117,7 @@ FORCE:
 
 gen:
 	$(PYTHON) gen/gen.py
+	$(PYTHON) gen/binding.py
 
 $(BUILD):
 	mkdir -p $@
@@ -152,9 +156,18 @@ LINK_LIB = $(CC) -std=c99 $(CFLAGS) $(WARN) -DGPUMAT_NO_IMPLEMENTATION -Iinclude
 # and the shared library examples/python/ loads (`make python`). The demo,
 # what `make` runs, is built as they are.
 EXAMPLES := $(addprefix $(BUILD)/,trt_input mask_overlay pipeline wrap_foreign yolo_letterbox classify_crops draw_labels nvdec_batch deepstream_surface align_faces rectify_plate)
-.PHONY: examples python
+.PHONY: examples python wheel
 examples: $(EXAMPLES) python
 python: $(BUILD)/libgpumat.so
+
+# `make wheel`: python/build_backend.py compiles the implementation for each
+# WHEEL_ARCHS with ziglang's cc against glibc 2.17 (tests/opencv_wheels.sh
+# installs it into TOOLS), and zips it with python/gpumat.
+WHEEL_ARCHS ?= x86_64 aarch64
+TOOLS   := $(shell sh tests/opencv_wheels.sh tools)
+wheel: $(HEADERS)
+	rm -rf $(BUILD)/wheel
+	PYTHONPATH=$(TOOLS)$${PYTHONPATH:+:$$PYTHONPATH} $(PYTHON) python/build_backend.py $(BUILD)/wheel $(WHEEL_ARCHS)
 
 $(BUILD)/demo $(EXAMPLES): $(BUILD)/%: examples/%.c $(HEADERS) $(BUILD)/libgpumat.a
 	$(LINK_LIB)

@@ -6,31 +6,41 @@
 # tests/run.sh runs).
 #   sh tests/opencv_wheels.sh versions    the versions, one a line
 #   sh tests/opencv_wheels.sh dir V       the folder of version V
+#   sh tests/opencv_wheels.sh tools       the folder of the Python tools: pytest
+#                                         (tests/python.sh) and ziglang (make wheel)
 #   sh tests/opencv_wheels.sh install     pip-installs those not there yet (PyPI)
 # GM_WHEELS moves the folders (default ~/.cache/gpumat/opencv-python).
 set -eu
 VERSIONS="4.10.0.84 5.0.0.93"
 NUMPY=2.2.6
+TOOLS="pytest==9.2.0 ziglang==0.17.1"
 ROOT=${GM_WHEELS:-${XDG_CACHE_HOME:-$HOME/.cache}/gpumat/opencv-python}
+
+# pip install --target FOLDER PACKAGE...: a folder of its own, which PEP 668's
+# guard allows on any python3, made aside and moved in whole.
+into() {
+    d=$1; shift
+    [ -d "$d" ] && return 0
+    mkdir -p "$(dirname "$d")"
+    rm -rf "$d.part"
+    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --target "$d.part" "$@"
+    mv "$d.part" "$d"
+    echo "opencv_wheels: $* in $d"
+}
 
 case ${1-} in
 versions)
     for v in $VERSIONS; do echo "$v"; done ;;
 dir)
     echo "$ROOT/$2" ;;
+tools)
+    echo "$ROOT/tools" ;;
 install)
     for v in $VERSIONS; do
-        d=$ROOT/$v
-        if [ -f "$d/cv2/__init__.py" ]; then continue; fi
-        mkdir -p "$ROOT"
-        rm -rf "$d.part"
-        # --target: a folder of its own, which PEP 668's guard allows on any python3
-        python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
-            --target "$d.part" "opencv-python-headless==$v" "numpy==$NUMPY"
-        mv "$d.part" "$d"
-        echo "opencv_wheels: opencv-python-headless $v and numpy $NUMPY in $d"
-    done ;;
+        into "$ROOT/$v" "opencv-python-headless==$v" "numpy==$NUMPY"
+    done
+    into "$ROOT/tools" $TOOLS ;;
 *)
-    echo "usage: sh tests/opencv_wheels.sh versions | dir VERSION | install" >&2
+    echo "usage: sh tests/opencv_wheels.sh versions | dir VERSION | tools | install" >&2
     exit 2 ;;
 esac

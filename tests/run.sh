@@ -125,6 +125,12 @@ for v in $(sh tests/opencv_wheels.sh versions); do
         missing "oracle_pip_$v" "opencv-python-headless $v in $d" "sh tests/opencv_wheels.sh install"
     fi
 done
+if [ -d "$(sh tests/opencv_wheels.sh tools)" ] && [ -d "$(sh tests/opencv_wheels.sh dir 4.10.0.84)" ]; then
+    run python sh tests/python.sh "$B" ${QUICK:+quick}
+else
+    missing python "pytest and opencv-python-headless 4.10 (tests/opencv_wheels.sh's folders)" \
+        "sh tests/opencv_wheels.sh install"
+fi
 run jit "$B/test_jit"
 run no_python sh tests/no_python.sh
 run typed_compile sh tests/typed_compile.sh "$B"

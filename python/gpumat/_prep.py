@@ -1,0 +1,284 @@
+# SPDX-License-Identifier: MIT
+"""The fused pre-process, 4:2:0 frames and sprite overlays: gm_prep from
+keyword arguments, gm_yuv frames from arrays or a decoder's pointer."""
+import ctypes
+from ctypes import byref
+
+from . import _capi as C
+from ._image import Image, alloc, image
+from ._lib import check, dll, fail
+from ._ops import _dst, _flat, _four, _mats, doubles, stream_of
+
+
+def prep(fn="gpumat.preprocess", **options):
+    """A gm_prep from keyword arguments named as its fields (gpumat/prep.h
+    documents each: fit, rule, interp, top_left, no_upscale, stride, pad,
+    swap_rb, channel_map, mean, scale, divide, arith, warp, perspective,
+    inverse, border), and the arrays it points to, which must live as long
+    as the call. Options of numbers and tuples are made once and kept (a
+    camera loop passes the same ones every frame); C reads a gm_prep, never
+    writes it."""
+    try:
+        key = (fn, tuple(sorted(options.items())))
+        made = _made.get(key)
+    except TypeError:  # a list or an array among them
+        key = made = None
+    if made is None:
+        made = _make_prep(fn, options)
+        if key is not None:
+            if len(_made) >= 256:
+                _made.clear()
+            _made[key] = made
+    return made
+
+
+_made = {}
+_FIELDS = {f for f, _ in C.gm_prep._fields_}
+
+
+def _make_prep(fn, options):
+    unknown = set(options) - _FIELDS
+    if unknown:
+        raise TypeError(f"{fn}: no option {', '.join(sorted(unknown))} (gm_prep has {', '.join(sorted(_FIELDS))})")
+    p, keep = C.gm_prep(), []
+    for field, value in options.items():
+        if value is None:
+            continue
+        if field in ("pad", "mean", "scale"):
+            setattr(p, field, _four(value, fn, field))
+        elif field == "channel_map":
+            keep.append(doubles(value, None, fn, "channel_map", ctypes.c_int))
+            p.channel_map = ctypes.cast(keep[-1], ctypes.POINTER(ctypes.c_int))
+        elif field == "warp":
+            keep.append(doubles(value, None, fn, "warp"))
+            p.warp = ctypes.cast(keep[-1], ctypes.POINTER(ctypes.c_double))
+        else:
+            setattr(p, field, int(value))
+    return p, keep
+
+
+def rect(r, fn, name="crop"):
+    """A gm_rect from (x, y, width, height); None stays None."""
+    if r is None or isinstance(r, C.gm_rect):
+        return r
+    values = _flat(r)
+    if len(values) != 4:
+        fail(C.GM_ERR_ARG, f"{fn}: {name} must be (x, y, width, height), not {r!r}")
+    return C.gm_rect(*(int(v) for v in values))
+
+
+def _rects(crops, count, fn):
+    if crops is None:
+        return None
+    if len(crops) != count:
+        fail(C.GM_ERR_ARG, f"{fn}: {len(crops)} crops for {count} items")
+    return (C.gm_rect * max(count, 1))(*[rect(c, fn, f"crops[{i}]") for i, c in enumerate(crops)])
+
+
+def _prep_dst(dst, like, fn, size, count, dtype, channels, layout, stream):
+    if dst is None and size is None:
+        fail(C.GM_ERR_ARG, f"{fn}: give dst or size = (width, height)")
+    width, height = (int(size[0]), int(size[1])) if dst is None else (0, 0)
+    return _dst(dst, like, fn, width, height, dtype, channels, layout, count, stream)
+
+
+def preprocess(src, dst=None, crop=None, size=None, dtype=C.GM_F32, layout=C.GM_CHW, channels=None, stream=None,
+               **options):
+    """gm_preprocess: the crop (x, y, width, height; None: the whole image)
+    of src placed into dst (or a new (C, H, W) image of size = (width,
+    height)) as the options say (prep()'s keywords: fit, rule, interp, pad,
+    swap_rb, mean, scale, warp, ...). Returns (dst, geometry)."""
+    fn = "gpumat.preprocess"
+    s = image(src, stream=stream, fn=fn, name="src")
+    p, keep = prep(fn, **options)
+    out, result = _prep_dst(dst, s, fn, size, 1, dtype, channels or s.channels, layout, stream)
+    g = C.gm_prep_geometry()
+    c = rect(crop, fn)
+    check(dll.gm_preprocess(byref(s.mat), byref(c) if c else None, byref(out.mat), byref(p), byref(g),
+                            stream_of(stream, fn)))
+    return result, g
+
+
+def preprocess_batch(srcs, dst=None, crops=None, size=None, dtype=C.GM_F32, layout=C.GM_CHW, channels=None,
+                     stream=None, **options):
+    """gm_preprocess_batch: item i of dst from srcs[i] and crops[i]; srcs may
+    be one image for every crop (a frame's detections). Returns (dst,
+    [geometry of each item])."""
+    fn = "gpumat.preprocess_batch"
+    if not isinstance(srcs, (list, tuple)):
+        srcs = [srcs] * (len(crops) if crops is not None else 1)
+    mats, images = _mats(srcs, fn, "srcs", stream=stream)
+    count = len(images)
+    p, keep = prep(fn, **options)
+    out, result = _prep_dst(dst, images[0], fn, size, count, dtype, channels or images[0].channels, layout, stream)
+    g = (C.gm_prep_geometry * max(count, 1))()
+    check(dll.gm_preprocess_batch(mats, _rects(crops, count, fn), count, byref(out.mat), byref(p), g,
+                                  stream_of(stream, fn)))
+    return result, list(g)[:count]
+
+
+def geometry_of(crop, size, **options):
+    """The placement gm_preprocess would make of crop into size = (width,
+    height), without running it (gm_prep_geometry_of)."""
+    fn = "gpumat.geometry_of"
+    p, keep = prep(fn, **options)
+    g = C.gm_prep_geometry()
+    c = rect(crop, fn)
+    check(dll.gm_prep_geometry_of(byref(c), int(size[0]), int(size[1]), byref(p), byref(g)))
+    return g
+
+
+def box_to_source(geometry, box, map=None):
+    """A box (x0, y0, x1, y1) of the network's output mapped back to the
+    source (gm_prep_box_to_source; map: a gm_box_map, gm_prep_box_map)."""
+    fn = "gpumat.box_to_source"
+    out = (ctypes.c_double * 4)()
+    b = doubles(box, 4, fn, "box")
+    if map is None:
+        dll.gm_prep_box_to_source(byref(geometry), b, out)
+    else:
+        check(dll.gm_prep_box_map(byref(geometry), map, b, out))
+    return list(out)
+
+
+def rect_to_source_cv(geometry, r):
+    """An integer rectangle mapped back as OpenCV dnn maps it."""
+    out = dll.gm_prep_rect_to_source_cv(byref(geometry), rect(r, "gpumat.rect_to_source_cv", "r"))
+    return (out.x, out.y, out.width, out.height)
+
+
+class Frame:
+    """A 4:2:0 frame (gm_yuv) and the arrays behind its planes."""
+
+    def __init__(self, yuv, keep):
+        self.yuv, self._keep = yuv, keep
+
+    width = property(lambda self: self.yuv.y.width)
+    height = property(lambda self: self.yuv.y.height)
+
+    def roi(self, x, y, width, height):
+        view = C.gm_yuv()
+        check(dll.gm_yuv_roi(byref(self.yuv), byref(view), x, y, width, height))
+        return Frame(view, self)
+
+
+def frame(data, width, height, format=C.GM_YUV_NV12, pitch=0, coded_height=0, matrix=C.GM_YUV_BT601,
+          range=C.GM_YUV_LIMITED, where=None):
+    """A frame in one buffer as a decoder lays it out (gm_yuv_wrap): data is
+    an array (a (height * 3 / 2, width) numpy or torch array, as OpenCV's
+    single Mat) or an address (then where says which memory)."""
+    fn = "gpumat.frame"
+    keep = data
+    if isinstance(data, int):
+        pointer, kind = data, C.GM_DEVICE if where is None else where
+    else:
+        img = image(data, fn=fn, name="data")
+        pointer, kind, keep = img.data, img.where, img
+    f = C.gm_yuv()
+    check(dll.gm_yuv_wrap(byref(f), format, pointer, width, height, pitch, coded_height, kind))
+    f.matrix, f.range = matrix, range
+    return Frame(f, keep)
+
+
+def _frame(obj, fn, name="frame"):
+    if not isinstance(obj, Frame):
+        fail(C.GM_ERR_ARG, f"{fn}: {name} is a {type(obj).__name__}, not a gpumat.Frame (gpumat.frame makes one)")
+    return obj
+
+
+def yuv_convert(frame, dst=None, rgb=False, channels=3, dtype=C.GM_U8, stream=None):
+    """cv::cvtColor of a 4:2:0 frame into a gray, BGR (RGB) or BGRA image."""
+    fn = "gpumat.yuv_convert"
+    f = _frame(frame, fn)
+    like = Image(f.yuv.y)
+    out, result = _dst(dst, like, fn, f.width, f.height, dtype, channels, C.GM_HWC, f.yuv.y.batch, stream)
+    check(dll.gm_yuv_convert(byref(f.yuv), byref(out.mat), int(rgb), stream_of(stream, fn)))
+    return result
+
+
+def yuv_from_image(src, frame, rgb=False, stream=None):
+    """A BGR (RGB) or BGRA image into a 4:2:0 frame (cv::cvtColor's
+    COLOR_BGR2YUV_I420 family); returns frame."""
+    fn = "gpumat.yuv_from_image"
+    s = image(src, stream=stream, fn=fn, name="src")
+    check(dll.gm_yuv_from_image(byref(s.mat), byref(_frame(frame, fn).yuv), int(rgb), stream_of(stream, fn)))
+    return frame
+
+
+def preprocess_yuv(frame, dst=None, crop=None, size=None, dtype=C.GM_F32, layout=C.GM_CHW, channels=3,
+                   stream=None, **options):
+    """gm_preprocess_yuv: preprocess() of a frame read as its BGR image."""
+    fn = "gpumat.preprocess_yuv"
+    f = _frame(frame, fn)
+    p, keep = prep(fn, **options)
+    out, result = _prep_dst(dst, Image(f.yuv.y), fn, size, 1, dtype, channels, layout, stream)
+    g = C.gm_prep_geometry()
+    c = rect(crop, fn)
+    check(dll.gm_preprocess_yuv(byref(f.yuv), byref(c) if c else None, byref(out.mat), byref(p), byref(g),
+                                stream_of(stream, fn)))
+    return result, g
+
+
+def preprocess_yuv_batch(frames, dst=None, crops=None, size=None, dtype=C.GM_F32, layout=C.GM_CHW, channels=3,
+                         stream=None, **options):
+    """gm_preprocess_yuv_batch: item i from frames[i] (or one frame for
+    every crop) and crops[i]. Returns (dst, geometries)."""
+    fn = "gpumat.preprocess_yuv_batch"
+    if not isinstance(frames, (list, tuple)):
+        frames = [frames] * (len(crops) if crops is not None else 1)
+    fs = [_frame(f, fn, f"frames[{i}]") for i, f in enumerate(frames)]
+    count = len(fs)
+    p, keep = prep(fn, **options)
+    out, result = _prep_dst(dst, Image(fs[0].yuv.y), fn, size, count, dtype, channels, layout, stream)
+    g = (C.gm_prep_geometry * max(count, 1))()
+    check(dll.gm_preprocess_yuv_batch((C.gm_yuv * max(count, 1))(*[f.yuv for f in fs]), _rects(crops, count, fn),
+                                      count, byref(out.mat), byref(p), g, stream_of(stream, fn)))
+    return result, list(g)[:count]
+
+
+class Overlay:
+    """Sprites drawn over frames (gm_overlay): one per thread. draw() takes
+    sprites as (image, x, y) with the image an RGBA u8 array, or (image, x,
+    y, kind, color) for premultiplied images and masks."""
+
+    def __init__(self):
+        self._handle = ctypes.c_void_p()
+        check(dll.gm_overlay_create(byref(self._handle)))
+
+    def __del__(self):
+        if self._handle and dll is not None:
+            dll.gm_overlay_destroy(self._handle)
+
+    def _sprites(self, sprites, fn):
+        out, keep = (C.gm_sprite * max(len(sprites), 1))(), []
+        for i, sprite in enumerate(sprites):
+            img, x, y, kind, color = (tuple(sprite) + (C.GM_SPRITE_RGBA, (0, 0, 0, 255)))[:5]
+            keep.append(image(img, fn=fn, name=f"sprites[{i}]"))
+            out[i].image, out[i].x, out[i].y, out[i].kind = keep[-1].mat, x, y, kind
+            out[i].color[:] = list(color)
+        return out, keep
+
+    def draw(self, frame, sprites, rgb=False, alpha_over=False, stream=None):
+        fn = "gpumat.Overlay.draw"
+        f = image(frame, writable=True, stream=stream, fn=fn, name="frame")
+        table, keep = self._sprites(sprites, fn)
+        params = C.gm_overlay_params(rgb=int(rgb), alpha_over=int(alpha_over))
+        check(dll.gm_overlay_draw(self._handle, byref(f.mat), table, len(sprites), byref(params),
+                                  stream_of(stream, fn)))
+        return frame
+
+    def draw_yuv(self, frame, sprites, stream=None):
+        fn = "gpumat.Overlay.draw_yuv"
+        table, keep = self._sprites(sprites, fn)
+        check(dll.gm_overlay_draw_yuv(self._handle, byref(_frame(frame, fn).yuv), table, len(sprites),
+                                      stream_of(stream, fn)))
+        return frame
+
+
+def alloc_frame(width, height, format=C.GM_YUV_NV12, where=C.GM_AUTO, matrix=C.GM_YUV_BT601,
+                range=C.GM_YUV_LIMITED):
+    """A new frame in one compact buffer (for yuv_from_image)."""
+    sample = 2 if format == C.GM_YUV_P016 else 1
+    buffer = alloc(width, height * 3 // 2, C.GM_U16 if sample == 2 else C.GM_U8, 1, C.GM_HWC, 1, where)
+    f = frame(buffer, width, height, format, pitch=buffer.pitch, matrix=matrix, range=range)
+    return f
