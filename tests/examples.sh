@@ -28,14 +28,16 @@ example nvdec_batch "$B/nvdec_batch"
 example deepstream_surface "$B/deepstream_surface"
 example align_faces "$B/align_faces"
 example rectify_plate "$B/rectify_plate"
-example python python3 examples/python/roundtrip.py "$B/libgpumat.so"
+export GPUMAT_LIBRARY="$PWD/$B/libgpumat.so"  # the gpumat package (python/) loads it
+example python python3 examples/python/roundtrip.py
 # numpy through DLPack on the CPU path: python3 if it has numpy, else Debian's
 # /usr/bin/python3 (python3-numpy), else SKIP (not a pass).
 np_py=
 for py in python3 /usr/bin/python3; do
     if command -v "$py" > /dev/null 2>&1 && "$py" -c 'import numpy' 2> /dev/null; then np_py=$py; break; fi
 done
-if [ -n "$np_py" ]; then example numpy_cpu "$np_py" examples/python/numpy_cpu.py "$B/libgpumat.so"
+if [ -n "$np_py" ]; then example numpy_cpu "$np_py" examples/python/numpy_cpu.py
+    example decoder_frames "$np_py" examples/python/decoder_frames.py
 else echo "numpy_cpu: SKIP: numpy is not installed (Debian's python3-numpy)"; S=$((S+1)); fi
 if [ "$(head -c 15 "$T/overlay.ppm" 2>/dev/null)" = "$(printf 'P6\n512 384\n255\n')" ]; then P=$((P+1))
 else echo "FAIL mask_overlay wrote no 512x384 overlay.ppm"; F=$((F+1)); fi

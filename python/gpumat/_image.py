@@ -123,10 +123,13 @@ class Image:
 
     def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
         """A DLPack capsule viewing this image, versioned when the consumer
-        takes DLPack 1.x. gpumat's work on its stream is finished first."""
+        takes DLPack 1.x. A consumer on CUDA's legacy default stream (1,
+        torch's default) sees gpumat's work there in order; for any other
+        stream gpumat's default stream is synchronised first. Results made on
+        a stream of the caller's: gpumat.sync(that stream) before exporting."""
         if copy:
             raise BufferError("gpumat.Image.__dlpack__: copy=True is not offered (the export is a view)")
-        if self.where != C.GM_HOST:
+        if self.where != C.GM_HOST and stream not in (1, -1):
             check(dll.gm_sync(None))
         return _export(self, bool(max_version) and max_version[0] >= 1)
 
@@ -181,6 +184,29 @@ def stream_of(stream, fn="gpumat"):
         if isinstance(getattr(stream, attr, None), int):
             return getattr(stream, attr) or None
     fail(C.GM_ERR_ARG, f"{fn}: stream is a {type(stream).__name__}, not an int, a torch.cuda.Stream or a CuPy stream")
+
+
+def _consumer_stream(obj, ours):
+    """What __dlpack__(stream=) gets: the stream gpumat will use, which the
+    producer makes wait for its work (1: CUDA's legacy default stream), or
+    -1, no wait, where that is the producer's current stream already: a
+    torch tensor or CuPy array on the stream gpumat uses, as a loop on one
+    stream is (torch's wait costs 15 us a call; bench/RESULTS.md)."""
+    module = type(obj).__module__.split(".")[0]
+    try:
+        if module == "torch":
+            import torch
+            current = torch.cuda.current_stream(obj.device).cuda_stream
+        elif module == "cupy":
+            import cupy
+            current = cupy.cuda.get_current_stream().ptr
+        else:
+            current = None
+    except Exception:  # an unusual build: let the producer wait
+        current = None
+    if current is not None and current == (ours or 0):
+        return -1
+    return ours or 1
 
 
 def _order(shape, layout, fn, name):
@@ -255,8 +281,7 @@ def _describe(obj, layout, writable, stream, fn, name):
     device = getattr(obj, "__dlpack_device__", None)
     on_gpu = device is not None and device()[0] in (C.GM_DL_CUDA, C.GM_DL_CUDA_HOST)
     if hasattr(obj, "__dlpack__") and (on_gpu or not hasattr(obj, "__array_interface__")):
-        # the producer makes this stream wait for its work (1: CUDA's legacy default stream)
-        kwargs = {"stream": stream_of(stream, fn) or 1} if on_gpu else {}
+        kwargs = {"stream": _consumer_stream(obj, stream_of(stream, fn))} if on_gpu else {}
         try:
             capsule = obj.__dlpack__(max_version=(1, 0), **kwargs)
         except TypeError:
