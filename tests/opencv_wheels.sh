@@ -7,13 +7,14 @@
 #   sh tests/opencv_wheels.sh versions    the versions, one a line
 #   sh tests/opencv_wheels.sh dir V       the folder of version V
 #   sh tests/opencv_wheels.sh tools       the folder of the Python tools: pytest
-#                                         (tests/python.sh) and ziglang (make wheel)
+#                                         (tests/python.sh), ziglang (make wheel) and
+#                                         CUDA 13's NVRTC wheel (test_pip_nvrtc.py)
 #   sh tests/opencv_wheels.sh install     pip-installs those not there yet (PyPI)
 # GM_WHEELS moves the folders (default ~/.cache/gpumat/opencv-python).
 set -eu
 VERSIONS="4.10.0.84 5.0.0.93"
 NUMPY=2.2.6
-TOOLS="pytest==9.2.0 ziglang==0.17.1"
+TOOLS="pytest==9.2.0 ziglang==0.17.1 nvidia-cuda-nvrtc==13.5.37"
 ROOT=${GM_WHEELS:-${XDG_CACHE_HOME:-$HOME/.cache}/gpumat/opencv-python}
 
 # pip install --target FOLDER PACKAGE...: a folder of its own, which PEP 668's

@@ -19,6 +19,8 @@ from ._lib import Error, check
 from ._lib import dll as lib
 from ._ops import *  # noqa: F401,F403
 from ._ops import __all__ as _ops_all
+from ._runtime import *  # noqa: F401,F403
+from ._runtime import __all__ as _runtime_all
 from ._prep import (Frame, Overlay, alloc_frame, box_to_source, frame, geometry_of, preprocess, preprocess_batch,
                     preprocess_yuv, preprocess_yuv_batch, rect_to_source_cv, yuv_convert, yuv_from_image)
 
@@ -36,21 +38,7 @@ def version():
     return __version__
 
 
-def path():
-    """Where operations on auto-allocated images run: DEVICE or HOST (gm_path)."""
-    return lib.gm_path()
-
-
-def set_threads(n):
-    """The CPU path's threads (0: one per core; gm_set_threads)."""
-    check(lib.gm_set_threads(n))
-
-
-def threads():
-    return lib.gm_threads()
-
-
 __all__ = ["Error", "Frame", "Image", "Overlay", "alloc", "alloc_frame", "box_to_source", "capi", "check",
-           "dtype_of", "frame", "geometry_of", "image", "lib", "path", "preprocess", "preprocess_batch",
-           "preprocess_yuv", "preprocess_yuv_batch", "rect_to_source_cv", "set_threads", "threads", "version",
-           "wrap", "yuv_convert", "yuv_from_image"] + _ops_all
+           "dtype_of", "frame", "geometry_of", "image", "lib", "preprocess", "preprocess_batch", "preprocess_yuv",
+           "preprocess_yuv_batch", "rect_to_source_cv", "version", "wrap", "yuv_convert",
+           "yuv_from_image"] + _ops_all + _runtime_all

@@ -261,11 +261,23 @@ def image(obj, layout=None, writable=False, stream=None, fn="gpumat.image", name
     """(see _describe) with gm_from_dlpack's refusals named by the caller's
     function and argument."""
     try:
-        return _describe(obj, layout, writable, stream, fn, name)
+        img = _describe(obj, layout, writable, stream, fn, name)
     except Error as e:
         if not e.message.startswith("gm_from_dlpack"):
             raise
         raise Error(e.status, f"{fn}: {name}: {e.message}") from None
+    on = _stream_device(stream)
+    if on is not None and img.where == C.GM_DEVICE and on != img.mat.device:
+        fail(C.GM_ERR_ARG, f"{fn}: stream is on device {on} but {name} is on device {img.mat.device}")
+    return img
+
+
+def _stream_device(stream):
+    """The device of a torch or CuPy stream object (None for an int: a
+    CUstream does not say)."""
+    device = getattr(stream, "device", None)
+    index = getattr(device, "index", None) if device is not None else getattr(stream, "device_id", None)
+    return index if isinstance(index, int) else None
 
 
 def _describe(obj, layout, writable, stream, fn, name):

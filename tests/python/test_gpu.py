@@ -134,3 +134,16 @@ def test_refusals(rng):
     with pytest.raises(gm.Error) as e:
         gm.resize(src, size=(5, 5), stream=object())
     assert e.value.status == gm.ERR_ARG and "stream" in e.value.message
+
+
+@pytest.mark.skipif(torch.cuda.device_count() < 2, reason="a stream of another device needs two GPUs")
+def test_stream_of_another_device(rng):
+    src = on_gpu(random_u8(rng, 20, 30, 3))
+    dst = torch.full((10, 15, 3), 9, dtype=torch.uint8, device="cuda:0")
+    with cupy.cuda.Device(1):
+        cupy_stream = cupy.cuda.Stream()
+    for other in (torch.cuda.Stream(device=1), cupy_stream):
+        with pytest.raises(gm.Error) as e:
+            gm.resize(src, dst, stream=other)
+        assert e.value.status == gm.ERR_ARG and "stream is on device 1" in e.value.message, e.value.message
+    assert (dst == 9).all()
