@@ -23,6 +23,7 @@
 ##   make bench         benchmarks and their report into BENCH_OUT (GPU, nvcc)
 ##   make bench-jit     JIT first-call costs (GPU)
 ##   make bench-cpu     the CPU path against OpenCV and a naive loop (C++, OpenCV)
+##   make bench-python  gpumat's calls from Python against the same from C (GPU)
 ##   make clean         remove BUILD
 ##   make help          this list
 ## Variables (make VAR=value ...):
@@ -169,6 +170,15 @@ wheel: $(HEADERS)
 	rm -rf $(BUILD)/wheel
 	PYTHONPATH=$(TOOLS)$${PYTHONPATH:+:$$PYTHONPATH} $(PYTHON) python/build_backend.py $(BUILD)/wheel $(WHEEL_ARCHS)
 
+# `make bench-python`: bench/python.py against bench/python_peer.c, the same
+# calls from C (built by make check and make test too, so that it compiles).
+.PHONY: bench-python
+bench-python: $(BUILD)/python_peer $(BUILD)/libgpumat.so
+	GPUMAT_LIBRARY=$(BUILD)/libgpumat.so $(PYTHON) bench/python.py $(BUILD)/python_peer
+
+$(BUILD)/python_peer: bench/python_peer.c $(HEADERS) $(BUILD)/libgpumat.a
+	$(LINK_LIB)
+
 $(BUILD)/demo $(EXAMPLES): $(BUILD)/%: examples/%.c $(HEADERS) $(BUILD)/libgpumat.a
 	$(LINK_LIB)
 
@@ -224,10 +234,10 @@ $(BUILD)/oracle_cxx: tests/oracle.cpp tests/check.h $(HEADERS) | $(BUILD)
 
 # The two objects of the implementation first: most programs wait for them.
 BIG_FIRST := $(BUILD)/gpumat_asan.o $(BUILD)/gpumat.o
-test: $(BIG_FIRST) $(TESTS) $(BUILD)/demo $(BUILD)/aot_compile examples
+test: $(BIG_FIRST) $(TESTS) $(BUILD)/demo $(BUILD)/aot_compile examples $(BUILD)/python_peer
 	JOBS=$(JOBS) FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/run.sh $(BUILD)
 
-check: $(BIG_FIRST) $(filter-out $(SLOW),$(TESTS)) $(BUILD)/demo examples
+check: $(BIG_FIRST) $(filter-out $(SLOW),$(TESTS)) $(BUILD)/demo examples $(BUILD)/python_peer
 	JOBS=$(JOBS) sh tests/run.sh $(BUILD) quick
 
 # `make fuzz`: tests/fuzz.sh builds every tests/fuzz_*.c with clang's

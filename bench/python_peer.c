@@ -4,13 +4,18 @@
  * then one gm_sync, the wall time over N. A row whose GPU time exceeds the
  * host's cost a call measures the GPU; the tiny row measures the host's
  * cost of one call. Prints one JSON line a row.
- * Build: cc -O2 -Iinclude bench/python_peer.c build/libgpumat.a -ldl -lpthread -lm
+ * Build: make BUILD/python_peer (make bench-python builds and runs both)
  * Run:   ./python_peer [ROW ...]   (tiny letterbox resize nv12 blob)
  *        ./python_peer first      (a process's first call: the driver, a
- *                                  context, the kernel from the disk cache) */
+ *                                  context, the kernel from the disk cache)
+ *        ./python_peer driver     (the driver alone: cuInit and the primary
+ *                                  context, the floor of any first call) */
 #define _POSIX_C_SOURCE 199309L
+#ifndef GPUMAT_NO_IMPLEMENTATION
 #define GPUMAT_NO_IMPLEMENTATION
+#endif
 #include <gpumat.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -94,8 +99,35 @@ static int first_call(void)
     return 0;
 }
 
+/* What the driver alone takes before any CUDA program's first call can run. */
+static int driver_floor(void)
+{
+    const double t = now_us();
+    void* cuda = dlopen("libcuda.so.1", RTLD_NOW);
+    void* found[4] = {0};
+    static const char* const names[4] = {"cuInit", "cuDeviceGet", "cuDevicePrimaryCtxRetain", "cuCtxSetCurrent"};
+    for (int i = 0; cuda && i < 4; i++)
+        found[i] = dlsym(cuda, names[i]);
+    int (*init)(unsigned), (*get)(int*, int), (*retain)(void**, int), (*set)(void*);
+    memcpy(&init, &found[0], sizeof init); /* ISO C has no cast from void* to a function pointer */
+    memcpy(&get, &found[1], sizeof get);
+    memcpy(&retain, &found[2], sizeof retain);
+    memcpy(&set, &found[3], sizeof set);
+    int dev = 0;
+    void* ctx = NULL;
+    if (!found[0] || !found[1] || !found[2] || !found[3] || init(0) || get(&dev, 0) || retain(&ctx, dev) || set(ctx)) {
+        fprintf(stderr, "python_peer: the CUDA driver did not give a context\n");
+        return 1;
+    }
+    printf("{\"row\": \"driver: cuInit + primary context\", \"side\": \"C\", \"ms\": %.1f}\n",
+           (now_us() - t) / 1e3);
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
+    if (argc == 2 && !strcmp(argv[1], "driver"))
+        return driver_floor();
     if (argc == 2 && !strcmp(argv[1], "first"))
         return first_call();
     static const row rows[] = {{"tiny", 20000}, {"letterbox", 2000}, {"resize", 1000}, {"nv12", 1000}, {"blob", 1000}};
