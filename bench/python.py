@@ -76,8 +76,18 @@ def main():
     try:
         import torch
         s, d = torch.zeros((16, 16, 3), dtype=torch.uint8, device="cuda"), torch.zeros((16, 16, 3), device="cuda")
-        print(json.dumps({"row": "tiny", "side": "Python, torch tensors wrapped each call",
+        print(json.dumps({"row": "tiny", "side": "Python, torch tensors passed at each call",
                           "us_per_call": round(timed(lambda: gm.convert(s, d, 1 / 255), CALLS["tiny"]), 3)}))
+        side = torch.cuda.Stream()
+        with torch.cuda.stream(side):  # gpumat on the default stream: DLPack's wait at every call
+            print(json.dumps({"row": "tiny", "side": "Python, torch tensors of another stream",
+                              "us_per_call": round(timed(lambda: gm.convert(s, d, 1 / 255), CALLS["tiny"] // 10),
+                                                   3)}))
+        hd, lb = torch.zeros((1080, 1920, 3), dtype=torch.uint8, device="cuda"), torch.zeros(
+            (1, 3, 640, 640), device="cuda")
+        print(json.dumps({"row": "letterbox", "side": "Python, torch tensors passed at each call", "us_per_call": round(
+            timed(lambda: gm.preprocess(hd, lb, fit=gm.FIT_LETTERBOX, pad=(114, 114, 114), swap_rb=True,
+                                        scale=1 / 255), CALLS["letterbox"]), 3)}))
     except ImportError:
         pass
     first = ("import time; t = time.perf_counter(); import gpumat as gm; "

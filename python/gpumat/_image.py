@@ -3,6 +3,7 @@
 interface described as a gm_mat without a copy, and gpumat.Image, a gm_mat
 that exports all three."""
 import ctypes
+import weakref
 from ctypes import byref
 
 from . import _capi as C
@@ -186,27 +187,107 @@ def stream_of(stream, fn="gpumat"):
     fail(C.GM_ERR_ARG, f"{fn}: stream is a {type(stream).__name__}, not an int, a torch.cuda.Stream or a CuPy stream")
 
 
-def _consumer_stream(obj, ours):
-    """What __dlpack__(stream=) gets: the stream gpumat will use, which the
-    producer makes wait for its work (1: CUDA's legacy default stream), or
-    -1, no wait, where that is the producer's current stream already: a
-    torch tensor or CuPy array on the stream gpumat uses, as a loop on one
-    stream is (torch's wait costs 15 us a call; bench/RESULTS.md)."""
-    module = type(obj).__module__.split(".")[0]
+class _Torch:
+    """What gpumat reads of a torch tensor beyond DLPack: the stream torch
+    works on, and what identifies the memory a tensor views."""
+
+    @staticmethod
+    def current_stream(t):
+        import torch
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # an int, without a Stream object
+        return raw(t.get_device()) if raw else torch.cuda.current_stream(t.device).cuda_stream
+
+    @staticmethod
+    def key(t):
+        return t.data_ptr(), tuple(t.shape), t.stride(), t.dtype
+
+
+class _CuPy:
+    @staticmethod
+    def current_stream(a):
+        import cupy
+        return cupy.cuda.get_current_stream().ptr
+
+    @staticmethod
+    def key(a):
+        return a.data.ptr, a.shape, a.strides, a.dtype
+
+
+_FRAMEWORKS = {"torch": _Torch, "cupy": _CuPy}
+
+# Device tensors of torch and CuPy viewed on the stream they work on: id ->
+# (a weak reference to the tensor, its key, layout, writable, the Image).
+# A loop passes the same tensors every frame; their view is made once (a
+# DLPack export costs torch 3 us, a wait for its stream 10 us more;
+# bench/RESULTS.md). Another stream than the producer's goes through
+# __dlpack__ every time, so the producer makes it wait.
+_views = {}
+
+
+def _remember(obj, key, layout, writable, img):
+    ident = id(obj)
+
+    def forget(ref):
+        if ident in _views and _views[ident][0] is ref:
+            del _views[ident]
+
     try:
-        if module == "torch":
-            import torch
-            current = torch.cuda.current_stream(obj.device).cuda_stream
-        elif module == "cupy":
-            import cupy
-            current = cupy.cuda.get_current_stream().ptr
-        else:
-            current = None
-    except Exception:  # an unusual build: let the producer wait
-        current = None
-    if current is not None and current == (ours or 0):
-        return -1
-    return ours or 1
+        _views[ident] = (weakref.ref(obj, forget), key, layout, writable, img)
+    except TypeError:  # not weakly referable: not kept
+        pass
+
+
+def _producer(obj, stream, fn):
+    """(torch or CuPy's adapter, the tensor's key, whether gpumat's stream
+    is the producer's current one, gpumat's stream); adapter None for other
+    producers or where the adapter fails."""
+    ours = stream_of(stream, fn) or 0
+    framework = _FRAMEWORKS.get(type(obj).__module__.split(".")[0])
+    if framework is not None:
+        try:
+            return framework, framework.key(obj), framework.current_stream(obj) == ours, ours
+        except Exception:  # an unusual build: the general way
+            pass
+    return None, None, False, ours
+
+
+def _kept(obj, layout, writable, stream, fn):
+    """The Image made of obj before, where it still views the same memory
+    and gpumat works on obj's current stream; else None."""
+    kept = _views.get(id(obj))
+    if kept is None or kept[0]() is not obj:
+        return None
+    _, key, same, _ = _producer(obj, stream, fn)
+    if same and key == kept[1] and layout == kept[2] and (kept[3] or not writable):
+        return kept[4]
+    return None
+
+
+def _dlpack(obj, on_gpu, layout, writable, stream, fn, name):
+    """An Image of a DLPack producer's memory. On the GPU the producer's
+    __dlpack__(stream=) gets the stream gpumat will use, which it makes wait
+    for its work (1: CUDA's legacy default stream), or -1 where that is its
+    own current stream (torch, CuPy), which needs no wait."""
+    _, key, same, ours = _producer(obj, stream, fn) if on_gpu else (None, None, False, 0)
+    kwargs = {"stream": -1 if same else ours or 1} if on_gpu else {}
+    try:
+        capsule = obj.__dlpack__(max_version=(1, 0), **kwargs)
+    except TypeError:
+        capsule = obj.__dlpack__(**kwargs)
+    m = C.gm_mat()
+    if _py.PyCapsule_IsValid(capsule, _VERSIONED):
+        ptr = ctypes.cast(_py.PyCapsule_GetPointer(capsule, _VERSIONED), ctypes.POINTER(C.gm_dl_managed_versioned))
+        shape = ptr.contents.dl_tensor.shape[:ptr.contents.dl_tensor.ndim]
+        check(dll.gm_from_dlpack_versioned(byref(m), ptr, _order(shape, layout, fn, name), int(writable)))
+    else:
+        ptr = ctypes.cast(_py.PyCapsule_GetPointer(capsule, _LEGACY), ctypes.POINTER(C.gm_dl_tensor))
+        shape = ptr.contents.shape[:ptr.contents.ndim]
+        check(dll.gm_from_dlpack(byref(m), ptr, _order(shape, layout, fn, name)))
+    if same:  # the capsule holds the producer's tensor: the Image needs nothing else
+        img = Image(m, capsule)
+        _remember(obj, key, layout, writable, img)
+        return img
+    return Image(m, (obj, capsule))
 
 
 def _order(shape, layout, fn, name):
@@ -289,24 +370,13 @@ def _describe(obj, layout, writable, stream, fn, name):
     layout, so a channels_last torch tensor is an interleaved image."""
     if isinstance(obj, Image):
         return obj
-    m = C.gm_mat()
+    kept = _kept(obj, layout, writable, stream, fn) if _views else None
+    if kept is not None:
+        return kept
     device = getattr(obj, "__dlpack_device__", None)
     on_gpu = device is not None and device()[0] in (C.GM_DL_CUDA, C.GM_DL_CUDA_HOST)
     if hasattr(obj, "__dlpack__") and (on_gpu or not hasattr(obj, "__array_interface__")):
-        kwargs = {"stream": _consumer_stream(obj, stream_of(stream, fn))} if on_gpu else {}
-        try:
-            capsule = obj.__dlpack__(max_version=(1, 0), **kwargs)
-        except TypeError:
-            capsule = obj.__dlpack__(**kwargs)
-        if _py.PyCapsule_IsValid(capsule, _VERSIONED):
-            ptr = ctypes.cast(_py.PyCapsule_GetPointer(capsule, _VERSIONED), ctypes.POINTER(C.gm_dl_managed_versioned))
-            shape = ptr.contents.dl_tensor.shape[:ptr.contents.dl_tensor.ndim]
-            check(dll.gm_from_dlpack_versioned(byref(m), ptr, _order(shape, layout, fn, name), int(writable)))
-        else:
-            ptr = ctypes.cast(_py.PyCapsule_GetPointer(capsule, _LEGACY), ctypes.POINTER(C.gm_dl_tensor))
-            shape = ptr.contents.shape[:ptr.contents.ndim]
-            check(dll.gm_from_dlpack(byref(m), ptr, _order(shape, layout, fn, name)))
-        return Image(m, (obj, capsule))
+        return _dlpack(obj, on_gpu, layout, writable, stream, fn, name)
     for attr, device_type in (("__array_interface__", C.GM_DL_CPU), ("__cuda_array_interface__", C.GM_DL_CUDA)):
         interface = getattr(obj, attr, None)
         if interface is None:
@@ -314,6 +384,7 @@ def _describe(obj, layout, writable, stream, fn, name):
         if writable and interface["data"][1]:
             fail(C.GM_ERR_ARG, f"{fn}: {name} is read-only")
         t, arrays = _tensor(interface, device_type, fn, name)
+        m = C.gm_mat()
         if device_type == C.GM_DL_CUDA and t.data:
             t.device.device_id = _device_of(t.data)
         check(dll.gm_from_dlpack(byref(m), byref(t), _order(interface["shape"], layout, fn, name)))
