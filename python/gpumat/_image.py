@@ -216,23 +216,26 @@ class _CuPy:
 _FRAMEWORKS = {"torch": _Torch, "cupy": _CuPy}
 
 # Device tensors of torch and CuPy viewed on the stream they work on: id ->
-# (a weak reference to the tensor, its key, layout, writable, the Image).
-# A loop passes the same tensors every frame; their view is made once (a
+# (a weak reference to the tensor, its key, layout, writable, its gm_mat).
+# A loop passes the same tensors every frame; their gm_mat is made once (a
 # DLPack export costs torch 3 us, a wait for its stream 10 us more;
-# bench/RESULTS.md). Another stream than the producer's goes through
-# __dlpack__ every time, so the producer makes it wait.
+# bench/RESULTS.md). Each use gets an Image of its own holding the tensor:
+# the entry holds neither the tensor nor its capsule (torch keeps a
+# tensor's Python object alive while its capsule lives, so the weak
+# reference would never die). Another stream than the producer's goes
+# through __dlpack__ every time, so the producer makes it wait.
 _views = {}
 
 
-def _remember(obj, key, layout, writable, img):
+def _remember(obj, key, layout, writable, m):
     ident = id(obj)
 
-    def forget(ref):
-        if ident in _views and _views[ident][0] is ref:
-            del _views[ident]
+    def forget(ref, views=_views):
+        if ident in views and views[ident][0] is ref:
+            del views[ident]
 
     try:
-        _views[ident] = (weakref.ref(obj, forget), key, layout, writable, img)
+        _views[ident] = (weakref.ref(obj, forget), key, layout, writable, m)
     except TypeError:  # not weakly referable: not kept
         pass
 
@@ -259,7 +262,7 @@ def _kept(obj, layout, writable, stream, fn):
         return None
     _, key, same, _ = _producer(obj, stream, fn)
     if same and key == kept[1] and layout == kept[2] and (kept[3] or not writable):
-        return kept[4]
+        return Image(kept[4], obj)
     return None
 
 
@@ -283,10 +286,9 @@ def _dlpack(obj, on_gpu, layout, writable, stream, fn, name):
         ptr = ctypes.cast(_py.PyCapsule_GetPointer(capsule, _LEGACY), ctypes.POINTER(C.gm_dl_tensor))
         shape = ptr.contents.shape[:ptr.contents.ndim]
         check(dll.gm_from_dlpack(byref(m), ptr, _order(shape, layout, fn, name)))
-    if same:  # the capsule holds the producer's tensor: the Image needs nothing else
-        img = Image(m, capsule)
-        _remember(obj, key, layout, writable, img)
-        return img
+    if same:  # the tensor itself keeps its memory; the capsule goes (see _views)
+        _remember(obj, key, layout, writable, m)
+        return Image(m, obj)
     return Image(m, (obj, capsule))
 
 

@@ -153,17 +153,19 @@ def test_views_of_torch_tensors_are_kept_while_valid(rng):
     from gpumat import _image
     t = on_gpu(random_u8(rng, 30, 40, 3))
     first = gm.image(t)
-    assert gm.image(t) is first, "the same tensor on the same stream is viewed once"
-    assert gm.image(t, writable=True) is not first and gm.image(t) is gm.image(t, writable=True)
+    assert gm.image(t).mat is first.mat, "the same tensor on the same stream is described once"
+    writable = gm.image(t, writable=True).mat
+    assert writable is not first.mat and gm.image(t).mat is writable
     s = torch.cuda.Stream()
     with torch.cuda.stream(s):
-        assert gm.image(t) is not gm.image(t), "another stream than gpumat's: DLPack's wait every time"
+        assert gm.image(t).mat is not gm.image(t).mat, "another stream than gpumat's: DLPack's wait every time"
     assert gm.image(t[:, :20]).width == 20
     t.resize_(10, 10, 3)  # the same tensor viewing other memory
     assert (gm.image(t).width, gm.image(t).height) == (10, 10)
-    before = len(_image._views)
+    assert id(t) in _image._views
+    ident = id(t)
     del t, first
-    assert len(_image._views) < before, "a dead tensor's view is let go"
+    assert ident not in _image._views, "a dead tensor's view is let go"
     out = torch.zeros((30, 40, 3), dtype=torch.uint8, device="cuda")
     for _ in range(3):  # a loop's calls, each on the tensors of the last
         src = on_gpu(random_u8(rng, 30, 40, 3))
