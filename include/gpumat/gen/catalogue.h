@@ -15,7 +15,7 @@
  * ab7a2086a2567e5d15e3a02bdbc5fee698997a7956d50d7be2cd14567af4ac22  templates/fill.inc
  * af26df193c9219c5552f7e498c54d9d51671d5edf6aec059f67af124389b7ddc  templates/overlay.inc
  * da886a91b1809b029a057b1b1b90f03918dabad5ba8c14261cbbbd4cc3a12fb0  templates/blend.inc
- * e1631978935dfc5aecff1826c75036dc79d8462648688b7702eceb76aef83f3b  templates/warp.inc
+ * 49227e8dc750af4f0ed9d3efe66db411b8b77aaaf26d24e9022694be116e402c  templates/warp.inc
  * 2be979751058a024d083bc6320154280b221a01e863f4a9fdd5d5cbf2af5dca0  templates/prep_warp.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * d9df2330c0a33f1bf01ef1289ea90efa4ba555f34746004076b110c061558040  templates/xform_fast.cu

@@ -20,7 +20,7 @@
  * ab7a2086a2567e5d15e3a02bdbc5fee698997a7956d50d7be2cd14567af4ac22  templates/fill.inc
  * af26df193c9219c5552f7e498c54d9d51671d5edf6aec059f67af124389b7ddc  templates/overlay.inc
  * da886a91b1809b029a057b1b1b90f03918dabad5ba8c14261cbbbd4cc3a12fb0  templates/blend.inc
- * e1631978935dfc5aecff1826c75036dc79d8462648688b7702eceb76aef83f3b  templates/warp.inc
+ * 49227e8dc750af4f0ed9d3efe66db411b8b77aaaf26d24e9022694be116e402c  templates/warp.inc
  * 2be979751058a024d083bc6320154280b221a01e863f4a9fdd5d5cbf2af5dca0  templates/prep_warp.inc
  * fcc839faa96171b92d06157c9351c798654161f34a32bfaac84e492904caece1  templates/xform.cu
  * d9df2330c0a33f1bf01ef1289ea90efa4ba555f34746004076b110c061558040  templates/xform_fast.cu
@@ -2157,15 +2157,28 @@ GM__FN gm__warp_column gm__warp_affine_column(const double* M, long long x)
 }
 
 /* cv::warpAffine: row y's start (M[1] y + M[2], M[4] y + M[5]) in 1/1024
- * of a pixel, rounded, plus half of the result's unit and the column's
- * step, added in int (wrapping, as x86 does), then shifted down to 1/32 or
- * to whole pixels. */
+ * of a pixel, rounded, plus half of the result's unit. */
+GM__FN gm__warp_column gm__warp_affine_row(const double* M, int nearest, long long y)
+{
+    const unsigned half = nearest ? 512u : 16u;
+    gm__warp_column r;
+    r.x = (unsigned)gm__cv_round(GM__MUL_D(GM__MUL_D(M[1], (double)y) + M[2], 1024.0)) + half;
+    r.y = (unsigned)gm__cv_round(GM__MUL_D(GM__MUL_D(M[4], (double)y) + M[5], 1024.0)) + half;
+    return r;
+}
+
+/* The position of a row's start plus a column's step, added in int
+ * (wrapping, as x86 does), then shifted down to 1/32 or to whole pixels. */
+GM__FN gm__warp_at gm__warp_affine_step(int nearest, const gm__warp_column* row, const gm__warp_column* k)
+{
+    const unsigned shift = nearest ? 10 : 5;
+    return gm__warp_split(nearest, (int)(row->x + k->x) >> shift, (int)(row->y + k->y) >> shift);
+}
+
 GM__FN gm__warp_at gm__warp_affine_at(const double* M, int nearest, const gm__warp_column* k, long long y)
 {
-    const unsigned half = nearest ? 512u : 16u, shift = nearest ? 10 : 5;
-    const unsigned X = (unsigned)gm__cv_round(GM__MUL_D(GM__MUL_D(M[1], (double)y) + M[2], 1024.0)) + half + k->x;
-    const unsigned Y = (unsigned)gm__cv_round(GM__MUL_D(GM__MUL_D(M[4], (double)y) + M[5], 1024.0)) + half + k->y;
-    return gm__warp_split(nearest, (int)X >> shift, (int)Y >> shift);
+    const gm__warp_column row = gm__warp_affine_row(M, nearest, y);
+    return gm__warp_affine_step(nearest, &row, k);
 }
 
 /* x86 OpenCV's std::max(INT_MIN, std::min(INT_MAX, v)), rounded: NaN

@@ -880,10 +880,110 @@ static GM__ALWAYS_INLINE void gm__cpu_resize_loop(int S, int c, int sampler, con
 /* The warp kernel's loop (templates/warp.inc), S constant per dtype; c
  * channels, at most 4 as the compiler sees it (else -O3 warns of writes
  * past a pixel's values). */
+/* The u8 warps' 15-bit weights for each pair of fractions (fy 32 + fx),
+ * LINEAR's 4 and CUBIC's 16, made once as OpenCV tabulates them
+ * (initInterTab2D) by the kernel's own gm__warp_weights. */
+static int gm__cpu_warp_q_linear[32 * 32][4], gm__cpu_warp_q_cubic[32 * 32][16];
+static pthread_once_t gm__cpu_warp_q_once = PTHREAD_ONCE_INIT;
+
+static void gm__cpu_warp_q_make(void)
+{
+    float w[16];
+    int q[16], k;
+    for (k = 0; k < 32 * 32; ++k) {
+        gm__warp_weights(GM__SAMPLER_LINEAR, 1, k & 31, k >> 5, w, q);
+        memcpy(gm__cpu_warp_q_linear[k], q, sizeof gm__cpu_warp_q_linear[k]);
+        gm__warp_weights(GM__SAMPLER_CUBIC, 1, k & 31, k >> 5, w, q);
+        memcpy(gm__cpu_warp_q_cubic[k], q, sizeof gm__cpu_warp_q_cubic[k]);
+    }
+}
+
+/* Pixels [x0, x1) of row y of item b of a 4.x affine warp (sampler I)
+ * between interleaved u8 images, as OpenCV's remap loop goes: the row's
+ * start computed once, each column's step from steps (x0's first), a pixel
+ * whose taps all fall inside summed here in the 15-bit fixed point, any
+ * other by the kernel's per-pixel code. The same bits as gm__warp_run:
+ * integer sums in any order are one sum. */
+static GM__ALWAYS_INLINE void gm__cpu_warp_u8_pixels(int C, int I, const gm__warp_args* a, long long b, long long y,
+                                                     long long x0, long long x1, const gm__warp_column* steps)
+{
+    const int nearest = I == GM__SAMPLER_NEAREST, n = nearest ? 1 : I == GM__SAMPLER_LINEAR ? 2 : 4;
+    const int back = n == 4; /* cubic's taps start a pixel up and left */
+    const gm__warp_column row = gm__warp_affine_row(gm__warp_matrix(a, b), nearest, y);
+    const long long W = a->src.width, H = a->src.height, pitch = a->src.view.pitch, step = a->src.view.xstride;
+    const unsigned char* src = (const unsigned char*)(uintptr_t)(a->src.view.chan[0] +
+                                                                 (unsigned long long)(b * a->src.view.bstride));
+    unsigned char* out = (unsigned char*)(uintptr_t)(a->dst.chan[0] + (unsigned long long)gm__view_at(&a->dst, b, y, 0));
+    const int* weights = n == 2 ? gm__cpu_warp_q_linear[0] : gm__cpu_warp_q_cubic[0];
+    int c, i, j;
+    long long x;
+    for (x = x0; x < x1; ++x) {
+        const gm__warp_at p = gm__warp_affine_step(nearest, &row, &steps[x - x0]);
+        const long long sx = p.x - back, sy = p.y - back;
+        const unsigned char* t = src + sy * pitch + sx * step;
+        unsigned char* d = out + x * a->dst.xstride;
+        if (sx < 0 || sx > W - n || sy < 0 || sy > H - n) {
+            gm__warp_run(GM_U8, C, I, a, b, x, y, y + 1);
+            continue;
+        }
+        if (nearest) {
+            for (c = 0; c < C; ++c)
+                d[c] = t[c];
+            continue;
+        }
+        const int* q = weights + (p.fy * 32 + p.fx) * n * n;
+        for (c = 0; c < C; ++c) {
+            int sum = 0;
+            for (i = 0; i < n; ++i)
+                for (j = 0; j < n; ++j)
+                    sum += t[i * pitch + j * step + c] * q[i * n + j];
+            gm__warp_store_fixed(GM_U8, d + c, sum);
+        }
+    }
+}
+
+/* Rows [begin, end) (numbered over the batch) by gm__cpu_warp_u8_pixels,
+ * a band of columns at a time, the band's steps computed once an item's
+ * matrix. */
+static GM__ALWAYS_INLINE void gm__cpu_warp_u8_rows(int C, int I, const gm__warp_args* a, long long begin, long long end)
+{
+    enum { BAND = 256 };
+    gm__warp_column steps[BAND];
+    long long x0, x, r;
+    pthread_once(&gm__cpu_warp_q_once, gm__cpu_warp_q_make);
+    for (x0 = 0; x0 < a->width; x0 += BAND) {
+        const long long x1 = a->width - x0 < BAND ? a->width : x0 + BAND;
+        long long made = -1; /* the matrix steps holds */
+        for (r = begin; r < end; ++r) {
+            const long long b = r / a->height, y = r % a->height, matrix = a->matrices > 1 ? b : 0;
+            if (matrix != made)
+                for (x = x0, made = matrix; x < x1; ++x)
+                    steps[x - x0] = gm__warp_affine_column(gm__warp_matrix(a, b), x);
+            gm__cpu_warp_u8_pixels(C, I, a, b, y, x0, x1, steps);
+        }
+    }
+}
+
+/* The warp kernel's loop (templates/warp.inc), S constant per dtype; the
+ * 4.x affine warps of interleaved u8 images by their own row loop. */
 static GM__ALWAYS_INLINE void gm__cpu_warp_loop(int S, int c, int sampler, const gm__warp_args* a, long long begin,
                                                 long long end)
 {
     const int C = c < 4 ? c : 4;
+    if (S == GM_U8 && !a->perspective && a->src.interleaved && a->dst_interleaved &&
+        (sampler == GM__SAMPLER_NEAREST || sampler == GM__SAMPLER_LINEAR || sampler == GM__SAMPLER_CUBIC)) {
+        switch (C * 8 + sampler) {
+#define GM__CPU_WARP_U8(k, i) \
+    case k * 8 + i:           \
+        gm__cpu_warp_u8_rows(k, i, a, begin, end); \
+        return;
+#define GM__CPU_WARP_U8_ALL(k) \
+    GM__CPU_WARP_U8(k, GM__SAMPLER_NEAREST) GM__CPU_WARP_U8(k, GM__SAMPLER_LINEAR) GM__CPU_WARP_U8(k, GM__SAMPLER_CUBIC)
+            GM__CPU_WARP_U8_ALL(1) GM__CPU_WARP_U8_ALL(2) GM__CPU_WARP_U8_ALL(3) GM__CPU_WARP_U8_ALL(4)
+#undef GM__CPU_WARP_U8_ALL
+#undef GM__CPU_WARP_U8
+        }
+    }
     GM__CPU_EACH_PIXEL(begin, end, a->height, a->width, gm__warp_run(S, C, sampler, a, b, x, y, y + 1));
 }
 
