@@ -109,6 +109,8 @@ def transform(src, dst, map=None, pre=None, scale=None, offset=None, stream=None
     """gm_transform: destination channel c = saturate((src[map[c]] + pre[c])
     * scale[c] + offset[c]), or the constant offset[c] where map[c] < 0."""
     fn = "gpumat.transform"
+    if dst is None:
+        fail(C.GM_ERR_ARG, f"{fn}: dst is needed (its dtype, channels and layout say what to make)")
     s = _src(src, fn, stream=stream)
     out, result = _dst(dst, s, fn, 0, 0, 0, 0, 0, stream=stream)
     x = dll.gm_xform_identity()

@@ -252,7 +252,10 @@ class Overlay:
     def _sprites(self, sprites, fn):
         out, keep = (C.gm_sprite * max(len(sprites), 1))(), []
         for i, sprite in enumerate(sprites):
-            img, x, y, kind, color = (tuple(sprite) + (C.GM_SPRITE_RGBA, (0, 0, 0, 255)))[:5]
+            given = tuple(sprite)
+            if not 3 <= len(given) <= 5:
+                fail(C.GM_ERR_ARG, f"{fn}: sprites[{i}] is not (image, x, y[, kind[, color]])")
+            img, x, y, kind, color = given + (C.GM_SPRITE_RGBA, (0, 0, 0, 255))[len(given) - 3:]
             keep.append(image(img, fn=fn, name=f"sprites[{i}]"))
             out[i].image, out[i].x, out[i].y, out[i].kind = keep[-1].mat, x, y, kind
             out[i].color[:] = list(color)

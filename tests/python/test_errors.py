@@ -54,5 +54,7 @@ def test_bad_stream_and_options():
     raises(gm.ERR_ARG, ["stream"], lambda: gm.resize(src, size=(2, 2), stream="default"))
     raises(gm.ERR_ARG, ["gm_resize", "interp"], lambda: gm.resize(src, size=(2, 2), interp=99))
     raises(gm.ERR_ARG, ["gpumat.preprocess", "size"], lambda: gm.preprocess(src))
+    raises(gm.ERR_ARG, ["gpumat.transform", "dst"], lambda: gm.transform(src, None))
+    raises(gm.ERR_ARG, ["gpumat.Overlay.draw", "sprites[0]"], lambda: gm.Overlay().draw(src.copy(), [(src,)]))
     with pytest.raises(TypeError):
         gm.preprocess(src, size=(2, 2), no_such_option=1)

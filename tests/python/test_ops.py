@@ -209,11 +209,18 @@ def test_fill_add_weighted_overlay(rng):
     assert np.array_equal(frame, want)
     sprite = random_image(rng, 7, 9, 4, np.uint8)
     frame = a.copy()
-    gm.Overlay().draw(frame, [(sprite, 4, 3)], rgb=True)
+    gm.Overlay().draw(frame, [(sprite, 4, 3, gm.SPRITE_RGBA)], rgb=True)
     p, alpha = sprite[:, :, :3].astype(np.int64), sprite[:, :, 3:].astype(np.int64)
     d = a[3:10, 4:13].astype(np.int64)
     want = a.copy()
     want[3:10, 4:13] = (p * alpha + d * (255 - alpha) + 127) // 255
+    assert np.array_equal(frame, want)
+    mask, color = random_image(rng, 5, 6, 1, np.uint8), (10, 200, 30, 128)
+    frame = a.copy()
+    gm.Overlay().draw(frame, [(mask, 0, 0, gm.SPRITE_MASK, color)])  # BGR frame: colour R, G, B
+    alpha = (mask.astype(np.int64) * 128 + 127) // 255
+    want = a.copy()
+    want[:5, :6] = (np.array(color[2::-1]) * alpha[:, :, None] + a[:5, :6] * (255 - alpha[:, :, None]) + 127) // 255
     assert np.array_equal(frame, want)
 
 
