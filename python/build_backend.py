@@ -42,10 +42,22 @@ def version():
 
 
 def _project():
-    """pyproject.toml's [project] table (tomllib: Python 3.11+ builds)."""
-    import tomllib
+    """pyproject.toml's [project] table (tomllib from Python 3.11, else the
+    tomli package pyproject.toml asks the build for)."""
+    try:
+        import tomllib
+    except ImportError:
+        import tomli as tomllib
     with open(os.path.join(HERE, "pyproject.toml"), "rb") as f:
         return tomllib.load(f)["project"]
+
+
+def _license():
+    """The licence beside the package (an sdist) or in the source tree above it."""
+    for path in (os.path.join(HERE, "LICENSE"), os.path.join(HERE, "..", "LICENSE")):
+        if os.path.isfile(path):
+            return path
+    raise RuntimeError("gpumat build: LICENSE not found beside python/ or above it")
 
 
 def _compiler(arch):
@@ -113,8 +125,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
         with open(lib, "rb") as f:
             files.append((f"{NAME}/libgpumat.so", f.read()))
     info = f"{NAME}-{version()}.dist-info"
-    with open(os.path.join(HERE, "..", "LICENSE") if os.path.isfile(os.path.join(HERE, "..", "LICENSE"))
-              else os.path.join(HERE, "LICENSE"), "rb") as f:
+    with open(_license(), "rb") as f:
         files.append((f"{info}/LICENSE", f.read()))
     files.append((f"{info}/METADATA", _metadata().encode()))
     files.append((f"{info}/WHEEL", f"Wheel-Version: 1.0\nGenerator: gpumat build_backend\nRoot-Is-Purelib: false\n"
@@ -134,7 +145,7 @@ def build_sdist(sdist_directory, config_settings=None):
         for entry in ("pyproject.toml", "build_backend.py", NAME):
             t.add(os.path.join(HERE, entry), f"{root}/{entry}", filter=lambda i: None if "__pycache__" in i.name else i)
         t.add(_include(), f"{root}/include")
-        t.add(os.path.join(HERE, "..", "LICENSE"), f"{root}/LICENSE")
+        t.add(_license(), f"{root}/LICENSE")
         info = tarfile.TarInfo(f"{root}/PKG-INFO")
         data = _metadata().encode()
         info.size = len(data)

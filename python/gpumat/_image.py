@@ -15,9 +15,8 @@ TYPESTR = {C.GM_U8: "|u1", C.GM_S8: "|i1", C.GM_U16: "<u2", C.GM_S16: "<i2", C.G
 _DL_OF_KIND = {"u": C.GM_DL_UINT, "i": C.GM_DL_INT, "f": C.GM_DL_FLOAT}
 DTYPE_NAMES = {"u8": C.GM_U8, "uint8": C.GM_U8, "s8": C.GM_S8, "int8": C.GM_S8, "u16": C.GM_U16,
                "uint16": C.GM_U16, "s16": C.GM_S16, "int16": C.GM_S16, "s32": C.GM_S32, "int32": C.GM_S32,
-               "f32": C.GM_F32, "float32": C.GM_F32, "float": C.GM_F32, "f64": C.GM_F64, "float64": C.GM_F64,
-               "double": C.GM_F64, "f16": C.GM_F16, "float16": C.GM_F16, "half": C.GM_F16, "bf16": C.GM_BF16,
-               "bfloat16": C.GM_BF16}
+               "f32": C.GM_F32, "float32": C.GM_F32, "f64": C.GM_F64, "float64": C.GM_F64, "f16": C.GM_F16,
+               "float16": C.GM_F16, "bf16": C.GM_BF16, "bfloat16": C.GM_BF16}
 LAYOUTS = {None: None, "HWC": C.GM_HWC, "CHW": C.GM_CHW, C.GM_HWC: C.GM_HWC, C.GM_CHW: C.GM_CHW}
 _DL_DEVICE_OF = {C.GM_HOST: C.GM_DL_CPU, C.GM_PINNED: C.GM_DL_CUDA_HOST, C.GM_DEVICE: C.GM_DL_CUDA}
 
@@ -115,9 +114,12 @@ class Image:
 
     @property
     def __cuda_array_interface__(self):
+        """The CUDA array interface, its stream CUDA's legacy default one
+        (1), where gpumat's default stream queues work: a consumer on
+        another stream waits for it."""
         if self.where == C.GM_HOST:
             raise AttributeError("gpumat.Image: pageable host memory has no __cuda_array_interface__")
-        return self._interface("__cuda_array_interface__")
+        return dict(self._interface("__cuda_array_interface__"), stream=1)
 
     def __dlpack_device__(self):
         return (_DL_DEVICE_OF[self.where], self.mat.device if self.where == C.GM_DEVICE else 0)
@@ -389,6 +391,9 @@ def _describe(obj, layout, writable, stream, fn, name):
         m = C.gm_mat()
         if device_type == C.GM_DL_CUDA and t.data:
             t.device.device_id = _device_of(t.data)
+            producer = interface.get("stream")
+            if isinstance(producer, int) and (0 if producer == 1 else producer) != (stream_of(stream, fn) or 0):
+                check(dll.gm_sync(producer))  # the producer's work on its own stream done first
         check(dll.gm_from_dlpack(byref(m), byref(t), _order(interface["shape"], layout, fn, name)))
         return Image(m, obj)
     fail(C.GM_ERR_ARG, f"{fn}: {name} is a {type(obj).__name__}, not an image (no __dlpack__, "

@@ -68,11 +68,14 @@ def _dst(dst, like, fn, width, height, dtype, channels, layout, batch=1, stream=
     return new, new
 
 
-def _mats(objs, fn, name, layout=None, stream=None):
+def _mats(objs, fn, name, layout=None, stream=None, writable=False):
     """A C array of gm_mat from a list of images, and the Images behind it."""
     if isinstance(objs, (Image,)) or not isinstance(objs, (list, tuple)):
         fail(C.GM_ERR_ARG, f"{fn}: {name} must be a list of images")
-    images = [image(o, layout=layout, stream=stream, fn=fn, name=f"{name}[{i}]") for i, o in enumerate(objs)]
+    if not objs:
+        fail(C.GM_ERR_ARG, f"{fn}: {name} is empty")
+    images = [image(o, layout=layout, writable=writable, stream=stream, fn=fn, name=f"{name}[{i}]")
+              for i, o in enumerate(objs)]
     return (C.gm_mat * max(len(images), 1))(*[i.mat for i in images]), images
 
 
@@ -119,7 +122,10 @@ def transform(src, dst, map=None, pre=None, scale=None, offset=None, stream=None
             flat = _flat(values)
             if len(flat) > 4:
                 fail(C.GM_ERR_ARG, f"{fn}: {field} has {len(flat)} entries, more than 4 channels")
-            getattr(x, field)[:len(flat)] = flat
+            try:
+                getattr(x, field)[:len(flat)] = [int(v) if field == "map" else float(v) for v in flat]
+            except (TypeError, ValueError):
+                fail(C.GM_ERR_ARG, f"{fn}: {field} holds something that is not a number")
     check(dll.gm_transform(byref(s.mat), byref(out.mat), byref(x), stream_of(stream, fn)))
     return result
 
@@ -148,7 +154,7 @@ def split_planes(src, planes=None, stream=None):
     s = _src(src, fn, stream=stream)
     if planes is None:
         planes = [alloc(s.width, s.height, s.dtype, 1, C.GM_HWC, s.batch, s.where) for _ in range(s.channels)]
-    mats, _ = _mats(planes, fn, "planes", stream=stream)
+    mats, _ = _mats(planes, fn, "planes", stream=stream, writable=True)
     if len(planes) != s.channels:
         fail(C.GM_ERR_ARG, f"{fn}: {len(planes)} planes for {s.channels} channels")
     check(dll.gm_split_planes(byref(s.mat), mats, stream_of(stream, fn)))
@@ -159,7 +165,7 @@ def merge_planes(planes, dst=None, stream=None):
     """1-channel images into one interleaved image (gm_merge_planes)."""
     fn = "gpumat.merge_planes"
     mats, images = _mats(planes, fn, "planes", stream=stream)
-    first = images[0] if images else fail(C.GM_ERR_ARG, f"{fn}: planes is empty")
+    first = images[0]
     out, result = _dst(dst, first, fn, first.width, first.height, first.dtype, len(images), C.GM_HWC, first.batch,
                        stream)
     check(dll.gm_merge_planes(mats, len(images), byref(out.mat), stream_of(stream, fn)))
@@ -187,8 +193,8 @@ def blob_from_images(images, dst=None, scalefactor=1.0, mean=None, std=None, swa
     """blob_from_image of a list of same-size images into an (N, C, H, W) batch."""
     fn = "gpumat.blob_from_images"
     mats, imgs = _mats(images, fn, "images", stream=stream)
-    out, result = _blob_dst(dst, imgs[0], len(imgs), fn, dtype, stream) if imgs else (None, None)
-    check(dll.gm_blob_from_images(mats, len(imgs), byref(out.mat) if out else None, scalefactor,
+    out, result = _blob_dst(dst, imgs[0], len(imgs), fn, dtype, stream)
+    check(dll.gm_blob_from_images(mats, len(imgs), byref(out.mat), scalefactor,
                                   _four(mean, fn, "mean"), _four(std, fn, "std", 1.0), int(swap_rb),
                                   stream_of(stream, fn)))
     return result
@@ -218,9 +224,9 @@ def blob_from_images_with_params(images, dst=None, scale=None, mean=None, swap_r
                                  arith=C.GM_BLOB_FLOAT, dtype=C.GM_F32, stream=None):
     fn = "gpumat.blob_from_images_with_params"
     mats, imgs = _mats(images, fn, "images", stream=stream)
-    out, result = _blob_dst(dst, imgs[0], len(imgs), fn, dtype, stream) if imgs else (None, None)
+    out, result = _blob_dst(dst, imgs[0], len(imgs), fn, dtype, stream)
     p = _blob_params(fn, scale, mean, swap_rb, divide, arith)
-    check(dll.gm_blob_from_images_with_params(mats, len(imgs), byref(out.mat) if out else None, byref(p),
+    check(dll.gm_blob_from_images_with_params(mats, len(imgs), byref(out.mat), byref(p),
                                               stream_of(stream, fn)))
     return result
 
@@ -280,7 +286,7 @@ def _warp(name, count, src, M, dsize, dst, interp, border, value, inverse, per_i
         fail(C.GM_ERR_ARG, f"{fn}: give dst or dsize = (width, height)")
     width, height = _size(dsize, fn) if dst is None else (0, 0)
     out, result = _dst(dst, s, fn, width, height, s.dtype, s.channels, s.layout, s.batch, stream)
-    matrices = doubles(M, None if per_item else count, fn, "M")
+    matrices = doubles(M, count * (out.batch if per_item else 1), fn, "M")
     params = C.gm_warp_params(interp=interp, border=border, inverse=int(inverse), per_item=int(per_item), mode=mode)
     if value is not None:
         params.value[:] = list(_four(value, fn, "value"))

@@ -6,7 +6,7 @@ from ctypes import byref
 
 from . import _capi as C
 from ._image import Image, alloc, image
-from ._lib import check, dll, fail
+from ._lib import Error, check, dll, fail
 from ._ops import _dst, _flat, _four, _mats, doubles, stream_of
 
 
@@ -57,6 +57,18 @@ def _make_prep(fn, options):
     return p, keep
 
 
+def _arrays_fit(fn, options, channels, items):
+    """channel_map and warp hold what C will read of them: an entry a
+    destination channel, 6 (9) numbers an item."""
+    if options.get("channel_map") is not None and len(_flat(options["channel_map"])) < channels:
+        fail(C.GM_ERR_ARG, f"{fn}: channel_map has fewer entries than dst's {channels} channels")
+    if options.get("warp") is not None:
+        need = (9 if options.get("perspective") else 6) * items
+        if len(_flat(options["warp"])) != need:
+            fail(C.GM_ERR_ARG, f"{fn}: warp has {len(_flat(options['warp']))} numbers, not {need} "
+                               f"({items} item(s) of {need // items})")
+
+
 def rect(r, fn, name="crop"):
     """A gm_rect from (x, y, width, height); None stays None."""
     if r is None or isinstance(r, C.gm_rect):
@@ -92,6 +104,7 @@ def preprocess(src, dst=None, crop=None, size=None, dtype=C.GM_F32, layout=C.GM_
     s = image(src, stream=stream, fn=fn, name="src")
     p, keep = prep(fn, **options)
     out, result = _prep_dst(dst, s, fn, size, 1, dtype, channels or s.channels, layout, stream)
+    _arrays_fit(fn, options, out.channels, 1)
     g = C.gm_prep_geometry()
     c = rect(crop, fn)
     check(dll.gm_preprocess(byref(s.mat), byref(c) if c else None, byref(out.mat), byref(p), byref(g),
@@ -111,6 +124,7 @@ def preprocess_batch(srcs, dst=None, crops=None, size=None, dtype=C.GM_F32, layo
     count = len(images)
     p, keep = prep(fn, **options)
     out, result = _prep_dst(dst, images[0], fn, size, count, dtype, channels or images[0].channels, layout, stream)
+    _arrays_fit(fn, options, out.channels, count)
     g = (C.gm_prep_geometry * max(count, 1))()
     check(dll.gm_preprocess_batch(mats, _rects(crops, count, fn), count, byref(out.mat), byref(p), g,
                                   stream_of(stream, fn)))
@@ -124,6 +138,8 @@ def geometry_of(crop, size, **options):
     p, keep = prep(fn, **options)
     g = C.gm_prep_geometry()
     c = rect(crop, fn)
+    if c is None:
+        fail(C.GM_ERR_ARG, f"{fn}: crop (x, y, width, height) is needed: the placement depends on its size")
     check(dll.gm_prep_geometry_of(byref(c), int(size[0]), int(size[1]), byref(p), byref(g)))
     return g
 
@@ -148,10 +164,11 @@ def rect_to_source_cv(geometry, r):
 
 
 class Frame:
-    """A 4:2:0 frame (gm_yuv) and the arrays behind its planes."""
+    """A 4:2:0 frame (gm_yuv) and the arrays behind its planes; read_only
+    where its array is (yuv_from_image and Overlay.draw_yuv refuse it)."""
 
-    def __init__(self, yuv, keep):
-        self.yuv, self._keep = yuv, keep
+    def __init__(self, yuv, keep, read_only=False):
+        self.yuv, self._keep, self.read_only = yuv, keep, read_only
 
     width = property(lambda self: self.yuv.y.width)
     height = property(lambda self: self.yuv.y.height)
@@ -159,7 +176,7 @@ class Frame:
     def roi(self, x, y, width, height):
         view = C.gm_yuv()
         check(dll.gm_yuv_roi(byref(self.yuv), byref(view), x, y, width, height))
-        return Frame(view, self)
+        return Frame(view, self, self.read_only)
 
 
 def frame(data, width, height, format=C.GM_YUV_NV12, pitch=0, coded_height=0, matrix=C.GM_YUV_BT601,
@@ -168,21 +185,37 @@ def frame(data, width, height, format=C.GM_YUV_NV12, pitch=0, coded_height=0, ma
     an array (a (height * 3 / 2, width) numpy or torch array, as OpenCV's
     single Mat) or an address (then where says which memory)."""
     fn = "gpumat.frame"
-    keep = data
+    keep, read_only = data, False
     if isinstance(data, int):
         pointer, kind = data, C.GM_DEVICE if where is None else where
     else:
-        img = image(data, fn=fn, name="data")
+        try:
+            img = image(data, writable=True, fn=fn, name="data")
+        except Error as e:
+            if e.status != C.GM_ERR_ARG or "read-only" not in e.message:
+                raise
+            img, read_only = image(data, fn=fn, name="data"), True
+        if img.channels != 1 or img.batch != 1:
+            fail(C.GM_ERR_ARG, f"{fn}: data must be one 2-D array of the frame's rows, not {img!r}")
+        pitch = pitch or img.pitch
+        rows = (coded_height or height) * 3 // 2
+        sample = 2 if format == C.GM_YUV_P016 else 1
+        if pitch != img.pitch or width * sample > img.width * dll.gm_dtype_size(img.dtype) or rows > img.height:
+            fail(C.GM_ERR_SIZE, f"{fn}: a {width}x{height} frame of {rows} rows of pitch {pitch} does not fit "
+                                f"data ({img.height} rows of {img.width * dll.gm_dtype_size(img.dtype)} bytes, "
+                                f"{img.pitch} apart)")
         pointer, kind, keep = img.data, img.where, img
     f = C.gm_yuv()
     check(dll.gm_yuv_wrap(byref(f), format, pointer, width, height, pitch, coded_height, kind))
     f.matrix, f.range = matrix, range
-    return Frame(f, keep)
+    return Frame(f, keep, read_only)
 
 
-def _frame(obj, fn, name="frame"):
+def _frame(obj, fn, name="frame", writable=False):
     if not isinstance(obj, Frame):
         fail(C.GM_ERR_ARG, f"{fn}: {name} is a {type(obj).__name__}, not a gpumat.Frame (gpumat.frame makes one)")
+    if writable and obj.read_only:
+        fail(C.GM_ERR_ARG, f"{fn}: {name} is read-only")
     return obj
 
 
@@ -201,7 +234,8 @@ def yuv_from_image(src, frame, rgb=False, stream=None):
     COLOR_BGR2YUV_I420 family); returns frame."""
     fn = "gpumat.yuv_from_image"
     s = image(src, stream=stream, fn=fn, name="src")
-    check(dll.gm_yuv_from_image(byref(s.mat), byref(_frame(frame, fn).yuv), int(rgb), stream_of(stream, fn)))
+    check(dll.gm_yuv_from_image(byref(s.mat), byref(_frame(frame, fn, writable=True).yuv), int(rgb),
+                                stream_of(stream, fn)))
     return frame
 
 
@@ -212,6 +246,7 @@ def preprocess_yuv(frame, dst=None, crop=None, size=None, dtype=C.GM_F32, layout
     f = _frame(frame, fn)
     p, keep = prep(fn, **options)
     out, result = _prep_dst(dst, Image(f.yuv.y), fn, size, 1, dtype, channels, layout, stream)
+    _arrays_fit(fn, options, out.channels, 1)
     g = C.gm_prep_geometry()
     c = rect(crop, fn)
     check(dll.gm_preprocess_yuv(byref(f.yuv), byref(c) if c else None, byref(out.mat), byref(p), byref(g),
@@ -228,8 +263,11 @@ def preprocess_yuv_batch(frames, dst=None, crops=None, size=None, dtype=C.GM_F32
         frames = [frames] * (len(crops) if crops is not None else 1)
     fs = [_frame(f, fn, f"frames[{i}]") for i, f in enumerate(frames)]
     count = len(fs)
+    if not count:
+        fail(C.GM_ERR_ARG, f"{fn}: frames is empty")
     p, keep = prep(fn, **options)
     out, result = _prep_dst(dst, Image(fs[0].yuv.y), fn, size, count, dtype, channels, layout, stream)
+    _arrays_fit(fn, options, out.channels, count)
     g = (C.gm_prep_geometry * max(count, 1))()
     check(dll.gm_preprocess_yuv_batch((C.gm_yuv * max(count, 1))(*[f.yuv for f in fs]), _rects(crops, count, fn),
                                       count, byref(out.mat), byref(p), g, stream_of(stream, fn)))
@@ -258,7 +296,10 @@ class Overlay:
             img, x, y, kind, color = given + (C.GM_SPRITE_RGBA, (0, 0, 0, 255))[len(given) - 3:]
             keep.append(image(img, fn=fn, name=f"sprites[{i}]"))
             out[i].image, out[i].x, out[i].y, out[i].kind = keep[-1].mat, x, y, kind
-            out[i].color[:] = list(color)
+            try:
+                out[i].color[:] = [int(v) for v in color]
+            except (TypeError, ValueError):
+                fail(C.GM_ERR_ARG, f"{fn}: sprites[{i}]'s color is not four numbers (R, G, B, A)")
         return out, keep
 
     def draw(self, frame, sprites, rgb=False, alpha_over=False, stream=None):
@@ -273,7 +314,7 @@ class Overlay:
     def draw_yuv(self, frame, sprites, stream=None):
         fn = "gpumat.Overlay.draw_yuv"
         table, keep = self._sprites(sprites, fn)
-        check(dll.gm_overlay_draw_yuv(self._handle, byref(_frame(frame, fn).yuv), table, len(sprites),
+        check(dll.gm_overlay_draw_yuv(self._handle, byref(_frame(frame, fn, writable=True).yuv), table, len(sprites),
                                       stream_of(stream, fn)))
         return frame
 

@@ -87,23 +87,21 @@ def release_context():
     check(dll.gm_release_context())
 
 
-_log = None  # the ctypes callback in use: it must outlive the C library's pointer to it
+_logs = []  # every hook installed: C may still be calling an old one on another thread
 
 
 def set_jit_log(fn):
     """fn(event name, kernel, ms, detail) for every JIT event (a compile, a
     cache hit, ...; gm_jit_set_log); None turns it off."""
-    global _log
     if fn is None:
         dll.gm_jit_set_log(C.gm_jit_log_fn(), None)
-        _log = None
         return
 
     def hook(event, kernel, ms, detail, user):
         fn(dll.gm_jit_event_name(event).decode(), (kernel or b"").decode(), ms, (detail or b"").decode())
 
-    _log = C.gm_jit_log_fn(hook)
-    dll.gm_jit_set_log(_log, None)
+    _logs.append(C.gm_jit_log_fn(hook))
+    dll.gm_jit_set_log(_logs[-1], None)
 
 
 def cv_type(dtype, channels):

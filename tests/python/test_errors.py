@@ -40,6 +40,13 @@ def test_nothing_written_on_error(rng):
     raises(gm.ERR_TYPE, ["gm_resize"], lambda: gm.resize(src, np.zeros((10, 10, 4), np.uint8)))
     raises(gm.ERR_ARG, ["gm_warp_affine", "M"], lambda: gm.warp_affine(src, [1, 0, np.nan, 0, 1, 0], dst=dst))
     raises(gm.ERR_ARG, ["gpumat.warp_affine", "M", "5"], lambda: gm.warp_affine(src, [1, 0, 0, 0, 1], dst=dst))
+    batch = np.full((3, 10, 10, 3), 7, np.uint8)
+    raises(gm.ERR_ARG, ["gpumat.warp_affine", "M", "6", "18"],
+           lambda: gm.warp_affine(src, [1, 0, 0, 0, 1, 0], dst=batch, per_item=True))
+    raises(gm.ERR_ARG, ["gpumat.preprocess", "warp", "12"],
+           lambda: gm.preprocess(src, dst, fit=gm.FIT_WARP, warp=[1, 0, 0, 0, 1, 0] * 2))
+    raises(gm.ERR_ARG, ["channel_map"], lambda: gm.preprocess(src, dst, channel_map=[0, 1]))
+    assert (batch == 7).all()
     assert (dst == 7).all()
 
 
@@ -47,6 +54,20 @@ def test_read_only_destination():
     dst = np.zeros((4, 4, 3), np.uint8)
     dst.flags.writeable = False
     raises(gm.ERR_ARG, ["gpumat.fill", "dst", "read-only"], lambda: gm.fill(dst, 1))
+    raises(gm.ERR_ARG, ["gpumat.split_planes", "planes[0]", "read-only"],
+           lambda: gm.split_planes(np.zeros((4, 4, 3), np.uint8), [dst[:, :, 0], dst[:, :, 1], dst[:, :, 2]]))
+    nv12 = np.zeros((6, 4), np.uint8)
+    nv12.flags.writeable = False
+    frame = gm.frame(nv12, 4, 4)  # reading a read-only frame is fine
+    assert np.asarray(gm.yuv_convert(frame)).shape == (4, 4, 3)
+    raises(gm.ERR_ARG, ["gpumat.yuv_from_image", "frame", "read-only"],
+           lambda: gm.yuv_from_image(np.zeros((4, 4, 3), np.uint8), frame))
+    assert not nv12.any()
+
+
+def test_frame_larger_than_its_array():
+    raises(gm.ERR_SIZE, ["gpumat.frame", "does not fit"], lambda: gm.frame(np.zeros((10, 10), np.uint8), 1920, 1080))
+    raises(gm.ERR_SIZE, ["gpumat.frame", "pitch"], lambda: gm.frame(np.zeros((6, 8), np.uint8), 4, 4, pitch=4))
 
 
 def test_bad_stream_and_options():

@@ -4,6 +4,8 @@ both): arrays in and out without a copy (the data pointer unchanged), work
 queued on the caller's stream, results bit-identical to the CPU path on the
 same data, DLPack round trips, and refusals. Skipped, visibly, without a
 GPU, torch or CuPy."""
+import weakref
+
 import numpy as np
 import pytest
 
@@ -55,10 +57,13 @@ def test_exports_keep_the_pointer(rng):
     via_cai, via_dlpack, via_torch = cupy.asarray(out), cupy.from_dlpack(out), torch.from_dlpack(out)
     assert via_cai.data.ptr == via_dlpack.data.ptr == via_torch.data_ptr() == out.data
     want = np.asarray(gm.convert(host(src), alpha=2.0, beta=-1.0, dtype=gm.F32))
+    alive = weakref.ref(out)
     del out
+    assert alive() is not None, "the exports keep the image"
     assert np.array_equal(host(via_torch), want) and np.array_equal(host(via_dlpack), want)
-    back = gm.image(via_torch)
-    assert back.data == via_torch.data_ptr()
+    assert gm.image(via_torch).data == via_torch.data_ptr(), "torch's view of gpumat's image, back in gpumat"
+    del via_cai, via_dlpack, via_torch
+    assert alive() is None, "the image goes with its last export"
 
 
 def test_caller_stream_is_honoured(rng):
@@ -160,7 +165,7 @@ def test_views_of_torch_tensors_are_kept_while_valid(rng):
     with torch.cuda.stream(s):
         assert gm.image(t).mat is not gm.image(t).mat, "another stream than gpumat's: DLPack's wait every time"
     assert gm.image(t[:, :20]).width == 20
-    t.resize_(10, 10, 3)  # the same tensor viewing other memory
+    t.resize_(10, 10, 3)  # the same tensor, at the same address, of another shape
     assert (gm.image(t).width, gm.image(t).height) == (10, 10)
     assert id(t) in _image._views
     ident = id(t)

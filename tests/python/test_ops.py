@@ -4,6 +4,8 @@ against opencv-python-headless 4.10 where OpenCV has the operation (and
 gpumat equals it: gpumat/warp.h's and prep.h's release tables) or numpy's
 own arithmetic, on random data, odd sizes and strided views; and that
 arrays are written in place and exported without a copy."""
+import weakref
+
 import cv2
 import numpy as np
 import pytest
@@ -192,6 +194,7 @@ def test_yuv(rng, fmt, code):
     out = np.zeros((2, 3, 23, 31), np.float32)
     gm.preprocess_yuv_batch([f, f.roi(2, 4, 40, 30)], out)
     assert np.array_equal(out[0], np.asarray(want))
+    assert np.array_equal(out[1], np.asarray(gm.preprocess(bgr[4:34, 2:42], size=(31, 23))[0]))
     if fmt == gm.YUV_I420:
         bgr = random_image(rng, h, w, 3, np.uint8)
         target = np.zeros_like(buffer)
@@ -234,8 +237,12 @@ def test_zero_copy_in_and_out(rng):
     a = np.asarray(out)
     assert a.ctypes.data == out.data and a.flags.writeable
     d = np.from_dlpack(out)
+    alive = weakref.ref(out)
     del out, a
-    assert d.ctypes.data and np.array_equal(d, src.astype(np.float32))  # the export keeps the image alive
+    assert alive() is not None, "numpy's view through DLPack keeps the image"
+    assert np.array_equal(d, src.astype(np.float32))
+    del d
+    assert alive() is None, "the image goes with the last view of it"
     b = gm.copy(src)
     assert np.array_equal(np.asarray(b), src) and np.asarray(b).ctypes.data != src.ctypes.data
     assert np.array_equal(np.asarray(gm.image(src).roi(3, 2, 10, 5)), src[2:7, 3:13])

@@ -42,7 +42,9 @@ def test_wheel_contents(arch, tmp_path):
         assert package | {"gpumat/libgpumat.so"} <= names
         info = f"gpumat-{build_backend.version()}.dist-info"
         assert f"Tag: py3-none-manylinux_2_17_{arch}" in z.read(f"{info}/WHEEL").decode()
-        for line in z.read(f"{info}/RECORD").decode().split():
+        record = z.read(f"{info}/RECORD").decode().split()
+        assert {line.split(",")[0] for line in record} == names, "RECORD lists every file of the wheel"
+        for line in record:
             name, digest, size = line.split(",")
             if digest:
                 data = z.read(name)

@@ -877,9 +877,6 @@ static GM__ALWAYS_INLINE void gm__cpu_resize_loop(int S, int c, int sampler, con
     GM__CPU_EACH_PIXEL(begin, end, a->height, a->width, gm__resize_run(S, c, sampler, a, b, x, y, y + 1));
 }
 
-/* The warp kernel's loop (templates/warp.inc), S constant per dtype; c
- * channels, at most 4 as the compiler sees it (else -O3 warns of writes
- * past a pixel's values). */
 /* The u8 warps' 15-bit weights for each pair of fractions (fy 32 + fx),
  * LINEAR's 4 and CUBIC's 16, made once as OpenCV tabulates them
  * (initInterTab2D) by the kernel's own gm__warp_weights. */
@@ -920,12 +917,13 @@ static GM__ALWAYS_INLINE void gm__cpu_warp_u8_pixels(int C, int I, const gm__war
     for (x = x0; x < x1; ++x) {
         const gm__warp_at p = gm__warp_affine_step(nearest, &row, &steps[x - x0]);
         const long long sx = p.x - back, sy = p.y - back;
-        const unsigned char* t = src + sy * pitch + sx * step;
+        const unsigned char* t;
         unsigned char* d = out + x * a->dst.xstride;
         if (sx < 0 || sx > W - n || sy < 0 || sy > H - n) {
             gm__warp_run(GM_U8, C, I, a, b, x, y, y + 1);
             continue;
         }
+        t = src + sy * pitch + sx * step;
         if (nearest) {
             for (c = 0; c < C; ++c)
                 d[c] = t[c];
@@ -964,8 +962,10 @@ static GM__ALWAYS_INLINE void gm__cpu_warp_u8_rows(int C, int I, const gm__warp_
     }
 }
 
-/* The warp kernel's loop (templates/warp.inc), S constant per dtype; the
- * 4.x affine warps of interleaved u8 images by their own row loop. */
+/* The warp kernel's loop (templates/warp.inc), S constant per dtype; c
+ * channels, at most 4 as the compiler sees it (else -O3 warns of writes
+ * past a pixel's values); the 4.x affine warps of interleaved u8 images by
+ * their own row loop. */
 static GM__ALWAYS_INLINE void gm__cpu_warp_loop(int S, int c, int sampler, const gm__warp_args* a, long long begin,
                                                 long long end)
 {
