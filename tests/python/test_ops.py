@@ -246,3 +246,34 @@ def test_zero_copy_in_and_out(rng):
     b = gm.copy(src)
     assert np.array_equal(np.asarray(b), src) and np.asarray(b).ctypes.data != src.ctypes.data
     assert np.array_equal(np.asarray(gm.image(src).roi(3, 2, 10, 5)), src[2:7, 3:13])
+
+
+def test_calls_release_the_gil(rng):
+    """A long CPU-path call on one thread leaves Python running on another:
+    the main thread's longest pause while the call runs is a fraction of the
+    call (holding the GIL, it would be all of it)."""
+    import threading
+    import time
+    src = random_image(rng, 2160, 3840, 3, np.uint8)
+    M = gm.rotation_matrix((1920, 1080), 10.0, 1.0)
+    span = {}
+
+    def warp():
+        span["start"] = time.perf_counter()
+        gm.warp_affine(src, M, dsize=(3840, 2160), interp=gm.INTER_CUBIC)
+        span["end"] = time.perf_counter()
+
+    threads = gm.threads()
+    gm.set_threads(1)
+    try:
+        worker = threading.Thread(target=warp)
+        worker.start()
+        ticks = []
+        while worker.is_alive():
+            ticks.append(time.perf_counter())
+        worker.join()
+    finally:
+        gm.set_threads(threads)
+    points = [span["start"]] + [t for t in ticks if span["start"] < t < span["end"]] + [span["end"]]
+    longest = max(b - a for a, b in zip(points, points[1:]))
+    assert longest < 0.5 * (span["end"] - span["start"]), (longest, span["end"] - span["start"])
