@@ -28,7 +28,8 @@ example nvdec_batch "$B/nvdec_batch"
 example deepstream_surface "$B/deepstream_surface"
 example align_faces "$B/align_faces"
 example rectify_plate "$B/rectify_plate"
-export GPUMAT_LIBRARY="$PWD/$B/libgpumat.so"  # the gpumat package (python/) loads it
+case $B in /*) GPUMAT_LIBRARY=$B/libgpumat.so ;; *) GPUMAT_LIBRARY=$PWD/$B/libgpumat.so ;; esac
+export GPUMAT_LIBRARY  # the gpumat package (python/) loads it
 example python python3 examples/python/roundtrip.py
 # numpy through DLPack on the CPU path: python3 if it has numpy, else Debian's
 # /usr/bin/python3 (python3-numpy), else SKIP (not a pass).

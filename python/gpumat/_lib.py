@@ -25,10 +25,13 @@ def _library_path():
     """GPUMAT_LIBRARY, else the copy inside the package (a wheel), else
     the source tree's build/ (make python)."""
     here = os.path.dirname(os.path.abspath(__file__))
-    candidates = [os.environ.get("GPUMAT_LIBRARY"), os.path.join(here, "libgpumat.so"),
-                  os.path.join(here, "..", "..", "build", "libgpumat.so")]
-    for path in candidates:
-        if path and os.path.isfile(path):
+    asked = os.environ.get("GPUMAT_LIBRARY")
+    if asked:
+        if not os.path.isfile(asked):
+            raise ImportError(f"gpumat: GPUMAT_LIBRARY is {asked}, which is not a file")
+        return asked
+    for path in (os.path.join(here, "libgpumat.so"), os.path.join(here, "..", "..", "build", "libgpumat.so")):
+        if os.path.isfile(path):
             return path
     raise ImportError("gpumat: libgpumat.so not found (set GPUMAT_LIBRARY, install the wheel, or run make python)")
 
