@@ -349,4 +349,5 @@ def similarity_from_points(src, dst=C.GM_ARCFACE_112):
 
 
 __all__ = [n for n in dir() if not n.startswith("_") and n not in (
-    "ctypes", "byref", "C", "LAYOUTS", "Image", "alloc", "dtype_of", "image", "stream_of", "check", "dll", "fail")]
+    "ctypes", "byref", "C", "LAYOUTS", "Image", "alloc", "dtype_of", "image", "stream_of", "check", "dll", "fail",
+    "doubles")]

@@ -94,6 +94,19 @@ def _prep_dst(dst, like, fn, size, count, dtype, channels, layout, stream):
     return _dst(dst, like, fn, width, height, dtype, channels, layout, count, stream)
 
 
+def _placed(fn, run, like, dst, crops, count, size, dtype, channels, layout, stream, options):
+    """The pre-process's common steps: gm_prep from the options, dst (or a
+    new image like `like`'s memory), the arrays' lengths checked, then
+    run(crops, dst, prep, geometries, stream), the C call of the source at
+    hand. Returns (dst, the count geometries)."""
+    p, keep = prep(fn, **options)
+    out, result = _prep_dst(dst, like, fn, size, count, dtype, channels, layout, stream)
+    _arrays_fit(fn, options, out.channels, count)
+    g = (C.gm_prep_geometry * count)()
+    check(run(crops, byref(out.mat), byref(p), g, stream_of(stream, fn)))
+    return result, list(g)
+
+
 def preprocess(src, dst=None, crop=None, size=None, dtype=C.GM_F32, layout=C.GM_CHW, channels=None, stream=None,
                **options):
     """gm_preprocess: the crop (x, y, width, height; None: the whole image)
@@ -102,14 +115,10 @@ def preprocess(src, dst=None, crop=None, size=None, dtype=C.GM_F32, layout=C.GM_
     swap_rb, mean, scale, warp, ...). Returns (dst, geometry)."""
     fn = "gpumat.preprocess"
     s = image(src, stream=stream, fn=fn, name="src")
-    p, keep = prep(fn, **options)
-    out, result = _prep_dst(dst, s, fn, size, 1, dtype, channels or s.channels, layout, stream)
-    _arrays_fit(fn, options, out.channels, 1)
-    g = C.gm_prep_geometry()
     c = rect(crop, fn)
-    check(dll.gm_preprocess(byref(s.mat), byref(c) if c else None, byref(out.mat), byref(p), byref(g),
-                            stream_of(stream, fn)))
-    return result, g
+    out, g = _placed(fn, lambda crops, *rest: dll.gm_preprocess(byref(s.mat), crops, *rest), s, dst,
+                     byref(c) if c else None, 1, size, dtype, channels or s.channels, layout, stream, options)
+    return out, g[0]
 
 
 def preprocess_batch(srcs, dst=None, crops=None, size=None, dtype=C.GM_F32, layout=C.GM_CHW, channels=None,
@@ -122,13 +131,9 @@ def preprocess_batch(srcs, dst=None, crops=None, size=None, dtype=C.GM_F32, layo
         srcs = [srcs] * (len(crops) if crops is not None else 1)
     mats, images = _mats(srcs, fn, "srcs", stream=stream)
     count = len(images)
-    p, keep = prep(fn, **options)
-    out, result = _prep_dst(dst, images[0], fn, size, count, dtype, channels or images[0].channels, layout, stream)
-    _arrays_fit(fn, options, out.channels, count)
-    g = (C.gm_prep_geometry * max(count, 1))()
-    check(dll.gm_preprocess_batch(mats, _rects(crops, count, fn), count, byref(out.mat), byref(p), g,
-                                  stream_of(stream, fn)))
-    return result, list(g)[:count]
+    return _placed(fn, lambda crops, *rest: dll.gm_preprocess_batch(mats, crops, count, *rest), images[0], dst,
+                   _rects(crops, count, fn), count, size, dtype, channels or images[0].channels, layout, stream,
+                   options)
 
 
 def geometry_of(crop, size, **options):
@@ -244,14 +249,10 @@ def preprocess_yuv(frame, dst=None, crop=None, size=None, dtype=C.GM_F32, layout
     """gm_preprocess_yuv: preprocess() of a frame read as its BGR image."""
     fn = "gpumat.preprocess_yuv"
     f = _frame(frame, fn)
-    p, keep = prep(fn, **options)
-    out, result = _prep_dst(dst, Image(f.yuv.y), fn, size, 1, dtype, channels, layout, stream)
-    _arrays_fit(fn, options, out.channels, 1)
-    g = C.gm_prep_geometry()
     c = rect(crop, fn)
-    check(dll.gm_preprocess_yuv(byref(f.yuv), byref(c) if c else None, byref(out.mat), byref(p), byref(g),
-                                stream_of(stream, fn)))
-    return result, g
+    out, g = _placed(fn, lambda crops, *rest: dll.gm_preprocess_yuv(byref(f.yuv), crops, *rest), Image(f.yuv.y),
+                     dst, byref(c) if c else None, 1, size, dtype, channels, layout, stream, options)
+    return out, g[0]
 
 
 def preprocess_yuv_batch(frames, dst=None, crops=None, size=None, dtype=C.GM_F32, layout=C.GM_CHW, channels=3,
@@ -265,13 +266,10 @@ def preprocess_yuv_batch(frames, dst=None, crops=None, size=None, dtype=C.GM_F32
     count = len(fs)
     if not count:
         fail(C.GM_ERR_ARG, f"{fn}: frames is empty")
-    p, keep = prep(fn, **options)
-    out, result = _prep_dst(dst, Image(fs[0].yuv.y), fn, size, count, dtype, channels, layout, stream)
-    _arrays_fit(fn, options, out.channels, count)
-    g = (C.gm_prep_geometry * max(count, 1))()
-    check(dll.gm_preprocess_yuv_batch((C.gm_yuv * max(count, 1))(*[f.yuv for f in fs]), _rects(crops, count, fn),
-                                      count, byref(out.mat), byref(p), g, stream_of(stream, fn)))
-    return result, list(g)[:count]
+    yuvs = (C.gm_yuv * count)(*[f.yuv for f in fs])
+    return _placed(fn, lambda crops, *rest: dll.gm_preprocess_yuv_batch(yuvs, crops, count, *rest),
+                   Image(fs[0].yuv.y), dst, _rects(crops, count, fn), count, size, dtype, channels, layout, stream,
+                   options)
 
 
 class Overlay:
